@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Quarry: a Core Data-style object graph over SQLite for Swift on Linux, with a terminal browser.
+///
+/// Module layering (dependencies point down only) is described in DESIGN.md:
+/// `quarry` → `QuarryBrowser` → (`QuarryTUI`, `CursesBackend`) → `Quarry` → GRDB.
+let package = Package(
+    name: "Quarry",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Quarry", targets: ["Quarry"]),
+        .executable(name: "quarry", targets: ["quarry"]),
+        .executable(name: "quarry-bench", targets: ["quarry-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "Quarry",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "QuarryTUI"),
+        .target(name: "CursesBackend", dependencies: ["QuarryTUI"]),
+        .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
+        .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        .executableTarget(
+            name: "quarry",
+            dependencies: [
+                "Quarry", "QuarryBrowser", "CursesBackend",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "quarry-bench",
+            dependencies: [
+                "Quarry",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "QuarryTests",
+            dependencies: ["Quarry", "QuarryTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+/// One attribute of an entity: its name, type, optionality, default and validation rules.
+///
+/// Validation (`minValue`, `maxValue`, `regularExpression`) follows Core Data: for numbers the
+/// bounds apply to the value, for strings and binary data to the length (in characters or bytes),
+/// for dates to the time interval since the reference date.
+public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name (its key).
+    public var name: String
+    /// The storage type.
+    public var type: AttributeType
+    /// Whether `nil` is allowed at save.
+    public var isOptional: Bool
+    /// Transient attributes live in memory only: never stored, never part of the version hash's schema.
+    public var isTransient: Bool
+    /// The value a newly inserted object starts with (`nil`: no default).
+    public var defaultValue: Value?
+    /// The smallest allowed value (numbers, dates) or length (strings, binary).
+    public var minValue: Double?
+    /// The largest allowed value (numbers, dates) or length (strings, binary).
+    public var maxValue: Double?
+    /// A regular expression the whole string must match.
+    public var regularExpression: String?
+    /// Whether a single-column index is created for this attribute.
+    public var isIndexed: Bool
+
+    /// Creates an attribute description.
+    public init(
+        name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
+        defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
+        regularExpression: String? = nil, isIndexed: Bool = false
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.defaultValue = defaultValue
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.regularExpression = regularExpression
+        self.isIndexed = isIndexed
+    }
+}

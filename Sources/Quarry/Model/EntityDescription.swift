@@ -1,0 +1,105 @@
+/// A resolved entity of a ``ManagedObjectModel``: its full property layout, inherited
+/// properties included, with every reference checked.
+///
+/// Property order is stable and shared along the inheritance chain: inherited attributes and
+/// relationships come first, in the parent's order, then the entity's own ones sorted by name.
+/// So an attribute keeps its index in every sub-entity, and the same model gives the same
+/// layout on every machine.
+public final class EntityDescription: Sendable, CustomStringConvertible, Hashable {
+    /// The entity's name.
+    public let name: String
+    /// The entity's position in ``ManagedObjectModel/entities``.
+    public let index: Int
+    /// The parent entity's name, if any.
+    public let parentName: String?
+    /// Whether the entity is abstract (cannot be instantiated).
+    public let isAbstract: Bool
+    /// The class name the definition gave, if any.
+    public let className: String?
+    /// The root of this entity's inheritance tree (itself when it has no parent).
+    public let rootName: String
+    /// The index of the root entity.
+    public let rootIndex: Int
+    /// Every attribute, inherited first.
+    public let attributes: [AttributeDescription]
+    /// Every relationship, inherited first.
+    public let relationships: [RelationshipDescription]
+    /// Indexes declared on this entity or inherited.
+    public let indexes: [IndexDescription]
+    /// Uniqueness constraints declared on this entity or inherited.
+    public let uniquenessConstraints: [[String]]
+    /// Indexes (into ``ManagedObjectModel/entities``) of this entity and all its descendants.
+    public let selfAndDescendantIndices: [Int]
+    /// Names of the direct sub-entities.
+    public let subentityNames: [String]
+    /// The declared definition this entity was resolved from (own properties only, canonical).
+    public let definition: EntityDefinition
+    /// A stable hash of the entity's schema (SHA-256 hex), equal across runs and machines.
+    public let versionHash: String
+
+    let attributeIndexByName: [String: Int]
+    let relationshipIndexByName: [String: Int]
+    /// Indexes of the stored (non-transient) attributes.
+    public let storedAttributeIndices: [Int]
+
+    init(
+        definition: EntityDefinition, index: Int, rootName: String, rootIndex: Int,
+        attributes: [AttributeDescription], relationships: [RelationshipDescription],
+        indexes: [IndexDescription], uniquenessConstraints: [[String]],
+        selfAndDescendantIndices: [Int], subentityNames: [String], versionHash: String
+    ) {
+        self.definition = definition
+        self.name = definition.name
+        self.index = index
+        self.parentName = definition.parent
+        self.isAbstract = definition.isAbstract
+        self.className = definition.className
+        self.rootName = rootName
+        self.rootIndex = rootIndex
+        self.attributes = attributes
+        self.relationships = relationships
+        self.indexes = indexes
+        self.uniquenessConstraints = uniquenessConstraints
+        self.selfAndDescendantIndices = selfAndDescendantIndices
+        self.subentityNames = subentityNames
+        self.versionHash = versionHash
+        var attributeIndex: [String: Int] = [:]
+        for (i, a) in attributes.enumerated() { attributeIndex[a.name] = i }
+        self.attributeIndexByName = attributeIndex
+        var relationshipIndex: [String: Int] = [:]
+        for (i, r) in relationships.enumerated() { relationshipIndex[r.name] = i }
+        self.relationshipIndexByName = relationshipIndex
+        self.storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
+    }
+
+    /// The index of the attribute named `name`, or `nil`.
+    public func attributeIndex(_ name: String) -> Int? { attributeIndexByName[name] }
+    /// The index of the relationship named `name`, or `nil`.
+    public func relationshipIndex(_ name: String) -> Int? { relationshipIndexByName[name] }
+
+    /// The attribute named `name`, or `nil`.
+    public func attribute(_ name: String) -> AttributeDescription? {
+        attributeIndexByName[name].map { attributes[$0] }
+    }
+
+    /// The relationship named `name`, or `nil`.
+    public func relationship(_ name: String) -> RelationshipDescription? {
+        relationshipIndexByName[name].map { relationships[$0] }
+    }
+
+    /// Whether this entity is `other` or one of its descendants.
+    public func isKind(of other: EntityDescription) -> Bool {
+        other.selfAndDescendantIndices.contains(index)
+    }
+
+    /// Whether the entity has sub-entities.
+    public var hasSubentities: Bool { selfAndDescendantIndices.count > 1 }
+
+    public var description: String { name }
+
+    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
+        lhs === rhs || (lhs.name == rhs.name && lhs.versionHash == rhs.versionHash)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}

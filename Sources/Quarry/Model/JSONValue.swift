@@ -1,0 +1,70 @@
+import Foundation
+
+/// A JSON document: the value of a `transformable` attribute.
+///
+/// Quarry replaces Core Data's value transformers (and na_ios's dictionary ↔ blob transformer)
+/// with JSON: the value is stored as canonical JSON text (sorted keys), so equal values are
+/// stored equally.
+public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// JSON `null`.
+    case null
+    /// A JSON boolean.
+    case bool(Bool)
+    /// A JSON number.
+    case number(Double)
+    /// A JSON string.
+    case string(String)
+    /// A JSON array.
+    case array([JSONValue])
+    /// A JSON object.
+    case object([String: JSONValue])
+
+    /// Decodes a value from JSON text.
+    /// - Throws: ``QuarryError/invalidValue(_:)`` when the text is not JSON.
+    public init(jsonText: String) throws {
+        do {
+            self = try JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8))
+        } catch {
+            throw QuarryError.invalidValue("not valid JSON: \(jsonText.prefix(60))")
+        }
+    }
+
+    /// Canonical JSON text (keys sorted, no extra white space).
+    public var jsonText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public var description: String { jsonText }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? container.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? container.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let b): try container.encode(b)
+        case .number(let n): try container.encode(n)
+        case .string(let s): try container.encode(s)
+        case .array(let a): try container.encode(a)
+        case .object(let o): try container.encode(o)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Synchronization
+
+/// A resolved, validated object model: the entities, their properties and relationships.
+///
+/// Build one from a ``ModelDefinition`` (what every loader produces: ``ModelBuilder``,
+/// ``ManagedObjectModel/load(jsonAt:)`` and ``ManagedObjectModel/load(xcodeModelAt:)``).
+/// Construction checks every reference (parents, destinations, inverses, index attributes,
+/// defaults) and throws a ``ModelError`` naming the first fault.
+///
+/// A model is immutable and `Sendable`; share one between all contexts of a stack. Two models
+/// are equal when their canonical definitions are equal, whichever loader made them.
+public final class ManagedObjectModel: Sendable, Equatable, CustomStringConvertible {
+    /// Every entity, sorted by name.
+    public let entities: [EntityDescription]
+    /// The canonical definition (entities sorted by name, properties sorted by name).
+    public let definition: ModelDefinition
+    /// A stable hash of the whole schema (SHA-256 hex over the entities' hashes).
+    public let versionHash: String
+    /// Non-fatal notes from the loader (for example an Xcode element Quarry ignores).
+    public let warnings: [ModelWarning]
+
+    private let entityIndexByName: [String: Int]
+    private let classes = Mutex<[Int: ManagedObject.Type]>([:])
+
+    /// Resolves and validates `definition`.
+    /// - Throws: ``ModelError`` naming the entity and property at fault.
+    public init(_ definition: ModelDefinition, warnings: [ModelWarning] = []) throws {
+        let canonical = definition.canonical
+        self.definition = canonical
+        self.warnings = warnings
+        self.entities = try ModelResolver(canonical).resolve()
+        var byName: [String: Int] = [:]
+        for e in entities { byName[e.name] = e.index }
+        self.entityIndexByName = byName
+        self.versionHash = SHA256.hex(entities.map { "\($0.name):\($0.versionHash)" }.joined(separator: "\n"))
+    }
+
+    /// The entity named `name`, or `nil`.
+    public func entity(named name: String) -> EntityDescription? {
+        entityIndexByName[name].map { entities[$0] }
+    }
+
+    /// The entity named `name`.
+    /// - Throws: ``QuarryError/unknownEntity(_:)``.
+    public func requireEntity(_ name: String) throws -> EntityDescription {
+        guard let e = entity(named: name) else { throw QuarryError.unknownEntity(name) }
+        return e
+    }
+
+    /// The version hash of each entity, by name.
+    public var entityVersionHashes: [String: String] {
+        Dictionary(uniqueKeysWithValues: entities.map { ($0.name, $0.versionHash) })
+    }
+
+    /// Binds a ``ManagedObject`` subclass to an entity, so objects of that entity are created
+    /// as instances of `type`. Typed inserts and fetches bind automatically.
+    public func register(_ type: ManagedObject.Type, for entityName: String) {
+        guard let index = entityIndexByName[entityName] else { return }
+        classes.withLock { $0[index] = type }
+    }
+
+    /// The class bound to `entity` (``ManagedObject`` itself when none was registered).
+    public func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
+        classes.withLock { $0[entity.index] } ?? ManagedObject.self
+    }
+
+    public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
+        lhs === rhs || lhs.definition == rhs.definition
+    }
+
+    public var description: String {
+        "ManagedObjectModel(\(entities.map(\.name).joined(separator: ", ")); hash \(versionHash.prefix(12)))"
+    }
+}
+
+/// A non-fatal note from a model loader, named so callers can filter it.
+public struct ModelWarning: Sendable, Hashable, CustomStringConvertible {
+    /// A stable identifier, e.g. `xcode.ignored-element`.
+    public var name: String
+    /// Where it was found (file and line) and what was ignored.
+    public var message: String
+
+    /// Creates a warning.
+    public init(name: String, message: String) {
+        self.name = name
+        self.message = message
+    }
+
+    public var description: String { "warning[\(name)]: \(message)" }
+}

@@ -1,0 +1,88 @@
+/// The Swift way to define a model.
+///
+/// ```swift
+/// var builder = ModelBuilder()
+/// builder.entity("Sector") { e in
+///     e.attribute("name", .string, optional: false)
+///     e.toMany("tickers", destination: "Ticker", inverse: "sector", deleteRule: .cascade)
+///     e.unique("name")
+/// }
+/// builder.entity("Ticker") { e in
+///     e.attribute("symbol", .string, optional: false, indexed: true)
+///     e.toOne("sector", destination: "Sector", inverse: "tickers")
+/// }
+/// let model = try builder.build()
+/// ```
+/// The result equals what the JSON and Xcode loaders produce for the same model.
+public struct ModelBuilder: Sendable {
+    /// The entity definitions added so far.
+    public private(set) var definition = ModelDefinition(entities: [])
+
+    /// Creates an empty builder.
+    public init() {}
+
+    /// Adds an entity, configured by `configure`.
+    public mutating func entity(
+        _ name: String, parent: String? = nil, abstract: Bool = false, className: String? = nil,
+        _ configure: (inout EntityBuilder) -> Void = { _ in }
+    ) {
+        var entity = EntityBuilder(EntityDefinition(name: name, parent: parent, isAbstract: abstract, className: className))
+        configure(&entity)
+        definition.entities.append(entity.definition)
+    }
+
+    /// Resolves and validates the model.
+    /// - Throws: ``ModelError`` naming the entity and property at fault.
+    public func build() throws -> ManagedObjectModel {
+        try ManagedObjectModel(definition)
+    }
+}
+
+/// Adds properties, indexes and constraints to one entity of a ``ModelBuilder``.
+public struct EntityBuilder: Sendable {
+    /// The definition built so far.
+    public private(set) var definition: EntityDefinition
+
+    init(_ definition: EntityDefinition) { self.definition = definition }
+
+    /// Adds an attribute.
+    public mutating func attribute(
+        _ name: String, _ type: AttributeType, optional: Bool = true, transient: Bool = false,
+        default defaultValue: Value? = nil, min: Double? = nil, max: Double? = nil,
+        regex: String? = nil, indexed: Bool = false
+    ) {
+        definition.attributes.append(AttributeDescription(
+            name: name, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
+            minValue: min, maxValue: max, regularExpression: regex, isIndexed: indexed))
+    }
+
+    /// Adds a to-one relationship.
+    public mutating func toOne(
+        _ name: String, destination: String, inverse: String? = nil, optional: Bool = true,
+        deleteRule: DeleteRule = .nullify
+    ) {
+        definition.relationships.append(RelationshipDescription(
+            name: name, destination: destination, inverse: inverse, isToMany: false, isOptional: optional,
+            deleteRule: deleteRule))
+    }
+
+    /// Adds a to-many relationship.
+    public mutating func toMany(
+        _ name: String, destination: String, inverse: String? = nil, ordered: Bool = false,
+        optional: Bool = true, deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int = 0
+    ) {
+        definition.relationships.append(RelationshipDescription(
+            name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
+            isOptional: optional, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount))
+    }
+
+    /// Adds a (compound) index over `attributes`.
+    public mutating func index(_ name: String, _ attributes: String...) {
+        definition.indexes.append(IndexDescription(name: name, attributes: attributes))
+    }
+
+    /// Adds a uniqueness constraint over the combination of `attributes`.
+    public mutating func unique(_ attributes: String...) {
+        definition.uniquenessConstraints.append(attributes)
+    }
+}

@@ -1,0 +1,50 @@
+/// Why a model could not be built or loaded. Every case names what is at fault.
+public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Two entities share a name.
+    case duplicateEntity(String)
+    /// An entity declares a property name twice (or re-declares an inherited one).
+    case duplicateProperty(entity: String, property: String)
+    /// An entity's parent is not in the model.
+    case unknownParent(entity: String, parent: String)
+    /// Entity inheritance loops back on itself.
+    case inheritanceCycle(entity: String)
+    /// A relationship has no destination entity.
+    case missingDestination(entity: String, relationship: String)
+    /// A relationship's destination is not in the model.
+    case unknownDestination(entity: String, relationship: String, destination: String)
+    /// A relationship's inverse is missing or does not point back.
+    case inverseMismatch(entity: String, relationship: String, reason: String)
+    /// An index or constraint names an attribute the entity does not have.
+    case unknownAttribute(entity: String, attribute: String, usedIn: String)
+    /// A default value does not fit its attribute's type.
+    case invalidDefault(entity: String, attribute: String, value: String)
+    /// A name is empty or cannot be used as an identifier.
+    case invalidName(String)
+    /// A model file could not be read or parsed; `line`/`column` are 1-based, 0 when unknown.
+    case malformedFile(path: String, line: Int, column: Int, reason: String)
+    /// A model file uses a feature Quarry does not support.
+    case unsupported(path: String, line: Int, feature: String)
+    /// A model file or folder was not found.
+    case fileNotFound(path: String)
+
+    public var description: String {
+        switch self {
+        case .duplicateEntity(let e): return "model has two entities named '\(e)'"
+        case .duplicateProperty(let e, let p): return "entity '\(e)' declares property '\(p)' more than once"
+        case .unknownParent(let e, let p): return "entity '\(e)' has parent '\(p)', which is not in the model"
+        case .inheritanceCycle(let e): return "entity '\(e)' is its own ancestor"
+        case .missingDestination(let e, let r): return "relationship '\(e).\(r)' has no destination entity"
+        case .unknownDestination(let e, let r, let d): return "relationship '\(e).\(r)' points to '\(d)', which is not in the model"
+        case .inverseMismatch(let e, let r, let why): return "relationship '\(e).\(r)': \(why)"
+        case .unknownAttribute(let e, let a, let used): return "\(used) of entity '\(e)' names '\(a)', which is not an attribute of '\(e)'"
+        case .invalidDefault(let e, let a, let v): return "default value \(v) does not fit attribute '\(e).\(a)'"
+        case .invalidName(let n): return "'\(n)' is not a valid name"
+        case .malformedFile(let path, let line, let column, let reason):
+            let at = line > 0 ? ":\(line)" + (column > 0 ? ":\(column)" : "") : ""
+            return "\(path)\(at): \(reason)"
+        case .unsupported(let path, let line, let feature):
+            return "\(path)\(line > 0 ? ":\(line)" : ""): unsupported: \(feature)"
+        case .fileNotFound(let path): return "\(path): no such model file"
+        }
+    }
+}

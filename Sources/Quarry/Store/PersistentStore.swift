@@ -1,0 +1,63 @@
+import Foundation
+
+/// A place objects are kept: the SQLite store, the in-memory store, and any other back end.
+///
+/// A store is shared by every coordinator opened on it and must be safe to call from any
+/// thread (`Sendable`). Reads see committed data only; ``save(_:resolve:)`` applies a whole
+/// change set in one transaction, so it lands whole or not at all.
+public protocol PersistentStore: AnyObject, Sendable {
+    /// A UUID fixed when the store was created (the host part of object URIs).
+    var identifier: UUID { get }
+    /// The model the store was opened with.
+    var model: ManagedObjectModel { get }
+    /// Where the store lives (`nil` for memory).
+    var url: URL? { get }
+    /// Whether writes are refused.
+    var isReadOnly: Bool { get }
+
+    /// The committed state of each of `ids` that still exists (missing IDs are left out).
+    func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot]
+
+    /// The committed contents of to-many relationship `relationship` (an index into the
+    /// entity's relationships) of object `id`, in order for ordered relationships.
+    func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID]
+
+    /// The IDs of the objects `request` selects, in the request's order
+    /// (primary key order when it has no sort descriptors).
+    func objectIDs(for request: StoreQuery) throws -> [ObjectID]
+
+    /// How many objects `request` selects, without loading them.
+    func count(for request: StoreQuery) throws -> Int
+
+    /// Applies `changes` in one transaction.
+    ///
+    /// The store assigns permanent IDs to inserted objects, checks each update and delete
+    /// against the row version it was based on, and calls `resolve` for each conflict (inside
+    /// the transaction). If any resolution is ``ConflictResolution/fail`` the transaction is
+    /// rolled back and ``MergeConflictError`` thrown with every conflict; any other error rolls
+    /// back too. On success it returns the IDs and states it wrote.
+    func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult
+}
+
+/// The store-level part of a fetch: which entity, and which rows.
+///
+/// The query issue extends this with a predicate and sort descriptors compiled to SQL (or
+/// evaluated in memory by the in-memory store).
+public struct StoreQuery: Sendable {
+    /// The entity fetched.
+    public var entity: EntityDescription
+    /// Whether objects of sub-entities are included.
+    public var includesSubentities: Bool
+    /// The largest number of IDs returned (0: no limit).
+    public var limit: Int
+    /// How many leading results are skipped.
+    public var offset: Int
+
+    /// Creates a store query.
+    public init(entity: EntityDescription, includesSubentities: Bool = true, limit: Int = 0, offset: Int = 0) {
+        self.entity = entity
+        self.includesSubentities = includesSubentities
+        self.limit = limit
+        self.offset = offset
+    }
+}

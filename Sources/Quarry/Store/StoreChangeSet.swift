@@ -1,0 +1,97 @@
+/// One object's part of a save: its full new state and what changed.
+public struct ObjectChange: Sendable {
+    /// The object's ID (temporary for inserts until the store assigns a permanent one).
+    public var id: ObjectID
+    /// The full state to write (every attribute and to-one; `version` is the base version).
+    public var snapshot: Snapshot
+    /// The state the context last loaded from the store (updates only): the base of
+    /// optimistic locking and of by-property merges.
+    public var committed: Snapshot?
+    /// The properties changed in memory (see ``PropertyMask`` for numbering).
+    public var changed: PropertyMask
+    /// The new contents of each changed to-many relationship, by relationship index.
+    /// Relationships whose inverse is to-one are stored through the inverse's foreign key; the
+    /// list still matters for ordered ones (positions) and join-table ones (membership).
+    public var toMany: [Int: [ObjectID]]
+
+    /// Creates an object change.
+    public init(id: ObjectID, snapshot: Snapshot, committed: Snapshot? = nil, changed: PropertyMask = PropertyMask(),
+                toMany: [Int: [ObjectID]] = [:]) {
+        self.id = id
+        self.snapshot = snapshot
+        self.committed = committed
+        self.changed = changed
+        self.toMany = toMany
+    }
+}
+
+/// Everything one save writes, applied by a store in one transaction: whole or not at all.
+public struct StoreChangeSet: Sendable {
+    /// New objects (temporary IDs).
+    public var inserts: [ObjectChange] = []
+    /// Changed objects (permanent IDs).
+    public var updates: [ObjectChange] = []
+    /// Deleted objects with the row version the context last saw.
+    public var deletes: [(id: ObjectID, version: Int64)] = []
+
+    /// Creates an empty change set.
+    public init() {}
+
+    /// Whether there is nothing to write.
+    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+
+    /// Rewrites every reference to a temporary ID (object IDs, to-one values, to-many lists).
+    public mutating func replaceIDs(_ mapping: [ObjectID: ObjectID]) {
+        guard !mapping.isEmpty else { return }
+        func fix(_ change: inout ObjectChange) {
+            if let p = mapping[change.id] { change.id = p }
+            for i in change.snapshot.toOne.indices {
+                if let t = change.snapshot.toOne[i], let p = mapping[t] { change.snapshot.toOne[i] = p }
+            }
+            for (r, ids) in change.toMany { change.toMany[r] = ids.map { mapping[$0] ?? $0 } }
+        }
+        for i in inserts.indices { fix(&inserts[i]) }
+        for i in updates.indices { fix(&updates[i]) }
+    }
+}
+
+/// What a store reports after committing a ``StoreChangeSet``.
+public struct StoreSaveResult: Sendable {
+    /// Temporary → permanent ID of every inserted object.
+    public var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// The snapshot now in the store (new version) of each inserted or updated object, by permanent ID.
+    public var written: [ObjectID: Snapshot] = [:]
+    /// Objects whose in-memory changes were discarded by conflict resolution, with the state
+    /// now in the store (`nil`: the row is gone).
+    public var rolledBack: [ObjectID: Snapshot?] = [:]
+    /// The committed changes, as announced by the did-save notification.
+    public var changes = SaveChanges()
+
+    /// Creates an empty result.
+    public init() {}
+}
+
+/// The object IDs (and changed keys) of one committed save: the payload of did-save
+/// notifications and the input of ``ObjectContext/merge(fromDidSave:)``.
+public struct SaveChanges: Sendable, Equatable {
+    /// Objects inserted by the save (permanent IDs).
+    public var inserted: [ObjectID] = []
+    /// Objects updated by the save.
+    public var updated: [ObjectID] = []
+    /// Objects deleted by the save.
+    public var deleted: [ObjectID] = []
+    /// The keys that changed, per updated object.
+    public var changedKeys: [ObjectID: Set<String>] = [:]
+
+    /// Creates an empty set of changes.
+    public init(inserted: [ObjectID] = [], updated: [ObjectID] = [], deleted: [ObjectID] = [],
+                changedKeys: [ObjectID: Set<String>] = [:]) {
+        self.inserted = inserted
+        self.updated = updated
+        self.deleted = deleted
+        self.changedKeys = changedKeys
+    }
+
+    /// Whether nothing changed.
+    public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+}

@@ -1,0 +1,36 @@
+/// Why a store could not be opened, read or written. Every case names the file.
+public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file exists but is not an SQLite database.
+    case notADatabase(path: String)
+    /// Another connection holds the write lock and did not release it in time.
+    case locked(path: String)
+    /// The store was made with a different model; `entities` lists each entity that differs.
+    case modelMismatch(path: String, entities: [String])
+    /// The store has no Quarry metadata (it is SQLite, but not a Quarry store) and no model was given.
+    case missingMetadata(path: String)
+    /// The store's metadata could not be read.
+    case corruptMetadata(path: String, reason: String)
+    /// The file could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// A uniqueness constraint was violated by the save.
+    case uniquenessViolation(entity: String, keys: [String])
+    /// SQLite reported an error.
+    case sqlite(path: String, code: Int32, message: String)
+    /// The store was opened read-only.
+    case readOnly(path: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let p): return "\(p): file is not an SQLite database"
+        case .locked(let p): return "\(p): store is locked by another writer"
+        case .modelMismatch(let p, let e):
+            return "\(p): store was made with a different model; entities that differ: \(e.joined(separator: ", "))"
+        case .missingMetadata(let p): return "\(p): not a Quarry store (no metadata table) and no model was given"
+        case .corruptMetadata(let p, let why): return "\(p): store metadata unreadable: \(why)"
+        case .cannotOpen(let p, let why): return "\(p): cannot open store: \(why)"
+        case .uniquenessViolation(let e, let k): return "uniqueness constraint on \(e)(\(k.joined(separator: ", "))) violated"
+        case .sqlite(let p, let code, let m): return "\(p): SQLite error \(code): \(m)"
+        case .readOnly(let p): return "\(p): store is read-only"
+        }
+    }
+}
