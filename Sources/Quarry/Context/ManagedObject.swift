@@ -1,4 +1,175 @@
-/// Placeholder; replaced by the context work.
-open class ManagedObject: @unchecked Sendable {
-    public required init() {}
+import Foundation
+
+/// An object of the graph: one row of one entity, owned by one ``ObjectContext``.
+///
+/// Objects are *uniqued* (a context holds at most one instance per ``ObjectID``) and start as
+/// *faults*: their values are loaded from the store on first access. Read and write them with
+/// string keys (`object["name"]`, ``setValue(_:forKey:)``), typed accessors, or, in a subclass,
+/// with the ``Attribute``, ``ToOne`` and ``ToMany`` property wrappers:
+///
+/// ```swift
+/// final class Ticker: ManagedObject {
+///     @Attribute("symbol") var symbol: String
+///     @Attribute("price") var price: Double
+///     @ToOne("sector") var sector: Sector?
+/// }
+/// ```
+///
+/// Setting a relationship maintains its inverse on both sides.
+///
+/// Concurrency: an object is confined to its context's queue, like the context itself; it is
+/// marked `@unchecked Sendable` so it can be captured by `perform` blocks, and
+/// `QUARRY_CONCURRENCY_DEBUG=1` traps any access from another queue.
+open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible {
+    // State confined to `context.queue` (checked in debug mode by `context.checkQueue()`).
+
+    /// The object's identity; temporary until the object is first saved to a store.
+    public internal(set) var objectID: ObjectID
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The context that owns the object (`nil` once it is deleted and saved, or the context reset).
+    public internal(set) weak var managedObjectContext: ObjectContext?
+
+    /// Current attribute values (valid when not a fault).
+    var values: [Value] = []
+    /// Current to-one destinations (valid when not a fault).
+    var toOne: [ObjectID?] = []
+    /// To-many relationship state by relationship index (loaded lazily).
+    var toMany: [Int: ToManyState] = [:]
+    /// The last state loaded from the parent store (`nil` for inserted objects and faults).
+    var committed: Snapshot?
+    /// Properties changed since the last save or refresh.
+    var changedMask = PropertyMask()
+    /// Whether the values have not been loaded yet.
+    var faulted = true
+    var inserted = false
+    var deleted = false
+
+    /// The name of the entity a subclass represents; defaults to the class's name.
+    open class var entityName: String { String(describing: self) }
+
+    /// Creates an object of `entity` with identity `id` in `context`. Contexts call this;
+    /// use ``ObjectContext/insert(_:)`` or ``ObjectContext/insertObject(entityName:)`` instead.
+    public required init(entity: EntityDescription, id: ObjectID, context: ObjectContext?) {
+        self.entity = entity
+        self.objectID = id
+        self.managedObjectContext = context
+    }
+
+    // MARK: State
+
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { faulted }
+    /// Whether the object was inserted since the last save.
+    public var isInserted: Bool { inserted }
+    /// Whether the object was deleted since the last save.
+    public var isDeleted: Bool { deleted }
+    /// Whether the object has unsaved property changes (and is neither inserted nor deleted).
+    public var isUpdated: Bool { !inserted && !deleted && !changedMask.isEmpty }
+    /// Whether the object is inserted, updated or deleted.
+    public var hasChanges: Bool { inserted || deleted || !changedMask.isEmpty }
+
+    /// The current values of the changed properties (to-ones as object IDs in ``changedToOne()``).
+    public func changedValues() -> [String: Value] {
+        checkAccess()
+        var result: [String: Value] = [:]
+        for i in changedMask.indices where i < entity.attributes.count { result[entity.attributes[i].name] = values[i] }
+        return result
+    }
+
+    /// The changed to-one relationships with their new destinations.
+    public func changedToOne() -> [String: ObjectID?] {
+        checkAccess()
+        var result: [String: ObjectID?] = [:]
+        let a = entity.attributes.count
+        for i in changedMask.indices where i >= a && !entity.relationships[i - a].isToMany {
+            result[entity.relationships[i - a].name] = .some(toOne[i - a])
+        }
+        return result
+    }
+
+    /// The names of the changed properties (attributes and relationships).
+    public var changedKeys: Set<String> { Set(changedMask.keys(in: entity)) }
+
+    /// The last saved (or fetched) values of `keys` (all attributes when `nil`); empty for
+    /// inserted objects.
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: Value] {
+        checkAccess()
+        fireFault()
+        guard let committed else { return [:] }
+        var result: [String: Value] = [:]
+        for (i, a) in entity.attributes.enumerated() where keys?.contains(a.name) ?? true {
+            result[a.name] = committed.values[i]
+        }
+        return result
+    }
+
+    // MARK: Faulting
+
+    /// Loads the object's values if it is a fault. Faults of objects that no longer exist load
+    /// as empty values and report ``isDeleted``.
+    public func fireFault() {
+        guard faulted, let context = managedObjectContext else { return }
+        context.fulfillFault(self)
+    }
+
+    /// Installs `snapshot` as the object's committed and current state (keeping local changes
+    /// when `keepingChanges`).
+    func install(_ snapshot: Snapshot, keepingChanges: Bool) {
+        let wasLoaded = !faulted
+        committed = snapshot
+        if keepingChanges && wasLoaded && !changedMask.isEmpty {
+            let a = entity.attributes.count
+            var newValues = snapshot.values
+            var newToOne = snapshot.toOne
+            for i in changedMask.indices {
+                if i < a { newValues[i] = values[i] } else if !entity.relationships[i - a].isToMany { newToOne[i - a] = toOne[i - a] }
+            }
+            // Transient attributes live in memory only.
+            for i in entity.attributes.indices where entity.attributes[i].isTransient { newValues[i] = values[i] }
+            values = newValues
+            toOne = newToOne
+        } else {
+            let transients = wasLoaded ? values : []
+            values = snapshot.values
+            toOne = snapshot.toOne
+            if wasLoaded {
+                for i in entity.attributes.indices where entity.attributes[i].isTransient { values[i] = transients[i] }
+            }
+            if !keepingChanges { changedMask = PropertyMask() }
+        }
+        // Cached to-many contents may be stale; pending local edits survive.
+        for key in toMany.keys { toMany[key]?.dropLoadedContents() }
+        faulted = false
+    }
+
+    /// Turns the object back into a fault, discarding values and changes.
+    func turnIntoFault() {
+        values = []
+        toOne = []
+        toMany = [:]
+        committed = nil
+        changedMask = PropertyMask()
+        faulted = true
+    }
+
+    /// The state to write: current values and to-ones at the committed version.
+    var currentSnapshot: Snapshot {
+        Snapshot(values: values, toOne: toOne, version: committed?.version ?? 0)
+    }
+
+    func checkAccess() {
+        managedObjectContext?.checkQueue()
+    }
+
+    // MARK: Hashable, description
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        guard !faulted else { return "<\(entity.name) \(objectID) fault>" }
+        let fields = entity.attributes.indices.prefix(6).map { "\(entity.attributes[$0].name)=\(values[$0])" }
+        return "<\(entity.name) \(objectID) \(fields.joined(separator: " "))>"
+    }
 }

@@ -41,12 +41,19 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
     let relationshipIndexByName: [String: Int]
     /// Indexes of the stored (non-transient) attributes.
     public let storedAttributeIndices: [Int]
+    /// Each attribute's default value (`.null` when it has none): a new object's values.
+    public let defaultValues: [Value]
+    /// Indexes of the to-many relationships whose contents a store keeps as a list (ordered
+    /// ones, and those whose inverse is missing or to-many); the others are stored through
+    /// their inverse's foreign key.
+    public let listStoredRelationshipIndices: Set<Int>
 
     init(
         definition: EntityDefinition, index: Int, rootName: String, rootIndex: Int,
         attributes: [AttributeDescription], relationships: [RelationshipDescription],
         indexes: [IndexDescription], uniquenessConstraints: [[String]],
-        selfAndDescendantIndices: [Int], subentityNames: [String], versionHash: String
+        selfAndDescendantIndices: [Int], subentityNames: [String], versionHash: String,
+        listStored: Set<Int>
     ) {
         self.definition = definition
         self.name = definition.name
@@ -70,6 +77,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
         for (i, r) in relationships.enumerated() { relationshipIndex[r.name] = i }
         self.relationshipIndexByName = relationshipIndex
         self.storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
+        self.defaultValues = attributes.map { $0.defaultValue ?? .null }
+        self.listStoredRelationshipIndices = listStored
     }
 
     /// The index of the attribute named `name`, or `nil`.

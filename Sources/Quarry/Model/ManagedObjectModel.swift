@@ -20,6 +20,9 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     public let warnings: [ModelWarning]
 
     private let entityIndexByName: [String: Int]
+    /// For each entity and relationship index: the destination entity's index and the inverse
+    /// relationship's index there (`nil` when there is no inverse).
+    let relationshipTargets: [[(destination: Int, inverse: Int?)]]
     private let classes = Mutex<[Int: ManagedObject.Type]>([:])
 
     /// Resolves and validates `definition`.
@@ -28,10 +31,17 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         let canonical = definition.canonical
         self.definition = canonical
         self.warnings = warnings
-        self.entities = try ModelResolver(canonical).resolve()
+        let entities = try ModelResolver(canonical).resolve()
+        self.entities = entities
         var byName: [String: Int] = [:]
         for e in entities { byName[e.name] = e.index }
         self.entityIndexByName = byName
+        self.relationshipTargets = entities.map { e in
+            e.relationships.map { r in
+                let destination = entities[byName[r.destination]!]
+                return (destination.index, r.inverse.flatMap { destination.relationshipIndex($0) })
+            }
+        }
         self.versionHash = SHA256.hex(entities.map { "\($0.name):\($0.versionHash)" }.joined(separator: "\n"))
     }
 
@@ -45,6 +55,16 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     public func requireEntity(_ name: String) throws -> EntityDescription {
         guard let e = entity(named: name) else { throw QuarryError.unknownEntity(name) }
         return e
+    }
+
+    /// The destination entity of relationship `relationship` of `entity`.
+    public func destination(of entity: EntityDescription, relationship: Int) -> EntityDescription {
+        entities[relationshipTargets[entity.index][relationship].destination]
+    }
+
+    /// The index of the inverse of relationship `relationship` of `entity` in its destination.
+    public func inverseIndex(of entity: EntityDescription, relationship: Int) -> Int? {
+        relationshipTargets[entity.index][relationship].inverse
     }
 
     /// The version hash of each entity, by name.

@@ -64,6 +64,11 @@ struct ModelResolver {
             let root = chain[0].name
             let descendants = definition.entities.filter { chains[$0.name]!.contains { $0.name == e.name } }
             let subentities = definition.entities.filter { $0.parent == e.name }.map(\.name)
+            var listStored = Set<Int>()
+            for (i, r) in relationships.enumerated() where r.isToMany {
+                let inverse = r.inverse.flatMap { name in byName[r.destination].flatMap { allRelationships(of: $0).first { $0.name == name } } }
+                if r.isOrdered || inverse == nil || inverse!.isToMany { listStored.insert(i) }
+            }
             let hash = SHA256.hex(Self.schemaText(name: e.name, parent: e.parent, isAbstract: e.isAbstract,
                                                   attributes: attributes, relationships: relationships,
                                                   indexes: indexes, constraints: constraints))
@@ -72,7 +77,7 @@ struct ModelResolver {
                 attributes: attributes, relationships: relationships, indexes: indexes,
                 uniquenessConstraints: constraints,
                 selfAndDescendantIndices: descendants.map { indexByName[$0.name]! }.sorted(),
-                subentityNames: subentities, versionHash: hash))
+                subentityNames: subentities, versionHash: hash, listStored: listStored))
         }
         return result
     }

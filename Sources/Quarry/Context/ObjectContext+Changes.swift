@@ -1,0 +1,116 @@
+import Dispatch
+
+extension ObjectContext {
+    /// Records that property `index` of `object` changed.
+    func noteChanged(_ object: ManagedObject, property index: Int) {
+        object.changedMask.insert(index)
+        guard !object.inserted else { return }
+        if !object.deleted && updatedObjects[object.objectID] == nil { updatedObjects[object.objectID] = object }
+        pending.updated[ObjectIdentifier(object)] = object
+        scheduleProcessing()
+    }
+
+    /// Arranges for pending changes to be announced at the end of the current queue turn.
+    func scheduleProcessing() {
+        guard !processScheduled else { return }
+        processScheduled = true
+        queue.async { [weak self] in self?.processPendingChanges() }
+    }
+
+    /// Announces the pending changes now with one ``ObjectsDidChange`` (Core Data's
+    /// `processPendingChanges`). Saves call it first.
+    public func processPendingChanges() {
+        checkQueue()
+        processScheduled = false
+        guard !pending.isEmpty else { return }
+        let change = pending.announcement()
+        pending = PendingChanges()
+        announce(change)
+    }
+
+    /// Marks `object` for deletion at the next save and applies its relationships' delete
+    /// rules now: *nullify* removes it from the inverse of each related object, *cascade*
+    /// deletes the related objects too, *deny* is checked at save (the save fails while the
+    /// relationship is not empty), *no action* leaves related objects untouched.
+    public func delete(_ object: ManagedObject) {
+        checkQueue()
+        guard object.managedObjectContext === self, !object.deleted else { return }
+        object.fireFault()
+        guard !object.deleted else { return }
+        if object.inserted {
+            insertedObjects[object.objectID] = nil
+            object.inserted = false
+            object.deleted = true
+            pending.inserted[ObjectIdentifier(object)] = nil
+        } else {
+            object.deleted = true
+            updatedObjects[object.objectID] = nil
+            deletedObjects[object.objectID] = object
+        }
+        pending.deleted[ObjectIdentifier(object)] = object
+        scheduleProcessing()
+        applyDeleteRules(of: object)
+        if insertedObjects[object.objectID] == nil && deletedObjects[object.objectID] == nil {
+            registry.remove(object.objectID)
+            object.managedObjectContext = nil
+        }
+    }
+
+    private func applyDeleteRules(of object: ManagedObject) {
+        for (r, relationship) in object.entity.relationships.enumerated() {
+            let related: [ObjectID]
+            if relationship.isToMany {
+                related = (try? toManyContents(of: object, relationship: r)) ?? []
+            } else {
+                related = object.toOne[r].map { [$0] } ?? []
+            }
+            guard !related.isEmpty else { continue }
+            switch relationship.deleteRule {
+            case .nullify:
+                guard let inverse = model.inverseIndex(of: object.entity, relationship: r) else { continue }
+                for id in related {
+                    let other = self.object(with: id)
+                    if !other.deleted { removeInverse(of: other, relationship: inverse, pointingTo: object.objectID) }
+                }
+            case .cascade:
+                for id in related { delete(self.object(with: id)) }
+            case .deny, .noAction:
+                continue
+            }
+        }
+    }
+
+    /// Removes `target` from relationship `r` of `object` without touching the inverse.
+    func removeInverse(of object: ManagedObject, relationship r: Int, pointingTo target: ObjectID) {
+        object.fireFault()
+        guard !object.faulted else { return }
+        let a = object.entity.attributes.count
+        if object.entity.relationships[r].isToMany {
+            var state = object.toMany[r] ?? ToManyState()
+            if state.remove(target) {
+                object.toMany[r] = state
+                noteChanged(object, property: a + r)
+            }
+        } else if object.toOne[r] == target {
+            object.toOne[r] = nil
+            noteChanged(object, property: a + r)
+        }
+    }
+
+    /// Adds `target` to relationship `r` of `object` without touching the inverse.
+    func addInverse(of object: ManagedObject, relationship r: Int, pointingTo target: ObjectID) {
+        object.fireFault()
+        guard !object.faulted else { return }
+        let a = object.entity.attributes.count
+        if object.entity.relationships[r].isToMany {
+            var state = object.toMany[r] ?? ToManyState()
+            if state.add(target) {
+                object.toMany[r] = state
+                noteChanged(object, property: a + r)
+            }
+        } else if object.toOne[r] != target {
+            object.toOne[r] = target
+            noteChanged(object, property: a + r)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+extension ObjectContext {
+    /// Merges another context's saved changes into this one (Core Data's
+    /// `mergeChanges(fromContextDidSave:)`).
+    ///
+    /// Registered objects that were updated are refreshed, keeping local edits on top (this
+    /// never conflicts); registered objects that were deleted are forgotten; inserted IDs are
+    /// announced. Objects that are not registered here are *not* loaded: their IDs are
+    /// announced in ``ObjectsDidChange/mergedUpdatedIDs`` and ``ObjectsDidChange/mergedInsertedIDs``
+    /// so observers (such as a fetched-results controller) can decide about them in one batch.
+    public func merge(fromDidSave changes: SaveChanges) {
+        checkQueue()
+        processPendingChanges()
+        var change = ObjectsDidChange()
+        change.changedKeys = changes.changedKeys
+        var toRefresh: [ManagedObject] = []
+        for id in changes.updated {
+            if let object = registry.object(for: id) {
+                change.updated.append(object)
+                if !object.faulted { toRefresh.append(object) }
+            } else {
+                change.mergedUpdatedIDs.append(id)
+            }
+        }
+        if !toRefresh.isEmpty {
+            let snapshots = (try? source.sourceSnapshots(for: toRefresh.map(\.objectID))) ?? [:]
+            for object in toRefresh {
+                if let s = snapshots[object.objectID] {
+                    object.install(s, keepingChanges: true)
+                    change.refreshed.append(object)
+                }
+            }
+        }
+        for id in changes.deleted {
+            change.mergedDeletedIDs.append(id)
+            if let object = registry.object(for: id) {
+                change.deleted.append(object)
+                forget(object)
+                object.deleted = true
+            }
+        }
+        change.mergedInsertedIDs = changes.inserted.filter { registry.object(for: $0) == nil }
+        announce(change)
+    }
+
+    /// Refreshes `object`: with `mergeChanges` false its pending changes are discarded and it
+    /// becomes a fault; with `true` its values are reloaded and its pending changes re-applied
+    /// on top (never a conflict).
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        checkQueue()
+        guard object.managedObjectContext === self, !object.inserted else { return }
+        if mergeChanges {
+            guard !object.faulted else { return }
+            if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+                object.install(s, keepingChanges: true)
+            }
+        } else {
+            updatedObjects[object.objectID] = nil
+            if deletedObjects.removeValue(forKey: object.objectID) != nil { object.deleted = false }
+            object.turnIntoFault()
+        }
+        var change = ObjectsDidChange()
+        change.refreshed = [object]
+        announce(change)
+    }
+
+    /// Discards every pending change: inserted objects are forgotten, updated and deleted ones
+    /// go back to their saved state (as faults).
+    public func rollback() {
+        checkQueue()
+        for object in insertedObjects.values {
+            registry.remove(object.objectID)
+            object.inserted = false
+            object.managedObjectContext = nil
+        }
+        for object in Array(updatedObjects.values) + Array(deletedObjects.values) {
+            object.deleted = false
+            object.turnIntoFault()
+        }
+        // Objects whose only changes were to-many edits on unchanged owners are in updatedObjects too.
+        insertedObjects = [:]
+        insertionOrder = []
+        updatedObjects = [:]
+        deletedObjects = [:]
+        pending = PendingChanges()
+        var change = ObjectsDidChange()
+        change.invalidatedAll = false
+        announce(change)
+    }
+
+    /// Forgets every object and pending change. Observers are told to reload
+    /// (``ObjectsDidChange/invalidatedAll``) rather than given per-object deletes.
+    public func reset() {
+        checkQueue()
+        for object in registry.liveObjects {
+            object.turnIntoFault()
+            object.inserted = false
+            object.deleted = false
+            object.managedObjectContext = nil
+        }
+        registry.removeAll()
+        insertedObjects = [:]
+        insertionOrder = []
+        updatedObjects = [:]
+        deletedObjects = [:]
+        pending = PendingChanges()
+        var change = ObjectsDidChange()
+        change.invalidatedAll = true
+        announce(change)
+    }
+}

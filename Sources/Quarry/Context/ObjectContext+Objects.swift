@@ -1,0 +1,161 @@
+extension ObjectContext {
+    /// The object for `id`: the registered instance, or a new fault (no I/O).
+    ///
+    /// Uniquing: every call with the same ID returns the same instance while it is alive.
+    public func object(with id: ObjectID) -> ManagedObject {
+        checkQueue()
+        let id = resolve(id)
+        if let existing = registry.object(for: id) { return existing }
+        let entity = model.entities[Int(id.entityIndex)]
+        let object = model.objectClass(for: entity).init(entity: entity, id: id, context: self)
+        registry.register(object)
+        return object
+    }
+
+    /// The registered instance for `id`, or `nil` (never creates a fault).
+    public func registeredObject(for id: ObjectID) -> ManagedObject? {
+        checkQueue()
+        return registry.object(for: resolve(id))
+    }
+
+    /// The object for `id` with its values loaded.
+    /// - Throws: ``QuarryError/objectNotFound(_:)`` when it no longer exists.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let object = object(with: id)
+        if object.faulted {
+            guard let snapshot = try source.sourceSnapshots(for: [object.objectID])[object.objectID] else {
+                throw QuarryError.objectNotFound("\(object.entity.name) \(id)")
+            }
+            object.install(snapshot, keepingChanges: false)
+        }
+        guard !object.deleted else { throw QuarryError.objectNotFound("\(object.entity.name) \(id)") }
+        return object
+    }
+
+    /// The typed object for `id` with its values loaded.
+    public func existingObject<T: ManagedObject>(with id: ObjectID, as type: T.Type) throws -> T {
+        guard let typed = try existingObject(with: id) as? T else {
+            throw QuarryError.wrongContext("object \(id) is not a \(T.self)")
+        }
+        return typed
+    }
+
+    /// Inserts a new object of entity `entityName`, with its default values.
+    /// - Throws: ``QuarryError/unknownEntity(_:)`` or ``QuarryError/abstractEntity(_:)``.
+    @discardableResult
+    public func insertObject(entityName: String) throws -> ManagedObject {
+        let entity = try model.requireEntity(entityName)
+        return try insertObject(entity, as: model.objectClass(for: entity))
+    }
+
+    /// Inserts a new object of the typed class `type` (bound to entity `type.entityName`).
+    @discardableResult
+    public func insert<T: ManagedObject>(_ type: T.Type) throws -> T {
+        let entity = try model.requireEntity(T.entityName)
+        if model.objectClass(for: entity) != T.self { model.register(T.self, for: entity.name) }
+        return try insertObject(entity, as: T.self) as! T
+    }
+
+    private func insertObject(_ entity: EntityDescription, as type: ManagedObject.Type) throws -> ManagedObject {
+        checkQueue()
+        guard !entity.isAbstract else { throw QuarryError.abstractEntity(entity.name) }
+        let object = type.init(entity: entity, id: .temporary(entityIndex: entity.index), context: self)
+        object.values = entity.defaultValues
+        object.toOne = Array(repeating: nil, count: entity.relationships.count)
+        object.faulted = false
+        object.inserted = true
+        registry.register(object)
+        insertedObjects[object.objectID] = object
+        insertionOrder.append(object.objectID)
+        pending.inserted[ObjectIdentifier(object)] = object
+        scheduleProcessing()
+        return object
+    }
+
+    /// Loads the values of every fault among `objects` in one batch per entity.
+    public func faultIn(_ objects: [ManagedObject]) throws {
+        checkQueue()
+        let faults = objects.filter { $0.faulted && $0.managedObjectContext === self }
+        guard !faults.isEmpty else { return }
+        let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
+        for object in faults {
+            if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }
+        }
+    }
+
+    /// Loads one fault (``ManagedObject/fireFault()``).
+    func fulfillFault(_ object: ManagedObject) {
+        checkQueue()
+        if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+            object.install(s, keepingChanges: false)
+        } else {
+            markGone(object)
+        }
+    }
+
+    /// An object whose row no longer exists: it reads as empty and reports deleted.
+    func markGone(_ object: ManagedObject) {
+        object.values = object.entity.attributes.map { _ in .null }
+        object.toOne = Array(repeating: nil, count: object.entity.relationships.count)
+        object.faulted = false
+        object.deleted = true
+    }
+
+    /// The ID `id` now has (a temporary ID this context or an ancestor has since saved).
+    func resolve(_ id: ObjectID) -> ObjectID {
+        guard id.isTemporary else { return id }
+        return permanentIDs[id] ?? source.sourcePermanentID(for: id) ?? id
+    }
+
+    /// The current contents of to-many `relationship` of `object`, loading them if needed.
+    func toManyContents(of object: ManagedObject, relationship r: Int) throws -> [ObjectID] {
+        object.fireFault()
+        if let members = object.toMany[r]?.members { return members }
+        let committed = object.inserted ? [] : try source.sourceRelatedIDs(of: object.objectID, relationship: r)
+        var state = object.toMany[r] ?? ToManyState()
+        state.load(committed.map(resolve))
+        object.toMany[r] = state
+        return state.members ?? []
+    }
+}
+
+extension ObjectContext: ObjectSource {
+    func sourceSnapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] {
+        try performAndWait {
+            var result: [ObjectID: Snapshot] = [:]
+            var missing: [ObjectID] = []
+            for id in ids {
+                let own = resolve(id)
+                if deletedObjects[own] != nil { continue }
+                if let object = registry.object(for: own), !object.faulted {
+                    if !object.deleted { result[id] = object.currentSnapshot }
+                } else {
+                    missing.append(id)
+                }
+            }
+            if !missing.isEmpty {
+                let loaded = try source.sourceSnapshots(for: missing.map(resolve))
+                for id in missing { if let s = loaded[resolve(id)] { result[id] = s } }
+            }
+            return result
+        }
+    }
+
+    func sourceRelatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] {
+        try performAndWait {
+            let own = resolve(id)
+            if let object = registry.object(for: own), !object.faulted {
+                return try toManyContents(of: object, relationship: relationship)
+            }
+            return try source.sourceRelatedIDs(of: own, relationship: relationship).map(resolve)
+        }
+    }
+
+    func sourceObjectIDs(for query: StoreQuery) throws -> [ObjectID] {
+        try performAndWait { try objectIDs(for: query) }
+    }
+
+    func sourcePermanentID(for id: ObjectID) -> ObjectID? {
+        performAndWait { permanentIDs[id] ?? source.sourcePermanentID(for: id) }
+    }
+}

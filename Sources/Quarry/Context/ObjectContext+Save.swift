@@ -1,0 +1,124 @@
+/// What a call to ``ObjectContext/save()`` did.
+public enum SaveOutcome: Sendable, Equatable {
+    /// The changes were written (to the store, or to the parent for a child context).
+    case saved(SaveChanges)
+    /// There was nothing to save.
+    case noChanges
+    /// The context is read-only (``ObjectContext/isReadOnly``): nothing was written and the
+    /// changes stay pending.
+    case ignoredReadOnly
+}
+
+extension ObjectContext {
+    /// Saves the pending changes: to the store for a root context (one transaction, whole or
+    /// not at all), to the parent for a child context.
+    ///
+    /// Every inserted and updated object is validated first; a failure throws
+    /// ``ValidationError`` and nothing is written. Conflicts with changes saved elsewhere are
+    /// resolved by ``mergePolicy``. On success a ``DidSaveEvent`` is posted.
+    @discardableResult
+    public func save() throws -> SaveOutcome {
+        checkQueue()
+        if let saveRefusal { throw QuarryError.refused(saveRefusal) }
+        if isReadOnly { return .ignoredReadOnly }
+        processPendingChanges()
+        guard hasChanges else { return .noChanges }
+        try validateForSave()
+        let changes = parent == nil ? try saveToStore() : try saveToParent()
+        announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
+                              coordinatorID: coordinator.identifier, reachedStore: parent == nil))
+        return .saved(changes)
+    }
+
+    /// The to-many lists a store needs for `object` (only changed, list-stored relationships).
+    func persistentLists(of object: ManagedObject) throws -> [Int: [ObjectID]] {
+        let listed = object.entity.listStoredRelationshipIndices
+        guard !listed.isEmpty else { return [:] }
+        let a = object.entity.attributes.count
+        var lists: [Int: [ObjectID]] = [:]
+        for r in listed where object.inserted ? object.toMany[r] != nil : object.changedMask.contains(a + r) {
+            lists[r] = try toManyContents(of: object, relationship: r)
+        }
+        return lists
+    }
+
+    private func saveToStore() throws -> SaveChanges {
+        let inserts = insertionOrder.compactMap { insertedObjects[$0] }
+        let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
+        var changes = StoreChangeSet()
+        changes.inserts.reserveCapacity(inserts.count)
+        for object in inserts {
+            changes.inserts.append(ObjectChange(id: object.objectID, snapshot: object.currentSnapshot,
+                                                toMany: try persistentLists(of: object)))
+        }
+        for object in updates {
+            changes.updates.append(ObjectChange(id: object.objectID, snapshot: object.currentSnapshot, committed: object.committed,
+                                                changed: object.changedMask, toMany: try persistentLists(of: object)))
+        }
+        for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) {
+            changes.deletes.append((object.objectID, object.committed?.version ?? 0))
+        }
+        let policy = mergePolicy
+        let result = try coordinator.save(changes) { policy.resolve($0) }
+        apply(result, inserts: inserts, updates: updates)
+        return result.changes
+    }
+
+    /// Brings the context's objects in line with what the store wrote.
+    private func apply(_ result: StoreSaveResult, inserts: [ManagedObject], updates: [ManagedObject]) {
+        let mapping = result.permanentIDs
+        for object in inserts {
+            guard let permanent = mapping[object.objectID] else { continue }
+            registry.rekey(from: object.objectID, to: permanent)
+            permanentIDs[object.objectID] = permanent
+            object.objectID = permanent
+        }
+        for object in inserts + updates {
+            if !mapping.isEmpty {
+                for i in object.toOne.indices { if let t = object.toOne[i], let p = mapping[t] { object.toOne[i] = p } }
+                for key in object.toMany.keys { object.toMany[key]?.replaceIDs(mapping) }
+            }
+            for key in object.toMany.keys { object.toMany[key]?.clearPending() }
+            object.inserted = false
+            if let written = result.written[object.objectID] {
+                object.adoptWritten(written)
+            }
+        }
+        for (id, persisted) in result.rolledBack {
+            guard let object = registry.object(for: id) else { continue }
+            if let persisted {
+                object.deleted = false
+                object.install(persisted, keepingChanges: false)
+            } else {
+                forget(object)
+            }
+        }
+        for object in deletedObjects.values where result.rolledBack[object.objectID] == nil {
+            forget(object)
+        }
+        insertedObjects = [:]
+        insertionOrder = []
+        updatedObjects = [:]
+        deletedObjects = [:]
+    }
+
+    /// Unregisters `object` (deleted from the store).
+    func forget(_ object: ManagedObject) {
+        registry.remove(object.objectID)
+        insertedObjects[object.objectID] = nil
+        updatedObjects[object.objectID] = nil
+        deletedObjects[object.objectID] = nil
+        object.deleted = false
+        object.managedObjectContext = nil
+    }
+}
+
+extension ManagedObject {
+    /// Takes the state a save wrote as committed and current (transient values stay).
+    func adoptWritten(_ written: Snapshot) {
+        committed = written
+        for i in entity.storedAttributeIndices { values[i] = written.values[i] }
+        toOne = written.toOne
+        changedMask = PropertyMask()
+    }
+}

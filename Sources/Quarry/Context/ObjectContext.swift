@@ -1,0 +1,154 @@
+import Dispatch
+import Foundation
+
+/// A scratch pad of managed objects: it loads, uniques, tracks and saves them.
+///
+/// A context is either a *root* context over a ``StoreCoordinator`` (its saves go to the
+/// store) or a *child* of another context (its saves go to the parent only; saving the parent
+/// writes to the store).
+///
+/// Concurrency: a context and its objects belong to one serial queue: the main queue for
+/// ``ConcurrencyType/mainQueue`` (the UI's context), a private queue for
+/// ``ConcurrencyType/privateQueue``. Touch them only inside ``perform(_:)``,
+/// ``performAndWait(_:)`` or the `async` ``perform(_:)-swift.method``, or on the main queue
+/// for a main-queue context. With `QUARRY_CONCURRENCY_DEBUG=1` in the environment, any access
+/// from another queue traps (like Core Data's `-com.apple.CoreData.ConcurrencyDebug 1`).
+///
+/// ```swift
+/// let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator)
+/// try context.performAndWait {
+///     let sector = try context.insertObject(entityName: "Sector")
+///     sector["name"] = .string("Tech")
+///     try context.save()
+/// }
+/// ```
+public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
+    // Mutable state below is confined to `queue` (checked by `checkQueue()` in debug mode).
+
+    /// Which queue a context runs on.
+    public enum ConcurrencyType: Sendable {
+        /// The main dispatch queue (the main actor's queue): for the UI.
+        case mainQueue
+        /// A private serial queue: for background work.
+        case privateQueue
+    }
+
+    /// The context's concurrency type.
+    public let concurrencyType: ConcurrencyType
+    /// The serial queue that owns the context and its objects.
+    public let queue: DispatchQueue
+    /// The coordinator the context's saves eventually reach (the root's, for child contexts).
+    public let coordinator: StoreCoordinator
+    /// The parent context, for child contexts.
+    public let parent: ObjectContext?
+    /// The model.
+    public var model: ManagedObjectModel { coordinator.model }
+    /// A name for debugging and notifications.
+    public var name: String?
+    /// How save conflicts are resolved (default ``MergePolicy/error``).
+    public var mergePolicy: MergePolicy = .error
+    /// When set, ``save()`` refuses with ``QuarryError/refused(_:)`` and this reason (used by
+    /// the stack for temporary contexts).
+    public var saveRefusal: String?
+    /// When `true`, ``save()`` writes nothing and returns ``SaveOutcome/ignoredReadOnly``.
+    public var isReadOnly = false
+
+    let source: ObjectSource
+    var registry = ObjectRegistry()
+    var insertedObjects: [ObjectID: ManagedObject] = [:]
+    var insertionOrder: [ObjectID] = []
+    var updatedObjects: [ObjectID: ManagedObject] = [:]
+    var deletedObjects: [ObjectID: ManagedObject] = [:]
+    var pending = PendingChanges()
+    var processScheduled = false
+    /// Temporary → permanent IDs of objects this context saved (so children can still find them).
+    var permanentIDs: [ObjectID: ObjectID] = [:]
+    let observers = ContextObservers()
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    static let concurrencyDebug = ProcessInfo.processInfo.environment["QUARRY_CONCURRENCY_DEBUG"] == "1"
+
+    /// Creates a root context over `coordinator`.
+    public init(concurrencyType: ConcurrencyType, coordinator: StoreCoordinator, name: String? = nil) {
+        self.concurrencyType = concurrencyType
+        self.coordinator = coordinator
+        self.parent = nil
+        self.source = coordinator
+        self.name = name
+        self.queue = Self.makeQueue(concurrencyType, name: name)
+        if concurrencyType == .privateQueue { queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self)) }
+    }
+
+    /// Creates a child context of `parent`: its saves go to `parent` only.
+    public init(concurrencyType: ConcurrencyType, parent: ObjectContext, name: String? = nil) {
+        self.concurrencyType = concurrencyType
+        self.coordinator = parent.coordinator
+        self.parent = parent
+        self.source = parent
+        self.name = name
+        self.queue = Self.makeQueue(concurrencyType, name: name)
+        if concurrencyType == .privateQueue { queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self)) }
+    }
+
+    private static func makeQueue(_ type: ConcurrencyType, name: String?) -> DispatchQueue {
+        type == .mainQueue ? .main : DispatchQueue(label: "quarry.context.\(name ?? "private")")
+    }
+
+    public var description: String { "ObjectContext(\(name ?? "unnamed"), \(concurrencyType))" }
+
+    // MARK: Running work on the context's queue
+
+    /// Whether the caller is running on the context's queue.
+    public var isOnQueue: Bool {
+        switch concurrencyType {
+        case .mainQueue: return Thread.isMainThread
+        case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+        }
+    }
+
+    /// Runs `block` asynchronously on the context's queue.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and waits for it; runs it at once when already there.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its result to the awaiting task.
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                do { continuation.resume(returning: try block()) } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    /// Traps when concurrency debugging is on and the caller is not on the context's queue.
+    func checkQueue() {
+        if Self.concurrencyDebug && !isOnQueue {
+            preconditionFailure("Quarry concurrency violation: \(self) used off its queue (QUARRY_CONCURRENCY_DEBUG=1)")
+        }
+    }
+
+    // MARK: Change state
+
+    /// Whether any registered object has unsaved changes.
+    public var hasChanges: Bool {
+        checkQueue()
+        return !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty
+    }
+
+    /// Objects inserted since the last save, in insertion order.
+    public var inserted: [ManagedObject] { checkQueue(); return insertionOrder.compactMap { insertedObjects[$0] } }
+    /// Objects with unsaved changes (not inserted, not deleted).
+    public var updated: [ManagedObject] { checkQueue(); return Array(updatedObjects.values) }
+    /// Objects deleted since the last save.
+    public var deleted: [ManagedObject] { checkQueue(); return Array(deletedObjects.values) }
+    /// Every object the context holds (registered and still referenced).
+    public var registeredObjects: [ManagedObject] { checkQueue(); return registry.liveObjects }
+    /// How many objects are registered (alive) in the context.
+    public var registeredObjectCount: Int { checkQueue(); return registry.liveCount }
+}

@@ -1,0 +1,17 @@
+/// Changes to registered objects not yet announced by objects-did-change.
+struct PendingChanges {
+    var inserted: [ObjectIdentifier: ManagedObject] = [:]
+    var updated: [ObjectIdentifier: ManagedObject] = [:]
+    var deleted: [ObjectIdentifier: ManagedObject] = [:]
+
+    var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// The announcement for these changes (objects inserted then deleted are left out).
+    func announcement() -> ObjectsDidChange {
+        var change = ObjectsDidChange()
+        change.inserted = inserted.values.filter { $0.inserted }
+        change.updated = updated.values.filter { inserted[ObjectIdentifier($0)] == nil && !$0.deleted }
+        change.deleted = Array(deleted.values)
+        return change
+    }
+}

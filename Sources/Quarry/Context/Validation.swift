@@ -1,0 +1,117 @@
+import Foundation
+
+/// One reason an object cannot be saved.
+public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
+    /// The object's entity.
+    public var entity: String
+    /// The object's ID.
+    public var objectID: ObjectID
+    /// The attribute or relationship at fault.
+    public var key: String
+    /// What is wrong, in words a user can act on.
+    public var reason: String
+
+    public var description: String { "\(entity) \(objectID): \(key): \(reason)" }
+}
+
+/// A save refused because objects failed validation; lists every failure, not just the first.
+/// Nothing was written.
+public struct ValidationError: Error, Sendable, CustomStringConvertible {
+    /// Every failure found.
+    public var failures: [ValidationFailure]
+
+    public var description: String {
+        "save refused: \(failures.count) validation failure(s):\n" + failures.map { "  - \($0)" }.joined(separator: "\n")
+    }
+}
+
+extension ManagedObject {
+    /// Checks the object against its model: required values, ranges, patterns, relationship
+    /// counts. Returns every failure (empty when valid).
+    public func validationFailures() -> [ValidationFailure] {
+        checkAccess()
+        fireFault()
+        guard let context = managedObjectContext, !faulted else { return [] }
+        var failures: [ValidationFailure] = []
+        func fail(_ key: String, _ reason: String) {
+            failures.append(ValidationFailure(entity: entity.name, objectID: objectID, key: key, reason: reason))
+        }
+        for (i, a) in entity.attributes.enumerated() {
+            let v = values[i]
+            if v.isNull {
+                if !a.isOptional && !a.isTransient { fail(a.name, "is required") }
+                continue
+            }
+            if let reason = Self.rangeViolation(v, a) { fail(a.name, reason) }
+            if let pattern = a.regularExpression, case .string(let s) = v, !Self.matches(s, pattern) {
+                fail(a.name, "'\(s)' does not match /\(pattern)/")
+            }
+        }
+        for (r, rel) in entity.relationships.enumerated() {
+            if rel.isToMany {
+                guard !rel.isOptional || rel.minCount > 0 || rel.maxCount > 0 else { continue }
+                let count = (try? context.toManyContents(of: self, relationship: r).count) ?? 0
+                if !rel.isOptional && count == 0 { fail(rel.name, "is required") }
+                if rel.minCount > 0 && count < rel.minCount { fail(rel.name, "has \(count) objects, at least \(rel.minCount) required") }
+                if rel.maxCount > 0 && count > rel.maxCount { fail(rel.name, "has \(count) objects, at most \(rel.maxCount) allowed") }
+            } else if !rel.isOptional && toOne[r] == nil {
+                fail(rel.name, "is required")
+            }
+        }
+        return failures
+    }
+
+    /// The failures of a pending delete: relationships with the *deny* rule that still hold objects.
+    func denyFailures() -> [ValidationFailure] {
+        guard let context = managedObjectContext else { return [] }
+        var failures: [ValidationFailure] = []
+        for (r, rel) in entity.relationships.enumerated() where rel.deleteRule == .deny {
+            let related = rel.isToMany ? ((try? context.toManyContents(of: self, relationship: r)) ?? []) : (toOne[r].map { [$0] } ?? [])
+            let alive = related.filter { !(context.registeredObject(for: $0)?.deleted ?? false) }
+            if !alive.isEmpty {
+                failures.append(ValidationFailure(
+                    entity: entity.name, objectID: objectID, key: rel.name,
+                    reason: "delete denied: '\(rel.name)' still holds \(alive.count) object(s)"))
+            }
+        }
+        return failures
+    }
+
+    private static func rangeViolation(_ v: Value, _ a: AttributeDescription) -> String? {
+        guard a.minValue != nil || a.maxValue != nil else { return nil }
+        let measure: Double
+        let what: String
+        switch v {
+        case .string(let s): measure = Double(s.count); what = "length"
+        case .data(let d): measure = Double(d.count); what = "size"
+        case .date(let d): measure = d.timeIntervalSinceReferenceDate; what = "date"
+        default:
+            guard let n = v.numericValue else { return nil }
+            measure = n; what = "value"
+        }
+        if let min = a.minValue, measure < min { return "\(what) \(format(measure)) is below the minimum \(format(min))" }
+        if let max = a.maxValue, measure > max { return "\(what) \(format(measure)) is above the maximum \(format(max))" }
+        return nil
+    }
+
+    private static func format(_ d: Double) -> String {
+        d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+
+    private static func matches(_ s: String, _ pattern: String) -> Bool {
+        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return false }
+        return regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    }
+}
+
+extension ObjectContext {
+    /// Validates every inserted and updated object, and the deny rules of deleted ones.
+    /// - Throws: ``ValidationError`` with every failure.
+    public func validateForSave() throws {
+        var failures: [ValidationFailure] = []
+        for object in insertionOrder.compactMap({ insertedObjects[$0] }) { failures += object.validationFailures() }
+        for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.validationFailures() }
+        for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.denyFailures() }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+    }
+}
