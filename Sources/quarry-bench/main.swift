@@ -1,1 +1,23 @@
-print("bench")
+import Foundation
+
+// quarry-bench SCENARIO: side-by-side benchmarks, each ending with `ratio NAME VALUE` lines
+// (higher is better). Release builds only: `swift run -c release quarry-bench import`.
+
+let scenarios: [String: (BenchArguments) throws -> Void] = [
+    "import": runImportScenario,
+]
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, let scenario = scenarios[name] else {
+    print("usage: quarry-bench SCENARIO [--n N] [--scale N]\nscenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
+    exit(arguments.isEmpty ? 0 : 2)
+}
+#if DEBUG
+print("warning: debug build; figures are only meaningful with -c release")
+#endif
+do {
+    try scenario(BenchArguments(Array(arguments.dropFirst())))
+} catch {
+    FileHandle.standardError.write(Data("quarry-bench \(name): \(error)\n".utf8))
+    exit(1)
+}

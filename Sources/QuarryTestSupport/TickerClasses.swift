@@ -1,0 +1,122 @@
+import Foundation
+import Quarry
+
+/// Typed classes for ``TestModels/tickers()``.
+public final class Sector: ManagedObject {
+    /// The sector's unique name.
+    @Attribute("name") public var name: String
+    /// The sector's tickers.
+    @ToMany("tickers") public var tickers: Set<Ticker>
+}
+
+/// A stock ticker.
+public final class Ticker: ManagedObject {
+    /// The ticker symbol.
+    @Attribute("symbol") public var symbol: String
+    /// The company name.
+    @Attribute("name") public var name: String?
+    /// The last price.
+    @Attribute("price") public var price: Double
+    /// Shares traded.
+    @Attribute("volume") public var volume: Int64
+    /// Whether the ticker trades.
+    @Attribute("active") public var active: Bool
+    /// When it was listed.
+    @Attribute("listed") public var listed: Date?
+    /// A transient note.
+    @Attribute("note") public var note: String?
+    /// The ticker's sector.
+    @ToOne("sector") public var sector: Sector?
+    /// The ticker's tags.
+    @ToMany("tags") public var tags: Set<Tag>
+}
+
+/// A price quote.
+public final class Quote: ManagedObject {
+    /// The quoted price.
+    @Attribute("price") public var price: Double
+    /// When.
+    @Attribute("time") public var time: Date
+    /// The quoted ticker.
+    @ToOne("ticker") public var ticker: Ticker?
+}
+
+/// A label for tickers (many-to-many).
+public final class Tag: ManagedObject {
+    /// The label.
+    @Attribute("label") public var label: String
+    /// The tagged tickers.
+    @ToMany("tickers") public var tickers: Set<Ticker>
+}
+
+/// A person owning portfolios (deny rule).
+public final class Person: ManagedObject {
+    /// The name.
+    @Attribute("name") public var name: String
+}
+
+/// A portfolio with an ordered list of holdings.
+public final class Portfolio: ManagedObject {
+    /// The title.
+    @Attribute("title") public var title: String?
+    /// The owner.
+    @ToOne("owner") public var owner: Person?
+    /// The holdings, in order.
+    @OrderedToMany("holdings") public var holdings: [Ticker]
+}
+
+/// Builds coordinators over fresh stores for tests.
+public enum TestStores {
+    /// A coordinator over a new in-memory store.
+    public static func memory(_ model: ManagedObjectModel = TestModels.tickers()) -> StoreCoordinator {
+        StoreCoordinator(store: InMemoryStore(model: model), name: "memory")
+    }
+}
+
+/// Which store a parameterised test runs against.
+public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// ``InMemoryStore``.
+    case memory
+    /// ``SQLiteStore`` in a temporary file.
+    case sqlite
+
+    public var description: String { rawValue }
+}
+
+/// One store for a test, from which any number of coordinators can be opened (each SQLite
+/// coordinator gets its own connections on the same file).
+public final class TestStore: @unchecked Sendable {
+    // Immutable after init.
+    /// The store kind.
+    public let kind: StoreKind
+    /// The model.
+    public let model: ManagedObjectModel
+    /// The temporary folder holding an SQLite file.
+    public let directory = TemporaryDirectory()
+    private let memory: InMemoryStore
+
+    /// Creates an empty store of `kind`.
+    public init(_ kind: StoreKind, model: ManagedObjectModel = TestModels.tickers()) {
+        self.kind = kind
+        self.model = model
+        self.memory = InMemoryStore(model: model)
+    }
+
+    /// The SQLite file's URL.
+    public var url: URL { directory.file("test.sqlite") }
+
+    /// A new coordinator over the store.
+    public func coordinator(_ name: String = "test") throws -> StoreCoordinator {
+        switch kind {
+        case .memory: return StoreCoordinator(store: memory, name: name)
+        case .sqlite: return StoreCoordinator(store: try SQLiteStore(url: url, model: model), name: name)
+        }
+    }
+
+    /// A new private-queue root context over a new coordinator.
+    public func context(_ name: String = "test", policy: MergePolicy = .error) throws -> ObjectContext {
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: try coordinator(name), name: name)
+        context.mergePolicy = policy
+        return context
+    }
+}

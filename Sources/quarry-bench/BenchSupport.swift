@@ -1,0 +1,54 @@
+import Foundation
+
+/// Options shared by the scenarios (`--n 100000`, `--scale 1000000`).
+struct BenchArguments {
+    var values: [String: Int] = [:]
+
+    init(_ args: [String]) throws {
+        var i = 0
+        while i < args.count {
+            guard args[i].hasPrefix("--"), i + 1 < args.count, let v = Int(args[i + 1]) else {
+                throw BenchError.usage("unexpected argument '\(args[i])' (options take a number: --n 100000)")
+            }
+            values[String(args[i].dropFirst(2))] = v
+            i += 2
+        }
+    }
+
+    func int(_ key: String, default d: Int) -> Int { values[key] ?? d }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case usage(String)
+    case sqlite(String)
+    case check(String)
+
+    var description: String {
+        switch self {
+        case .usage(let s), .sqlite(let s), .check(let s): return s
+        }
+    }
+}
+
+/// Wall-clock seconds taken by `body`.
+func measure(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// A fresh temporary folder for one scenario's files.
+func benchDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func report(_ label: String, n: Int, seconds: Double) {
+    let rate = Double(n) / seconds
+    print("  \(label.padding(toLength: 22, withPad: " ", startingAt: 0)) n=\(n)  \(String(format: "%8.3f", seconds)) s  \(String(format: "%10.0f", rate)) rows/s  \(String(format: "%6.2f", seconds / Double(n) * 1e6)) µs/row")
+}
+
+func ratio(_ name: String, _ value: Double) {
+    print("ratio \(name) \(String(format: "%.3f", value))")
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Quarry
+
+/// The benchmark's six-attribute entity, as a typed Quarry class.
+final class BenchRow: ManagedObject {
+    override class var entityName: String { "Row" }
+    @Attribute("a") var a: Int64
+    @Attribute("b") var b: Double
+    @Attribute("c") var c: String
+    @Attribute("d") var d: Bool
+    @Attribute("e") var e: Date
+    @Attribute("f") var f: String
+}
+
+/// The same row as a GRDB record.
+struct GRDBRow: PersistableRecord, Encodable {
+    static let databaseTableName = "Row"
+    var Z_ENT: Int64 = 0
+    var Z_OPT: Int64 = 1
+    var a: Int64, b: Double, c: String, d: Bool, e: Double, f: String
+}
+
+/// Deterministic row values shared by every side.
+struct RowData {
+    let a: [Int64], b: [Double], c: [String], d: [Bool], e: [Date], f: [String]
+
+    init(count n: Int) {
+        a = (0..<n).map { Int64($0) }
+        b = (0..<n).map { Double($0) * 0.25 }
+        c = (0..<n).map { "name-\($0)" }
+        d = (0..<n).map { $0 % 3 == 0 }
+        e = (0..<n).map { Date(timeIntervalSinceReferenceDate: 700_000_000 + Double($0)) }
+        f = (0..<n).map { "category \($0 % 97)" }
+    }
+}
+
+let sixAttributeModel: ManagedObjectModel = {
+    var b = ModelBuilder()
+    b.entity("Row") { e in
+        e.attribute("a", .integer64)
+        e.attribute("b", .double)
+        e.attribute("c", .string)
+        e.attribute("d", .boolean)
+        e.attribute("e", .date)
+        e.attribute("f", .string)
+    }
+    return try! b.build()
+}()
+
+/// Scenario `import`: 100,000 objects through an importer context (saves every 5,000) vs raw
+/// prepared INSERTs and GRDB record inserts in transactions of the same size; then the
+/// Quarry side again at 1,000,000 for the scaling figure.
+func runImportScenario(_ args: BenchArguments) throws {
+    let n = args.int("n", default: 100_000)
+    let big = args.int("scale", default: 1_000_000)
+    let chunk = args.int("chunk", default: 5_000)
+    let dir = try benchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let data = RowData(count: max(n, big))
+
+    print("import: \(n) objects of a 6-attribute entity, transactions of \(chunk)")
+    let quarry = try quarryImport(n: n, chunk: chunk, data: data, url: dir.appendingPathComponent("quarry.sqlite"))
+    let raw = try rawImport(n: n, chunk: chunk, data: data, url: dir.appendingPathComponent("raw.sqlite"))
+    let grdb = try grdbImport(n: n, chunk: chunk, data: data, url: dir.appendingPathComponent("grdb.sqlite"))
+    report("quarry importer", n: n, seconds: quarry)
+    report("raw prepared INSERT", n: n, seconds: raw)
+    report("GRDB record insert", n: n, seconds: grdb)
+    ratio("import", raw / quarry)
+    ratio("import-vs-grdb", grdb / quarry)
+
+    let scaled = try quarryImport(n: big, chunk: chunk, data: data, url: dir.appendingPathComponent("quarry-big.sqlite"))
+    report("quarry importer", n: big, seconds: scaled)
+    ratio("import-scaling", (quarry / Double(n)) / (scaled / Double(big)))
+}
+
+private func quarryImport(n: Int, chunk: Int, data: RowData, url: URL) throws -> Double {
+    let store = try SQLiteStore(url: url, model: sixAttributeModel)
+    let coordinator = StoreCoordinator(store: store, name: "writer")
+    let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "importer")
+    let seconds = try measure {
+        try context.performAndWait {
+            var i = 0
+            while i < n {
+                let end = min(n, i + chunk)
+                for k in i..<end {
+                    let row = try context.insert(BenchRow.self)
+                    row.a = data.a[k]; row.b = data.b[k]; row.c = data.c[k]
+                    row.d = data.d[k]; row.e = data.e[k]; row.f = data.f[k]
+                }
+                try context.save()
+                i = end
+            }
+        }
+    }
+    let stored = try context.performAndWait { try context.count(ofEntity: "Row") }
+    guard stored == n else { throw BenchError.check("quarry stored \(stored) rows, expected \(n)") }
+    return seconds
+}
+
+private let createRowTable = """
+    CREATE TABLE "Row" (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER NOT NULL, Z_OPT INTEGER NOT NULL,
+    "a" INTEGER, "b" REAL, "c" TEXT, "d" INTEGER, "e" REAL, "f" TEXT)
+    """
+
+private func rawImport(n: Int, chunk: Int, data: RowData, url: URL) throws -> Double {
+    var db: OpaquePointer?
+    guard sqlite3_open(url.path, &db) == SQLITE_OK, let db else { throw BenchError.sqlite("cannot open \(url.path)") }
+    defer { sqlite3_close(db) }
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchError.sqlite(String(cString: sqlite3_errmsg(db))) }
+    }
+    // Same settings as GRDB's DatabasePool under the Quarry store.
+    try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    try exec(createRowTable)
+    var stmt: OpaquePointer?
+    let sql = "INSERT INTO \"Row\" (Z_ENT, Z_OPT, a, b, c, d, e, f) VALUES (0, 1, ?, ?, ?, ?, ?, ?)"
+    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else { throw BenchError.sqlite("prepare failed") }
+    defer { sqlite3_finalize(stmt) }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    return try measure {
+        var i = 0
+        while i < n {
+            let end = min(n, i + chunk)
+            try exec("BEGIN IMMEDIATE")
+            for k in i..<end {
+                sqlite3_bind_int64(stmt, 1, data.a[k])
+                sqlite3_bind_double(stmt, 2, data.b[k])
+                sqlite3_bind_text(stmt, 3, data.c[k], -1, transient)
+                sqlite3_bind_int64(stmt, 4, data.d[k] ? 1 : 0)
+                sqlite3_bind_double(stmt, 5, data.e[k].timeIntervalSinceReferenceDate)
+                sqlite3_bind_text(stmt, 6, data.f[k], -1, transient)
+                guard sqlite3_step(stmt) == SQLITE_DONE else { throw BenchError.sqlite(String(cString: sqlite3_errmsg(db))) }
+                sqlite3_reset(stmt)
+            }
+            try exec("COMMIT")
+            i = end
+        }
+    }
+}
+
+private func grdbImport(n: Int, chunk: Int, data: RowData, url: URL) throws -> Double {
+    let pool = try DatabasePool(path: url.path)
+    try pool.write { try $0.execute(sql: createRowTable) }
+    return try measure {
+        var i = 0
+        while i < n {
+            let end = min(n, i + chunk)
+            try pool.write { db in
+                for k in i..<end {
+                    try GRDBRow(a: data.a[k], b: data.b[k], c: data.c[k], d: data.d[k],
+                                e: data.e[k].timeIntervalSinceReferenceDate, f: data.f[k]).insert(db)
+                }
+            }
+            i = end
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `quarry` command line: a Core Data-style object graph over SQLite, and its browser.
+@main
+struct QuarryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quarry",
+        abstract: "Create, inspect and browse Quarry object stores.",
+        subcommands: [DemoCommand.self, StatsCommand.self],
+        defaultSubcommand: nil
+    )
+}

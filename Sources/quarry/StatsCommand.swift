@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import Quarry
+
+/// `quarry stats STORE`: entities, counts, file sizes and model hash.
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show a store's entities, object counts, file sizes and model hash."
+    )
+
+    @Argument(help: "The store file (a Quarry SQLite store).")
+    var store: String
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let url = URL(fileURLWithPath: store)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ArgumentParser.ValidationError("\(store): no such file")
+        }
+        let sqlite = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
+        let stats = try StoreStatistics(coordinator: StoreCoordinator(store: sqlite, name: "stats"))
+        print(json ? try stats.json() : stats.text())
+    }
+}
+
+/// What `quarry stats` reports.
+struct StoreStatistics: Encodable {
+    struct EntityCount: Encodable {
+        var name: String
+        var count: Int
+        var versionHash: String
+    }
+
+    var path: String
+    var modelHash: String
+    var entities: [EntityCount]
+    var files: [String: Int64]
+
+    init(coordinator: StoreCoordinator) throws {
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "stats")
+        let model = coordinator.model
+        entities = try context.performAndWait {
+            try model.entities.map { e in
+                EntityCount(name: e.name, count: try context.count(ofEntity: e.name, includesSubentities: false), versionHash: e.versionHash)
+            }
+        }
+        modelHash = model.versionHash
+        let url = coordinator.store.url
+        path = url?.path ?? "memory"
+        var files: [String: Int64] = [:]
+        if let url {
+            for suffix in ["", "-wal", "-shm"] {
+                let p = url.path + suffix
+                if let size = (try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber {
+                    files[(p as NSString).lastPathComponent] = size.int64Value
+                }
+            }
+        }
+        self.files = files
+    }
+
+    func text() -> String {
+        var lines = ["store: \(path)", "model hash: \(modelHash)", "entities:"]
+        let width = entities.map(\.name.count).max() ?? 0
+        for e in entities {
+            lines.append("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.count)")
+        }
+        lines.append("files:")
+        for (name, size) in files.sorted(by: { $0.key < $1.key }) { lines.append("  \(name)  \(size) bytes") }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
