@@ -55,7 +55,7 @@ extension ManagedObject {
         }
         fireFault()
         guard !faulted else { throw QuarryError.objectNotFound("\(entity.name) \(objectID)") }
-        if values[index] == coerced && !inserted { return }
+        if !inserted && values[index] == coerced { return }
         values[index] = coerced
         managedObjectContext?.noteChanged(self, property: index)
     }

@@ -69,10 +69,15 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     /// Whether the object is inserted, updated or deleted.
     public var hasChanges: Bool { inserted || deleted || !changedMask.isEmpty }
 
-    /// The current values of the changed properties (to-ones as object IDs in ``changedToOne()``).
+    /// The current values of the changed attributes (every non-null attribute of an inserted
+    /// object); to-ones are in ``changedToOne()``.
     public func changedValues() -> [String: Value] {
         checkAccess()
         var result: [String: Value] = [:]
+        if inserted {
+            for (i, a) in entity.attributes.enumerated() where !values[i].isNull { result[a.name] = values[i] }
+            return result
+        }
         for i in changedMask.indices where i < entity.attributes.count { result[entity.attributes[i].name] = values[i] }
         return result
     }

@@ -3,8 +3,9 @@ import Dispatch
 extension ObjectContext {
     /// Records that property `index` of `object` changed.
     func noteChanged(_ object: ManagedObject, property index: Int) {
-        object.changedMask.insert(index)
+        // Inserted objects are written whole; no need to track which properties changed.
         guard !object.inserted else { return }
+        object.changedMask.insert(index)
         if !object.deleted && updatedObjects[object.objectID] == nil { updatedObjects[object.objectID] = object }
         pending.updated[ObjectIdentifier(object)] = object
         scheduleProcessing()

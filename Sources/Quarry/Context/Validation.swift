@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+
+/// Compiled validation patterns, shared by all contexts.
+private let compiledPatterns = Mutex<[String: NSRegularExpression?]>([:])
 
 /// One reason an object cannot be saved.
 public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
@@ -99,7 +103,13 @@ extension ManagedObject {
     }
 
     private static func matches(_ s: String, _ pattern: String) -> Bool {
-        guard let regex = try? NSRegularExpression(pattern: "^(?:\(pattern))$") else { return false }
+        let regex = compiledPatterns.withLock { cache -> NSRegularExpression? in
+            if let r = cache[pattern] { return r }
+            let r = try? NSRegularExpression(pattern: "^(?:\(pattern))$")
+            cache[pattern] = r
+            return r
+        }
+        guard let regex else { return false }
         return regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 }
