@@ -1,0 +1,89 @@
+import Foundation
+@testable import Quarry
+import QuarryTestSupport
+
+/// A fresh ``InMemoryStore`` over the ticker model, with builders for change sets by name.
+struct InMemoryStoreFixture {
+    let model: ManagedObjectModel
+    let store: InMemoryStore
+
+    init(model: ManagedObjectModel = TestModels.tickers(), isReadOnly: Bool = false) {
+        self.model = model
+        store = InMemoryStore(model: model, isReadOnly: isReadOnly)
+    }
+
+    func entity(_ name: String) -> EntityDescription { model.entity(named: name)! }
+
+    /// A snapshot of `entity` with defaults, then `values` and `toOne` set by name.
+    func snapshot(_ entity: String, _ values: [String: Value] = [:], toOne: [String: ObjectID] = [:],
+                  version: Int64 = 0) -> Snapshot {
+        let e = self.entity(entity)
+        var s = Snapshot(defaultsFor: e)
+        for (k, v) in values { s.values[e.attributeIndex(k)!] = v }
+        for (k, id) in toOne { s.toOne[e.relationshipIndex(k)!] = id }
+        s.version = version
+        return s
+    }
+
+    /// An insert of a new `entity` object with a temporary ID.
+    func insert(_ entity: String, _ values: [String: Value] = [:], toOne: [String: ObjectID] = [:],
+                toMany: [String: [ObjectID]] = [:]) -> ObjectChange {
+        let e = self.entity(entity)
+        return ObjectChange(id: .temporary(entityIndex: e.index), snapshot: snapshot(entity, values, toOne: toOne),
+                            toMany: lists(e, toMany))
+    }
+
+    /// An update of `id` from `base`, changing the named properties.
+    func update(_ id: ObjectID, from base: Snapshot, _ values: [String: Value] = [:], toOne: [String: ObjectID?] = [:],
+                toMany: [String: [ObjectID]] = [:]) -> ObjectChange {
+        let e = model.entities[Int(id.entityIndex)]
+        var s = base
+        var changed = PropertyMask()
+        for (k, v) in values {
+            s.values[e.attributeIndex(k)!] = v
+            changed.insert(e.attributeIndex(k)!)
+        }
+        for (k, target) in toOne {
+            s.toOne[e.relationshipIndex(k)!] = target
+            changed.insert(e.attributes.count + e.relationshipIndex(k)!)
+        }
+        for k in toMany.keys { changed.insert(e.attributes.count + e.relationshipIndex(k)!) }
+        return ObjectChange(id: id, snapshot: s, committed: base, changed: changed, toMany: lists(e, toMany))
+    }
+
+    private func lists(_ e: EntityDescription, _ toMany: [String: [ObjectID]]) -> [Int: [ObjectID]] {
+        Dictionary(uniqueKeysWithValues: toMany.map { (e.relationshipIndex($0.key)!, $0.value) })
+    }
+
+    /// Saves `changes`, failing on any conflict unless `resolve` says otherwise.
+    @discardableResult
+    func save(inserts: [ObjectChange] = [], updates: [ObjectChange] = [], deletes: [(ObjectID, Int64)] = [],
+              resolve: (MergeConflict) -> ConflictResolution = { _ in .fail }) throws -> StoreSaveResult {
+        var changes = StoreChangeSet()
+        changes.inserts = inserts
+        changes.updates = updates
+        changes.deletes = deletes.map { (id: $0.0, version: $0.1) }
+        return try store.save(changes, resolve: resolve)
+    }
+
+    /// Inserts each change in one save and returns their permanent IDs in order.
+    func insertAll(_ inserts: [ObjectChange]) throws -> [ObjectID] {
+        let result = try save(inserts: inserts)
+        return inserts.map { result.permanentIDs[$0.id]! }
+    }
+
+    /// The committed snapshot of `id` (`nil` when the row is gone).
+    func row(_ id: ObjectID) throws -> Snapshot? {
+        try store.snapshots(for: [id])[id]
+    }
+
+    /// The committed contents of relationship `name` of `id`.
+    func related(_ id: ObjectID, _ name: String) throws -> [ObjectID] {
+        try store.relatedIDs(of: id, relationship: model.entities[Int(id.entityIndex)].relationshipIndex(name)!)
+    }
+
+    /// How many objects of `entity` (and its sub-entities) the store holds.
+    func count(_ entity: String) throws -> Int {
+        try store.count(for: StoreQuery(entity: self.entity(entity)))
+    }
+}
