@@ -28,7 +28,7 @@ public final class Ticker: ManagedObject {
     /// The ticker's sector.
     @ToOne("sector") public var sector: Sector?
     /// The ticker's tags.
-    @ToMany("tags") public var tags: Set<Tag>
+    @ToMany("tags") public var tags: Set<TickerTag>
 }
 
 /// A price quote.
@@ -42,7 +42,8 @@ public final class Quote: ManagedObject {
 }
 
 /// A label for tickers (many-to-many).
-public final class Tag: ManagedObject {
+public final class TickerTag: ManagedObject {
+    override public class var entityName: String { "Tag" }
     /// The label.
     @Attribute("label") public var label: String
     /// The tagged tickers.

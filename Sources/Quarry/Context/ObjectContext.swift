@@ -66,6 +66,11 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     let observers = ContextObservers()
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
     static let concurrencyDebug = ProcessInfo.processInfo.environment["QUARRY_CONCURRENCY_DEBUG"] == "1"
 
     /// Creates a root context over `coordinator`.
@@ -101,7 +106,11 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Whether the caller is running on the context's queue.
     public var isOnQueue: Bool {
         switch concurrencyType {
-        case .mainQueue: return Thread.isMainThread
+        case .mainQueue:
+            // The main queue is not always drained by the main thread (test runners, async
+            // mains), so the queue's own marker decides; the main thread outside any queue
+            // block (top-level code) counts too.
+            return DispatchQueue.getSpecific(key: Self.mainQueueKey) != nil || Thread.isMainThread
         case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
         }
     }

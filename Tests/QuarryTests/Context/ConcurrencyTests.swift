@@ -29,7 +29,7 @@ struct ConcurrencyTests {
         let store = TestStore(.memory)
         let main = ObjectContext(concurrencyType: .mainQueue, coordinator: try store.coordinator(), name: "main")
         let count = try await main.perform { () -> Int in
-            #expect(Thread.isMainThread)
+            #expect(main.isOnQueue)
             let t = try main.insert(Ticker.self); t.symbol = "A"
             try main.save()
             return try main.count(ofEntity: "Ticker")
@@ -49,7 +49,7 @@ struct ConcurrencyTests {
             }
         }
         let reader = try store.context("reader")
-        try reader.performAndWait { #expect(try reader.count(ofEntity: "Ticker") == 100) }
+        #expect(try reader.performAndWait { try reader.count(ofEntity: "Ticker") } == 100)
     }
 
     @Test("QUARRY_CONCURRENCY_DEBUG traps access from the wrong queue")

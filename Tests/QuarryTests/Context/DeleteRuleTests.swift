@@ -36,10 +36,8 @@ struct DeleteRuleTests {
             try context.save()
         }
         let reader = try store.context("reader")
-        try reader.performAndWait {
-            #expect(try reader.count(ofEntity: "Sector") == 0)
-            #expect(try reader.count(ofEntity: "Ticker") == 0)
-            #expect(try reader.count(ofEntity: "Quote") == 0)
+        for entity in ["Sector", "Ticker", "Quote"] {
+            #expect(try reader.performAndWait { try reader.count(ofEntity: entity) } == 0)
         }
     }
 

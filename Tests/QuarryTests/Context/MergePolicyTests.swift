@@ -116,6 +116,6 @@ struct MergePolicyTests {
     func noSilentLoss(kind: StoreKind) throws {
         let c = try makeConflict(kind, policy: .error)
         c.second.performAndWait { c.ticker.price = 11 }  // same value as the store, still a conflict
-        c.second.performAndWait { #expect(throws: MergeConflictError.self) { try c.second.save() } }
+        _ = c.second.performAndWait { #expect(throws: MergeConflictError.self) { try c.second.save() } }
     }
 }

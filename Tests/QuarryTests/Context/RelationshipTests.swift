@@ -47,8 +47,8 @@ struct RelationshipTests {
         let context = try store.context()
         let (tid, gid) = try context.performAndWait {
             let t = try context.insert(Ticker.self); t.symbol = "ACME"
-            let growth = try context.insert(Tag.self); growth.label = "growth"
-            let value = try context.insert(Tag.self); value.label = "value"
+            let growth = try context.insert(TickerTag.self); growth.label = "growth"
+            let value = try context.insert(TickerTag.self); value.label = "value"
             t.tags = [growth, value]
             #expect(growth.tickers == [t])
             value.tickers = []
@@ -60,7 +60,7 @@ struct RelationshipTests {
         reader.performAndWait {
             let t = reader.object(with: tid) as! Ticker
             #expect(t.tags.map(\.objectID) == [gid])
-            let g = reader.object(with: gid) as! Tag
+            let g = reader.object(with: gid) as! TickerTag
             #expect(g.tickers.map(\.objectID) == [tid])
         }
     }

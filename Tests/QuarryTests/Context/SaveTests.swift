@@ -18,7 +18,7 @@ struct SaveTests {
             return t.objectID
         }
         let reader = try store.context("reader")
-        try reader.performAndWait { #expect(try reader.count(ofEntity: "Ticker") == 0, "not on disk yet") }
+        #expect(try reader.performAndWait { try reader.count(ofEntity: "Ticker") } == 0, "not on disk yet")
         try parent.performAndWait {
             #expect(parent.hasChanges)
             #expect(parent.inserted.count == 2)
@@ -89,7 +89,7 @@ struct SaveTests {
             #expect(failures.allSatisfy { $0.objectID.isTemporary })
         }
         let reader = try store.context("reader")
-        try reader.performAndWait { #expect(try reader.count(ofEntity: "Ticker") == 0) }
+        #expect(try reader.performAndWait { try reader.count(ofEntity: "Ticker") } == 0)
     }
 
     @Test("a save interrupted by an error leaves no partial rows", arguments: StoreKind.allCases)
@@ -104,10 +104,8 @@ struct SaveTests {
             #expect(throws: StoreError.self) { try context.save() }
         }
         let reader = try store.context("reader")
-        try reader.performAndWait {
-            #expect(try reader.count(ofEntity: "Ticker") == 0)
-            #expect(try reader.count(ofEntity: "Sector") == 1)
-        }
+        #expect(try reader.performAndWait { try reader.count(ofEntity: "Ticker") } == 0)
+        #expect(try reader.performAndWait { try reader.count(ofEntity: "Sector") } == 1)
     }
 
     @Test("transient attributes live in memory only", arguments: StoreKind.allCases)

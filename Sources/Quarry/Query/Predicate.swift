@@ -1,0 +1,154 @@
+/// A filter over objects: the AST of Quarry's predicate language.
+///
+/// One AST, two back ends with identical results: SQL generation (bound parameters only) and
+/// in-memory evaluation against managed objects, unsaved changes included. Build one by
+/// parsing the familiar format-string language (``Predicate/init(format:_:)``), from a
+/// dictionary (``Predicate/init(dictionary:)``), or with the Swift builder (`.key("price") > 10`).
+public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
+    /// Always true (`TRUEPREDICATE`).
+    case truePredicate
+    /// Always false (`FALSEPREDICATE`).
+    case falsePredicate
+    /// A comparison of two expressions.
+    case comparison(Comparison)
+    /// All of the sub-predicates (`AND`; true when empty).
+    case and([Predicate])
+    /// Any of the sub-predicates (`OR`; false when empty).
+    case or([Predicate])
+    /// The negation (`NOT`).
+    case not(Predicate)
+
+    public var description: String { PredicateFormatter.format(self) }
+}
+
+/// One comparison: `[ANY|ALL|NONE] lhs op[options] rhs`.
+public struct Comparison: Sendable, Hashable {
+    /// How a to-many left-hand side is quantified.
+    public var modifier: ComparisonModifier
+    /// The left-hand side.
+    public var lhs: Expression
+    /// The operator.
+    public var op: ComparisonOperator
+    /// The right-hand side.
+    public var rhs: Expression
+    /// String comparison options (`[c]`, `[d]`, `[cd]`).
+    public var options: ComparisonOptions
+
+    /// Creates a comparison.
+    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+                modifier: ComparisonModifier = .direct, options: ComparisonOptions = []) {
+        self.modifier = modifier
+        self.lhs = lhs
+        self.op = op
+        self.rhs = rhs
+        self.options = options
+    }
+}
+
+/// How a comparison treats a to-many key path on its left.
+public enum ComparisonModifier: Sendable, Hashable {
+    /// A plain comparison (the key path must lead to one value).
+    case direct
+    /// True when at least one element matches (`ANY`, `SOME`).
+    case any
+    /// True when every element matches (`ALL`; true for an empty collection).
+    case all
+    /// True when no element matches (`NONE`).
+    case none
+}
+
+/// The operators of the predicate language.
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case matches = "MATCHES"
+    case `in` = "IN"
+    case between = "BETWEEN"
+
+    /// Whether the operator compares strings (and so takes `[c]`/`[d]` options meaningfully).
+    public var isStringOperator: Bool {
+        switch self {
+        case .beginsWith, .endsWith, .contains, .like, .matches: return true
+        default: return false
+        }
+    }
+}
+
+/// String comparison options.
+public struct ComparisonOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// `[c]`: case-insensitive (Unicode case folding).
+    public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+    /// `[d]`: diacritic-insensitive (accents removed after canonical decomposition).
+    public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+}
+
+/// A value in a comparison.
+public indirect enum Expression: Sendable, Hashable {
+    /// A key path from the evaluated object: `price`, `sector.name`, `tickers.@count`.
+    case keyPath(String)
+    /// A constant.
+    case constant(Value)
+    /// A literal list (`{1, 2, 3}`), for `IN` and `BETWEEN`.
+    case list([Expression])
+    /// A variable (`$NAME`), replaced by ``Predicate/substituting(_:)`` before use.
+    case variable(String)
+
+    /// The key path's components.
+    var keyPathComponents: [String]? {
+        if case .keyPath(let k) = self { return k.split(separator: ".").map(String.init) }
+        return nil
+    }
+}
+
+extension Predicate {
+    /// Replaces every `$NAME` variable with its value from `variables`.
+    /// - Throws: ``PredicateError/unboundVariable(_:)`` naming a variable with no value.
+    public func substituting(_ variables: [String: Value]) throws -> Predicate {
+        func expr(_ e: Expression) throws -> Expression {
+            switch e {
+            case .variable(let name):
+                guard let v = variables[name] else { throw PredicateError.unboundVariable(name) }
+                return .constant(v)
+            case .list(let items): return .list(try items.map(expr))
+            default: return e
+            }
+        }
+        switch self {
+        case .truePredicate, .falsePredicate: return self
+        case .comparison(var c):
+            c.lhs = try expr(c.lhs)
+            c.rhs = try expr(c.rhs)
+            return .comparison(c)
+        case .and(let ps): return .and(try ps.map { try $0.substituting(variables) })
+        case .or(let ps): return .or(try ps.map { try $0.substituting(variables) })
+        case .not(let p): return .not(try p.substituting(variables))
+        }
+    }
+
+    /// The names of the variables still in the predicate.
+    public var variableNames: Set<String> {
+        func names(_ e: Expression) -> Set<String> {
+            switch e {
+            case .variable(let n): return [n]
+            case .list(let items): return items.reduce(into: []) { $0.formUnion(names($1)) }
+            default: return []
+            }
+        }
+        switch self {
+        case .truePredicate, .falsePredicate: return []
+        case .comparison(let c): return names(c.lhs).union(names(c.rhs))
+        case .and(let ps), .or(let ps): return ps.reduce(into: []) { $0.formUnion($1.variableNames) }
+        case .not(let p): return p.variableNames
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Why a predicate could not be parsed, bound or checked. Positions are 1-based columns.
+public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The parser met `token` at `column` where it expected `expected`.
+    case unexpected(token: String, column: Int, expected: String)
+    /// A string literal was not closed.
+    case unterminatedString(column: Int)
+    /// A `%@`/`%K` had no argument left.
+    case missingArgument(column: Int)
+    /// A `%K` argument was not a key path string.
+    case invalidKeyPathArgument(column: Int, got: String)
+    /// More arguments than `%@`/`%K` placeholders.
+    case extraArguments(count: Int)
+    /// A key path names a property the entity does not have.
+    case unknownKey(entity: String, key: String)
+    /// A key path cannot be used there (for example a to-many key without ANY/ALL/NONE).
+    case invalidKeyPath(entity: String, keyPath: String, reason: String)
+    /// A `$NAME` variable has no value.
+    case unboundVariable(String)
+    /// A `MATCHES` pattern is not a valid regular expression.
+    case invalidRegularExpression(String)
+    /// An operand does not fit the operator.
+    case invalidOperand(String)
+
+    public var description: String {
+        switch self {
+        case .unexpected(let t, let c, let e): return "unexpected '\(t)' at column \(c), expected \(e)"
+        case .unterminatedString(let c): return "unterminated string starting at column \(c)"
+        case .missingArgument(let c): return "no argument for the placeholder at column \(c)"
+        case .invalidKeyPathArgument(let c, let got): return "%K at column \(c) needs a key path string, got \(got)"
+        case .extraArguments(let n): return "\(n) argument(s) left over: more arguments than placeholders"
+        case .unknownKey(let e, let k): return "entity '\(e)' has no property '\(k)'"
+        case .invalidKeyPath(let e, let k, let why): return "key path '\(k)' on '\(e)': \(why)"
+        case .unboundVariable(let n): return "variable $\(n) has no value"
+        case .invalidRegularExpression(let p): return "invalid regular expression /\(p)/"
+        case .invalidOperand(let why): return why
+        }
+    }
+}

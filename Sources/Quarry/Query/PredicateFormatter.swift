@@ -1,0 +1,68 @@
+import Foundation
+
+/// Prints a predicate in the format-string language; the text parses back to an equal predicate.
+enum PredicateFormatter {
+    static func format(_ p: Predicate) -> String {
+        switch p {
+        case .truePredicate: return "TRUEPREDICATE"
+        case .falsePredicate: return "FALSEPREDICATE"
+        case .comparison(let c): return format(c)
+        case .and(let ps): return ps.isEmpty ? "TRUEPREDICATE" : ps.map { wrapped($0) }.joined(separator: " AND ")
+        case .or(let ps): return ps.isEmpty ? "FALSEPREDICATE" : ps.map { wrapped($0) }.joined(separator: " OR ")
+        case .not(let q): return "NOT " + wrapped(q)
+        }
+    }
+
+    private static func wrapped(_ p: Predicate) -> String {
+        switch p {
+        case .and, .or: return "(\(format(p)))"
+        default: return format(p)
+        }
+    }
+
+    private static func format(_ c: Comparison) -> String {
+        let modifier: String
+        switch c.modifier {
+        case .direct: modifier = ""
+        case .any: modifier = "ANY "
+        case .all: modifier = "ALL "
+        case .none: modifier = "NONE "
+        }
+        var options = ""
+        if !c.options.isEmpty {
+            options = "[" + (c.options.contains(.caseInsensitive) ? "c" : "") + (c.options.contains(.diacriticInsensitive) ? "d" : "") + "]"
+        }
+        return "\(modifier)\(format(c.lhs)) \(c.op.rawValue)\(options) \(format(c.rhs))"
+    }
+
+    static func format(_ e: Expression) -> String {
+        switch e {
+        case .keyPath(let k): return k
+        case .variable(let v): return "$" + v
+        case .list(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
+        case .constant(let v): return literal(v)
+        }
+    }
+
+    private static func literal(_ v: Value) -> String {
+        switch v {
+        case .null: return "nil"
+        case .bool(let b): return b ? "TRUE" : "FALSE"
+        case .integer(let i): return String(i)
+        case .double(let d):
+            let s = String(d)
+            return s.contains(".") || s.contains("e") || s.contains("inf") || s.contains("nan") ? s : s + ".0"
+        case .string(let s): return quote(s)
+        case .decimal(let d): return quote("\(d)")
+        case .date(let d): return String(d.timeIntervalSinceReferenceDate)
+        case .data(let d): return quote(d.base64EncodedString())
+        case .uuid(let u): return quote(u.uuidString)
+        case .uri(let u): return quote(u.absoluteString)
+        case .json(let j): return quote(j.jsonText)
+        }
+    }
+
+    private static func quote(_ s: String) -> String {
+        "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+}

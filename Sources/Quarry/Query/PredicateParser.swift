@@ -1,0 +1,241 @@
+/// Parses the format-string predicate language into a ``Predicate``.
+///
+/// Grammar (keywords are case-insensitive):
+/// ```
+/// predicate  := or
+/// or         := and (("OR" | "||") and)*
+/// and        := not (("AND" | "&&") not)*
+/// not        := ("NOT" | "!") not | primary
+/// primary    := "(" predicate ")" | TRUEPREDICATE | FALSEPREDICATE | comparison
+/// comparison := [ANY | SOME | ALL | NONE] expr operator ["[" c|d|cd "]"] expr
+/// expr       := keypath | number | string | TRUE | YES | FALSE | NO | NIL | NULL
+///             | %@ | %K | $NAME | "{" expr ("," expr)* "}"
+/// operator   := == | = | != | <> | < | <= | =< | > | >= | =>
+///             | BEGINSWITH | ENDSWITH | CONTAINS | LIKE | MATCHES | IN | BETWEEN
+/// ```
+struct PredicateParser {
+    static let operatorWords: [String: ComparisonOperator] = [
+        "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
+        "MATCHES": .matches, "IN": .in, "BETWEEN": .between,
+    ]
+    static let operatorSymbols: [String: ComparisonOperator] = [
+        "==": .equal, "=": .equal, "!=": .notEqual, "<>": .notEqual, "<": .less, "<=": .lessOrEqual,
+        "=<": .lessOrEqual, ">": .greater, ">=": .greaterOrEqual, "=>": .greaterOrEqual,
+    ]
+    private static let reserved: Set<String> = [
+        "AND", "OR", "NOT", "ANY", "SOME", "ALL", "NONE", "TRUEPREDICATE", "FALSEPREDICATE",
+        "TRUE", "YES", "FALSE", "NO", "NIL", "NULL",
+    ]
+
+    private var tokens: [PredicateToken]
+    private var position = 0
+    private var arguments: [PredicateArgument]
+    private var argumentIndex = 0
+
+    init(_ source: String, arguments: [PredicateArgument]) throws {
+        self.tokens = try PredicateTokenizer.tokenize(source)
+        self.arguments = arguments
+    }
+
+    mutating func parse() throws -> Predicate {
+        let p = try parseOr()
+        guard case .end = current.kind else { throw unexpected("AND, OR or end") }
+        if argumentIndex < arguments.count { throw PredicateError.extraArguments(count: arguments.count - argumentIndex) }
+        return p
+    }
+
+    private var current: PredicateToken { tokens[position] }
+
+    private func unexpected(_ expected: String) -> PredicateError {
+        .unexpected(token: current.text, column: current.column, expected: expected)
+    }
+
+    private func isWord(_ word: String) -> Bool {
+        if case .identifier(let w) = current.kind { return w.uppercased() == word }
+        return false
+    }
+
+    private func isSymbol(_ s: String) -> Bool {
+        if case .symbol(let x) = current.kind { return x == s }
+        return false
+    }
+
+    private mutating func parseOr() throws -> Predicate {
+        var parts = [try parseAnd()]
+        while isWord("OR") || isSymbol("||") {
+            position += 1
+            parts.append(try parseAnd())
+        }
+        return parts.count == 1 ? parts[0] : .or(parts)
+    }
+
+    private mutating func parseAnd() throws -> Predicate {
+        var parts = [try parseNot()]
+        while isWord("AND") || isSymbol("&&") {
+            position += 1
+            parts.append(try parseNot())
+        }
+        return parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    private mutating func parseNot() throws -> Predicate {
+        if isWord("NOT") || isSymbol("!") {
+            position += 1
+            return .not(try parseNot())
+        }
+        return try parsePrimary()
+    }
+
+    private mutating func parsePrimary() throws -> Predicate {
+        if isSymbol("(") {
+            position += 1
+            let p = try parseOr()
+            guard isSymbol(")") else { throw unexpected("')'") }
+            position += 1
+            return p
+        }
+        if isWord("TRUEPREDICATE") { position += 1; return .truePredicate }
+        if isWord("FALSEPREDICATE") { position += 1; return .falsePredicate }
+        return try parseComparison()
+    }
+
+    private mutating func parseComparison() throws -> Predicate {
+        var modifier = ComparisonModifier.direct
+        if isWord("ANY") || isWord("SOME") { modifier = .any; position += 1 }
+        else if isWord("ALL") { modifier = .all; position += 1 }
+        else if isWord("NONE") { modifier = .none; position += 1 }
+        let lhs = try parseExpression()
+        let op: ComparisonOperator
+        switch current.kind {
+        case .symbol(let s) where Self.operatorSymbols[s] != nil: op = Self.operatorSymbols[s]!
+        case .identifier(let w) where Self.operatorWords[w.uppercased()] != nil: op = Self.operatorWords[w.uppercased()]!
+        default: throw unexpected("a comparison operator")
+        }
+        position += 1
+        var options: ComparisonOptions = []
+        if isSymbol("[") {
+            position += 1
+            guard case .identifier(let flags) = current.kind, !flags.isEmpty,
+                  flags.lowercased().allSatisfy({ $0 == "c" || $0 == "d" || $0 == "n" || $0 == "l" })
+            else { throw unexpected("c, d or cd") }
+            if flags.lowercased().contains("c") { options.insert(.caseInsensitive) }
+            if flags.lowercased().contains("d") { options.insert(.diacriticInsensitive) }
+            position += 1
+            guard isSymbol("]") else { throw unexpected("']'") }
+            position += 1
+        }
+        let rhs = try parseExpression()
+        if op == .between {
+            guard case .list(let bounds) = rhs, bounds.count == 2 else {
+                throw PredicateError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}")
+            }
+        }
+        return .comparison(Comparison(lhs, op, rhs, modifier: modifier, options: options))
+    }
+
+    private mutating func parseExpression() throws -> Expression {
+        let token = current
+        switch token.kind {
+        case .number(let v):
+            position += 1
+            return .constant(v)
+        case .string(let s):
+            position += 1
+            return .constant(.string(s))
+        case .variable(let name):
+            position += 1
+            return .variable(name)
+        case .placeholderValue:
+            position += 1
+            switch try nextArgument(token) {
+            case .value(let v): return .constant(v)
+            case .list(let vs): return .list(vs.map(Expression.constant))
+            }
+        case .placeholderKey:
+            position += 1
+            guard case .value(.string(let key)) = try nextArgument(token) else {
+                throw PredicateError.invalidKeyPathArgument(column: token.column, got: "\(arguments[argumentIndex - 1])")
+            }
+            return try continueKeyPath(key)
+        case .symbol("{"):
+            position += 1
+            var items: [Expression] = []
+            if !isSymbol("}") {
+                items.append(try parseExpression())
+                while isSymbol(",") {
+                    position += 1
+                    items.append(try parseExpression())
+                }
+            }
+            guard isSymbol("}") else { throw unexpected("',' or '}'") }
+            position += 1
+            return .list(items)
+        case .identifier(let word):
+            switch word.uppercased() {
+            case "TRUE", "YES": position += 1; return .constant(.bool(true))
+            case "FALSE", "NO": position += 1; return .constant(.bool(false))
+            case "NIL", "NULL": position += 1; return .constant(.null)
+            default:
+                guard !Self.reserved.contains(word.uppercased()), Self.operatorWords[word.uppercased()] == nil else {
+                    throw unexpected("a key path or value")
+                }
+                position += 1
+                return try continueKeyPath(word)
+            }
+        default:
+            throw unexpected("a key path or value")
+        }
+    }
+
+    /// Reads `.component` continuations after the first key path component.
+    private mutating func continueKeyPath(_ first: String) throws -> Expression {
+        var path = first
+        while isSymbol(".") {
+            position += 1
+            guard case .identifier(let next) = current.kind else { throw unexpected("a key after '.'") }
+            path += "." + next
+            position += 1
+        }
+        return .keyPath(path)
+    }
+
+    private mutating func nextArgument(_ token: PredicateToken) throws -> PredicateArgument {
+        guard argumentIndex < arguments.count else { throw PredicateError.missingArgument(column: token.column) }
+        defer { argumentIndex += 1 }
+        return arguments[argumentIndex]
+    }
+}
+
+extension Predicate {
+    /// Parses a format string: `Predicate(format: "sector.name == %@ AND price > %@", "Tech", 10)`.
+    ///
+    /// - Throws: ``PredicateError`` naming the column and token at fault, e.g.
+    ///   `unexpected 'AN' at column 12, expected AND, OR or end`.
+    public init(format: String, _ arguments: PredicateArgument...) throws {
+        try self.init(format: format, arguments: arguments)
+    }
+
+    /// Parses a format string with an array of arguments.
+    public init(format: String, arguments: [PredicateArgument]) throws {
+        var parser = try PredicateParser(format, arguments: arguments)
+        self = try parser.parse()
+    }
+
+    /// The dictionary form: each key equals its value (a list value means `IN`), all ANDed.
+    /// `["name": "test"]` is `name == 'test'`. Keys are sorted so the result is stable.
+    public init(dictionary: [String: PredicateArgument]) {
+        let parts = dictionary.keys.sorted().map { key -> Predicate in
+            switch dictionary[key]! {
+            case .value(let v): return .comparison(Comparison(.keyPath(key), .equal, .constant(v)))
+            case .list(let vs): return .comparison(Comparison(.keyPath(key), .in, .list(vs.map(Expression.constant))))
+            }
+        }
+        self = parts.isEmpty ? .truePredicate : parts.count == 1 ? parts[0] : .and(parts)
+    }
+
+    /// The array form: every format string parsed and ANDed.
+    public init(formats: [String]) throws {
+        let parts = try formats.map { try Predicate(format: $0) }
+        self = parts.isEmpty ? .truePredicate : parts.count == 1 ? parts[0] : .and(parts)
+    }
+}
