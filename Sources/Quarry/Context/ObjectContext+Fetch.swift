@@ -1,40 +1,145 @@
 extension ObjectContext {
-    /// The IDs `query` selects as this context sees them: the store's, less the objects deleted
-    /// here, plus the objects inserted here (pending changes are honoured).
+    /// The IDs `query` selects as this context sees them: the store's answer, corrected for
+    /// the objects inserted, updated and deleted here (evaluated in memory with the same
+    /// semantics), in the query's order.
+    /// - Throws: ``PredicateError`` for an invalid predicate or sort key (nothing is executed).
     public func objectIDs(for query: StoreQuery) throws -> [ObjectID] {
+        try objectIDs(for: query, includesPendingChanges: true)
+    }
+
+    func objectIDs(for query: StoreQuery, includesPendingChanges: Bool) throws -> [ObjectID] {
         checkQueue()
+        let evaluator = try query.predicate.map { try PredicateEvaluator($0, entity: query.entity, model: model) }
+        let sorter = query.sortDescriptors.isEmpty ? nil : try SubjectSorter<ObjectSubject>(query.sortDescriptors, entity: query.entity, model: model)
         let kinds = Set(query.includesSubentities ? query.entity.selfAndDescendantIndices : [query.entity.index])
-        let pendingInserts = insertionOrder.filter { insertedObjects[$0] != nil && kinds.contains(Int($0.entityIndex)) }
-        let hasPending = !pendingInserts.isEmpty || deletedObjects.keys.contains { kinds.contains(Int($0.entityIndex)) }
-        guard hasPending else { return try source.sourceObjectIDs(for: query).map(resolve) }
+        func ofKind(_ id: ObjectID) -> Bool { kinds.contains(Int(id.entityIndex)) }
+        let inserted = includesPendingChanges ? insertionOrder.compactMap { insertedObjects[$0] }.filter { ofKind($0.objectID) } : []
+        let updated = includesPendingChanges ? updatedObjects.values.filter { ofKind($0.objectID) } : []
+        let hasDeletes = includesPendingChanges && deletedObjects.keys.contains(where: ofKind)
+        guard !inserted.isEmpty || !updated.isEmpty || hasDeletes else {
+            return try source.sourceObjectIDs(for: query).map(resolve)
+        }
         var unbounded = query
         unbounded.limit = 0
         unbounded.offset = 0
-        var ids = try source.sourceObjectIDs(for: unbounded).map(resolve).filter { deletedObjects[$0] == nil }
-        ids += pendingInserts
-        let start = min(query.offset, ids.count)
+        let changedHere = Set(updated.map(\.objectID))
+        var ids = try source.sourceObjectIDs(for: unbounded).map(resolve).filter { deletedObjects[$0] == nil && !changedHere.contains($0) }
+        let local = (updated.sorted { $0.objectID < $1.objectID } + inserted).filter { evaluator?.evaluate($0) ?? true }
+        if let sorter {
+            ids += local.map(\.objectID)
+            let objects = ids.map(object(with:))
+            try faultIn(objects)
+            ids = sorter.sort(ids) { ObjectSubject(object: self.object(with: $0)) }
+        } else {
+            ids = (ids + local.filter { !$0.objectID.isTemporary }.map(\.objectID)).sorted()
+            ids += local.filter { $0.objectID.isTemporary }.map(\.objectID)
+        }
+        let start = min(max(query.offset, 0), ids.count)
         let end = query.limit > 0 ? min(ids.count, start + query.limit) : ids.count
         return Array(ids[start..<end])
     }
 
+    /// The store query a fetch request describes.
+    func storeQuery(for request: FetchRequest) throws -> StoreQuery {
+        StoreQuery(entity: try model.requireEntity(request.entityName), includesSubentities: request.includesSubentities,
+                   predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+                   limit: request.fetchLimit, offset: request.fetchOffset)
+    }
+
+    /// The IDs a request selects (nothing is loaded).
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        try objectIDs(for: try storeQuery(for: request), includesPendingChanges: request.includesPendingChanges)
+    }
+
+    /// The objects a request selects, uniqued in this context.
+    ///
+    /// With `returnsObjectsAsFaults == false` every result is loaded in one batch; with a
+    /// `fetchBatchSize` only the first batch is; relationship key paths to prefetch are loaded
+    /// in one batch per level.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        let objects = try fetchObjectIDs(request).map(object(with:))
+        if !request.returnsObjectsAsFaults {
+            try faultIn(objects)
+        } else if request.fetchBatchSize > 0 {
+            try faultIn(Array(objects.prefix(request.fetchBatchSize)))
+        }
+        for path in request.relationshipKeyPathsForPrefetching {
+            try prefetch(path, from: objects)
+        }
+        return objects
+    }
+
+    /// The typed objects a request selects.
+    public func fetch<T: ManagedObject>(_ request: FetchRequest, as type: T.Type) throws -> [T] {
+        if let entity = model.entity(named: T.entityName), model.objectClass(for: entity) != T.self {
+            model.register(T.self, for: entity.name)
+        }
+        return try fetch(request).compactMap { $0 as? T }
+    }
+
+    /// How many objects a request selects, without loading them (pending changes honoured).
+    public func count(for request: FetchRequest) throws -> Int {
+        let query = try storeQuery(for: request)
+        if !request.includesPendingChanges || !hasChanges, parent == nil {
+            _ = try query.predicate.map { try PredicateEvaluator($0, entity: query.entity, model: model) }
+            return try coordinator.store.count(for: query)
+        }
+        return try objectIDs(for: query, includesPendingChanges: request.includesPendingChanges).count
+    }
+
+    /// Dictionaries of the chosen properties (attributes by name; to-ones as object-ID URIs
+    /// are not included) for each selected object.
+    public func fetchDictionaries(_ request: FetchRequest, properties: [String] = []) throws -> [[String: Value]] {
+        let entity = try model.requireEntity(request.entityName)
+        let keys = properties.isEmpty ? entity.attributes.map(\.name) : properties
+        let plans = try keys.map { try KeyPathPlan($0, entity: entity, model: model) }
+        let objects = try fetchObjectIDs(request).map(object(with:))
+        try faultIn(objects)
+        return objects.map { o in
+            var row: [String: Value] = [:]
+            for (k, plan) in zip(keys, plans) { row[k] = plan.values(of: ObjectSubject(object: o)).first ?? .null }
+            return row
+        }
+    }
+
+    /// Loads the destinations of `path` (dot-separated relationships) for `objects` in batches.
+    private func prefetch(_ path: String, from objects: [ManagedObject]) throws {
+        var level = objects
+        for key in path.split(separator: ".").map(String.init) {
+            try faultIn(level)
+            var next: [ManagedObject] = []
+            for o in level where !o.faulted {
+                guard let r = o.entity.relationshipIndex(key) else { throw QuarryError.unknownKey(entity: o.entity.name, key: key) }
+                if o.entity.relationships[r].isToMany {
+                    next += try toManyContents(of: o, relationship: r).map(object(with:))
+                } else if let id = o.toOne[r] {
+                    next.append(object(with: id))
+                }
+            }
+            level = next
+        }
+        try faultIn(level)
+    }
+
     /// The objects of entity `entityName` (and its sub-entities), loaded in one batch.
     public func objects(ofEntity entityName: String, includesSubentities: Bool = true) throws -> [ManagedObject] {
-        let entity = try model.requireEntity(entityName)
-        let objects = try objectIDs(for: StoreQuery(entity: entity, includesSubentities: includesSubentities)).map(object(with:))
-        try faultIn(objects)
-        return objects
+        var request = FetchRequest(entityName: entityName)
+        request.includesSubentities = includesSubentities
+        request.returnsObjectsAsFaults = false
+        return try fetch(request)
     }
 
     /// The typed objects of `type`'s entity.
     public func objects<T: ManagedObject>(of type: T.Type) throws -> [T] {
-        let entity = try model.requireEntity(T.entityName)
-        if model.objectClass(for: entity) != T.self { model.register(T.self, for: entity.name) }
-        return try objects(ofEntity: entity.name).compactMap { $0 as? T }
+        var request = FetchRequest(entityName: T.entityName)
+        request.returnsObjectsAsFaults = false
+        return try fetch(request, as: T.self)
     }
 
     /// How many objects of entity `entityName` there are, as this context sees them.
     public func count(ofEntity entityName: String, includesSubentities: Bool = true) throws -> Int {
-        let entity = try model.requireEntity(entityName)
-        return try objectIDs(for: StoreQuery(entity: entity, includesSubentities: includesSubentities)).count
+        var request = FetchRequest(entityName: entityName)
+        request.includesSubentities = includesSubentities
+        return try count(for: request)
     }
 }

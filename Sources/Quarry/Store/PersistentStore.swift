@@ -39,24 +39,31 @@ public protocol PersistentStore: AnyObject, Sendable {
     func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult
 }
 
-/// The store-level part of a fetch: which entity, and which rows.
+/// The store-level part of a fetch: which entity, which rows, in which order.
 ///
-/// The query issue extends this with a predicate and sort descriptors compiled to SQL (or
-/// evaluated in memory by the in-memory store).
+/// The SQLite store compiles the predicate and sort descriptors to SQL; the in-memory store
+/// evaluates them with the same semantics.
 public struct StoreQuery: Sendable {
     /// The entity fetched.
     public var entity: EntityDescription
     /// Whether objects of sub-entities are included.
     public var includesSubentities: Bool
+    /// The filter (`nil`: every object).
+    public var predicate: Predicate?
+    /// The order (ties, and an empty list, order by primary key).
+    public var sortDescriptors: [SortDescriptor]
     /// The largest number of IDs returned (0: no limit).
     public var limit: Int
     /// How many leading results are skipped.
     public var offset: Int
 
     /// Creates a store query.
-    public init(entity: EntityDescription, includesSubentities: Bool = true, limit: Int = 0, offset: Int = 0) {
+    public init(entity: EntityDescription, includesSubentities: Bool = true, predicate: Predicate? = nil,
+                sortDescriptors: [SortDescriptor] = [], limit: Int = 0, offset: Int = 0) {
         self.entity = entity
         self.includesSubentities = includesSubentities
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
         self.limit = limit
         self.offset = offset
     }

@@ -79,12 +79,16 @@ public final class InMemoryStore: PersistentStore {
         }
     }
 
-    /// The IDs of the objects `request` selects, in primary-key order, after `offset` and `limit`.
+    /// The IDs of the objects `request` selects (filtered and sorted in memory), after `offset` and `limit`.
     ///
     /// Objects of sub-entities are included when ``StoreQuery/includesSubentities`` is set.
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
         let entities = Set(request.includesSubentities ? request.entity.selfAndDescendantIndices : [request.entity.index])
-        let all = state.withLock { $0.objectIDs(root: request.entity.rootIndex, entities: entities) }
+        let snapshot = state.withLock { $0 }
+        var all = snapshot.objectIDs(root: request.entity.rootIndex, entities: entities)
+        if request.predicate != nil || !request.sortDescriptors.isEmpty {
+            all = try apply(request, to: all, in: snapshot)
+        }
         let page = all.dropFirst(max(request.offset, 0))
         return Array(request.limit > 0 ? page.prefix(request.limit) : page)
     }

@@ -1,0 +1,127 @@
+/// Compiles a predicate for one entity into a closure that evaluates it against managed
+/// objects in memory (their current values, unsaved changes included).
+///
+/// Compilation checks every key path against the model first (unknown keys name the entity
+/// and key; to-many keys need `ANY`, `ALL`, `NONE` or `@count`), so nothing runs on an invalid
+/// predicate. Semantics match the SQL back end exactly (see ``ValueOrdering`` and
+/// ``StringMatching``): comparisons with `nil` are false except `==`/`!=`, which treat `nil`
+/// as a value.
+public struct PredicateEvaluator: @unchecked Sendable {
+    // Immutable after init; the closure reads objects only on their context's queue.
+    private let test: (ObjectSubject) -> Bool
+
+    /// Compiles `predicate` for objects of `entity`.
+    /// - Throws: ``PredicateError`` for unknown keys, unbound variables or invalid patterns.
+    public init(_ predicate: Predicate, entity: EntityDescription, model: ManagedObjectModel) throws {
+        test = try SubjectPredicate<ObjectSubject>.compile(predicate, entity: entity, model: model)
+    }
+
+    /// Whether `object` satisfies the predicate.
+    public func evaluate(_ object: ManagedObject) -> Bool { test(ObjectSubject(object: object)) }
+}
+
+/// The in-memory back end, generic over what is evaluated (objects or stored rows).
+enum SubjectPredicate<Subject: PredicateSubject> {
+    static func compile(_ p: Predicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+        switch p {
+        case .truePredicate: return { _ in true }
+        case .falsePredicate: return { _ in false }
+        case .and(let ps):
+            let parts = try ps.map { try compile($0, entity: entity, model: model) }
+            return { o in parts.allSatisfy { $0(o) } }
+        case .or(let ps):
+            let parts = try ps.map { try compile($0, entity: entity, model: model) }
+            return { o in parts.contains { $0(o) } }
+        case .not(let q):
+            let inner = try compile(q, entity: entity, model: model)
+            return { o in !inner(o) }
+        case .comparison(let c):
+            return try compile(c, entity: entity, model: model)
+        }
+    }
+
+    private static func compile(_ c: Comparison, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+        let lhs = try operand(c.lhs, entity: entity, model: model, allowToMany: c.modifier != .direct)
+        let rhs = try operand(c.rhs, entity: entity, model: model, allowToMany: false)
+        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
+            throw PredicateError.invalidRegularExpression(pattern)
+        }
+        let op = c.op, options = c.options
+        switch c.modifier {
+        case .direct:
+            return { o in PredicateSemantics.test(lhs(o).first ?? .null, op, rhs(o), options) }
+        case .any:
+            return { o in let r = rhs(o); return lhs(o).contains { PredicateSemantics.test($0, op, r, options) } }
+        case .all:
+            return { o in let r = rhs(o); return lhs(o).allSatisfy { PredicateSemantics.test($0, op, r, options) } }
+        case .none:
+            return { o in let r = rhs(o); return !lhs(o).contains { PredicateSemantics.test($0, op, r, options) } }
+        }
+    }
+
+    /// An operand as a function from the object to its values (one value, or a list for
+    /// literal lists and quantified to-many key paths).
+    private static func operand(_ e: Expression, entity: EntityDescription, model: ManagedObjectModel,
+                                allowToMany: Bool) throws -> (Subject) -> [Value] {
+        switch e {
+        case .constant(let v): return { _ in [v] }
+        case .list(let items):
+            let values = try items.map { item -> Value in
+                guard case .constant(let v) = item else { throw PredicateError.invalidOperand("lists may hold constants only") }
+                return v
+            }
+            return { _ in values }
+        case .variable(let name): throw PredicateError.unboundVariable(name)
+        case .keyPath(let path):
+            let plan = try KeyPathPlan(path, entity: entity, model: model)
+            if plan.crossesToMany && !allowToMany && !plan.endsWithCount {
+                throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
+            }
+            return { o in plan.values(of: o) }
+        }
+    }
+
+}
+
+/// Comparison semantics shared by every back end.
+enum PredicateSemantics {
+    /// One comparison of a left value against the right operand's values.
+    static func test(_ l: Value, _ op: ComparisonOperator, _ r: [Value], _ options: ComparisonOptions) -> Bool {
+        switch op {
+        case .in:
+            return r.contains { ValueOrdering.compare(l, $0, options: options) == 0 && l.isNull == $0.isNull }
+        case .between:
+            guard r.count == 2, !l.isNull, !r[0].isNull, !r[1].isNull else { return false }
+            return ValueOrdering.compare(l, r[0], options: options) >= 0 && ValueOrdering.compare(l, r[1], options: options) <= 0
+        default:
+            return compare(l, op, r.first ?? .null, options)
+        }
+    }
+
+    static func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value, _ options: ComparisonOptions) -> Bool {
+        switch op {
+        case .equal: return l.isNull == r.isNull && ValueOrdering.compare(l, r, options: options) == 0
+        case .notEqual: return !(l.isNull == r.isNull && ValueOrdering.compare(l, r, options: options) == 0)
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard !l.isNull, !r.isNull else { return false }
+            let c = ValueOrdering.compare(l, r, options: options)
+            switch op {
+            case .less: return c < 0
+            case .lessOrEqual: return c <= 0
+            case .greater: return c > 0
+            default: return c >= 0
+            }
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            guard let text = textValue(l), let pattern = textValue(r) else { return false }
+            return StringMatching.matches(op, text: text, pattern: pattern, options: options)
+        case .in, .between:
+            return test(l, op, [r], options)
+        }
+    }
+
+    /// The text a string operator sees (strings only; other kinds never match).
+    static func textValue(_ v: Value) -> String? {
+        if case .string(let s) = v { return s }
+        return nil
+    }
+}

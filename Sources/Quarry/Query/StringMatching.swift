@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+
+/// The string semantics shared by both predicate back ends, so SQLite and memory agree.
+///
+/// - Plain comparisons order strings by their UTF-8 bytes (SQLite's `BINARY` collation), and
+///   equality is byte equality (not Swift's canonical equivalence).
+/// - `[c]` folds case with Unicode's default lowercase mapping; `[d]` removes diacritics: the
+///   string is canonically decomposed and every non-spacing mark (`Mn`) dropped. Folded strings
+///   are then recomposed (NFC), so `é` and `e` + U+0301 fold alike.
+/// - `LIKE` takes `*` (any run of characters) and `?` (one character), on grapheme clusters.
+/// - `MATCHES` is a whole-string `NSRegularExpression` match; `[c]` makes it case-insensitive,
+///   `[d]` folds the text (not the pattern).
+///
+/// The SQL back end calls these same functions through functions registered on each SQLite
+/// connection (`quarry_fold`, `quarry_match`), so results are identical by construction.
+public enum StringMatching {
+    /// `s` folded by `options`.
+    public static func fold(_ s: String, _ options: ComparisonOptions) -> String {
+        guard !options.isEmpty else { return s }
+        var scalars = s.decomposedStringWithCanonicalMapping.unicodeScalars.map { $0 }
+        if options.contains(.diacriticInsensitive) {
+            scalars.removeAll { $0.properties.generalCategory == .nonspacingMark }
+        }
+        var text = String(String.UnicodeScalarView(scalars))
+        if options.contains(.caseInsensitive) { text = text.lowercased() }
+        return text.precomposedStringWithCanonicalMapping
+    }
+
+    /// Orders two strings by UTF-8 bytes: negative, zero or positive.
+    public static func compareBinary(_ a: String, _ b: String) -> Int {
+        var ia = a.utf8.makeIterator()
+        var ib = b.utf8.makeIterator()
+        while true {
+            switch (ia.next(), ib.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?): if x != y { return x < y ? -1 : 1 }
+            }
+        }
+    }
+
+    /// Whether `text` satisfies `text op pattern` for a string operator, with `options`.
+    public static func matches(_ op: ComparisonOperator, text: String, pattern: String, options: ComparisonOptions) -> Bool {
+        if op == .matches { return regexMatches(text: fold(text, options.subtracting(.caseInsensitive)), pattern: pattern,
+                                                caseInsensitive: options.contains(.caseInsensitive)) }
+        let t = fold(text, options)
+        let p = fold(pattern, options)
+        switch op {
+        case .beginsWith: return t.utf8.starts(with: p.utf8)
+        case .endsWith: return t.utf8.reversed().starts(with: p.utf8.reversed())
+        case .contains: return p.isEmpty || t.utf8.count >= p.utf8.count && containsBytes(Array(t.utf8), Array(p.utf8))
+        case .like: return like(Array(t), Array(p))
+        default: return false
+        }
+    }
+
+    private static func containsBytes(_ t: [UInt8], _ p: [UInt8]) -> Bool {
+        guard p.count <= t.count else { return false }
+        for start in 0...(t.count - p.count) where t[start] == p[0] {
+            if t[start..<(start + p.count)].elementsEqual(p) { return true }
+        }
+        return false
+    }
+
+    /// `*`/`?` wildcard matching over characters (iterative, linear backtracking on `*`).
+    private static func like(_ t: [Character], _ p: [Character]) -> Bool {
+        var ti = 0, pi = 0
+        var star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count && (p[pi] == "?" || (p[pi] != "*" && p[pi] == t[ti])) {
+                ti += 1; pi += 1
+            } else if pi < p.count && p[pi] == "*" {
+                star = pi; mark = ti; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count && p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+
+    private static func regexMatches(text: String, pattern: String, caseInsensitive: Bool) -> Bool {
+        guard let regex = compiledRegex(pattern, caseInsensitive: caseInsensitive) else { return false }
+        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    /// Whether `pattern` compiles (checked before a predicate runs).
+    public static func isValidRegex(_ pattern: String) -> Bool {
+        compiledRegex(pattern, caseInsensitive: false) != nil
+    }
+
+    private static func compiledRegex(_ pattern: String, caseInsensitive: Bool) -> NSRegularExpression? {
+        let key = (caseInsensitive ? "i:" : "s:") + pattern
+        return regexCache.withLock { cache in
+            if let cached = cache[key] { return cached }
+            let compiled = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: caseInsensitive ? [.caseInsensitive] : [])
+            cache[key] = compiled
+            return compiled
+        }
+    }
+}
+
+private let regexCache = Mutex<[String: NSRegularExpression?]>([:])

@@ -1,0 +1,35 @@
+/// Sorts subjects by sort descriptors with the in-memory semantics (equal to SQL's order):
+/// each key compared per ``SortDescriptor/compare(_:_:)``, ties by object ID.
+struct SubjectSorter<Subject: PredicateSubject> {
+    let descriptors: [SortDescriptor]
+    let plans: [KeyPathPlan]
+
+    init(_ descriptors: [SortDescriptor], entity: EntityDescription, model: ManagedObjectModel) throws {
+        self.descriptors = descriptors
+        self.plans = try descriptors.map { d in
+            let plan = try KeyPathPlan(d.keyPath, entity: entity, model: model)
+            if plan.crossesToMany {
+                throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: d.keyPath, reason: "cannot sort by a to-many key")
+            }
+            return plan
+        }
+    }
+
+    /// The sort key of one subject.
+    func key(_ subject: Subject) -> [Value] { plans.map { $0.values(of: subject).first ?? .null } }
+
+    /// Whether key `a` (of `idA`) sorts before key `b` (of `idB`).
+    func precedes(_ a: [Value], _ idA: ObjectID, _ b: [Value], _ idB: ObjectID) -> Bool {
+        for (i, d) in descriptors.enumerated() {
+            let c = d.compare(a[i], b[i])
+            if c != 0 { return d.ascending ? c < 0 : c > 0 }
+        }
+        return idA < idB
+    }
+
+    /// `ids` sorted, each turned into a subject once to read its key.
+    func sort(_ ids: [ObjectID], subject: (ObjectID) -> Subject) -> [ObjectID] {
+        let keyed = ids.map { ($0, key(subject($0))) }
+        return keyed.sorted { precedes($0.1, $0.0, $1.1, $1.0) }.map(\.0)
+    }
+}
