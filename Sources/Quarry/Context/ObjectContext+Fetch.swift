@@ -2,7 +2,7 @@ extension ObjectContext {
     /// The IDs `query` selects as this context sees them: the store's answer, corrected for
     /// the objects inserted, updated and deleted here (evaluated in memory with the same
     /// semantics), in the query's order.
-    /// - Throws: ``PredicateError`` for an invalid predicate or sort key (nothing is executed).
+    /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing is executed).
     public func objectIDs(for query: StoreQuery) throws -> [ObjectID] {
         try objectIDs(for: query, includesPendingChanges: true)
     }

@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// var request = FetchRequest(entityName: "Ticker")
-/// request.predicate = try Predicate(format: "sector.name == %@ AND price > %@", "Tech", 10)
-/// request.sortDescriptors = [SortDescriptor("symbol")]
+/// request.predicate = try ObjectPredicate(format: "sector.name == %@ AND price > %@", "Tech", 10)
+/// request.sortDescriptors = [SortKey("symbol")]
 /// request.fetchLimit = 50
 /// let tickers = try context.fetch(request)
 /// ```
@@ -23,9 +23,9 @@ public struct FetchRequest: Sendable {
     /// The entity fetched.
     public var entityName: String
     /// The filter (`nil`: every object).
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
     /// The order; ties (and no descriptors) order by object ID.
-    public var sortDescriptors: [SortDescriptor] = []
+    public var sortDescriptors: [SortKey] = []
     /// The largest number of results (0: no limit).
     public var fetchLimit = 0
     /// How many leading results are skipped.
@@ -45,7 +45,7 @@ public struct FetchRequest: Sendable {
     public var returnsObjectsAsFaults = true
 
     /// Creates a request for `entityName`.
-    public init(entityName: String, predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = []) {
+    public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [SortKey] = []) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors

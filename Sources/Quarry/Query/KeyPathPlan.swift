@@ -22,12 +22,12 @@ struct KeyPathPlan {
     init(_ path: String, entity: EntityDescription, model: ManagedObjectModel) throws {
         var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.allSatisfy({ !$0.isEmpty }) else {
-            throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "empty key")
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "empty key")
         }
         let counting = parts.last == "@count"
         if counting { parts.removeLast() }
         guard !parts.isEmpty else {
-            throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "@count must follow a to-many key")
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "@count must follow a to-many key")
         }
         var current = entity
         var steps: [Step] = []
@@ -37,7 +37,7 @@ struct KeyPathPlan {
             let isLast = n == parts.count - 1
             if let a = current.attributeIndex(key) {
                 guard isLast, !counting else {
-                    throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "'\(key)' is an attribute, not a relationship")
+                    throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "'\(key)' is an attribute, not a relationship")
                 }
                 terminal = .attribute(a)
             } else if let r = current.relationshipIndex(key) {
@@ -50,12 +50,12 @@ struct KeyPathPlan {
                     entities.append(current)
                 }
             } else {
-                throw PredicateError.unknownKey(entity: current.name, key: key)
+                throw QueryError.unknownKey(entity: current.name, key: key)
             }
         }
         if counting {
             guard case .toMany? = steps.last else {
-                throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "@count must follow a to-many key")
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "@count must follow a to-many key")
             }
             terminal = .count
         }

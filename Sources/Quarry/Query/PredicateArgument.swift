@@ -1,6 +1,6 @@
-/// An argument for a `%@` or `%K` placeholder of ``Predicate/init(format:_:)``.
+/// An argument for a `%@` or `%K` placeholder of ``ObjectPredicate/init(format:_:)``.
 ///
-/// Literals convert: `Predicate(format: "price > %@ AND symbol IN %@", 10, ["A", "B"])`.
+/// Literals convert: `ObjectPredicate(format: "price > %@ AND symbol IN %@", 10, ["A", "B"])`.
 public enum PredicateArgument: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {

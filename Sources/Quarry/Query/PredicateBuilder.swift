@@ -6,52 +6,52 @@ public struct Key: Sendable, Hashable {
     /// A key path from the evaluated object.
     public init(_ path: String) { self.path = path }
 
-    private func compare(_ op: ComparisonOperator, _ value: Value, _ options: ComparisonOptions = []) -> Predicate {
-        .comparison(Comparison(.keyPath(path), op, .constant(value), options: options))
+    private func compare(_ op: ComparisonOperator, _ value: Value, _ options: ComparisonOptions = []) -> ObjectPredicate {
+        .comparison(PredicateComparison(.keyPath(path), op, .constant(value), options: options))
     }
 
-    public static func == (k: Key, v: Value) -> Predicate { k.compare(.equal, v) }
-    public static func != (k: Key, v: Value) -> Predicate { k.compare(.notEqual, v) }
-    public static func < (k: Key, v: Value) -> Predicate { k.compare(.less, v) }
-    public static func <= (k: Key, v: Value) -> Predicate { k.compare(.lessOrEqual, v) }
-    public static func > (k: Key, v: Value) -> Predicate { k.compare(.greater, v) }
-    public static func >= (k: Key, v: Value) -> Predicate { k.compare(.greaterOrEqual, v) }
+    public static func == (k: Key, v: Value) -> ObjectPredicate { k.compare(.equal, v) }
+    public static func != (k: Key, v: Value) -> ObjectPredicate { k.compare(.notEqual, v) }
+    public static func < (k: Key, v: Value) -> ObjectPredicate { k.compare(.less, v) }
+    public static func <= (k: Key, v: Value) -> ObjectPredicate { k.compare(.lessOrEqual, v) }
+    public static func > (k: Key, v: Value) -> ObjectPredicate { k.compare(.greater, v) }
+    public static func >= (k: Key, v: Value) -> ObjectPredicate { k.compare(.greaterOrEqual, v) }
 
     /// `key BEGINSWITH[options] prefix`.
-    public func beginsWith(_ s: String, _ options: ComparisonOptions = []) -> Predicate { compare(.beginsWith, .string(s), options) }
+    public func beginsWith(_ s: String, _ options: ComparisonOptions = []) -> ObjectPredicate { compare(.beginsWith, .string(s), options) }
     /// `key ENDSWITH[options] suffix`.
-    public func endsWith(_ s: String, _ options: ComparisonOptions = []) -> Predicate { compare(.endsWith, .string(s), options) }
+    public func endsWith(_ s: String, _ options: ComparisonOptions = []) -> ObjectPredicate { compare(.endsWith, .string(s), options) }
     /// `key CONTAINS[options] part`.
-    public func contains(_ s: String, _ options: ComparisonOptions = []) -> Predicate { compare(.contains, .string(s), options) }
+    public func contains(_ s: String, _ options: ComparisonOptions = []) -> ObjectPredicate { compare(.contains, .string(s), options) }
     /// `key LIKE[options] pattern` (`*` and `?` wildcards).
-    public func like(_ s: String, _ options: ComparisonOptions = []) -> Predicate { compare(.like, .string(s), options) }
+    public func like(_ s: String, _ options: ComparisonOptions = []) -> ObjectPredicate { compare(.like, .string(s), options) }
     /// `key MATCHES[options] regex` (whole string).
-    public func matches(_ s: String, _ options: ComparisonOptions = []) -> Predicate { compare(.matches, .string(s), options) }
+    public func matches(_ s: String, _ options: ComparisonOptions = []) -> ObjectPredicate { compare(.matches, .string(s), options) }
     /// `key IN {values}`.
-    public func isIn(_ values: [Value]) -> Predicate {
-        .comparison(Comparison(.keyPath(path), .in, .list(values.map(Expression.constant))))
+    public func isIn(_ values: [Value]) -> ObjectPredicate {
+        .comparison(PredicateComparison(.keyPath(path), .in, .list(values.map(Operand.constant))))
     }
     /// `key BETWEEN {low, high}`.
-    public func between(_ low: Value, _ high: Value) -> Predicate {
-        .comparison(Comparison(.keyPath(path), .between, .list([.constant(low), .constant(high)])))
+    public func between(_ low: Value, _ high: Value) -> ObjectPredicate {
+        .comparison(PredicateComparison(.keyPath(path), .between, .list([.constant(low), .constant(high)])))
     }
     /// `ANY key op value` for a to-many key path.
-    public func any(_ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions = []) -> Predicate {
-        .comparison(Comparison(.keyPath(path), op, .constant(v), modifier: .any, options: options))
+    public func any(_ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions = []) -> ObjectPredicate {
+        .comparison(PredicateComparison(.keyPath(path), op, .constant(v), modifier: .any, options: options))
     }
     /// `ALL key op value`.
-    public func all(_ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions = []) -> Predicate {
-        .comparison(Comparison(.keyPath(path), op, .constant(v), modifier: .all, options: options))
+    public func all(_ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions = []) -> ObjectPredicate {
+        .comparison(PredicateComparison(.keyPath(path), op, .constant(v), modifier: .all, options: options))
     }
     /// `NONE key op value`.
-    public func none(_ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions = []) -> Predicate {
-        .comparison(Comparison(.keyPath(path), op, .constant(v), modifier: .none, options: options))
+    public func none(_ op: ComparisonOperator, _ v: Value, _ options: ComparisonOptions = []) -> ObjectPredicate {
+        .comparison(PredicateComparison(.keyPath(path), op, .constant(v), modifier: .none, options: options))
     }
 }
 
-extension Predicate {
+extension ObjectPredicate {
     /// Both predicates (`AND`).
-    public static func && (lhs: Predicate, rhs: Predicate) -> Predicate {
+    public static func && (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
         switch (lhs, rhs) {
         case (.and(let a), .and(let b)): return .and(a + b)
         case (.and(let a), _): return .and(a + [rhs])
@@ -60,7 +60,7 @@ extension Predicate {
     }
 
     /// Either predicate (`OR`).
-    public static func || (lhs: Predicate, rhs: Predicate) -> Predicate {
+    public static func || (lhs: ObjectPredicate, rhs: ObjectPredicate) -> ObjectPredicate {
         switch (lhs, rhs) {
         case (.or(let a), .or(let b)): return .or(a + b)
         case (.or(let a), _): return .or(a + [rhs])
@@ -69,5 +69,5 @@ extension Predicate {
     }
 
     /// The negation (`NOT`).
-    public static prefix func ! (p: Predicate) -> Predicate { .not(p) }
+    public static prefix func ! (p: ObjectPredicate) -> ObjectPredicate { .not(p) }
 }

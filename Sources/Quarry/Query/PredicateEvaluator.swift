@@ -11,8 +11,8 @@ public struct PredicateEvaluator: @unchecked Sendable {
     private let test: (ObjectSubject) -> Bool
 
     /// Compiles `predicate` for objects of `entity`.
-    /// - Throws: ``PredicateError`` for unknown keys, unbound variables or invalid patterns.
-    public init(_ predicate: Predicate, entity: EntityDescription, model: ManagedObjectModel) throws {
+    /// - Throws: ``QueryError`` for unknown keys, unbound variables or invalid patterns.
+    public init(_ predicate: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws {
         test = try SubjectPredicate<ObjectSubject>.compile(predicate, entity: entity, model: model)
     }
 
@@ -22,7 +22,7 @@ public struct PredicateEvaluator: @unchecked Sendable {
 
 /// The in-memory back end, generic over what is evaluated (objects or stored rows).
 enum SubjectPredicate<Subject: PredicateSubject> {
-    static func compile(_ p: Predicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+    static func compile(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
         switch p {
         case .truePredicate: return { _ in true }
         case .falsePredicate: return { _ in false }
@@ -40,11 +40,11 @@ enum SubjectPredicate<Subject: PredicateSubject> {
         }
     }
 
-    private static func compile(_ c: Comparison, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+    private static func compile(_ c: PredicateComparison, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
         let lhs = try operand(c.lhs, entity: entity, model: model, allowToMany: c.modifier != .direct)
         let rhs = try operand(c.rhs, entity: entity, model: model, allowToMany: false)
         if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
-            throw PredicateError.invalidRegularExpression(pattern)
+            throw QueryError.invalidRegularExpression(pattern)
         }
         let op = c.op, options = c.options
         switch c.modifier {
@@ -61,21 +61,21 @@ enum SubjectPredicate<Subject: PredicateSubject> {
 
     /// An operand as a function from the object to its values (one value, or a list for
     /// literal lists and quantified to-many key paths).
-    private static func operand(_ e: Expression, entity: EntityDescription, model: ManagedObjectModel,
+    private static func operand(_ e: Operand, entity: EntityDescription, model: ManagedObjectModel,
                                 allowToMany: Bool) throws -> (Subject) -> [Value] {
         switch e {
         case .constant(let v): return { _ in [v] }
         case .list(let items):
             let values = try items.map { item -> Value in
-                guard case .constant(let v) = item else { throw PredicateError.invalidOperand("lists may hold constants only") }
+                guard case .constant(let v) = item else { throw QueryError.invalidOperand("lists may hold constants only") }
                 return v
             }
             return { _ in values }
-        case .variable(let name): throw PredicateError.unboundVariable(name)
+        case .variable(let name): throw QueryError.unboundVariable(name)
         case .keyPath(let path):
             let plan = try KeyPathPlan(path, entity: entity, model: model)
             if plan.crossesToMany && !allowToMany && !plan.endsWithCount {
-                throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
             }
             return { o in plan.values(of: o) }
         }
@@ -83,7 +83,7 @@ enum SubjectPredicate<Subject: PredicateSubject> {
 
 }
 
-/// Comparison semantics shared by every back end.
+/// PredicateComparison semantics shared by every back end.
 enum PredicateSemantics {
     /// One comparison of a left value against the right operand's values.
     static func test(_ l: Value, _ op: ComparisonOperator, _ r: [Value], _ options: ComparisonOptions) -> Bool {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Prints a predicate in the format-string language; the text parses back to an equal predicate.
 enum PredicateFormatter {
-    static func format(_ p: Predicate) -> String {
+    static func format(_ p: ObjectPredicate) -> String {
         switch p {
         case .truePredicate: return "TRUEPREDICATE"
         case .falsePredicate: return "FALSEPREDICATE"
@@ -13,14 +13,14 @@ enum PredicateFormatter {
         }
     }
 
-    private static func wrapped(_ p: Predicate) -> String {
+    private static func wrapped(_ p: ObjectPredicate) -> String {
         switch p {
         case .and, .or: return "(\(format(p)))"
         default: return format(p)
         }
     }
 
-    private static func format(_ c: Comparison) -> String {
+    private static func format(_ c: PredicateComparison) -> String {
         let modifier: String
         switch c.modifier {
         case .direct: modifier = ""
@@ -35,7 +35,7 @@ enum PredicateFormatter {
         return "\(modifier)\(format(c.lhs)) \(c.op.rawValue)\(options) \(format(c.rhs))"
     }
 
-    static func format(_ e: Expression) -> String {
+    static func format(_ e: Operand) -> String {
         switch e {
         case .keyPath(let k): return k
         case .variable(let v): return "$" + v

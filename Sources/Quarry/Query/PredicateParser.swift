@@ -1,4 +1,4 @@
-/// Parses the format-string predicate language into a ``Predicate``.
+/// Parses the format-string predicate language into a ``ObjectPredicate``.
 ///
 /// Grammar (keywords are case-insensitive):
 /// ```
@@ -37,16 +37,16 @@ struct PredicateParser {
         self.arguments = arguments
     }
 
-    mutating func parse() throws -> Predicate {
+    mutating func parse() throws -> ObjectPredicate {
         let p = try parseOr()
         guard case .end = current.kind else { throw unexpected("AND, OR or end") }
-        if argumentIndex < arguments.count { throw PredicateError.extraArguments(count: arguments.count - argumentIndex) }
+        if argumentIndex < arguments.count { throw QueryError.extraArguments(count: arguments.count - argumentIndex) }
         return p
     }
 
     private var current: PredicateToken { tokens[position] }
 
-    private func unexpected(_ expected: String) -> PredicateError {
+    private func unexpected(_ expected: String) -> QueryError {
         .unexpected(token: current.text, column: current.column, expected: expected)
     }
 
@@ -60,7 +60,7 @@ struct PredicateParser {
         return false
     }
 
-    private mutating func parseOr() throws -> Predicate {
+    private mutating func parseOr() throws -> ObjectPredicate {
         var parts = [try parseAnd()]
         while isWord("OR") || isSymbol("||") {
             position += 1
@@ -69,7 +69,7 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : .or(parts)
     }
 
-    private mutating func parseAnd() throws -> Predicate {
+    private mutating func parseAnd() throws -> ObjectPredicate {
         var parts = [try parseNot()]
         while isWord("AND") || isSymbol("&&") {
             position += 1
@@ -78,7 +78,7 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
-    private mutating func parseNot() throws -> Predicate {
+    private mutating func parseNot() throws -> ObjectPredicate {
         if isWord("NOT") || isSymbol("!") {
             position += 1
             return .not(try parseNot())
@@ -86,7 +86,7 @@ struct PredicateParser {
         return try parsePrimary()
     }
 
-    private mutating func parsePrimary() throws -> Predicate {
+    private mutating func parsePrimary() throws -> ObjectPredicate {
         if isSymbol("(") {
             position += 1
             let p = try parseOr()
@@ -99,7 +99,7 @@ struct PredicateParser {
         return try parseComparison()
     }
 
-    private mutating func parseComparison() throws -> Predicate {
+    private mutating func parseComparison() throws -> ObjectPredicate {
         var modifier = ComparisonModifier.direct
         if isWord("ANY") || isWord("SOME") { modifier = .any; position += 1 }
         else if isWord("ALL") { modifier = .all; position += 1 }
@@ -127,13 +127,13 @@ struct PredicateParser {
         let rhs = try parseExpression()
         if op == .between {
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
-                throw PredicateError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}")
+                throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}")
             }
         }
-        return .comparison(Comparison(lhs, op, rhs, modifier: modifier, options: options))
+        return .comparison(PredicateComparison(lhs, op, rhs, modifier: modifier, options: options))
     }
 
-    private mutating func parseExpression() throws -> Expression {
+    private mutating func parseExpression() throws -> Operand {
         let token = current
         switch token.kind {
         case .number(let v):
@@ -149,17 +149,17 @@ struct PredicateParser {
             position += 1
             switch try nextArgument(token) {
             case .value(let v): return .constant(v)
-            case .list(let vs): return .list(vs.map(Expression.constant))
+            case .list(let vs): return .list(vs.map(Operand.constant))
             }
         case .placeholderKey:
             position += 1
             guard case .value(.string(let key)) = try nextArgument(token) else {
-                throw PredicateError.invalidKeyPathArgument(column: token.column, got: "\(arguments[argumentIndex - 1])")
+                throw QueryError.invalidKeyPathArgument(column: token.column, got: "\(arguments[argumentIndex - 1])")
             }
             return try continueKeyPath(key)
         case .symbol("{"):
             position += 1
-            var items: [Expression] = []
+            var items: [Operand] = []
             if !isSymbol("}") {
                 items.append(try parseExpression())
                 while isSymbol(",") {
@@ -188,7 +188,7 @@ struct PredicateParser {
     }
 
     /// Reads `.component` continuations after the first key path component.
-    private mutating func continueKeyPath(_ first: String) throws -> Expression {
+    private mutating func continueKeyPath(_ first: String) throws -> Operand {
         var path = first
         while isSymbol(".") {
             position += 1
@@ -200,16 +200,16 @@ struct PredicateParser {
     }
 
     private mutating func nextArgument(_ token: PredicateToken) throws -> PredicateArgument {
-        guard argumentIndex < arguments.count else { throw PredicateError.missingArgument(column: token.column) }
+        guard argumentIndex < arguments.count else { throw QueryError.missingArgument(column: token.column) }
         defer { argumentIndex += 1 }
         return arguments[argumentIndex]
     }
 }
 
-extension Predicate {
-    /// Parses a format string: `Predicate(format: "sector.name == %@ AND price > %@", "Tech", 10)`.
+extension ObjectPredicate {
+    /// Parses a format string: `ObjectPredicate(format: "sector.name == %@ AND price > %@", "Tech", 10)`.
     ///
-    /// - Throws: ``PredicateError`` naming the column and token at fault, e.g.
+    /// - Throws: ``QueryError`` naming the column and token at fault, e.g.
     ///   `unexpected 'AN' at column 12, expected AND, OR or end`.
     public init(format: String, _ arguments: PredicateArgument...) throws {
         try self.init(format: format, arguments: arguments)
@@ -224,10 +224,10 @@ extension Predicate {
     /// The dictionary form: each key equals its value (a list value means `IN`), all ANDed.
     /// `["name": "test"]` is `name == 'test'`. Keys are sorted so the result is stable.
     public init(dictionary: [String: PredicateArgument]) {
-        let parts = dictionary.keys.sorted().map { key -> Predicate in
+        let parts = dictionary.keys.sorted().map { key -> ObjectPredicate in
             switch dictionary[key]! {
-            case .value(let v): return .comparison(Comparison(.keyPath(key), .equal, .constant(v)))
-            case .list(let vs): return .comparison(Comparison(.keyPath(key), .in, .list(vs.map(Expression.constant))))
+            case .value(let v): return .comparison(PredicateComparison(.keyPath(key), .equal, .constant(v)))
+            case .list(let vs): return .comparison(PredicateComparison(.keyPath(key), .in, .list(vs.map(Operand.constant))))
             }
         }
         self = parts.isEmpty ? .truePredicate : parts.count == 1 ? parts[0] : .and(parts)
@@ -235,7 +235,7 @@ extension Predicate {
 
     /// The array form: every format string parsed and ANDed.
     public init(formats: [String]) throws {
-        let parts = try formats.map { try Predicate(format: $0) }
+        let parts = try formats.map { try ObjectPredicate(format: $0) }
         self = parts.isEmpty ? .truePredicate : parts.count == 1 ? parts[0] : .and(parts)
     }
 }

@@ -46,7 +46,7 @@ struct PredicateTokenizer {
                 let text = String(chars[start..<i])
                 if !isDouble, let v = Int64(text) { add(.number(.integer(v)), start, i) }
                 else if let d = Double(text) { add(.number(.double(d)), start, i) }
-                else { throw PredicateError.unexpected(token: text, column: start + 1, expected: "a number") }
+                else { throw QueryError.unexpected(token: text, column: start + 1, expected: "a number") }
             } else if c == "'" || c == "\"" {
                 i += 1
                 var value = ""
@@ -62,21 +62,21 @@ struct PredicateTokenizer {
                         value.append(chars[i]); i += 1
                     }
                 }
-                guard closed else { throw PredicateError.unterminatedString(column: start + 1) }
+                guard closed else { throw QueryError.unterminatedString(column: start + 1) }
                 add(.string(value), start, i)
             } else if c == "%" {
-                guard i + 1 < chars.count else { throw PredicateError.unexpected(token: "%", column: start + 1, expected: "%@ or %K") }
+                guard i + 1 < chars.count else { throw QueryError.unexpected(token: "%", column: start + 1, expected: "%@ or %K") }
                 let p = chars[i + 1]
                 i += 2
                 switch p {
                 case "@", "d", "i", "f", "s", "u", "g": add(.placeholderValue, start, i)
                 case "K": add(.placeholderKey, start, i)
-                default: throw PredicateError.unexpected(token: "%\(p)", column: start + 1, expected: "%@ or %K")
+                default: throw QueryError.unexpected(token: "%\(p)", column: start + 1, expected: "%@ or %K")
                 }
             } else if c == "$" {
                 i += 1
                 while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" { i += 1 }
-                guard i > start + 1 else { throw PredicateError.unexpected(token: "$", column: start + 1, expected: "a variable name") }
+                guard i > start + 1 else { throw QueryError.unexpected(token: "$", column: start + 1, expected: "a variable name") }
                 add(.variable(String(chars[(start + 1)..<i])), start, i)
             } else {
                 let two = i + 1 < chars.count ? String(chars[i...(i + 1)]) : ""
@@ -88,7 +88,7 @@ struct PredicateTokenizer {
                     i += 1
                     add(.symbol(String(c)), start, i)
                 } else {
-                    throw PredicateError.unexpected(token: String(c), column: start + 1, expected: "a key, value or operator")
+                    throw QueryError.unexpected(token: String(c), column: start + 1, expected: "a key, value or operator")
                 }
             }
         }

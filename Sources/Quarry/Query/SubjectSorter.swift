@@ -1,15 +1,15 @@
 /// Sorts subjects by sort descriptors with the in-memory semantics (equal to SQL's order):
-/// each key compared per ``SortDescriptor/compare(_:_:)``, ties by object ID.
+/// each key compared per ``SortKey/compare(_:_:)``, ties by object ID.
 struct SubjectSorter<Subject: PredicateSubject> {
-    let descriptors: [SortDescriptor]
+    let descriptors: [SortKey]
     let plans: [KeyPathPlan]
 
-    init(_ descriptors: [SortDescriptor], entity: EntityDescription, model: ManagedObjectModel) throws {
+    init(_ descriptors: [SortKey], entity: EntityDescription, model: ManagedObjectModel) throws {
         self.descriptors = descriptors
         self.plans = try descriptors.map { d in
             let plan = try KeyPathPlan(d.keyPath, entity: entity, model: model)
             if plan.crossesToMany {
-                throw PredicateError.invalidKeyPath(entity: entity.name, keyPath: d.keyPath, reason: "cannot sort by a to-many key")
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: d.keyPath, reason: "cannot sort by a to-many key")
             }
             return plan
         }

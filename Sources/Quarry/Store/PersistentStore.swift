@@ -49,17 +49,17 @@ public struct StoreQuery: Sendable {
     /// Whether objects of sub-entities are included.
     public var includesSubentities: Bool
     /// The filter (`nil`: every object).
-    public var predicate: Predicate?
+    public var predicate: ObjectPredicate?
     /// The order (ties, and an empty list, order by primary key).
-    public var sortDescriptors: [SortDescriptor]
+    public var sortDescriptors: [SortKey]
     /// The largest number of IDs returned (0: no limit).
     public var limit: Int
     /// How many leading results are skipped.
     public var offset: Int
 
     /// Creates a store query.
-    public init(entity: EntityDescription, includesSubentities: Bool = true, predicate: Predicate? = nil,
-                sortDescriptors: [SortDescriptor] = [], limit: Int = 0, offset: Int = 0) {
+    public init(entity: EntityDescription, includesSubentities: Bool = true, predicate: ObjectPredicate? = nil,
+                sortDescriptors: [SortKey] = [], limit: Int = 0, offset: Int = 0) {
         self.entity = entity
         self.includesSubentities = includesSubentities
         self.predicate = predicate

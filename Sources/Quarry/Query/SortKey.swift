@@ -1,11 +1,11 @@
 /// One sort key of a fetch: a key path, a direction and how strings compare.
 ///
 /// SQL `ORDER BY` and in-memory sorting give the same order: numbers numerically, `nil`
-/// first when ascending, strings per ``Comparison``, and ties broken by object ID (ascending
+/// first when ascending, strings per ``StringComparison``, and ties broken by object ID (ascending
 /// primary key) in both.
-public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
+public struct SortKey: Sendable, Hashable, CustomStringConvertible {
     /// How strings compare.
-    public enum Comparison: String, Sendable, Hashable {
+    public enum StringComparison: String, Sendable, Hashable {
         /// By UTF-8 bytes (SQLite's `BINARY`).
         case binary
         /// Case-folded, then by bytes (see ``StringMatching/fold(_:_:)``).
@@ -19,10 +19,10 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Ascending (`true`) or descending.
     public var ascending: Bool
     /// How strings compare.
-    public var comparison: Comparison
+    public var comparison: StringComparison
 
     /// Creates a sort descriptor.
-    public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary) {
+    public init(_ keyPath: String, ascending: Bool = true, comparison: StringComparison = .binary) {
         self.keyPath = keyPath
         self.ascending = ascending
         self.comparison = comparison
@@ -33,7 +33,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
         var t = Substring(text)
         var ascending = true
         if t.hasPrefix("-") { ascending = false; t = t.dropFirst() } else if t.hasPrefix("+") { t = t.dropFirst() }
-        var comparison = Comparison.binary
+        var comparison = StringComparison.binary
         if let colon = t.lastIndex(of: ":") {
             switch t[t.index(after: colon)...] {
             case "ci": comparison = .caseInsensitive
@@ -49,7 +49,7 @@ public struct SortDescriptor: Sendable, Hashable, CustomStringConvertible {
         (ascending ? "" : "-") + keyPath + (comparison == .binary ? "" : comparison == .caseInsensitive ? ":ci" : ":std")
     }
 
-    /// Compares two values under this descriptor's string comparison (direction not applied).
+    /// Compares two values under this key's string comparison (direction not applied).
     public func compare(_ a: Value, _ b: Value) -> Int {
         if case .string(let x) = a, case .string(let y) = b {
             switch comparison {

@@ -2,40 +2,40 @@
 ///
 /// One AST, two back ends with identical results: SQL generation (bound parameters only) and
 /// in-memory evaluation against managed objects, unsaved changes included. Build one by
-/// parsing the familiar format-string language (``Predicate/init(format:_:)``), from a
-/// dictionary (``Predicate/init(dictionary:)``), or with the Swift builder (`.key("price") > 10`).
-public indirect enum Predicate: Sendable, Hashable, CustomStringConvertible {
+/// parsing the familiar format-string language (``ObjectPredicate/init(format:_:)``), from a
+/// dictionary (``ObjectPredicate/init(dictionary:)``), or with the Swift builder (`.key("price") > 10`).
+public indirect enum ObjectPredicate: Sendable, Hashable, CustomStringConvertible {
     /// Always true (`TRUEPREDICATE`).
     case truePredicate
     /// Always false (`FALSEPREDICATE`).
     case falsePredicate
     /// A comparison of two expressions.
-    case comparison(Comparison)
+    case comparison(PredicateComparison)
     /// All of the sub-predicates (`AND`; true when empty).
-    case and([Predicate])
+    case and([ObjectPredicate])
     /// Any of the sub-predicates (`OR`; false when empty).
-    case or([Predicate])
+    case or([ObjectPredicate])
     /// The negation (`NOT`).
-    case not(Predicate)
+    case not(ObjectPredicate)
 
     public var description: String { PredicateFormatter.format(self) }
 }
 
 /// One comparison: `[ANY|ALL|NONE] lhs op[options] rhs`.
-public struct Comparison: Sendable, Hashable {
+public struct PredicateComparison: Sendable, Hashable {
     /// How a to-many left-hand side is quantified.
     public var modifier: ComparisonModifier
     /// The left-hand side.
-    public var lhs: Expression
+    public var lhs: Operand
     /// The operator.
     public var op: ComparisonOperator
     /// The right-hand side.
-    public var rhs: Expression
+    public var rhs: Operand
     /// String comparison options (`[c]`, `[d]`, `[cd]`).
     public var options: ComparisonOptions
 
     /// Creates a comparison.
-    public init(_ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+    public init(_ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand,
                 modifier: ComparisonModifier = .direct, options: ComparisonOptions = []) {
         self.modifier = modifier
         self.lhs = lhs
@@ -93,14 +93,14 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable {
 }
 
 /// A value in a comparison.
-public indirect enum Expression: Sendable, Hashable {
+public indirect enum Operand: Sendable, Hashable {
     /// A key path from the evaluated object: `price`, `sector.name`, `tickers.@count`.
     case keyPath(String)
     /// A constant.
     case constant(Value)
     /// A literal list (`{1, 2, 3}`), for `IN` and `BETWEEN`.
-    case list([Expression])
-    /// A variable (`$NAME`), replaced by ``Predicate/substituting(_:)`` before use.
+    case list([Operand])
+    /// A variable (`$NAME`), replaced by ``ObjectPredicate/substituting(_:)`` before use.
     case variable(String)
 
     /// The key path's components.
@@ -110,14 +110,14 @@ public indirect enum Expression: Sendable, Hashable {
     }
 }
 
-extension Predicate {
+extension ObjectPredicate {
     /// Replaces every `$NAME` variable with its value from `variables`.
-    /// - Throws: ``PredicateError/unboundVariable(_:)`` naming a variable with no value.
-    public func substituting(_ variables: [String: Value]) throws -> Predicate {
-        func expr(_ e: Expression) throws -> Expression {
+    /// - Throws: ``QueryError/unboundVariable(_:)`` naming a variable with no value.
+    public func substituting(_ variables: [String: Value]) throws -> ObjectPredicate {
+        func expr(_ e: Operand) throws -> Operand {
             switch e {
             case .variable(let name):
-                guard let v = variables[name] else { throw PredicateError.unboundVariable(name) }
+                guard let v = variables[name] else { throw QueryError.unboundVariable(name) }
                 return .constant(v)
             case .list(let items): return .list(try items.map(expr))
             default: return e
@@ -137,7 +137,7 @@ extension Predicate {
 
     /// The names of the variables still in the predicate.
     public var variableNames: Set<String> {
-        func names(_ e: Expression) -> Set<String> {
+        func names(_ e: Operand) -> Set<String> {
             switch e {
             case .variable(let n): return [n]
             case .list(let items): return items.reduce(into: []) { $0.formUnion(names($1)) }

@@ -1,5 +1,5 @@
 /// Why a predicate could not be parsed, bound or checked. Positions are 1-based columns.
-public enum PredicateError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The parser met `token` at `column` where it expected `expected`.
     case unexpected(token: String, column: Int, expected: String)
     /// A string literal was not closed.
