@@ -103,6 +103,8 @@ extension ObjectContext {
     }
 
     /// Loads the destinations of `path` (dot-separated relationships) for `objects` in batches.
+    /// Their snapshots are kept until each fault fires, so a destination nobody holds yet is
+    /// still served without another query.
     private func prefetch(_ path: String, from objects: [ManagedObject]) throws {
         var level = objects
         for key in path.split(separator: ".").map(String.init) {
@@ -118,7 +120,13 @@ extension ObjectContext {
             }
             level = next
         }
-        try faultIn(level)
+        let faults = level.filter(\.faulted)
+        let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
+        for object in faults {
+            guard let s = snapshots[object.objectID] else { continue }
+            object.install(s, keepingChanges: false)
+            prefetchedSnapshots[object.objectID] = s
+        }
     }
 
     /// The objects of entity `entityName` (and its sub-entities), loaded in one batch.

@@ -10,6 +10,7 @@ extension ObjectContext {
     public func merge(fromDidSave changes: SaveChanges) {
         checkQueue()
         processPendingChanges()
+        for id in changes.updated + changes.deleted { prefetchedSnapshots[id] = nil }
         var change = ObjectsDidChange()
         change.changedKeys = changes.changedKeys
         var toRefresh: [ManagedObject] = []
@@ -98,6 +99,7 @@ extension ObjectContext {
             object.managedObjectContext = nil
         }
         registry.removeAll()
+        prefetchedSnapshots = [:]
         insertedObjects = [:]
         insertionOrder = []
         updatedObjects = [:]

@@ -86,7 +86,9 @@ extension ObjectContext {
     /// Loads one fault (``ManagedObject/fireFault()``).
     func fulfillFault(_ object: ManagedObject) {
         checkQueue()
-        if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+        if let s = prefetchedSnapshots.removeValue(forKey: object.objectID) {
+            object.install(s, keepingChanges: false)
+        } else if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {
             object.install(s, keepingChanges: false)
         } else {
             markGone(object)

@@ -64,6 +64,8 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Temporary → permanent IDs of objects this context saved (so children can still find them).
     var permanentIDs: [ObjectID: ObjectID] = [:]
     let observers = ContextObservers()
+    /// Snapshots loaded ahead of use by relationship prefetching, consumed when the fault fires.
+    var prefetchedSnapshots: [ObjectID: Snapshot] = [:]
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {
