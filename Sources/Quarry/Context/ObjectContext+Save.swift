@@ -27,6 +27,13 @@ extension ObjectContext {
         let changes = parent == nil ? try saveToStore() : try saveToParent()
         announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
                               coordinatorID: coordinator.identifier, reachedStore: parent == nil))
+        if savesThroughToStore, let parent {
+            return try parent.performAndWait {
+                let outcome = try parent.save()
+                // The parent's save ran with its own merge policy; report what reached the store.
+                return outcome == .noChanges ? .saved(changes) : outcome
+            }
+        }
         return .saved(changes)
     }
 

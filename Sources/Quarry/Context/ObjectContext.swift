@@ -52,6 +52,9 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     public var saveRefusal: String?
     /// When `true`, ``save()`` writes nothing and returns ``SaveOutcome/ignoredReadOnly``.
     public var isReadOnly = false
+    /// For a child context: when `true`, a successful ``save()`` also saves the parent (and so
+    /// on up to the store), as a creator context does.
+    public var savesThroughToStore = false
 
     let source: ObjectSource
     var registry = ObjectRegistry()

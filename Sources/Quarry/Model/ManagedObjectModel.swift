@@ -84,8 +84,13 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
         classes.withLock { $0[entity.index] } ?? ManagedObject.self
     }
 
+    /// Equal schemas: equal canonical definitions, class names aside (they are informational,
+    /// and only Xcode models carry them).
     public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
-        lhs === rhs || lhs.definition == rhs.definition
+        func schema(_ d: ModelDefinition) -> ModelDefinition {
+            ModelDefinition(entities: d.entities.map { var e = $0; e.className = nil; return e })
+        }
+        return lhs === rhs || schema(lhs.definition) == schema(rhs.definition)
     }
 
     public var description: String {
