@@ -9,8 +9,13 @@ import GRDBSQLite
 /// and is only used inside one `read`/`write` block, on that connection's queue.
 struct SQLiteRawStatement {
     let handle: OpaquePointer
+    /// Keeps the GRDB statement (and so the `sqlite3_stmt`) alive as long as the wrapper.
+    private let owner: Statement
 
-    init(_ statement: Statement) { handle = statement.sqliteStatement }
+    init(_ statement: Statement) {
+        owner = statement
+        handle = statement.sqliteStatement
+    }
 
     /// SQLite's `SQLITE_TRANSIENT`: copy the bound bytes before returning.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

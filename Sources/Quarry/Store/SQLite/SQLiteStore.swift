@@ -62,15 +62,23 @@ public final class SQLiteStore: PersistentStore {
         self.fileURL = url
         self.options = options
         let exists = FileManager.default.fileExists(atPath: path)
+        var existingMetadata: Metadata?
         if exists {
             try Self.checkHeader(path: path)
+            // Check the stored model before the pool opens: opening a pool may write to the file.
+            existingMetadata = try Self.peekMetadata(path: path)
+            if let existingMetadata { _ = try Self.check(existingMetadata, against: model, path: path) }
         } else if options.readOnly {
             throw StoreError.cannotOpen(path: path, reason: "no such file (a read-only store is never created)")
+        }
+        if existingMetadata == nil && (model == nil || options.readOnly) && exists {
+            throw StoreError.missingMetadata(path: path)
         }
 
         var configuration = Configuration()
         configuration.label = "Quarry.SQLiteStore"
         configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.readonly = options.readOnly
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
@@ -85,11 +93,10 @@ public final class SQLiteStore: PersistentStore {
         let identifier: UUID
         let resolvedModel: ManagedObjectModel
         do {
-            if let stored = try pool.read({ try Self.readMetadata(db: $0, path: path) }) {
+            if let stored = try existingMetadata ?? pool.read({ try Self.readMetadata(db: $0, path: path) }) {
                 (identifier, resolvedModel) = try Self.check(stored, against: model, path: path)
             } else {
                 guard let model else { throw StoreError.missingMetadata(path: path) }
-                guard !options.readOnly else { throw StoreError.missingMetadata(path: path) }
                 (identifier, resolvedModel) = try Self.create(pool: pool, model: model, path: path)
             }
         } catch {
@@ -99,6 +106,17 @@ public final class SQLiteStore: PersistentStore {
         self.model = resolvedModel
         self.layout = SQLiteLayout(model: resolvedModel)
         self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
+    }
+
+    /// The metadata of an existing file, read through a read-only connection (`nil`: none yet).
+    private static func peekMetadata(path: String) throws -> Metadata? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration).read { try readMetadata(db: $0, path: path) }
+        } catch {
+            throw storeError(error, path: path)
+        }
     }
 
     private static func check(_ stored: Metadata, against model: ManagedObjectModel?, path: String) throws -> (UUID, ManagedObjectModel) {
