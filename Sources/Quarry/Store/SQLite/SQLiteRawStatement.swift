@@ -94,7 +94,9 @@ struct SQLiteRawStatement {
     /// The column as text (`nil` for NULL).
     func text(at column: Int32) -> String? {
         guard let p = sqlite3_column_text(handle, column) else { return nil }
-        return String(cString: p)
+        // Use the byte count, not the NUL terminator: strings may contain NUL.
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
 
     /// Reads column `column` as a value of an attribute of `type`.
