@@ -46,7 +46,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QuarryTests",
-            dependencies: ["Quarry", "QuarryTestSupport"],
+            dependencies: ["Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
     ],

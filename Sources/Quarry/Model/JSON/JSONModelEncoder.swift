@@ -1,0 +1,59 @@
+/// Writes a ``ModelDefinition`` as canonical JSON model text: entities and properties sorted by
+/// name, keys in a fixed order, keys holding their default value left out, one property per line.
+struct JSONModelEncoder {
+    func encode(_ definition: ModelDefinition) -> String {
+        let entities = definition.canonical.entities.map(entity)
+        guard !entities.isEmpty else { return "{\n  \"entities\": []\n}\n" }
+        return "{\n  \"entities\": [\n" + entities.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+
+    private func q(_ s: String) -> String { JSONModelValues.quoted(s) }
+
+    private func entity(_ e: EntityDefinition) -> String {
+        var fields = ["\"name\": \(q(e.name))"]
+        if let p = e.parent { fields.append("\"parent\": \(q(p))") }
+        if e.isAbstract { fields.append("\"abstract\": true") }
+        if let c = e.className { fields.append("\"className\": \(q(c))") }
+        if !e.attributes.isEmpty { fields.append(list("attributes", e.attributes.map(attribute))) }
+        if !e.relationships.isEmpty { fields.append(list("relationships", e.relationships.map(relationship))) }
+        if !e.indexes.isEmpty {
+            fields.append(list("indexes", e.indexes.map {
+                "{\"name\": \(q($0.name)), \"attributes\": [\($0.attributes.map(q).joined(separator: ", "))]}"
+            }))
+        }
+        if !e.uniquenessConstraints.isEmpty {
+            fields.append("\"unique\": [" + e.uniquenessConstraints.map {
+                "[" + $0.map(q).joined(separator: ", ") + "]"
+            }.joined(separator: ", ") + "]")
+        }
+        return "    {\n" + fields.map { "      " + $0 }.joined(separator: ",\n") + "\n    }"
+    }
+
+    private func list(_ key: String, _ items: [String]) -> String {
+        "\"\(key)\": [\n" + items.map { "        " + $0 }.joined(separator: ",\n") + "\n      ]"
+    }
+
+    private func attribute(_ a: AttributeDescription) -> String {
+        var f = ["\"name\": \(q(a.name))", "\"type\": \(q(a.type.rawValue))"]
+        if !a.isOptional { f.append("\"optional\": false") }
+        if a.isTransient { f.append("\"transient\": true") }
+        if let d = a.defaultValue { f.append("\"default\": \(JSONModelValues.encodeDefault(d))") }
+        if let m = a.minValue { f.append("\"min\": \(JSONModelValues.number(m))") }
+        if let m = a.maxValue { f.append("\"max\": \(JSONModelValues.number(m))") }
+        if let r = a.regularExpression { f.append("\"regex\": \(q(r))") }
+        if a.isIndexed { f.append("\"indexed\": true") }
+        return "{" + f.joined(separator: ", ") + "}"
+    }
+
+    private func relationship(_ r: RelationshipDescription) -> String {
+        var f = ["\"name\": \(q(r.name))", "\"destination\": \(q(r.destination))"]
+        if let i = r.inverse { f.append("\"inverse\": \(q(i))") }
+        if r.isToMany { f.append("\"toMany\": true") }
+        if r.isOrdered { f.append("\"ordered\": true") }
+        if !r.isOptional { f.append("\"optional\": false") }
+        if r.deleteRule != .nullify { f.append("\"deleteRule\": \(q(r.deleteRule.rawValue))") }
+        if r.minCount != 0 { f.append("\"minCount\": \(r.minCount)") }
+        if r.maxCount != 0 { f.append("\"maxCount\": \(r.maxCount)") }
+        return "{" + f.joined(separator: ", ") + "}"
+    }
+}

@@ -1,0 +1,105 @@
+/// The SQL text of every statement the store runs per row, built once per store so the save
+/// path does no string building per row, with the bind plan that goes with each.
+struct SQLiteStatements: Sendable {
+    /// What to bind at one `?` of a row statement.
+    enum Slot: Sendable, Hashable {
+        /// The value of attribute `index`.
+        case attribute(Int)
+        /// The destination primary key of to-one relationship `index` (NULL when empty).
+        case toOneKey(Int)
+        /// The destination entity index of to-one relationship `index` (NULL when empty).
+        case toOneEntity(Int)
+    }
+
+    /// A statement and its slots; fixed arguments (`Z_PK`, `Z_OPT`) are documented per use.
+    struct Plan: Sendable {
+        var sql: String
+        var slots: [Slot]
+    }
+
+    /// Per entity: `INSERT INTO T (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, ?, …)`.
+    let insert: [Plan]
+    /// Per entity: `UPDATE T SET <slots>, Z_OPT = ? WHERE Z_PK = ?` (every column of the entity).
+    let overwrite: [Plan]
+    /// Per entity: the slots of every column, by property index (attributes, then relationships).
+    let slotsByProperty: [[Int: [Slot]]]
+    /// Per table: `SELECT Z_PK, Z_ENT, Z_OPT, <every column> FROM T` (append a `WHERE`).
+    let selectRow: [String]
+    /// Per entity: its table's name.
+    let tableName: [String]
+
+    init(layout: SQLiteLayout, model: ManagedObjectModel) {
+        var insert: [Plan] = []
+        var overwrite: [Plan] = []
+        var slotsByProperty: [[Int: [Slot]]] = []
+        var tableName: [String] = []
+        for e in model.entities {
+            let entityLayout = layout.entities[e.index]
+            let table = layout.tables[entityLayout.tableIndex]
+            var byProperty: [Int: [Slot]] = [:]
+            for (i, column) in entityLayout.attributeColumns.enumerated() where column != nil {
+                byProperty[i] = [.attribute(i)]
+            }
+            for (r, toOne) in entityLayout.toOne.enumerated() {
+                guard let toOne else { continue }
+                byProperty[e.attributes.count + r] = toOne.entity == nil ? [.toOneKey(r)] : [.toOneKey(r), .toOneEntity(r)]
+            }
+            let slots = byProperty.keys.sorted().flatMap { byProperty[$0]! }
+            let names = slots.map { sqlIdentifier(Self.columnName($0, entity: e)) }
+            let t = sqlIdentifier(table.name)
+            insert.append(Plan(
+                sql: "INSERT INTO \(t) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES (?, ?, ?\(String(repeating: ", ?", count: names.count)))",
+                slots: slots))
+            overwrite.append(Plan(
+                sql: "UPDATE \(t) SET \(names.map { $0 + " = ?, " }.joined())Z_OPT = ? WHERE Z_PK = ?", slots: slots))
+            slotsByProperty.append(byProperty)
+            tableName.append(table.name)
+        }
+        self.insert = insert
+        self.overwrite = overwrite
+        self.slotsByProperty = slotsByProperty
+        self.tableName = tableName
+        self.selectRow = layout.tables.map { table in
+            "SELECT Z_PK, Z_ENT, Z_OPT\(table.columns.map { ", " + sqlIdentifier($0.name) }.joined()) FROM \(sqlIdentifier(table.name))"
+        }
+    }
+
+    /// The column a slot writes.
+    static func columnName(_ slot: Slot, entity: EntityDescription) -> String {
+        switch slot {
+        case .attribute(let i): return entity.attributes[i].name
+        case .toOneKey(let r): return entity.relationships[r].name
+        case .toOneEntity(let r): return entity.relationships[r].name + "_ENT"
+        }
+    }
+
+    /// `UPDATE T SET <changed columns>, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?` for the
+    /// properties in `changed` (to-many changes add no column, but still bump the version).
+    func versionedUpdate(entity: EntityDescription, changed: PropertyMask) -> Plan {
+        let byProperty = slotsByProperty[entity.index]
+        let slots = changed.indices.flatMap { byProperty[$0] ?? [] }
+        let sets = slots.map { sqlIdentifier(Self.columnName($0, entity: entity)) + " = ?, " }.joined()
+        return Plan(sql: "UPDATE \(sqlIdentifier(tableName[entity.index])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
+                    slots: slots)
+    }
+}
+
+extension SQLiteRawStatement {
+    /// Binds the slots of `snapshot` from parameter `start` on; returns the next free parameter.
+    @inline(__always)
+    func bind(_ slots: [SQLiteStatements.Slot], of snapshot: Snapshot, from start: Int32) -> Int32 {
+        var index = start
+        for slot in slots {
+            switch slot {
+            case .attribute(let i):
+                bind(snapshot.values[i], at: index)
+            case .toOneKey(let r):
+                if let id = snapshot.toOne[r] { bind(id.primaryKey, at: index) } else { bindNull(at: index) }
+            case .toOneEntity(let r):
+                if let id = snapshot.toOne[r] { bind(Int64(id.entityIndex), at: index) } else { bindNull(at: index) }
+            }
+            index += 1
+        }
+        return index
+    }
+}

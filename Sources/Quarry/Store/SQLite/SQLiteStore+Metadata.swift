@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// What a store's `Z_METADATA` table records: enough to open the store without its model file.
+    public struct Metadata: Sendable {
+        /// The store's UUID, fixed at creation.
+        public var identifier: UUID
+        /// The model the store was created with, decoded from the JSON copy in the file.
+        public var model: ManagedObjectModel
+        /// The model's version hash when the store was created.
+        public var modelVersionHash: String
+        /// Each entity's version hash when the store was created, by entity name.
+        public var entityVersionHashes: [String: String]
+    }
+
+    /// Reads the metadata of the store at `url` without opening it for writing (for
+    /// `quarry stats` and tools).
+    ///
+    /// ```swift
+    /// let metadata = try SQLiteStore.readMetadata(url: url)
+    /// print(metadata.identifier, metadata.model.entities.count)
+    /// ```
+    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/missingMetadata(path:)``,
+    ///   ``StoreError/corruptMetadata(path:reason:)`` or ``StoreError/cannotOpen(path:reason:)``.
+    public static func readMetadata(url: URL) throws -> Metadata {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError.cannotOpen(path: path, reason: "no such file") }
+        try checkHeader(path: path)
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            guard let metadata = try queue.read({ try readMetadata(db: $0, path: path) }) else {
+                throw StoreError.missingMetadata(path: path)
+            }
+            return metadata
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    /// The size in bytes of the store at `url`, its write-ahead log included (0 when missing).
+    public static func fileSize(url: URL) -> Int64 {
+        [url.path, url.path + "-wal"].reduce(0) { total, path in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+            return total + size
+        }
+    }
+
+    /// The size in bytes of this store's file, its write-ahead log included.
+    public var fileSize: Int64 { Self.fileSize(url: fileURL) }
+
+    /// Refuses files that exist, are not empty and do not start with SQLite's header, without
+    /// letting SQLite touch them.
+    static func checkHeader(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError.cannotOpen(path: path, reason: "cannot read file") }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if !header.isEmpty && header != Data("SQLite format 3\0".utf8) { throw StoreError.notADatabase(path: path) }
+    }
+
+    /// The metadata in `db`, or `nil` when the file has no `Z_METADATA` table.
+    static func readMetadata(db: Database, path: String) throws -> Metadata? {
+        guard try db.tableExists("Z_METADATA") else { return nil }
+        var values: [String: String] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT key, value FROM Z_METADATA") {
+            if let key: String = row["key"], let value: String = row["value"] { values[key] = value }
+        }
+        func corrupt(_ reason: String) -> StoreError { StoreError.corruptMetadata(path: path, reason: reason) }
+        guard let identifier = values[MetadataKey.identifier].flatMap(UUID.init(uuidString:)) else { throw corrupt("no store identifier") }
+        guard let hash = values[MetadataKey.modelVersionHash] else { throw corrupt("no model version hash") }
+        guard let json = values[MetadataKey.model] else { throw corrupt("no model") }
+        let model: ManagedObjectModel
+        do {
+            model = try ManagedObjectModel(ModelDefinition(jsonText: json, path: "\(path) (Z_METADATA.model)"))
+        } catch {
+            throw corrupt("stored model: \(error)")
+        }
+        guard model.versionHash == hash else { throw corrupt("stored model does not match its version hash") }
+        var entityHashes: [String: String] = [:]
+        for (key, value) in values where key.hasPrefix(MetadataKey.entityHashPrefix) {
+            entityHashes[String(key.dropFirst(MetadataKey.entityHashPrefix.count))] = value
+        }
+        return Metadata(identifier: identifier, model: model, modelVersionHash: hash, entityVersionHashes: entityHashes)
+    }
+
+    /// Writes the metadata rows of a new store.
+    static func writeMetadata(db: Database, identifier: UUID, model: ManagedObjectModel) throws {
+        var rows: [(String, String)] = [
+            (MetadataKey.identifier, identifier.uuidString),
+            (MetadataKey.modelVersionHash, model.versionHash),
+            (MetadataKey.model, model.definition.jsonText()),
+            (MetadataKey.quarryVersion, QuarryVersion.string),
+        ]
+        rows += model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
+        for (key, value) in rows {
+            try db.execute(sql: "INSERT INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    /// The entities that were added, removed or changed between a stored model and `model`.
+    static func differingEntities(stored: [String: String], current model: ManagedObjectModel) -> [String] {
+        let current = model.entityVersionHashes
+        return Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
+    }
+}
+
+/// Keys of the `Z_METADATA` table.
+enum MetadataKey {
+    static let identifier = "identifier"
+    static let modelVersionHash = "modelVersionHash"
+    static let model = "model"
+    static let quarryVersion = "quarryVersion"
+    static let entityHashPrefix = "entityVersionHash."
+}

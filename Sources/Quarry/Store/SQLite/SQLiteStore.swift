@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+
+/// The SQLite persistent store: one file, laid out like a Core Data store, written in WAL mode
+/// through a GRDB `DatabasePool`.
+///
+/// Several instances may be open on one file at once (a stack opens two, for its main and
+/// writer coordinators): each save is one `IMMEDIATE` transaction that allocates primary keys
+/// from `Z_PRIMARYKEY` and checks row versions (`Z_OPT`), so concurrent writers never collide
+/// silently. Reads see committed data only and never block writers.
+///
+/// The file keeps its model as JSON in `Z_METADATA`, so it can be opened without a model file.
+/// Opening it with a model whose version hash differs throws ``StoreError/modelMismatch(path:entities:)``
+/// and leaves the file untouched.
+///
+/// Values are stored as: integers `INTEGER`; doubles and floats `REAL`; decimals `TEXT`;
+/// strings `TEXT`; booleans `INTEGER` 0/1; dates `REAL` (seconds since 2001-01-01);
+/// binary `BLOB`; UUIDs `TEXT` (`uuidString`); URIs `TEXT`; transformables `TEXT` (JSON).
+///
+/// ```swift
+/// let store = try SQLiteStore(url: url, model: model)
+/// let result = try store.save(changes) { _ in .fail }
+/// let reopened = try SQLiteStore(url: url, model: nil)   // model read from the file
+/// ```
+///
+/// Thread safety: every method may be called from any thread; GRDB's pool serializes writes
+/// and runs reads concurrently.
+public final class SQLiteStore: PersistentStore {
+    /// The store's UUID, fixed when the file was created.
+    public let identifier: UUID
+    /// The model the store was opened with (read from the file when none was given).
+    public let model: ManagedObjectModel
+    /// The location of the store file.
+    public let fileURL: URL
+    /// The options the store was opened with.
+    public let options: Options
+
+    let pool: DatabasePool
+    let layout: SQLiteLayout
+    let statements: SQLiteStatements
+    let path: String
+
+    /// The store file's URL.
+    public var url: URL? { fileURL }
+    /// Whether saves are refused (``Options/readOnly``).
+    public var isReadOnly: Bool { options.readOnly }
+
+    /// Opens the store at `url`, creating it (schema and metadata in one transaction) when the
+    /// file does not exist or is empty.
+    ///
+    /// - Parameters:
+    ///   - url: The store file.
+    ///   - model: The model to open with; `nil` uses the model stored in the file.
+    ///   - options: Read-only mode and busy timeout.
+    /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite (left
+    ///   untouched), ``StoreError/modelMismatch(path:entities:)`` when `model` differs from
+    ///   the stored one, ``StoreError/missingMetadata(path:)`` for an SQLite file that is not a
+    ///   Quarry store, ``StoreError/locked(path:)`` when creation cannot get the write lock.
+    public init(url: URL, model: ManagedObjectModel?, options: Options = .init()) throws {
+        let path = url.path
+        self.path = path
+        self.fileURL = url
+        self.options = options
+        let exists = FileManager.default.fileExists(atPath: path)
+        var existingMetadata: Metadata?
+        if exists {
+            try Self.checkHeader(path: path)
+            // Check the stored model before the pool opens: opening a pool may write to the file.
+            existingMetadata = try Self.peekMetadata(path: path)
+            if let existingMetadata { _ = try Self.check(existingMetadata, against: model, path: path) }
+        } else if options.readOnly {
+            throw StoreError.cannotOpen(path: path, reason: "no such file (a read-only store is never created)")
+        }
+        if existingMetadata == nil && (model == nil || options.readOnly) && exists {
+            throw StoreError.missingMetadata(path: path)
+        }
+
+        var configuration = Configuration()
+        configuration.label = "Quarry.SQLiteStore"
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.readonly = options.readOnly
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+            if options.readOnly {
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+        self.pool = pool
+
+        let identifier: UUID
+        let resolvedModel: ManagedObjectModel
+        do {
+            if let stored = try existingMetadata ?? pool.read({ try Self.readMetadata(db: $0, path: path) }) {
+                (identifier, resolvedModel) = try Self.check(stored, against: model, path: path)
+            } else {
+                guard let model else { throw StoreError.missingMetadata(path: path) }
+                (identifier, resolvedModel) = try Self.create(pool: pool, model: model, path: path)
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+        self.identifier = identifier
+        self.model = resolvedModel
+        self.layout = SQLiteLayout(model: resolvedModel)
+        self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
+    }
+
+    /// The metadata of an existing file, read through a read-only connection (`nil`: none yet).
+    private static func peekMetadata(path: String) throws -> Metadata? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration).read { try readMetadata(db: $0, path: path) }
+        } catch {
+            throw storeError(error, path: path)
+        }
+    }
+
+    private static func check(_ stored: Metadata, against model: ManagedObjectModel?, path: String) throws -> (UUID, ManagedObjectModel) {
+        guard let model else { return (stored.identifier, stored.model) }
+        guard model.versionHash == stored.modelVersionHash else {
+            var entities = differingEntities(stored: stored.entityVersionHashes, current: model)
+            if entities.isEmpty { entities = model.entities.map(\.name) }
+            throw StoreError.modelMismatch(path: path, entities: entities)
+        }
+        return (stored.identifier, model)
+    }
+
+    /// Creates schema and metadata, unless another connection did it first.
+    private static func create(pool: DatabasePool, model: ManagedObjectModel, path: String) throws -> (UUID, ManagedObjectModel) {
+        try pool.writeWithoutTransaction { db in
+            var result: (UUID, ManagedObjectModel)?
+            try db.inTransaction(.immediate) {
+                if let stored = try readMetadata(db: db, path: path) {
+                    result = try check(stored, against: model, path: path)
+                    return .commit
+                }
+                let nonQuarryTables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+                guard nonQuarryTables.isEmpty else { throw StoreError.missingMetadata(path: path) }
+                for sql in SQLiteLayout(model: model).schemaStatements(model: model) { try db.execute(sql: sql) }
+                let identifier = UUID()
+                try writeMetadata(db: db, identifier: identifier, model: model)
+                result = (identifier, model)
+                return .commit
+            }
+            return result!
+        }
+    }
+}
