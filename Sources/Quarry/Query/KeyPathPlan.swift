@@ -63,7 +63,11 @@ struct KeyPathPlan {
         self.entities = entities
         self.finalEntity = current
         self.terminal = terminal ?? .relationship(-1)
-        self.crossesToMany = steps.contains { if case .toMany = $0 { return true } else { return false } }
+        let toManySteps = steps.filter { if case .toMany = $0 { return true } else { return false } }.count
+        guard toManySteps <= 1 else {
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "at most one to-many key per key path")
+        }
+        self.crossesToMany = toManySteps == 1
     }
 
     /// The values at the end of the path for `subject` (one for a to-one path, several across

@@ -119,9 +119,9 @@ enum PredicateSemantics {
         }
     }
 
-    /// The text a string operator sees (strings only; other kinds never match).
+    /// The text a string operator sees: strings, and the values stored as text (UUIDs, URIs,
+    /// JSON); numbers, dates and binary never match.
     static func textValue(_ v: Value) -> String? {
-        if case .string(let s) = v { return s }
-        return nil
+        ValueOrdering.text(of: v)
     }
 }

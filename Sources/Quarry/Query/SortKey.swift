@@ -51,7 +51,7 @@ public struct SortKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Compares two values under this key's string comparison (direction not applied).
     public func compare(_ a: Value, _ b: Value) -> Int {
-        if case .string(let x) = a, case .string(let y) = b {
+        if let x = ValueOrdering.text(of: a), let y = ValueOrdering.text(of: b) {
             switch comparison {
             case .binary: return StringMatching.compareBinary(x, y)
             case .caseInsensitive: return StringMatching.compareBinary(StringMatching.fold(x, .caseInsensitive), StringMatching.fold(y, .caseInsensitive))

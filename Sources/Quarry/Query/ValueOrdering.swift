@@ -28,6 +28,12 @@ public enum ValueOrdering {
         }
     }
 
+    /// The text of a value stored as text (strings, UUIDs, URIs, JSON), else `nil`.
+    public static func text(of v: Value) -> String? {
+        if case .text(let s) = comparable(v) { return s }
+        return nil
+    }
+
     private static func rank(_ c: Comparable) -> Int {
         switch c {
         case .null: return 0

@@ -12,6 +12,10 @@ struct SQLiteFragment {
 struct SQLiteSelect {
     /// The root table.
     var table: String
+    /// The table's alias (`t0` for compiled queries).
+    var alias: String?
+    /// `JOIN` clauses after the table.
+    var joins: [String] = []
     /// The result columns (SQL expressions).
     var columns: [String]
     /// Terms joined with `AND`.
@@ -26,6 +30,8 @@ struct SQLiteSelect {
     /// The statement text and its arguments.
     var sql: (text: String, arguments: StatementArguments) {
         var text = "SELECT \(columns.joined(separator: ", ")) FROM \(sqlIdentifier(table))"
+        if let alias { text += " \(alias)" }
+        for join in joins { text += " " + join }
         var arguments = StatementArguments()
         if !filters.isEmpty {
             text += " WHERE " + filters.map { filters.count > 1 ? "(\($0.sql))" : $0.sql }.joined(separator: " AND ")
@@ -51,26 +57,15 @@ struct SQLiteSelect {
     }
 }
 
-/// Turns a ``StoreQuery`` into an ``SQLiteSelect`` over the entity's root table.
+/// Helpers shared by queries over a root table (the full compiler is ``SQLiteQueryCompiler``).
 struct SQLiteQueryBuilder {
     let layout: SQLiteLayout
 
-    /// `SELECT Z_PK, Z_ENT FROM <root> [WHERE Z_ENT IN (…)] ORDER BY Z_PK [LIMIT … OFFSET …]`.
-    func select(_ query: StoreQuery) -> SQLiteSelect {
-        let table = layout.table(ofEntity: query.entity.index)
-        var select = SQLiteSelect(table: table.name, columns: ["Z_PK", "Z_ENT"])
-        if let filter = entityFilter(query, table: table) { select.filters.append(filter) }
-        select.ordering = ["Z_PK"]
-        select.limit = query.limit
-        select.offset = query.offset
-        return select
-    }
-
     /// The `Z_ENT` term selecting the query's entities, or `nil` when they fill the table.
-    func entityFilter(_ query: StoreQuery, table: SQLiteLayout.Table) -> SQLiteFragment? {
+    func entityFilter(_ query: StoreQuery, table: SQLiteLayout.Table, alias: String) -> SQLiteFragment? {
         let entities = query.includesSubentities ? query.entity.selfAndDescendantIndices : [query.entity.index]
         if Set(entities) == Set(table.entityIndices) { return nil }
-        if entities.count == 1 { return SQLiteFragment(sql: "Z_ENT = \(entities[0])") }
-        return SQLiteFragment(sql: "Z_ENT IN (\(entities.map(String.init).joined(separator: ", ")))")
+        if entities.count == 1 { return SQLiteFragment(sql: "\(alias).Z_ENT = \(entities[0])") }
+        return SQLiteFragment(sql: "\(alias).Z_ENT IN (\(entities.map(String.init).joined(separator: ", ")))")
     }
 }

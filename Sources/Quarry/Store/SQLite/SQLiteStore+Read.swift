@@ -52,9 +52,12 @@ extension SQLiteStore {
         }
     }
 
-    /// The IDs of the objects `request` selects, in primary-key order.
+    /// The IDs of the objects `request` selects, filtered and ordered in SQL (ties, and no sort
+    /// keys, by primary key).
+    /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing runs).
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
-        let (sql, arguments) = SQLiteQueryBuilder(layout: layout).select(request).sql
+        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        let (sql, arguments) = try compiler.select(request).sql
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
             try statement.setArguments(arguments)
@@ -70,7 +73,8 @@ extension SQLiteStore {
 
     /// How many objects `request` selects, counted in SQL.
     public func count(for request: StoreQuery) throws -> Int {
-        let (sql, arguments) = SQLiteQueryBuilder(layout: layout).select(request).countSQL
+        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        let (sql, arguments) = try compiler.select(request).countSQL
         return try read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
     }
 

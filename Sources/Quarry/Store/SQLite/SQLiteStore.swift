@@ -79,6 +79,7 @@ public final class SQLiteStore: PersistentStore {
         configuration.label = "Quarry.SQLiteStore"
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.readonly = options.readOnly
+        configuration.prepareDatabase { SQLiteFunctions.register($0) }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration)

@@ -1,0 +1,225 @@
+import Foundation
+import Synchronization
+
+/// One store, two coordinators, four kinds of context and the smart merge (RTCoreDataStack).
+///
+/// - ``mainContext``: main queue, on the *main* coordinator, merge policy store-trump: the UI's context.
+/// - ``importerContext()``: a private queue on the *writer* coordinator, object-trump: imports
+///   save straight to the store without touching the main queue.
+/// - ``temporaryContext()``: a child of main with the rollback policy whose `save()` is always
+///   refused: nothing in it ever reaches main or the store.
+/// - ``creatorContext()``: a child of main with the overwrite policy whose `save()` goes to main
+///   and on to the store.
+///
+/// The *smart merge*: the stack observes the did-save of every context once, keeps only the
+/// saves that reached the store through the writer coordinator, and merges each into
+/// ``mainContext`` on the main queue: registered objects refresh, nothing else is loaded,
+/// inserted and updated IDs are announced (so live fetched-results controllers can decide
+/// about them in one batch).
+///
+/// ```swift
+/// let stack = try PersistentStack(model: model, storeURL: url)
+/// let importer = stack.importerContext()
+/// try importer.performAndWait { /* insert, update */ try importer.save() }
+/// // mainContext refreshes on the main queue
+/// ```
+public final class PersistentStack: @unchecked Sendable {
+    // Mutable state sits behind `state` (a Mutex); the contexts confine their own state.
+
+    /// How a stack is set up.
+    public struct Options: Sendable {
+        /// Where the store lives; `nil` for the XDG default `$XDG_DATA_HOME/quarry/<name>.sqlite`.
+        public var storeURL: URL?
+        /// The store's name for the default location.
+        public var storeName = "quarry"
+        /// Keep the store in memory instead of SQLite.
+        public var inMemory = false
+        /// Migrate a store made with an older model automatically (default on). Until the
+        /// migration issue lands, a model mismatch is reported as an error either way.
+        public var automaticLightweightMigration = true
+        /// Merge importer saves into the main context (default on).
+        public var mergesIncomingSavedObjects = true
+        /// Make saving the main context a reported no-op.
+        public var isMainContextReadOnly = false
+        /// A store file copied into place when the store file is absent (first run).
+        public var seedStoreURL: URL?
+        /// SQLite busy timeout in seconds.
+        public var busyTimeout: Double = 5
+
+        /// Default options.
+        public init() {}
+    }
+
+    private struct State {
+        var mainCoordinator: StoreCoordinator
+        var writerCoordinator: StoreCoordinator
+        var mainContext: ObjectContext
+        var options: Options
+        var lastMerge: Date?
+        var mergeCount = 0
+    }
+
+    /// The model.
+    public let model: ManagedObjectModel
+    private let state: Mutex<State>
+    /// Set once in `init` before the stack is shared, read in `deinit`.
+    private var observerToken: NSObjectProtocol?
+    private let mergeObservers = Mutex<[Int: @Sendable (SaveChanges) -> Void]>([:])
+    private let inMemoryStore: InMemoryStore?
+
+    /// Sets up a stack for `model` with `options`.
+    /// - Throws: ``StoreError`` when the store cannot be opened (not SQLite, locked, other model).
+    public init(model: ManagedObjectModel, options: Options = Options()) throws {
+        self.model = model
+        self.inMemoryStore = options.inMemory ? InMemoryStore(model: model) : nil
+        let (main, writer) = try Self.openCoordinators(model: model, options: options, memory: inMemoryStore)
+        let context = Self.makeMainContext(main, options: options)
+        self.state = Mutex(State(mainCoordinator: main, writerCoordinator: writer, mainContext: context, options: options))
+        startObserving()
+    }
+
+    /// Sets up a stack for `model` with its store at `storeURL`.
+    public convenience init(model: ManagedObjectModel, storeURL: URL) throws {
+        var options = Options()
+        options.storeURL = storeURL
+        try self.init(model: model, options: options)
+    }
+
+    deinit {
+        if let observerToken { NotificationCenter.default.removeObserver(observerToken) }
+    }
+
+    // MARK: Contexts
+
+    /// The main-queue context the UI reads.
+    public var mainContext: ObjectContext { state.withLock { $0.mainContext } }
+
+    /// Where the store lives (`nil` in memory).
+    public var storeURL: URL? { state.withLock { $0.mainCoordinator.store.url } }
+
+    /// The writer coordinator (importer contexts use it).
+    public var writerCoordinator: StoreCoordinator { state.withLock { $0.writerCoordinator } }
+
+    /// A new private-queue context on the writer coordinator, merge policy object-trump.
+    public func importerContext() -> ObjectContext {
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: writerCoordinator, name: "importer")
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        return context
+    }
+
+    /// A new child of the main context, merge policy rollback, whose saves are refused.
+    public func temporaryContext() -> ObjectContext {
+        let context = ObjectContext(concurrencyType: .mainQueue, parent: mainContext, name: "temporary")
+        context.mergePolicy = .rollback
+        context.saveRefusal = "a temporary context never saves: its changes cannot reach the main context or the store"
+        return context
+    }
+
+    /// A new child of the main context, merge policy overwrite, whose saves go to main and on
+    /// to the store.
+    public func creatorContext() -> ObjectContext {
+        let context = ObjectContext(concurrencyType: .mainQueue, parent: mainContext, name: "creator")
+        context.mergePolicy = .overwrite
+        context.savesThroughToStore = true
+        return context
+    }
+
+    // MARK: Options
+
+    /// Whether saving the main context is a reported no-op.
+    public var isMainContextReadOnly: Bool {
+        get { state.withLock { $0.options.isMainContextReadOnly } }
+        set {
+            let context = state.withLock { s in s.options.isMainContextReadOnly = newValue; return s.mainContext }
+            context.performAndWait { context.isReadOnly = newValue }
+        }
+    }
+
+    /// Whether importer saves are merged into the main context.
+    public var mergesIncomingSavedObjects: Bool {
+        get { state.withLock { $0.options.mergesIncomingSavedObjects } }
+        set { state.withLock { $0.options.mergesIncomingSavedObjects = newValue } }
+    }
+
+    /// When the last smart merge ran, and how many have run.
+    public var mergeStatistics: (last: Date?, count: Int) { state.withLock { ($0.lastMerge, $0.mergeCount) } }
+
+    /// Calls `block` on the main queue after each smart merge into the main context.
+    @discardableResult
+    public func addMergeObserver(_ block: @escaping @Sendable (SaveChanges) -> Void) -> ObservationToken {
+        let id = mergeObservers.withLock { o in let id = (o.keys.max() ?? 0) + 1; o[id] = block; return id }
+        return ObservationToken { [weak self] in self?.mergeObservers.withLock { _ = $0.removeValue(forKey: id) } }
+    }
+
+    // MARK: The smart merge
+
+    private func startObserving() {
+        let token = NotificationCenter.default.addObserver(forName: ObjectContext.didSaveNotification, object: nil, queue: nil) { [weak self] n in
+            guard let self, let event = n.didSaveEvent else { return }
+            self.handle(event)
+        }
+        observerToken = token
+    }
+
+    private func handle(_ event: DidSaveEvent) {
+        let (writerID, main, merges) = state.withLock { ($0.writerCoordinator.identifier, $0.mainContext, $0.options.mergesIncomingSavedObjects) }
+        guard event.reachedStore, event.coordinatorID == writerID, merges, !event.changes.isEmpty else { return }
+        main.perform { [weak self] in
+            main.merge(fromDidSave: event.changes)
+            guard let self else { return }
+            self.state.withLock { $0.lastMerge = Date(); $0.mergeCount += 1 }
+            for block in self.mergeObservers.withLock({ $0.sorted { $0.key < $1.key }.map(\.value) }) { block(event.changes) }
+        }
+    }
+
+    // MARK: Set-up
+
+    private static func openCoordinators(model: ManagedObjectModel, options: Options, memory: InMemoryStore?) throws -> (StoreCoordinator, StoreCoordinator) {
+        if let memory {
+            return (StoreCoordinator(store: memory, name: "main"), StoreCoordinator(store: memory, name: "writer"))
+        }
+        let url = options.storeURL ?? defaultStoreURL(name: options.storeName)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if let seed = options.seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.copyItem(at: seed, to: url)
+        }
+        var sqliteOptions = SQLiteStore.Options()
+        sqliteOptions.busyTimeout = options.busyTimeout
+        let writer = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "writer")
+        let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
+        return (main, writer)
+    }
+
+    private static func makeMainContext(_ coordinator: StoreCoordinator, options: Options) -> ObjectContext {
+        let context = ObjectContext(concurrencyType: .mainQueue, coordinator: coordinator, name: "main")
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        context.isReadOnly = options.isMainContextReadOnly
+        return context
+    }
+
+    /// `$XDG_DATA_HOME/quarry/<name>.sqlite` (`~/.local/share/quarry/<name>.sqlite` when unset).
+    public static func defaultStoreURL(name: String) -> URL {
+        let env = ProcessInfo.processInfo.environment
+        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent("quarry").appendingPathComponent("\(name).sqlite")
+    }
+
+    /// Deletes the store files and sets everything up again: new coordinators and a new main
+    /// context (contexts handed out before are detached from the new store).
+    public func destroyAndSetUp() throws {
+        let options = state.withLock { $0.options }
+        if inMemoryStore == nil {
+            let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName)
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        }
+        let memory = inMemoryStore.map { _ in InMemoryStore(model: model) }
+        let (main, writer) = try Self.openCoordinators(model: model, options: options, memory: memory)
+        let context = Self.makeMainContext(main, options: options)
+        state.withLock { s in
+            s.mainCoordinator = main
+            s.writerCoordinator = writer
+            s.mainContext = context
+        }
+    }
+}

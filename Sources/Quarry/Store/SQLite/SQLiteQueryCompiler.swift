@@ -1,0 +1,279 @@
+import Foundation
+import GRDB
+
+/// Compiles a ``StoreQuery`` (entity, predicate, sort keys, window) into one `SELECT` over the
+/// entity's root table, with bound parameters only.
+///
+/// The SQL keeps the in-memory back end's semantics exactly (see ``PredicateSemantics``):
+/// every leaf yields 0 or 1, never `NULL` (`IS` for equality, `COALESCE(…, 0)` around ordered
+/// comparisons), column references in comparisons carry no affinity (`+col`) so SQLite never
+/// converts types, decimals compare as numbers, and string operators, folding and collations
+/// call the same Swift functions through ``SQLiteFunctions``. To-one key paths become
+/// `LEFT JOIN`s; to-many ones (`ANY`/`ALL`/`NONE`, `@count`) become correlated subqueries.
+struct SQLiteQueryCompiler {
+    let layout: SQLiteLayout
+    let model: ManagedObjectModel
+    private var aliasCount = 0
+    private var joins: [String] = []
+    private var joinAliases: [String: String] = [:]
+
+    init(layout: SQLiteLayout, model: ManagedObjectModel) {
+        self.layout = layout
+        self.model = model
+    }
+
+    /// The `SELECT` for `query`, with `columns` (SQL over alias `t0`) as results.
+    mutating func select(_ query: StoreQuery, columns: [String] = ["t0.Z_PK", "t0.Z_ENT"]) throws -> SQLiteSelect {
+        let table = layout.table(ofEntity: query.entity.index)
+        var select = SQLiteSelect(table: table.name, columns: columns)
+        select.alias = "t0"
+        if let filter = SQLiteQueryBuilder(layout: layout).entityFilter(query, table: table, alias: "t0") { select.filters.append(filter) }
+        if let predicate = query.predicate {
+            select.filters.append(try condition(predicate, entity: query.entity, alias: "t0"))
+        }
+        var ordering: [String] = []
+        for key in query.sortDescriptors {
+            let plan = try KeyPathPlan(key.keyPath, entity: query.entity, model: model)
+            guard !plan.crossesToMany else {
+                throw QueryError.invalidKeyPath(entity: query.entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
+            }
+            var term = try directValue(plan, alias: "t0").sql
+            switch key.comparison {
+            case .binary: break
+            case .caseInsensitive: term += " COLLATE QUARRY_NOCASE"
+            case .localizedStandard: term += " COLLATE QUARRY_STANDARD"
+            }
+            ordering.append(term + (key.ascending ? "" : " DESC"))
+        }
+        select.ordering = ordering + ["t0.Z_PK"]
+        select.joins = joins
+        select.limit = query.limit
+        select.offset = query.offset
+        return select
+    }
+
+    private mutating func nextAlias() -> String {
+        aliasCount += 1
+        return "t\(aliasCount)"
+    }
+
+    // MARK: Predicates
+
+    mutating func condition(_ p: ObjectPredicate, entity: EntityDescription, alias: String) throws -> SQLiteFragment {
+        switch p {
+        case .truePredicate: return SQLiteFragment(sql: "1")
+        case .falsePredicate: return SQLiteFragment(sql: "0")
+        case .not(let q):
+            let inner = try condition(q, entity: entity, alias: alias)
+            return SQLiteFragment(sql: "NOT (\(inner.sql))", arguments: inner.arguments)
+        case .and(let ps), .or(let ps):
+            guard !ps.isEmpty else { return SQLiteFragment(sql: { if case .and = p { return "1" } else { return "0" } }()) }
+            let parts = try ps.map { try condition($0, entity: entity, alias: alias) }
+            let glue: String = { if case .and = p { return " AND " } else { return " OR " } }()
+            var args = StatementArguments()
+            for part in parts { args += part.arguments }
+            return SQLiteFragment(sql: parts.map { "(\($0.sql))" }.joined(separator: glue), arguments: args)
+        case .comparison(let c):
+            return try comparison(c, entity: entity, alias: alias)
+        }
+    }
+
+    private mutating func comparison(_ c: PredicateComparison, entity: EntityDescription, alias: String) throws -> SQLiteFragment {
+        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
+            throw QueryError.invalidRegularExpression(pattern)
+        }
+        let rhs = try rightOperand(c.rhs, entity: entity, alias: alias)
+        guard case .keyPath(let path) = c.lhs else {
+            // A constant on the left: compare it like a column value.
+            let l = try rightOperand(c.lhs, entity: entity, alias: alias)
+            return try test(l.first ?? SQLiteFragment(sql: "NULL"), c.op, rhs, c.options)
+        }
+        let plan = try KeyPathPlan(path, entity: entity, model: model)
+        if c.modifier == .direct {
+            if plan.crossesToMany && !plan.endsWithCount {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
+            }
+            return try test(try directValue(plan, alias: alias), c.op, rhs, c.options)
+        }
+        guard plan.crossesToMany, !plan.endsWithCount else {
+            // A quantifier over a single value: ANY/ALL hold when it matches, NONE when not.
+            let t = try test(try directValue(plan, alias: alias), c.op, rhs, c.options)
+            return c.modifier == .none ? SQLiteFragment(sql: "NOT (\(t.sql))", arguments: t.arguments) : t
+        }
+        // Outer to-ones, then a subquery over the to-many's elements.
+        let split = plan.steps.firstIndex { if case .toMany = $0 { return true } else { return false } }!
+        let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: split, alias: alias)
+        guard case .toMany(let r) = plan.steps[split] else { fatalError() }
+        var sub = try toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
+        var elementAlias = sub.alias
+        var elementEntity = plan.entities[split + 1]
+        for step in plan.steps[(split + 1)...] {
+            guard case .toOne(let r2) = step else { fatalError() }
+            let next = nextAlias()
+            let destination = model.destination(of: elementEntity, relationship: r2)
+            sub.from += " JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(elementAlias).\(sqlIdentifier(elementEntity.relationships[r2].name))"
+            elementAlias = next
+            elementEntity = destination
+        }
+        let value = terminalValue(plan, entity: elementEntity, alias: elementAlias)
+        let t = try test(value, c.op, rhs, c.options)
+        var args = sub.arguments
+        args += t.arguments
+        switch c.modifier {
+        case .any: return SQLiteFragment(sql: "EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(t.sql)))", arguments: args)
+        case .none: return SQLiteFragment(sql: "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(t.sql)))", arguments: args)
+        case .all: return SQLiteFragment(sql: "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND NOT (\(t.sql)))", arguments: args)
+        case .direct: fatalError()
+        }
+    }
+
+    /// The right-hand side's values (one, or several for a literal list).
+    private mutating func rightOperand(_ e: Operand, entity: EntityDescription, alias: String) throws -> [SQLiteFragment] {
+        switch e {
+        case .constant(let v): return [Self.bound(v)]
+        case .list(let items):
+            return try items.map { item in
+                guard case .constant(let v) = item else { throw QueryError.invalidOperand("lists may hold constants only") }
+                return Self.bound(v)
+            }
+        case .variable(let name): throw QueryError.unboundVariable(name)
+        case .keyPath(let path):
+            let plan = try KeyPathPlan(path, entity: entity, model: model)
+            if plan.crossesToMany && !plan.endsWithCount {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
+            }
+            return [try directValue(plan, alias: alias)]
+        }
+    }
+
+    /// One comparison; every form yields 0 or 1.
+    private func test(_ l: SQLiteFragment, _ op: ComparisonOperator, _ r: [SQLiteFragment], _ options: ComparisonOptions) throws -> SQLiteFragment {
+        let flags = options.rawValue
+        func folded(_ f: SQLiteFragment) -> SQLiteFragment {
+            options.isEmpty ? SQLiteFragment(sql: "+(\(f.sql))", arguments: f.arguments)
+                : SQLiteFragment(sql: "quarry_fold(\(f.sql), \(flags))", arguments: f.arguments)
+        }
+        func join(_ parts: [SQLiteFragment], _ text: (([String]) -> String)) -> SQLiteFragment {
+            var args = StatementArguments()
+            for p in parts { args += p.arguments }
+            return SQLiteFragment(sql: text(parts.map(\.sql)), arguments: args)
+        }
+        let left = folded(l)
+        switch op {
+        case .equal: return join([left, folded(r[0])]) { "(\($0[0]) IS \($0[1]))" }
+        case .notEqual: return join([left, folded(r[0])]) { "(\($0[0]) IS NOT \($0[1]))" }
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let symbol = op.rawValue
+            return join([left, folded(r[0])]) { "COALESCE(\($0[0]) \(symbol) \($0[1]), 0)" }
+        case .in:
+            guard !r.isEmpty else { return SQLiteFragment(sql: "0") }
+            var parts = [left]
+            for item in r { parts.append(left); parts.append(folded(item)) }
+            return join(parts) { texts in
+                "(" + stride(from: 1, to: texts.count, by: 2).map { "\(texts[$0]) IS \(texts[$0 + 1])" }.joined(separator: " OR ") + ")"
+            }
+        case .between:
+            guard r.count == 2 else { throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}") }
+            return join([left, folded(r[0]), left, folded(r[1])]) { "COALESCE(\($0[0]) >= \($0[1]) AND \($0[2]) <= \($0[3]), 0)" }
+        case .beginsWith, .endsWith, .contains, .like, .matches:
+            return join([l, r[0]]) { "quarry_match('\(op.rawValue)', \($0[0]), \($0[1]), \(flags))" }
+        }
+    }
+
+    // MARK: Key paths
+
+    /// The value of a key path without to-many steps (or ending in `@count`), joining to-ones
+    /// with `LEFT JOIN` (a missing destination reads as `NULL`).
+    private mutating func directValue(_ plan: KeyPathPlan, alias: String) throws -> SQLiteFragment {
+        let countAt = plan.endsWithCount ? plan.steps.count - 1 : plan.steps.count
+        let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: countAt, alias: alias)
+        if plan.endsWithCount, case .toMany(let r) = plan.steps[countAt] {
+            let sub = try toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
+            return SQLiteFragment(sql: "(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.link))", arguments: sub.arguments)
+        }
+        return terminalValue(plan, entity: ownerEntity, alias: ownerAlias)
+    }
+
+    /// `LEFT JOIN`s for the to-one steps before step `end`; returns the last alias and entity.
+    private mutating func outerJoins(_ plan: KeyPathPlan, upTo end: Int, alias: String) throws -> (String, EntityDescription) {
+        var current = alias
+        var entity = plan.entities[0]
+        var path = alias
+        for step in plan.steps[..<end] {
+            guard case .toOne(let r) = step else { break }
+            let name = entity.relationships[r].name
+            path += "." + name
+            let destination = model.destination(of: entity, relationship: r)
+            if let existing = joinAliases[path] {
+                current = existing
+            } else {
+                let next = nextAlias()
+                joins.append("LEFT JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(current).\(sqlIdentifier(name))")
+                joinAliases[path] = next
+                current = next
+            }
+            entity = destination
+        }
+        return (current, entity)
+    }
+
+    /// The key path's final value read from `alias` (an attribute column, a foreign key, or 1
+    /// for the mere presence of a to-many element).
+    private func terminalValue(_ plan: KeyPathPlan, entity: EntityDescription, alias: String) -> SQLiteFragment {
+        switch plan.terminal {
+        case .attribute(let a):
+            let attribute = entity.attributes[a]
+            let column = "\(alias).\(sqlIdentifier(attribute.name))"
+            return SQLiteFragment(sql: attribute.type == .decimal ? "CAST(\(column) AS REAL)" : column)
+        case .relationship(let r):
+            if r < 0 { return SQLiteFragment(sql: "1") }
+            return SQLiteFragment(sql: "\(alias).\(sqlIdentifier(entity.relationships[r].name))")
+        case .count:
+            return SQLiteFragment(sql: "0")
+        }
+    }
+
+    /// The `FROM` and correlation of a subquery over the elements of to-many `relationship`.
+    private mutating func toManySubquery(owner: EntityDescription, ownerAlias: String, relationship r: Int) throws
+        -> (from: String, link: String, alias: String, arguments: StatementArguments) {
+        let element = nextAlias()
+        let destination = model.destination(of: owner, relationship: r)
+        let kinds = destination.selfAndDescendantIndices
+        let destinationTable = layout.table(ofEntity: destination.index)
+        let kindFilter = Set(kinds) == Set(destinationTable.entityIndices) ? "" :
+            " AND \(element).Z_ENT IN (\(kinds.map(String.init).joined(separator: ", ")))"
+        switch layout.entities[owner.index].toMany[r]! {
+        case .foreignKey(let table, let column, _, _, _):
+            return ("\(sqlIdentifier(table)) \(element)", "\(element).\(sqlIdentifier(column)) = \(ownerAlias).Z_PK" + kindFilter, element, [])
+        case .joinTable(let index, let reversed, _):
+            let join = layout.joinTables[index]
+            let j = nextAlias()
+            let (near, far) = reversed ? ("Z_DST", "Z_SRC") : ("Z_SRC", "Z_DST")
+            return ("\(sqlIdentifier(join.name)) \(j) JOIN \(sqlIdentifier(destinationTable.name)) \(element) ON \(element).Z_PK = \(j).\(far)",
+                    "\(j).\(near) = \(ownerAlias).Z_PK" + kindFilter, element, [])
+        }
+    }
+
+    // MARK: Values
+
+    /// A constant as a bound parameter, stored the way the store stores it.
+    static func bound(_ v: Value) -> SQLiteFragment {
+        SQLiteFragment(sql: "?", arguments: [databaseValue(v)])
+    }
+
+    static func databaseValue(_ v: Value) -> DatabaseValue {
+        switch v {
+        case .null: return .null
+        case .integer(let i): return i.databaseValue
+        case .double(let d): return d.databaseValue
+        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue.databaseValue
+        case .string(let s): return s.databaseValue
+        case .bool(let b): return (b ? 1 : 0 as Int64).databaseValue
+        case .date(let d): return d.timeIntervalSinceReferenceDate.databaseValue
+        case .data(let d): return d.databaseValue
+        case .uuid(let u): return u.uuidString.databaseValue
+        case .uri(let u): return u.absoluteString.databaseValue
+        case .json(let j): return j.jsonText.databaseValue
+        }
+    }
+}
