@@ -43,7 +43,13 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 path: path, line: at.line, column: at.column, reason: Self.reason(forXMLErrorCode: at.code))
         }
         guard delegate.sawModel else {
-            throw ModelError.malformedFile(path: path, line: 0, column: 0, reason: "no <model> element")
+            throw ModelError.malformedFile(path: path, line: 0, column: 0, reason: "the file is empty")
+        }
+        // Some Foundation versions accept a document cut short; an element still open means so.
+        if let unclosed = delegate.open.last {
+            throw ModelError.malformedFile(
+                path: path, line: parser.lineNumber, column: parser.columnNumber,
+                reason: "the file ends inside <\(unclosed)>")
         }
         return (ModelDefinition(entities: delegate.entities), delegate.warnings)
     }
@@ -190,17 +196,19 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         }
     }
 
+    /// A readable reason for a parser error. The codes are libxml2's, which Foundation's
+    /// `XMLParser` reports unchanged on every platform.
     private static func reason(forXMLErrorCode code: Int) -> String {
-        switch XMLParser.ErrorCode(rawValue: code) {
-        case .tagNameMismatchError?: return "closing tag does not match the open element"
-        case .prematureDocumentEndError?: return "the document ends before its elements are closed"
-        case .attributeNotFinishedError?, .attributeNotStartedError?, .attributeRedefinedError?:
-            return "malformed XML attribute"
-        case .ltRequiredError?, .gtRequiredError?, .ltSlashRequiredError?: return "malformed XML tag"
-        case .emptyDocumentError?, .documentStartError?: return "not an XML document"
-        case .entityRefLoopError?, .entityReferenceMissingSemiError?, .entityBoundaryError?, .undeclaredEntityError?:
-            return "malformed XML entity reference"
-        default: return "malformed XML (parser error \(code))"
+        switch code {
+        case 4: return "the file is empty"
+        case 5: return "extra content after the closing </model>"
+        case 9: return "invalid character"
+        case 23, 26: return "malformed XML entity reference"
+        case 38...42: return "malformed XML attribute"
+        case 65, 68, 73, 74, 75: return "malformed XML tag"
+        case 76: return "closing tag does not match the open element"
+        case 77: return "the file ends inside an element"
+        default: return "malformed XML (libxml2 error \(code))"
         }
     }
 }
