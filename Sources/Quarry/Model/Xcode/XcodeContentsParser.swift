@@ -63,13 +63,16 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         if skippedDepth > 0 { skippedDepth += 1; return }
         let line = parser.lineNumber
         do {
-            if try start(name, xml, line: line) {
+            switch try start(name, xml, line: line) {
+            case .read:
                 open.append(name)
-            } else {
+            case .skip:
                 skippedDepth = 1
                 warnings.append(.xcode(
                     ModelWarning.xcodeIgnoredElement, path: path, line: line,
                     "ignored <\(name)>\(Self.why(ignoring: name))"))
+            case .skipReported:
+                skippedDepth = 1
             }
         } catch let error as ModelError {
             fail(error, parser)
@@ -92,8 +95,18 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
 
     // MARK: Elements
 
-    /// Handles an opening tag; returns `false` when the element (and its content) is skipped.
-    private func start(_ name: String, _ xml: [String: String], line: Int) throws -> Bool {
+    /// What the parser does with an element and its content.
+    private enum Disposition {
+        /// Read it.
+        case read
+        /// Skip it, with an ``ModelWarning/xcodeIgnoredElement`` warning.
+        case skip
+        /// Skip it; a more specific warning was already given.
+        case skipReported
+    }
+
+    /// Handles an opening tag.
+    private func start(_ name: String, _ xml: [String: String], line: Int) throws -> Disposition {
         let mapping = XcodePropertyMapping(path: path, line: line, entity: entity?.name ?? "")
         switch (open.last, name) {
         case (nil, "model"):
@@ -112,7 +125,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 warnings.append(.xcode(
                     ModelWarning.xcodeDerivedAttribute, path: path, line: line,
                     "skipped derived attribute '\(entity!.name).\(xml["name"] ?? "?")'"))
-                return false
+                return .skipReported
             }
             entity!.attributes.append(try mapping.attribute(xml, warnings: &warnings))
         case ("entity", "relationship"):
@@ -131,9 +144,9 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         case ("fetchIndex", "fetchIndexElement"):
             fetchIndexElement(xml, line: line)
         default:
-            return false
+            return .skip
         }
-        return true
+        return .read
     }
 
     private func fetchIndexElement(_ xml: [String: String], line: Int) {
