@@ -1,0 +1,28 @@
+extension ModelWarning {
+    /// The name of the warning for an Xcode model element Quarry does not use (diagram layout,
+    /// fetch request templates, configurations, user info, fetched properties, composites).
+    ///
+    /// The element and everything inside it is skipped; the message gives the file and line.
+    public static let xcodeIgnoredElement = "xcode.ignored-element"
+
+    /// The name of the warning for a derived attribute (`derived="YES"`), which Quarry skips.
+    ///
+    /// Derived attributes are computed by Core Data's SQLite store from an expression; Quarry
+    /// has no equivalent, so the attribute is left out of the model.
+    public static let xcodeDerivedAttribute = "xcode.derived-attribute"
+
+    /// The name of the warning for a transformable attribute with a `valueTransformerName`.
+    ///
+    /// Quarry stores every transformable value as JSON; the named transformer is not used, so
+    /// data written by Core Data through that transformer cannot be read back as is.
+    public static let xcodeValueTransformer = "xcode.value-transformer"
+
+    /// The name of the warning for a fetch index part Quarry cannot reproduce exactly: an
+    /// expression element (skipped), an R-tree index or a descending order (made a plain index).
+    public static let xcodeFetchIndex = "xcode.fetch-index"
+
+    /// A warning located at `line` of `path`.
+    static func xcode(_ name: String, path: String, line: Int, _ detail: String) -> ModelWarning {
+        ModelWarning(name: name, message: "\(path)\(line > 0 ? ":\(line)" : ""): \(detail)")
+    }
+}
