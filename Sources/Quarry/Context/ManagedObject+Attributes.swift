@@ -38,7 +38,23 @@ extension ManagedObject {
         return T(attributeValue: v)
     }
 
+    /// The index of attribute `key`; traps with the entity and key when there is none.
+    @usableFromInline
+    func _attributeIndex(forKey key: String) -> Int {
+        guard let i = entity.attributeIndex(key) else {
+            preconditionFailure(QuarryError.unknownKey(entity: entity.name, key: key).description)
+        }
+        return i
+    }
+
+    /// Sets attribute `index` from a typed property, trapping on a value it cannot hold.
+    @usableFromInline
+    func _setTypedValue(_ value: Value, at index: Int) {
+        do { try setValue(value, at: index) } catch { preconditionFailure("\(error)") }
+    }
+
     /// The value at attribute index `index`, firing the fault first.
+    @usableFromInline
     func primitiveValue(at index: Int) -> Value {
         checkAccess()
         fireFault()
@@ -48,14 +64,20 @@ extension ManagedObject {
     /// Type-checks and sets attribute `index`, recording the change.
     func setValue(_ value: Value, at index: Int) throws {
         checkAccess()
-        let attribute = entity.attributes[index]
-        guard let coerced = value.coerced(to: attribute.type) else {
-            throw QuarryError.typeMismatch(entity: entity.name, key: attribute.name,
-                                           expected: attribute.type.rawValue, got: value.description)
+        let type = entity.attributeTypes[index]
+        guard let coerced = value.coerced(to: type) else {
+            throw QuarryError.typeMismatch(entity: entity.name, key: entity.attributes[index].name,
+                                           expected: type.rawValue, got: value.description)
         }
-        fireFault()
-        guard !faulted else { throw QuarryError.objectNotFound("\(entity.name) \(objectID)") }
-        if !inserted && values[index] == coerced { return }
+        if faulted {
+            fireFault()
+            guard !faulted else { throw QuarryError.objectNotFound("\(entity.name) \(objectID)") }
+        }
+        if inserted {
+            values[index] = coerced  // written whole at save: nothing to track
+            return
+        }
+        if values[index] == coerced { return }
         values[index] = coerced
         managedObjectContext?.noteChanged(self, property: index)
     }

@@ -164,7 +164,7 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     }
 
     func checkAccess() {
-        managedObjectContext?.checkQueue()
+        if ObjectContext.concurrencyDebug { managedObjectContext?.checkQueue() }
     }
 
     // MARK: Hashable, description

@@ -42,7 +42,6 @@ extension ObjectContext {
             insertedObjects[object.objectID] = nil
             object.inserted = false
             object.deleted = true
-            pending.inserted[ObjectIdentifier(object)] = nil
         } else {
             object.deleted = true
             updatedObjects[object.objectID] = nil

@@ -13,7 +13,7 @@ extension ObjectContext {
     /// pending changes) and marks them saved here.
     func saveToParent() throws -> SaveChanges {
         guard let parent else { return SaveChanges() }
-        let inserts = insertionOrder.compactMap { insertedObjects[$0] }
+        let inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         let deletes = deletedObjects.values.sorted { $0.objectID < $1.objectID }
         func change(_ o: ManagedObject) throws -> ChildObjectChange {
@@ -41,7 +41,7 @@ extension ObjectContext {
         }
         for o in deletes { forget(o) }
         insertedObjects = [:]
-        insertionOrder = []
+        insertedList = []
         updatedObjects = [:]
         deletedObjects = [:]
         return saved
@@ -61,10 +61,9 @@ extension ObjectContext {
                 state.replace(with: ids, committed: [])
                 object.toMany[r] = state
             }
-            registry.register(object)
             insertedObjects[c.id] = object
-            insertionOrder.append(c.id)
-            pending.inserted[ObjectIdentifier(object)] = object
+            insertedList.append(object)
+            pending.inserted.append(object)
         }
         for c in updates {
             let object = self.object(with: c.id)
@@ -95,8 +94,6 @@ extension ObjectContext {
                 insertedObjects[object.objectID] = nil
                 object.inserted = false
                 object.deleted = true
-                pending.inserted[ObjectIdentifier(object)] = nil
-                registry.remove(object.objectID)
             } else if !object.deleted {
                 object.deleted = true
                 updatedObjects[object.objectID] = nil

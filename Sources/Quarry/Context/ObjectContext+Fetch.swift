@@ -13,7 +13,7 @@ extension ObjectContext {
         let sorter = query.sortDescriptors.isEmpty ? nil : try SubjectSorter<ObjectSubject>(query.sortDescriptors, entity: query.entity, model: model)
         let kinds = Set(query.includesSubentities ? query.entity.selfAndDescendantIndices : [query.entity.index])
         func ofKind(_ id: ObjectID) -> Bool { kinds.contains(Int(id.entityIndex)) }
-        let inserted = includesPendingChanges ? insertionOrder.compactMap { insertedObjects[$0] }.filter { ofKind($0.objectID) } : []
+        let inserted = includesPendingChanges ? insertedList.filter { $0.inserted && ofKind($0.objectID) } : []
         let updated = includesPendingChanges ? updatedObjects.values.filter { ofKind($0.objectID) } : []
         let hasDeletes = includesPendingChanges && deletedObjects.keys.contains(where: ofKind)
         guard !inserted.isEmpty || !updated.isEmpty || hasDeletes else {

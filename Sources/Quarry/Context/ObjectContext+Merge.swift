@@ -69,7 +69,6 @@ extension ObjectContext {
     public func rollback() {
         checkQueue()
         for object in insertedObjects.values {
-            registry.remove(object.objectID)
             object.inserted = false
             object.managedObjectContext = nil
         }
@@ -79,7 +78,7 @@ extension ObjectContext {
         }
         // Objects whose only changes were to-many edits on unchanged owners are in updatedObjects too.
         insertedObjects = [:]
-        insertionOrder = []
+        insertedList = []
         updatedObjects = [:]
         deletedObjects = [:]
         pending = PendingChanges()
@@ -92,7 +91,7 @@ extension ObjectContext {
     /// (``ObjectsDidChange/invalidatedAll``) rather than given per-object deletes.
     public func reset() {
         checkQueue()
-        for object in registry.liveObjects {
+        for object in registry.liveObjects + insertedObjects.values {
             object.turnIntoFault()
             object.inserted = false
             object.deleted = false
@@ -101,7 +100,7 @@ extension ObjectContext {
         registry.removeAll()
         prefetchedSnapshots = [:]
         insertedObjects = [:]
-        insertionOrder = []
+        insertedList = []
         updatedObjects = [:]
         deletedObjects = [:]
         pending = PendingChanges()

@@ -5,7 +5,7 @@ extension ObjectContext {
     public func object(with id: ObjectID) -> ManagedObject {
         checkQueue()
         let id = resolve(id)
-        if let existing = registry.object(for: id) { return existing }
+        if let existing = lookup(id) { return existing }
         let entity = model.entities[Int(id.entityIndex)]
         let object = model.objectClass(for: entity).init(entity: entity, id: id, context: self)
         registry.register(object)
@@ -15,7 +15,7 @@ extension ObjectContext {
     /// The registered instance for `id`, or `nil` (never creates a fault).
     public func registeredObject(for id: ObjectID) -> ManagedObject? {
         checkQueue()
-        return registry.object(for: resolve(id))
+        return lookup(resolve(id))
     }
 
     /// The object for `id` with its values loaded.
@@ -64,10 +64,9 @@ extension ObjectContext {
         object.toOne = Array(repeating: nil, count: entity.relationships.count)
         object.faulted = false
         object.inserted = true
-        registry.register(object)
         insertedObjects[object.objectID] = object
-        insertionOrder.append(object.objectID)
-        pending.inserted[ObjectIdentifier(object)] = object
+        insertedList.append(object)
+        pending.inserted.append(object)
         scheduleProcessing()
         return object
     }
@@ -129,7 +128,7 @@ extension ObjectContext: ObjectSource {
             for id in ids {
                 let own = resolve(id)
                 if deletedObjects[own] != nil { continue }
-                if let object = registry.object(for: own), !object.faulted {
+                if let object = lookup(own), !object.faulted {
                     if !object.deleted { result[id] = object.currentSnapshot }
                 } else {
                     missing.append(id)
@@ -146,7 +145,7 @@ extension ObjectContext: ObjectSource {
     func sourceRelatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] {
         try performAndWait {
             let own = resolve(id)
-            if let object = registry.object(for: own), !object.faulted {
+            if let object = lookup(own), !object.faulted {
                 return try toManyContents(of: object, relationship: relationship)
             }
             return try source.sourceRelatedIDs(of: own, relationship: relationship).map(resolve)

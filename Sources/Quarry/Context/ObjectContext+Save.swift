@@ -50,7 +50,7 @@ extension ObjectContext {
     }
 
     private func saveToStore() throws -> SaveChanges {
-        let inserts = insertionOrder.compactMap { insertedObjects[$0] }
+        var inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         var changes = StoreChangeSet()
         changes.inserts.reserveCapacity(inserts.count)
@@ -67,29 +67,39 @@ extension ObjectContext {
         }
         let policy = mergePolicy
         let result = try coordinator.save(changes) { policy.resolve($0) }
-        apply(result, inserts: inserts, updates: updates)
+        changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
+        insertedList = []
+        insertedObjects = [:]
+        apply(result, inserts: &inserts, updates: updates)
         return result.changes
     }
 
     /// Brings the context's objects in line with what the store wrote.
-    private func apply(_ result: StoreSaveResult, inserts: [ManagedObject], updates: [ManagedObject]) {
+    private func apply(_ result: StoreSaveResult, inserts: inout [ManagedObject], updates: [ManagedObject]) {
         let mapping = result.permanentIDs
-        for object in inserts {
-            guard let permanent = mapping[object.objectID] else { continue }
-            registry.rekey(from: object.objectID, to: permanent)
-            permanentIDs[object.objectID] = permanent
-            object.objectID = permanent
-        }
-        for object in inserts + updates {
+        // References to newly inserted objects become permanent first.
+        for object in inserts + updates where !object.toOne.isEmpty || !object.toMany.isEmpty {
             if !mapping.isEmpty {
                 for i in object.toOne.indices { if let t = object.toOne[i], let p = mapping[t] { object.toOne[i] = p } }
                 for key in object.toMany.keys { object.toMany[key]?.replaceIDs(mapping) }
             }
             for key in object.toMany.keys { object.toMany[key]?.clearPending() }
+        }
+        // The store lists inserted rows' permanent IDs in insertion order and stores them as sent.
+        let keepMapping = hasChildren.load(ordering: .relaxed)
+        for (i, permanent) in zip(inserts.indices, result.changes.inserted) {
+            let onlyHere = isKnownUniquelyReferenced(&inserts[i])
+            let object = inserts[i]
+            if keepMapping { permanentIDs[object.objectID] = permanent }
+            object.objectID = permanent
             object.inserted = false
-            if let written = result.written[object.objectID] {
-                object.adoptWritten(written)
-            }
+            object.adoptInserted()
+            // Registration is weak: an object only this save still holds would be released at
+            // once, so skip its registry entry (importers save thousands of such objects).
+            if !onlyHere { registry.register(object) }
+        }
+        for object in updates {
+            if let written = result.written[object.objectID] { object.adoptWritten(written) }
         }
         for (id, persisted) in result.rolledBack {
             guard let object = registry.object(for: id) else { continue }
@@ -104,7 +114,7 @@ extension ObjectContext {
             forget(object)
         }
         insertedObjects = [:]
-        insertionOrder = []
+        insertedList = []
         updatedObjects = [:]
         deletedObjects = [:]
     }
@@ -121,11 +131,27 @@ extension ObjectContext {
 }
 
 extension ManagedObject {
+    /// Takes the state of a newly inserted row (as sent, version 1) as committed.
+    func adoptInserted() {
+        var stored = values
+        if entity.storedAttributeIndices.count != entity.attributes.count {
+            for i in entity.attributes.indices where entity.attributes[i].isTransient { stored[i] = .null }
+        }
+        committed = Snapshot(values: stored, toOne: toOne, version: 1)
+        if !changedMask.isEmpty { changedMask = PropertyMask() }
+    }
+
     /// Takes the state a save wrote as committed and current (transient values stay).
     func adoptWritten(_ written: Snapshot) {
         committed = written
-        for i in entity.storedAttributeIndices { values[i] = written.values[i] }
+        if entity.storedAttributeIndices.count == entity.attributes.count {
+            values = written.values  // shares the buffer: no copy
+        } else {
+            var merged = written.values
+            for i in entity.attributes.indices where entity.attributes[i].isTransient { merged[i] = values[i] }
+            values = merged
+        }
         toOne = written.toOne
-        changedMask = PropertyMask()
+        if !changedMask.isEmpty { changedMask = PropertyMask() }
     }
 }

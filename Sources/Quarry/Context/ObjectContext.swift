@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A scratch pad of managed objects: it loads, uniques, tracks and saves them.
 ///
@@ -58,14 +59,19 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     let source: ObjectSource
     var registry = ObjectRegistry()
+    /// Inserted objects by (temporary) ID; they are not in `registry` until saved.
     var insertedObjects: [ObjectID: ManagedObject] = [:]
-    var insertionOrder: [ObjectID] = []
+    /// Inserted objects in insertion order (deleted ones keep `inserted == false` until the save).
+    var insertedList: [ManagedObject] = []
     var updatedObjects: [ObjectID: ManagedObject] = [:]
     var deletedObjects: [ObjectID: ManagedObject] = [:]
     var pending = PendingChanges()
     var processScheduled = false
-    /// Temporary → permanent IDs of objects this context saved (so children can still find them).
+    /// Temporary → permanent IDs of objects this context saved (so children can still find
+    /// them); kept only once the context has had a child.
     var permanentIDs: [ObjectID: ObjectID] = [:]
+    /// Set when a child context is created on this one.
+    let hasChildren = Atomic<Bool>(false)
     let observers = ContextObservers()
     /// Snapshots loaded ahead of use by relationship prefetching, consumed when the fault fires.
     var prefetchedSnapshots: [ObjectID: Snapshot] = [:]
@@ -98,6 +104,7 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
         self.name = name
         self.queue = Self.makeQueue(concurrencyType, name: name)
         if concurrencyType == .privateQueue { queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self)) }
+        parent.hasChildren.store(true, ordering: .relaxed)
     }
 
     private static func makeQueue(_ type: ConcurrencyType, name: String?) -> DispatchQueue {
@@ -156,13 +163,18 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Objects inserted since the last save, in insertion order.
-    public var inserted: [ManagedObject] { checkQueue(); return insertionOrder.compactMap { insertedObjects[$0] } }
+    public var inserted: [ManagedObject] { checkQueue(); return insertedList.filter(\.inserted) }
     /// Objects with unsaved changes (not inserted, not deleted).
     public var updated: [ManagedObject] { checkQueue(); return Array(updatedObjects.values) }
     /// Objects deleted since the last save.
     public var deleted: [ManagedObject] { checkQueue(); return Array(deletedObjects.values) }
     /// Every object the context holds (registered and still referenced).
-    public var registeredObjects: [ManagedObject] { checkQueue(); return registry.liveObjects }
+    public var registeredObjects: [ManagedObject] { checkQueue(); return registry.liveObjects + insertedObjects.values }
     /// How many objects are registered (alive) in the context.
-    public var registeredObjectCount: Int { checkQueue(); return registry.liveCount }
+    public var registeredObjectCount: Int { checkQueue(); return registry.liveCount + insertedObjects.count }
+
+    /// The live object for `id`: an inserted one (by temporary ID) or a registered one.
+    func lookup(_ id: ObjectID) -> ManagedObject? {
+        id.isTemporary ? insertedObjects[id] : registry.object(for: id)
+    }
 }

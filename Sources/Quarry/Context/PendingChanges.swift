@@ -1,6 +1,6 @@
 /// Changes to registered objects not yet announced by objects-did-change.
 struct PendingChanges {
-    var inserted: [ObjectIdentifier: ManagedObject] = [:]
+    var inserted: [ManagedObject] = []
     var updated: [ObjectIdentifier: ManagedObject] = [:]
     var deleted: [ObjectIdentifier: ManagedObject] = [:]
 
@@ -9,8 +9,8 @@ struct PendingChanges {
     /// The announcement for these changes (objects inserted then deleted are left out).
     func announcement() -> ObjectsDidChange {
         var change = ObjectsDidChange()
-        change.inserted = inserted.values.filter { $0.inserted }
-        change.updated = updated.values.filter { inserted[ObjectIdentifier($0)] == nil && !$0.deleted }
+        change.inserted = inserted.filter { $0.inserted }
+        change.updated = updated.values.filter { !$0.inserted && !$0.deleted }
         change.deleted = Array(deleted.values)
         return change
     }

@@ -17,7 +17,8 @@
 public struct Attribute<T: AttributeValue> {
     /// The attribute's key.
     public let key: String
-    private var index = -1
+    /// The attribute's index in the entity, resolved on first use.
+    @usableFromInline var index = -1
 
     /// Binds the property to attribute `key`.
     public init(_ key: String) { self.key = key }
@@ -30,32 +31,31 @@ public struct Attribute<T: AttributeValue> {
     }
 
     /// Reads and writes through the enclosing object.
+    ///
+    /// Inlinable so the storage key path folds into a direct field access in the caller:
+    /// a generic key-path projection per access costs more than the whole write otherwise.
+    @inlinable @inline(__always)
     public static subscript<Object: ManagedObject>(
         _enclosingInstance object: Object,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, T>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Attribute<T>>
     ) -> T {
         get {
-            let i = resolvedIndex(object, storageKeyPath)
+            var i = object[keyPath: storageKeyPath].index
+            if i < 0 {
+                i = object._attributeIndex(forKey: object[keyPath: storageKeyPath].key)
+                object[keyPath: storageKeyPath].index = i
+            }
             return T(attributeValue: object.primitiveValue(at: i)) ?? T.emptyValue
         }
         set {
-            let i = resolvedIndex(object, storageKeyPath)
-            do { try object.setValue(newValue.attributeValue, at: i) } catch { preconditionFailure("\(error)") }
+            var i = object[keyPath: storageKeyPath].index
+            if i < 0 {
+                i = object._attributeIndex(forKey: object[keyPath: storageKeyPath].key)
+                object[keyPath: storageKeyPath].index = i
+            }
+            object._setTypedValue(newValue.attributeValue, at: i)
         }
-    }
-
-    private static func resolvedIndex<Object: ManagedObject>(
-        _ object: Object, _ storage: ReferenceWritableKeyPath<Object, Attribute<T>>
-    ) -> Int {
-        let cached = object[keyPath: storage].index
-        if cached >= 0 { return cached }
-        let key = object[keyPath: storage].key
-        guard let i = object.entity.attributeIndex(key) else {
-            preconditionFailure(QuarryError.unknownKey(entity: object.entity.name, key: key).description)
-        }
-        object[keyPath: storage].index = i
-        return i
     }
 }
 

@@ -40,7 +40,8 @@ extension ManagedObject {
         func fail(_ key: String, _ reason: String) {
             failures.append(ValidationFailure(entity: entity.name, objectID: objectID, key: key, reason: reason))
         }
-        for (i, a) in entity.attributes.enumerated() {
+        for i in entity.validatedAttributeIndices {
+            let a = entity.attributes[i]
             let v = values[i]
             if v.isNull {
                 if !a.isOptional && !a.isTransient { fail(a.name, "is required") }
@@ -51,7 +52,8 @@ extension ManagedObject {
                 fail(a.name, "'\(s)' does not match /\(pattern)/")
             }
         }
-        for (r, rel) in entity.relationships.enumerated() {
+        for r in entity.validatedRelationshipIndices {
+            let rel = entity.relationships[r]
             if rel.isToMany {
                 guard !rel.isOptional || rel.minCount > 0 || rel.maxCount > 0 else { continue }
                 let count = (try? context.toManyContents(of: self, relationship: r).count) ?? 0
@@ -119,7 +121,7 @@ extension ObjectContext {
     /// - Throws: ``ValidationError`` with every failure.
     public func validateForSave() throws {
         var failures: [ValidationFailure] = []
-        for object in insertionOrder.compactMap({ insertedObjects[$0] }) { failures += object.validationFailures() }
+        for object in insertedList where object.inserted { failures += object.validationFailures() }
         for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.validationFailures() }
         for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.denyFailures() }
         if !failures.isEmpty { throw ValidationError(failures: failures) }

@@ -43,6 +43,12 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
     public let storedAttributeIndices: [Int]
     /// Each attribute's default value (`.null` when it has none): a new object's values.
     public let defaultValues: [Value]
+    /// The attributes validation must look at (required, ranged or patterned, not transient).
+    let validatedAttributeIndices: [Int]
+    /// The relationships validation must look at (required, or with counts).
+    let validatedRelationshipIndices: [Int]
+    /// The storage type of each attribute, for the hot path.
+    let attributeTypes: [AttributeType]
     /// Indexes of the to-many relationships whose contents a store keeps as a list (ordered
     /// ones, and those whose inverse is missing or to-many); the others are stored through
     /// their inverse's foreign key.
@@ -78,6 +84,15 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
         self.relationshipIndexByName = relationshipIndex
         self.storedAttributeIndices = attributes.indices.filter { !attributes[$0].isTransient }
         self.defaultValues = attributes.map { $0.defaultValue ?? .null }
+        self.validatedAttributeIndices = attributes.indices.filter {
+            let a = attributes[$0]
+            return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
+        }
+        self.validatedRelationshipIndices = relationships.indices.filter {
+            let r = relationships[$0]
+            return !r.isOptional || r.minCount > 0 || r.maxCount > 0
+        }
+        self.attributeTypes = attributes.map(\.type)
         self.listStoredRelationshipIndices = listStored
     }
 

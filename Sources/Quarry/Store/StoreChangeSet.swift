@@ -44,7 +44,7 @@ public struct StoreChangeSet: Sendable {
     public mutating func replaceIDs(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
         func fix(_ change: inout ObjectChange) {
-            if let p = mapping[change.id] { change.id = p }
+            if change.id.isTemporary, let p = mapping[change.id] { change.id = p }
             for i in change.snapshot.toOne.indices {
                 if let t = change.snapshot.toOne[i], let p = mapping[t] { change.snapshot.toOne[i] = p }
             }
@@ -65,6 +65,9 @@ public struct StoreSaveResult: Sendable {
     /// now in the store (`nil`: the row is gone).
     public var rolledBack: [ObjectID: Snapshot?] = [:]
     /// The committed changes, as announced by the did-save notification.
+    /// `changes.inserted` lists the permanent IDs in the order of the change set's inserts,
+    /// and an inserted row is stored exactly as sent, at version 1 (transients aside): the
+    /// context relies on both to finish a save without a lookup per object.
     public var changes = SaveChanges()
 
     /// Creates an empty result.

@@ -33,7 +33,7 @@ final class SQLiteSaveOperation {
         result = StoreSaveResult()
         failed = []
         var changes = changes
-        let mapping = try allocateKeys(for: changes.inserts, db: db)
+        let mapping = try allocateKeys(for: &changes.inserts, db: db)
         changes.replaceIDs(mapping)
         result.permanentIDs = mapping
 
@@ -54,13 +54,13 @@ final class SQLiteSaveOperation {
 
     /// Reserves a block of primary keys per root table in `Z_PRIMARYKEY` and maps each
     /// temporary ID to a permanent one of the same entity.
-    private func allocateKeys(for inserts: [ObjectChange], db: Database) throws -> [ObjectID: ObjectID] {
-        var countByTable: [Int: Int64] = [:]
+    private func allocateKeys(for inserts: inout [ObjectChange], db: Database) throws -> [ObjectID: ObjectID] {
+        var countByTable = [Int64](repeating: 0, count: layout.tables.count)
         for change in inserts where change.id.isTemporary {
-            countByTable[layout.entities[Int(change.id.entityIndex)].tableIndex, default: 0] += 1
+            countByTable[layout.entities[Int(change.id.entityIndex)].tableIndex] += 1
         }
-        var nextByTable: [Int: Int64] = [:]
-        for (table, count) in countByTable {
+        var nextByTable = [Int64](repeating: 0, count: layout.tables.count)
+        for (table, count) in countByTable.enumerated() where count > 0 {
             let name = layout.tables[table].name
             let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ROOT = ?", arguments: [name]) ?? 0
             try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ROOT = ?", arguments: [max + count, name])
@@ -68,11 +68,13 @@ final class SQLiteSaveOperation {
         }
         var mapping: [ObjectID: ObjectID] = [:]
         mapping.reserveCapacity(inserts.count)
-        for change in inserts where change.id.isTemporary {
-            let table = layout.entities[Int(change.id.entityIndex)].tableIndex
-            let key = nextByTable[table]!
-            nextByTable[table] = key + 1
-            mapping[change.id] = ObjectID(entityIndex: Int(change.id.entityIndex), primaryKey: key)
+        for i in inserts.indices where inserts[i].id.isTemporary {
+            let temporary = inserts[i].id
+            let table = layout.entities[Int(temporary.entityIndex)].tableIndex
+            let permanent = ObjectID(entityIndex: Int(temporary.entityIndex), primaryKey: nextByTable[table])
+            nextByTable[table] += 1
+            mapping[temporary] = permanent
+            inserts[i].id = permanent
         }
         return mapping
     }
