@@ -18,6 +18,22 @@ public enum StringMatching {
     /// `s` folded by `options`.
     public static func fold(_ s: String, _ options: ComparisonOptions) -> String {
         guard !options.isEmpty else { return s }
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: nothing to decompose or strip; case folding is byte-wise.
+            guard options.contains(.caseInsensitive), s.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return s }
+            return String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
+        let key = FoldKey(text: s, options: options.rawValue)
+        if let cached = foldCache.withLock({ $0[key] }) { return cached }
+        let folded = foldUnicode(s, options)
+        foldCache.withLock { cache in
+            if cache.count >= 4096 { cache.removeAll(keepingCapacity: true) }
+            cache[key] = folded
+        }
+        return folded
+    }
+
+    private static func foldUnicode(_ s: String, _ options: ComparisonOptions) -> String {
         var scalars = s.decomposedStringWithCanonicalMapping.unicodeScalars.map { $0 }
         if options.contains(.diacriticInsensitive) {
             scalars.removeAll { $0.properties.generalCategory == .nonspacingMark }
@@ -105,3 +121,10 @@ public enum StringMatching {
 }
 
 private let regexCache = Mutex<[String: NSRegularExpression?]>([:])
+
+/// Recently folded non-ASCII strings: predicates fold the same values over and over.
+private struct FoldKey: Hashable {
+    var text: String
+    var options: Int
+}
+private let foldCache = Mutex<[FoldKey: String]>([:])
