@@ -5,6 +5,7 @@ import Foundation
 
 let scenarios: [String: (BenchArguments) throws -> Void] = [
     "import": runImportScenario,
+    "fetch-ids": runFetchIDsScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -57,15 +57,21 @@ extension SQLiteStore {
     /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing runs).
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
         var compiler = SQLiteQueryCompiler(layout: layout, model: model)
-        let (sql, arguments) = try compiler.select(request).sql
+        // A table of one entity needs no Z_ENT column: the index on the sort key then covers
+        // the whole query (keys come straight from the index, no row lookups).
+        let table = layout.table(ofEntity: request.entity.index)
+        let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
+        let (sql, arguments) = try compiler.select(request, columns: single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]).sql
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
             try statement.setArguments(arguments)
             let raw = SQLiteRawStatement(statement)
             defer { raw.reset() }
             var ids: [ObjectID] = []
-            while try raw.step() {
-                ids.append(ObjectID(entityIndex: Int(raw.int64(at: 1)), primaryKey: raw.int64(at: 0)))
+            if let single {
+                while try raw.step() { ids.append(ObjectID(entityIndex: single, primaryKey: raw.int64(at: 0))) }
+            } else {
+                while try raw.step() { ids.append(ObjectID(entityIndex: Int(raw.int64(at: 1)), primaryKey: raw.int64(at: 0))) }
             }
             return ids
         }
