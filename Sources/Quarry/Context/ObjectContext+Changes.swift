@@ -39,8 +39,7 @@ extension ObjectContext {
         object.fireFault()
         guard !object.deleted else { return }
         if object.inserted {
-            insertedObjects[object.objectID] = nil
-            object.inserted = false
+            untrackInserted(object)
             object.deleted = true
         } else {
             object.deleted = true
@@ -50,7 +49,7 @@ extension ObjectContext {
         pending.deleted[ObjectIdentifier(object)] = object
         scheduleProcessing()
         applyDeleteRules(of: object)
-        if insertedObjects[object.objectID] == nil && deletedObjects[object.objectID] == nil {
+        if !object.inserted && deletedObjects[object.objectID] == nil {
             registry.remove(object.objectID)
             object.managedObjectContext = nil
         }

@@ -40,8 +40,7 @@ extension ObjectContext {
             for key in o.toMany.keys { o.toMany[key]?.clearPending() }
         }
         for o in deletes { forget(o) }
-        insertedObjects = [:]
-        insertedList = []
+        clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
         return saved
@@ -61,8 +60,7 @@ extension ObjectContext {
                 state.replace(with: ids, committed: [])
                 object.toMany[r] = state
             }
-            insertedObjects[c.id] = object
-            insertedList.append(object)
+            trackInserted(object)
             pending.inserted.append(object)
         }
         for c in updates {
@@ -91,8 +89,7 @@ extension ObjectContext {
             let object = self.object(with: id)
             object.fireFault()
             if object.inserted {
-                insertedObjects[object.objectID] = nil
-                object.inserted = false
+                untrackInserted(object)
                 object.deleted = true
             } else if !object.deleted {
                 object.deleted = true

@@ -68,7 +68,7 @@ extension ObjectContext {
     /// go back to their saved state (as faults).
     public func rollback() {
         checkQueue()
-        for object in insertedObjects.values {
+        for object in insertedList where object.inserted {
             object.inserted = false
             object.managedObjectContext = nil
         }
@@ -77,8 +77,7 @@ extension ObjectContext {
             object.turnIntoFault()
         }
         // Objects whose only changes were to-many edits on unchanged owners are in updatedObjects too.
-        insertedObjects = [:]
-        insertedList = []
+        clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
         pending = PendingChanges()
@@ -91,7 +90,7 @@ extension ObjectContext {
     /// (``ObjectsDidChange/invalidatedAll``) rather than given per-object deletes.
     public func reset() {
         checkQueue()
-        for object in registry.liveObjects + insertedObjects.values {
+        for object in registry.liveObjects + insertedList.filter(\.inserted) {
             object.turnIntoFault()
             object.inserted = false
             object.deleted = false
@@ -99,8 +98,7 @@ extension ObjectContext {
         }
         registry.removeAll()
         prefetchedSnapshots = [:]
-        insertedObjects = [:]
-        insertedList = []
+        clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
         pending = PendingChanges()

@@ -64,8 +64,7 @@ extension ObjectContext {
         object.toOne = Array(repeating: nil, count: entity.relationships.count)
         object.faulted = false
         object.inserted = true
-        insertedObjects[object.objectID] = object
-        insertedList.append(object)
+        trackInserted(object)
         pending.inserted.append(object)
         scheduleProcessing()
         return object

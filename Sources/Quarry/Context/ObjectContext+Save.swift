@@ -68,8 +68,7 @@ extension ObjectContext {
         let policy = mergePolicy
         let result = try coordinator.save(changes) { policy.resolve($0) }
         changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
-        insertedList = []
-        insertedObjects = [:]
+        clearInserted()
         apply(result, inserts: &inserts, updates: updates)
         return result.changes
     }
@@ -113,8 +112,7 @@ extension ObjectContext {
         for object in deletedObjects.values where result.rolledBack[object.objectID] == nil {
             forget(object)
         }
-        insertedObjects = [:]
-        insertedList = []
+        clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
     }
@@ -122,7 +120,7 @@ extension ObjectContext {
     /// Unregisters `object` (deleted from the store).
     func forget(_ object: ManagedObject) {
         registry.remove(object.objectID)
-        insertedObjects[object.objectID] = nil
+        untrackInserted(object)
         updatedObjects[object.objectID] = nil
         deletedObjects[object.objectID] = nil
         object.deleted = false

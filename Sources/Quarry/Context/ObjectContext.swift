@@ -59,10 +59,13 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     let source: ObjectSource
     var registry = ObjectRegistry()
-    /// Inserted objects by (temporary) ID; they are not in `registry` until saved.
-    var insertedObjects: [ObjectID: ManagedObject] = [:]
-    /// Inserted objects in insertion order (deleted ones keep `inserted == false` until the save).
+    /// Inserted objects in insertion order (ones deleted again have `inserted == false`);
+    /// they are not in `registry` until saved.
     var insertedList: [ManagedObject] = []
+    /// How many objects of `insertedList` are still inserted.
+    var insertedCount = 0
+    /// Inserted objects by temporary ID, built on the first lookup (imports never need it).
+    var insertedIndex: [ObjectID: ManagedObject]?
     var updatedObjects: [ObjectID: ManagedObject] = [:]
     var deletedObjects: [ObjectID: ManagedObject] = [:]
     var pending = PendingChanges()
@@ -159,7 +162,7 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Whether any registered object has unsaved changes.
     public var hasChanges: Bool {
         checkQueue()
-        return !insertedObjects.isEmpty || !updatedObjects.isEmpty || !deletedObjects.isEmpty
+        return insertedCount > 0 || !updatedObjects.isEmpty || !deletedObjects.isEmpty
     }
 
     /// Objects inserted since the last save, in insertion order.
@@ -169,12 +172,41 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Objects deleted since the last save.
     public var deleted: [ManagedObject] { checkQueue(); return Array(deletedObjects.values) }
     /// Every object the context holds (registered and still referenced).
-    public var registeredObjects: [ManagedObject] { checkQueue(); return registry.liveObjects + insertedObjects.values }
+    public var registeredObjects: [ManagedObject] { checkQueue(); return registry.liveObjects + insertedList.filter(\.inserted) }
     /// How many objects are registered (alive) in the context.
-    public var registeredObjectCount: Int { checkQueue(); return registry.liveCount + insertedObjects.count }
+    public var registeredObjectCount: Int { checkQueue(); return registry.liveCount + insertedCount }
 
     /// The live object for `id`: an inserted one (by temporary ID) or a registered one.
     func lookup(_ id: ObjectID) -> ManagedObject? {
-        id.isTemporary ? insertedObjects[id] : registry.object(for: id)
+        guard id.isTemporary else { return registry.object(for: id) }
+        if insertedIndex == nil {
+            var index: [ObjectID: ManagedObject] = [:]
+            index.reserveCapacity(insertedCount)
+            for o in insertedList where o.inserted { index[o.objectID] = o }
+            insertedIndex = index
+        }
+        return insertedIndex![id]
+    }
+
+    /// Adds a newly inserted object to the change tracking.
+    func trackInserted(_ object: ManagedObject) {
+        insertedList.append(object)
+        insertedCount += 1
+        insertedIndex?[object.objectID] = object
+    }
+
+    /// Takes an inserted object out of the change tracking (deleted before any save).
+    func untrackInserted(_ object: ManagedObject) {
+        guard object.inserted else { return }
+        object.inserted = false
+        insertedCount -= 1
+        insertedIndex?[object.objectID] = nil
+    }
+
+    /// Forgets every inserted object.
+    func clearInserted() {
+        insertedList = []
+        insertedCount = 0
+        insertedIndex = nil
     }
 }

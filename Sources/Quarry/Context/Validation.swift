@@ -34,6 +34,7 @@ extension ManagedObject {
     /// counts. Returns every failure (empty when valid).
     public func validationFailures() -> [ValidationFailure] {
         checkAccess()
+        if entity.validatedAttributeIndices.isEmpty && entity.validatedRelationshipIndices.isEmpty { return [] }
         fireFault()
         guard let context = managedObjectContext, !faulted else { return [] }
         var failures: [ValidationFailure] = []
