@@ -44,6 +44,8 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     var faulted = true
     var inserted = false
     var deleted = false
+    /// The batch of a fetch this fault belongs to: firing it loads its whole batch.
+    var faultBatch: (group: FaultBatch, index: Int)?
 
     /// The name of the entity a subclass represents; defaults to the class's name.
     open class var entityName: String { String(describing: self) }

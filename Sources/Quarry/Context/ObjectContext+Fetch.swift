@@ -61,6 +61,9 @@ extension ObjectContext {
         if !request.returnsObjectsAsFaults {
             try faultIn(objects)
         } else if request.fetchBatchSize > 0 {
+            // Faults load a batch at a time: the first use of any object loads its batch.
+            let group = FaultBatch(ids: objects.map(\.objectID), size: request.fetchBatchSize)
+            for (i, o) in objects.enumerated() where o.faulted { o.faultBatch = (group, i) }
             try faultIn(Array(objects.prefix(request.fetchBatchSize)))
         }
         for path in request.relationshipKeyPathsForPrefetching {

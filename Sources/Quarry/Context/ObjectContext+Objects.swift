@@ -84,6 +84,18 @@ extension ObjectContext {
     /// Loads one fault (``ManagedObject/fireFault()``).
     func fulfillFault(_ object: ManagedObject) {
         checkQueue()
+        if let (group, index) = object.faultBatch {
+            object.faultBatch = nil
+            let start = index - index % group.size
+            let window = group.ids[start..<min(group.ids.count, start + group.size)]
+            let faults = window.compactMap { lookup($0) }.filter { $0.faulted }
+            for f in faults { f.faultBatch = nil }
+            if let snapshots = try? source.sourceSnapshots(for: faults.map(\.objectID)) {
+                for f in faults where f !== object { if let s = snapshots[f.objectID] { f.install(s, keepingChanges: false) } }
+                if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }
+                return
+            }
+        }
         if let s = prefetchedSnapshots.removeValue(forKey: object.objectID) {
             object.install(s, keepingChanges: false)
         } else if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {

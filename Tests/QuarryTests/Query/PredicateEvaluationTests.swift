@@ -192,3 +192,23 @@ struct PredicateEvaluationTests {
         }
     }
 }
+
+@Suite("Batched fetches")
+struct BatchedFetchTests {
+    @Test("with a batch size, using one object loads its batch and nothing else", arguments: StoreKind.allCases)
+    func batches(kind: StoreKind) throws {
+        let context = try TestStore(kind).context()
+        try context.performAndWait {
+            for i in 0..<25 { let t = try context.insert(Ticker.self); t.symbol = "T\(i)" }
+            try context.save()
+            context.reset()
+            var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
+            request.fetchBatchSize = 10
+            let objects = try context.fetch(request)
+            #expect(objects.map(\.isFault) == Array(repeating: false, count: 10) + Array(repeating: true, count: 15))
+            _ = objects[12]["symbol"]
+            #expect(objects[10..<20].allSatisfy { !$0.isFault })
+            #expect(objects[20...].allSatisfy { $0.isFault })
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// The results of one batched fetch (`fetchBatchSize > 0`): firing any of its faults loads
+/// the whole batch around it in one query, like Core Data's batched result arrays.
+final class FaultBatch {
+    /// The fetch's object IDs, in result order.
+    let ids: [ObjectID]
+    /// The batch size.
+    let size: Int
+
+    init(ids: [ObjectID], size: Int) {
+        self.ids = ids
+        self.size = max(1, size)
+    }
+}
