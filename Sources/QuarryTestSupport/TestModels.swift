@@ -65,20 +65,6 @@ public enum TestModels {
     public static func tickers() -> ManagedObjectModel {
         try! ManagedObjectModel(tickerDefinition())
     }
-
-    /// A six-attribute entity `Row` (the import benchmark's shape).
-    public static func sixAttributes() -> ManagedObjectModel {
-        var b = ModelBuilder()
-        b.entity("Row") { e in
-            e.attribute("a", .integer64)
-            e.attribute("b", .double)
-            e.attribute("c", .string)
-            e.attribute("d", .boolean)
-            e.attribute("e", .date)
-            e.attribute("f", .string)
-        }
-        return try! b.build()
-    }
 }
 
 /// A fresh temporary directory, removed when the value is deinitialised.

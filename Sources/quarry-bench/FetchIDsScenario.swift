@@ -3,18 +3,7 @@ import GRDBSQLite
 import Quarry
 
 /// The six-attribute model with an index on `a`.
-let indexedRowModel: ManagedObjectModel = {
-    var b = ModelBuilder()
-    b.entity("Row") { e in
-        e.attribute("a", .integer64, indexed: true)
-        e.attribute("b", .double)
-        e.attribute("c", .string)
-        e.attribute("d", .boolean)
-        e.attribute("e", .date)
-        e.attribute("f", .string)
-    }
-    return try! b.build()
-}()
+let indexedRowModel = rowModel(indexed: true)
 
 /// A Quarry store of `n` rows of `indexedRowModel` (`a` shuffled), filled with raw inserts.
 func makeIndexedRowStore(n: Int, url: URL) throws {

@@ -37,10 +37,11 @@ struct RowData {
     }
 }
 
-let sixAttributeModel: ManagedObjectModel = {
+/// The benchmarks' six-attribute entity `Row`, optionally with an index on `a`.
+func rowModel(indexed: Bool) -> ManagedObjectModel {
     var b = ModelBuilder()
     b.entity("Row") { e in
-        e.attribute("a", .integer64)
+        e.attribute("a", .integer64, indexed: indexed)
         e.attribute("b", .double)
         e.attribute("c", .string)
         e.attribute("d", .boolean)
@@ -48,7 +49,9 @@ let sixAttributeModel: ManagedObjectModel = {
         e.attribute("f", .string)
     }
     return try! b.build()
-}()
+}
+
+let sixAttributeModel = rowModel(indexed: false)
 
 /// Scenario `import`: 100,000 objects through an importer context (saves every 5,000) vs raw
 /// prepared INSERTs and GRDB record inserts in transactions of the same size; then the

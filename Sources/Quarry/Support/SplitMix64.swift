@@ -1,0 +1,21 @@
+/// A small, fast, deterministic random generator (SplitMix64): the same seed gives the same
+/// sequence on every machine, for reproducible demo data, fixtures and generated tests.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    /// The generator's state.
+    public private(set) var state: UInt64
+
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) { state = seed }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<n` (0 when `n <= 0`).
+    public mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(next() % UInt64(n)) }
+}
