@@ -51,8 +51,13 @@ extension ObjectContext {
     /// Inserts a new object of the typed class `type` (bound to entity `type.entityName`).
     @discardableResult
     public func insert<T: ManagedObject>(_ type: T.Type) throws -> T {
+        // Importers insert one class over and over: remember its entity.
+        if let (cached, entity) = lastInsertedClass, cached == ObjectIdentifier(T.self) {
+            return try insertObject(entity, as: T.self) as! T
+        }
         let entity = try model.requireEntity(T.entityName)
         if model.objectClass(for: entity) != T.self { model.register(T.self, for: entity.name) }
+        lastInsertedClass = (ObjectIdentifier(T.self), entity)
         return try insertObject(entity, as: T.self) as! T
     }
 

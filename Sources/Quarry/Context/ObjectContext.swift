@@ -76,6 +76,8 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Set when a child context is created on this one.
     let hasChildren = Atomic<Bool>(false)
     let observers = ContextObservers()
+    /// The class most recently passed to `insert(_:)` and its entity.
+    var lastInsertedClass: (ObjectIdentifier, EntityDescription)?
     /// Snapshots loaded ahead of use by relationship prefetching, consumed when the fault fires.
     var prefetchedSnapshots: [ObjectID: Snapshot] = [:]
 

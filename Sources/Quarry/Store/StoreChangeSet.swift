@@ -59,7 +59,10 @@ public struct StoreChangeSet: Sendable {
 public struct StoreSaveResult: Sendable {
     /// Temporary → permanent ID of every inserted object.
     public var permanentIDs: [ObjectID: ObjectID] = [:]
-    /// The snapshot now in the store (new version) of each inserted or updated object, by permanent ID.
+    /// The snapshot now in the store (new version) of each updated object (and of each row a
+    /// conflict resolution wrote), by permanent ID. Inserted rows are not listed: they are
+    /// stored exactly as sent, at version 1 (transients as `nil`), under the IDs in
+    /// `changes.inserted`.
     public var written: [ObjectID: Snapshot] = [:]
     /// Objects whose in-memory changes were discarded by conflict resolution, with the state
     /// now in the store (`nil`: the row is gone).

@@ -54,7 +54,7 @@ struct InMemorySave {
 
     private mutating func insert(_ change: ObjectChange) throws {
         let entity = try entity(of: change.id)
-        write(try stored(change.snapshot, of: entity, version: 1), id: change.id, entity: entity)
+        write(try stored(change.snapshot, of: entity, version: 1), id: change.id, entity: entity, reported: false)
         lists.append((change.id, change.toMany))
         result.changes.inserted.append(change.id)
     }
@@ -137,9 +137,9 @@ struct InMemorySave {
 
     // MARK: Rows
 
-    private mutating func write(_ snapshot: Snapshot, id: ObjectID, entity: EntityDescription) {
+    private mutating func write(_ snapshot: Snapshot, id: ObjectID, entity: EntityDescription, reported: Bool = true) {
         state.rows[entity.rootIndex, default: [:]][id.primaryKey] = InMemoryRow(entityIndex: entity.index, snapshot: snapshot)
-        result.written[id] = snapshot
+        if reported { result.written[id] = snapshot }
         touched.append(id)
     }
 

@@ -101,7 +101,6 @@ final class SQLiteSaveOperation {
             statement.bind(1, at: 3)
             _ = statement.bind(statements.insert[e].slots, of: change.snapshot, from: 4)
             try statement.execute()
-            result.written[change.id] = stored(change.snapshot, version: 1, entity: e)
             result.changes.inserted.append(change.id)
         }
     }
