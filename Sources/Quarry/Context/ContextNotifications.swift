@@ -40,6 +40,9 @@ public struct ObjectsDidChange: @unchecked Sendable {
     public var mergedDeletedIDs: [ObjectID] = []
     /// Changed keys per updated ID, when known.
     public var changedKeys: [ObjectID: Set<String>] = [:]
+    /// Objects whose temporary IDs became permanent in a save (temporary → permanent).
+    /// Announced to observers added with ``ObjectContext/addObjectsDidChangeObserver(_:)``.
+    public var permanentIDs: [ObjectID: ObjectID] = [:]
 
     /// Creates an empty announcement.
     public init() {}
@@ -47,7 +50,7 @@ public struct ObjectsDidChange: @unchecked Sendable {
     /// Whether nothing is announced.
     public var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll
-            && mergedInsertedIDs.isEmpty && mergedUpdatedIDs.isEmpty && mergedDeletedIDs.isEmpty
+            && mergedInsertedIDs.isEmpty && mergedUpdatedIDs.isEmpty && mergedDeletedIDs.isEmpty && permanentIDs.isEmpty
     }
 }
 

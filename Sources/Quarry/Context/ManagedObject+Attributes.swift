@@ -75,6 +75,7 @@ extension ManagedObject {
         }
         if inserted {
             values[index] = coerced  // written whole at save: nothing to track
+            if insertAnnounced { managedObjectContext?.noteChanged(self, property: index) }
             return
         }
         if values[index] == coerced { return }

@@ -43,6 +43,9 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     /// Whether the values have not been loaded yet.
     var faulted = true
     var inserted = false
+    /// Whether an objects-did-change has announced this inserted object (later edits are then
+    /// announced as updates).
+    var insertAnnounced = false
     var deleted = false
     /// The batch of a fetch this fault belongs to: firing it loads its whole batch.
     var faultBatch: (group: FaultBatch, index: Int)?

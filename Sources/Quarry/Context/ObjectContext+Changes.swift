@@ -3,8 +3,15 @@ import Dispatch
 extension ObjectContext {
     /// Records that property `index` of `object` changed.
     func noteChanged(_ object: ManagedObject, property index: Int) {
-        // Inserted objects are written whole; no need to track which properties changed.
-        guard !object.inserted else { return }
+        // Inserted objects are written whole; no need to track which properties changed, but
+        // edits after their insertion was announced are announced as updates.
+        if object.inserted {
+            if object.insertAnnounced {
+                pending.updated[ObjectIdentifier(object)] = object
+                scheduleProcessing()
+            }
+            return
+        }
         object.changedMask.insert(index)
         if !object.deleted && updatedObjects[object.objectID] == nil { updatedObjects[object.objectID] = object }
         pending.updated[ObjectIdentifier(object)] = object

@@ -86,10 +86,13 @@ extension ObjectContext {
         }
         // The store lists inserted rows' permanent IDs in insertion order and stores them as sent.
         let keepMapping = hasChildren.load(ordering: .relaxed)
+        let announceIDs = observers.hasDidChangeObservers
+        var renamed: [ObjectID: ObjectID] = [:]
         for (i, permanent) in zip(inserts.indices, result.changes.inserted) {
             let onlyHere = isKnownUniquelyReferenced(&inserts[i])
             let object = inserts[i]
             if keepMapping { permanentIDs[object.objectID] = permanent }
+            if announceIDs { renamed[object.objectID] = permanent }
             object.objectID = permanent
             object.inserted = false
             object.adoptInserted()
@@ -99,6 +102,11 @@ extension ObjectContext {
         }
         for object in updates {
             if let written = result.written[object.objectID] { object.adoptWritten(written) }
+        }
+        if !renamed.isEmpty {
+            var change = ObjectsDidChange()
+            change.permanentIDs = renamed
+            observers.post(change)
         }
         for (id, persisted) in result.rolledBack {
             guard let object = registry.object(for: id) else { continue }

@@ -128,26 +128,31 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
             // mains), so the queue's own marker decides; the main thread outside any queue
             // block (top-level code) counts too.
             return DispatchQueue.getSpecific(key: Self.mainQueueKey) != nil || Thread.isMainThread
-        case .privateQueue: return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self)
+        case .privateQueue:
+            return DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) || ContextThreadMarks.isActive(self)
         }
     }
 
     /// Runs `block` asynchronously on the context's queue.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async { ContextThreadMarks.with(self, block) }
     }
 
-    /// Runs `block` on the context's queue and waits for it; runs it at once when already there.
+    /// Runs `block` on the context's queue and waits for it; runs it at once when already
+    /// there, including when this thread holds the queue further down its stack (a parent
+    /// waiting for its child's `performAndWait` that asks the parent back).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
+        if isOnQueue || ContextThreadMarks.isActive(self) { return try ContextThreadMarks.with(self, block) }
+        return try queue.sync { try ContextThreadMarks.with(self, block) }
     }
 
     /// Runs `block` on the context's queue and returns its result to the awaiting task.
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                do { continuation.resume(returning: try block()) } catch { continuation.resume(throwing: error) }
+                ContextThreadMarks.with(self) {
+                    do { continuation.resume(returning: try block()) } catch { continuation.resume(throwing: error) }
+                }
             }
         }
     }

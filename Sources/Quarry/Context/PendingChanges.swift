@@ -10,7 +10,9 @@ struct PendingChanges {
     func announcement() -> ObjectsDidChange {
         var change = ObjectsDidChange()
         change.inserted = inserted.filter { $0.inserted }
-        change.updated = updated.values.filter { !$0.inserted && !$0.deleted }
+        let newlyInserted = Set(change.inserted.map(ObjectIdentifier.init))
+        for object in change.inserted { object.insertAnnounced = true }
+        change.updated = updated.values.filter { !$0.deleted && !newlyInserted.contains(ObjectIdentifier($0)) }
         change.deleted = Array(deleted.values)
         return change
     }

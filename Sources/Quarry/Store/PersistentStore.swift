@@ -29,6 +29,10 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// How many objects `request` selects, without loading them.
     func count(for request: StoreQuery) throws -> Int
 
+    /// The IDs `request` selects, in order, each with the values of `keyPaths` (attributes,
+    /// through to-ones): what a fetched-results controller indexes, without loading objects.
+    func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])]
+
     /// Applies `changes` in one transaction.
     ///
     /// The store assigns permanent IDs to inserted objects, checks each update and delete
@@ -52,6 +56,8 @@ public struct StoreQuery: Sendable {
     public var predicate: ObjectPredicate?
     /// The order (ties, and an empty list, order by primary key).
     public var sortDescriptors: [SortKey]
+    /// When set, only these objects are considered (the query still filters and sorts them).
+    public var restrictedTo: [ObjectID]?
     /// The largest number of IDs returned (0: no limit).
     public var limit: Int
     /// How many leading results are skipped.

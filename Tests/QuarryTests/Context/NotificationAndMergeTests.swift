@@ -61,7 +61,11 @@ struct NotificationAndMergeTests {
     func objectsDidChange() throws {
         let context = try TestStore(.memory).context()
         let changes = Mutex<[(Int, Int, Int)]>([])
-        context.addObjectsDidChangeObserver { c in changes.withLock { $0.append((c.inserted.count, c.updated.count, c.deleted.count)) } }
+        let renamed = Mutex(0)
+        context.addObjectsDidChangeObserver { c in
+            if !c.permanentIDs.isEmpty { renamed.withLock { $0 += c.permanentIDs.count }; return }
+            changes.withLock { $0.append((c.inserted.count, c.updated.count, c.deleted.count)) }
+        }
         try context.performAndWait {
             let a = try context.insert(Ticker.self); a.symbol = "A"
             let b = try context.insert(Ticker.self); b.symbol = "B"
@@ -72,6 +76,7 @@ struct NotificationAndMergeTests {
             context.processPendingChanges()
         }
         let seen = changes.withLock { $0 }
+        #expect(renamed.withLock { $0 } == 2, "the save announced the two permanent IDs")
         #expect(seen.count == 2)
         #expect(seen[0] == (2, 0, 0))
         #expect(seen[1] == (0, 1, 1))

@@ -38,9 +38,24 @@ struct RowSubject: PredicateSubject {
 }
 
 extension InMemoryStore {
+    /// The IDs `request` selects with the values of `keyPaths`.
+    public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
+        let plans = try keyPaths.map { try KeyPathPlan($0, entity: request.entity, model: model) }
+        let ids = try objectIDs(for: request)
+        let snapshot = state.withLock { $0 }
+        return ids.map { id in
+            let subject = RowSubject(state: snapshot, store: self, id: id)
+            return (id, plans.map { $0.values(of: subject).first ?? .null })
+        }
+    }
+
     /// Filters and sorts `ids` (primary-key order) for `query`, in memory.
     func apply(_ query: StoreQuery, to ids: [ObjectID], in state: InMemoryState) throws -> [ObjectID] {
         var ids = ids
+        if let only = query.restrictedTo {
+            let wanted = Set(only)
+            ids = ids.filter(wanted.contains)
+        }
         if let predicate = query.predicate {
             let test = try SubjectPredicate<RowSubject>.compile(predicate, entity: query.entity, model: model)
             ids = ids.filter { test(RowSubject(state: state, store: self, id: $0)) }

@@ -86,7 +86,7 @@ public final class InMemoryStore: PersistentStore {
         let entities = Set(request.includesSubentities ? request.entity.selfAndDescendantIndices : [request.entity.index])
         let snapshot = state.withLock { $0 }
         var all = snapshot.objectIDs(root: request.entity.rootIndex, entities: entities)
-        if request.predicate != nil || !request.sortDescriptors.isEmpty {
+        if request.predicate != nil || !request.sortDescriptors.isEmpty || request.restrictedTo != nil {
             all = try apply(request, to: all, in: snapshot)
         }
         let page = all.dropFirst(max(request.offset, 0))

@@ -31,6 +31,10 @@ struct SQLiteQueryCompiler {
         if let predicate = query.predicate {
             select.filters.append(try condition(predicate, entity: query.entity, alias: "t0"))
         }
+        if let ids = query.restrictedTo {
+            select.filters.append(SQLiteFragment(sql: ids.isEmpty ? "0" : "t0.Z_PK IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
+                                                 arguments: StatementArguments(ids.map(\.primaryKey))))
+        }
         var ordering: [String] = []
         for key in query.sortDescriptors {
             let plan = try KeyPathPlan(key.keyPath, entity: query.entity, model: model)
@@ -181,6 +185,22 @@ struct SQLiteQueryCompiler {
     }
 
     // MARK: Key paths
+
+    /// A key path's value as a result column (decimals as stored text, so they read back exactly),
+    /// with the attribute type to decode it by (`nil` for foreign keys and counts).
+    mutating func outputColumn(_ path: String, entity: EntityDescription) throws -> (sql: String, type: AttributeType?) {
+        let plan = try KeyPathPlan(path, entity: entity, model: model)
+        guard !plan.crossesToMany || plan.endsWithCount else {
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key has no single value")
+        }
+        let value = try directValue(plan, alias: "t0")
+        if case .attribute(let a) = plan.terminal {
+            let type = plan.finalEntity.attributes[a].type
+            let sql = type == .decimal ? value.sql.replacingOccurrences(of: "CAST(", with: "").replacingOccurrences(of: " AS REAL)", with: "") : value.sql
+            return (sql, type)
+        }
+        return (value.sql, nil)
+    }
 
     /// The value of a key path without to-many steps (or ending in `@count`), joining to-ones
     /// with `LEFT JOIN` (a missing destination reads as `NULL`).

@@ -1,0 +1,197 @@
+/// Keeps the results of a fetch request live, in sections, as the context changes: the
+/// engine of a live table view.
+///
+/// ```swift
+/// let request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("sector.name"), SortKey("symbol")])
+/// let controller = try FetchedResultsController(fetchRequest: request, context: stack.mainContext,
+///                                               sectionNameKeyPath: "sector.name")
+/// controller.delegate = tableView
+/// try controller.performFetch()
+/// let first = controller.object(at: RowPath(section: 0, row: 0))
+/// ```
+///
+/// `performFetch` reads only the sorted IDs and their sort keys; objects are faulted in
+/// batches of the request's `fetchBatchSize` as ``object(at:)`` asks for them. Changes in
+/// the context (local edits, child saves, merges of importer saves) update the results
+/// incrementally: each changed object is evaluated in memory and moved by binary search; the
+/// objects a merge changed that are not registered are decided together in one store query.
+/// The fetch is never re-run for a change.
+///
+/// Concurrency: a controller belongs to its context's queue, like the context.
+public final class FetchedResultsController: @unchecked Sendable {
+    // State confined to `context.queue`.
+
+    /// The request (at least one sort key).
+    public let fetchRequest: FetchRequest
+    /// The context whose objects are shown.
+    public let context: ObjectContext
+    /// The key path naming each object's section; it must be the first sort key's.
+    public let sectionNameKeyPath: String?
+    /// The name of the persistent cache (reserved; see the fetched-results issue).
+    public let cacheName: String?
+    /// Receives the changes.
+    public weak var delegate: FetchedResultsControllerDelegate?
+
+    let entity: EntityDescription
+    let evaluator: PredicateEvaluator?
+    let keyPlans: [KeyPathPlan]
+    var results: SortedResults
+    /// Where each section starts in `results`, and its name.
+    var sectionStarts: [Int] = []
+    var sectionNames: [String] = []
+    /// The sort keys each indexed object was indexed under (to find it again by binary search).
+    var keysByID: [ObjectID: [Value]] = [:]
+    private var observation: ObservationToken?
+    var fetched = false
+
+    /// Creates a controller.
+    /// - Throws: ``QueryError`` when the request has no sort key, the section key path is not
+    ///   the first sort key's, or a key path or the predicate is invalid.
+    public init(fetchRequest: FetchRequest, context: ObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) throws {
+        self.fetchRequest = fetchRequest
+        self.context = context
+        self.sectionNameKeyPath = sectionNameKeyPath
+        self.cacheName = cacheName
+        let entity = try context.model.requireEntity(fetchRequest.entityName)
+        self.entity = entity
+        guard let first = fetchRequest.sortDescriptors.first else {
+            throw QueryError.invalidOperand("a fetched-results controller needs at least one sort key")
+        }
+        if let sectionNameKeyPath, sectionNameKeyPath != first.keyPath {
+            throw QueryError.invalidOperand("section key path '\(sectionNameKeyPath)' must be the first sort key's ('\(first.keyPath)')")
+        }
+        self.evaluator = try fetchRequest.predicate.map { try PredicateEvaluator($0, entity: entity, model: context.model) }
+        self.keyPlans = try fetchRequest.sortDescriptors.map { key in
+            let plan = try KeyPathPlan(key.keyPath, entity: entity, model: context.model)
+            if plan.crossesToMany {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
+            }
+            return plan
+        }
+        self.results = SortedResults(sortKeys: fetchRequest.sortDescriptors)
+    }
+
+    deinit { observation?.cancel() }
+
+    // MARK: Fetching
+
+    /// Loads the sorted IDs and sort keys (no objects) and starts tracking changes.
+    public func performFetch() throws {
+        context.checkQueue()
+        var query = try context.storeQuery(for: fetchRequest)
+        query.limit = 0
+        query.offset = 0
+        var entries: [SortedResults.Entry]
+        let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
+        if context.parent == nil && !context.hasChanges {
+            entries = try context.coordinator.store.keyedIDs(for: query, keyPaths: keyPaths).map { .init(id: $0.id, keys: $0.keys) }
+        } else {
+            // Pending changes or a parent context: compute the keys from the objects themselves.
+            let ids = try context.objectIDs(for: query)
+            let objects = ids.map(context.object(with:))
+            try context.faultIn(objects)
+            entries = objects.map { SortedResults.Entry(id: $0.objectID, keys: keys(of: $0)) }
+        }
+        results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
+        keysByID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0.keys) })
+        rebuildSections()
+        fetched = true
+        if observation == nil {
+            observation = context.addObjectsDidChangeObserver { [weak self] change in self?.handle(change) }
+        }
+    }
+
+    /// The sort keys of `object`'s current state.
+    func keys(of object: ManagedObject) -> [Value] {
+        keyPlans.map { $0.values(of: ObjectSubject(object: object)).first ?? .null }
+    }
+
+    func rebuildSections() {
+        sectionStarts = []
+        sectionNames = []
+        guard sectionNameKeyPath != nil else {
+            sectionStarts = [0]
+            sectionNames = [""]
+            return
+        }
+        var previous: String?
+        for (i, e) in results.entries.enumerated() {
+            let name = e.keys[0].sectionName
+            if name != previous {
+                sectionStarts.append(i)
+                sectionNames.append(name)
+                previous = name
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The sections, in order. Without a section key path there is exactly one.
+    public var sections: [SectionInfo] {
+        context.checkQueue()
+        return sectionNames.indices.map { s in
+            SectionInfo(name: sectionNames[s], indexTitle: SectionInfo.indexTitle(for: sectionNames[s]), numberOfObjects: sectionCount(s))
+        }
+    }
+
+    /// The index titles of the sections.
+    public var sectionIndexTitles: [String] { sections.map(\.indexTitle) }
+
+    /// How many objects the results hold.
+    public var count: Int { results.count }
+
+    func sectionCount(_ s: Int) -> Int {
+        (s + 1 < sectionStarts.count ? sectionStarts[s + 1] : results.count) - sectionStarts[s]
+    }
+
+    /// The object ID at `path`.
+    public func objectID(at path: RowPath) -> ObjectID {
+        results.entries[sectionStarts[path.section] + path.row].id
+    }
+
+    /// The object at `path`, loading its batch (`fetchBatchSize`) if it is a fault.
+    public func object(at path: RowPath) -> ManagedObject {
+        context.checkQueue()
+        let i = sectionStarts[path.section] + path.row
+        let object = context.object(with: results.entries[i].id)
+        if object.isFault {
+            let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
+            let start = i - i % size
+            let batch = results.entries[start..<min(results.count, start + size)].map { context.object(with: $0.id) }
+            try? context.faultIn(batch)
+        }
+        return object
+    }
+
+    /// Where `object` is (as of the last change event), or `nil`.
+    public func indexPath(for object: ManagedObject) -> RowPath? {
+        context.checkQueue()
+        guard let keys = keysByID[object.objectID], let i = results.index(of: object.objectID, keys: keys) else { return nil }
+        return path(ofIndex: i)
+    }
+
+    /// Every object, in order (faults until used).
+    public var fetchedObjects: [ManagedObject] {
+        context.checkQueue()
+        return results.entries.map { context.object(with: $0.id) }
+    }
+
+    /// The current state as section names and object IDs.
+    public var snapshot: ResultsSnapshot {
+        ResultsSnapshot(sections: sectionNames,
+                        items: sectionNames.indices.map { s in results.entries[sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))].map(\.id) },
+                        reloaded: [])
+    }
+
+    /// The section and row of global index `i`.
+    func path(ofIndex i: Int, starts: [Int]? = nil) -> RowPath {
+        let starts = starts ?? sectionStarts
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= i { low = mid } else { high = mid - 1 }
+        }
+        return RowPath(section: low, row: i - starts[low])
+    }
+}
