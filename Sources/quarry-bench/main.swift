@@ -6,6 +6,7 @@ import Foundation
 let scenarios: [String: (BenchArguments) throws -> Void] = [
     "import": runImportScenario,
     "fetch-ids": runFetchIDsScenario,
+    "frc-update": runFRCUpdateScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -47,20 +47,34 @@ struct SortedResults {
         entries[index].id = id
     }
 
-    /// Removes the entries at `drop` and merges `additions` in, in one pass.
+    /// Removes the entries at `drop` and merges `additions` in: each addition finds its place
+    /// in the old entries by binary search, then the kept runs are copied in bulk, so a batch
+    /// of k changes costs O(k log n) comparisons plus one copy of the array.
     mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) {
-        let sortedAdditions = additions.sorted(by: precedes)
+        let drops = drop.sorted()
+        // Where each addition goes among the old entries (ties among additions by sort order).
+        let placed = additions.sorted(by: precedes).map { (at: insertionIndex(for: $0), entry: $0) }
         var merged: [Entry] = []
-        merged.reserveCapacity(entries.count - drop.count + additions.count)
-        var a = 0
-        for (i, e) in entries.enumerated() where !drop.contains(i) {
-            while a < sortedAdditions.count && precedes(sortedAdditions[a], e) {
-                merged.append(sortedAdditions[a])
-                a += 1
+        merged.reserveCapacity(entries.count - drops.count + additions.count)
+        var d = 0, a = 0, i = 0
+        while i < entries.count || a < placed.count {
+            let nextDrop = d < drops.count ? drops[d] : entries.count
+            let nextAdd = a < placed.count ? placed[a].at : entries.count
+            let stop = min(nextDrop, nextAdd, entries.count)
+            if stop > i {
+                merged.append(contentsOf: entries[i..<stop])
+                i = stop
             }
-            merged.append(e)
+            if a < placed.count && placed[a].at == i {
+                merged.append(placed[a].entry)
+                a += 1
+            } else if d < drops.count && drops[d] == i {
+                i += 1
+                d += 1
+            } else if i >= entries.count {
+                while a < placed.count { merged.append(placed[a].entry); a += 1 }
+            }
         }
-        merged.append(contentsOf: sortedAdditions[a...])
         entries = merged
     }
 }
