@@ -88,35 +88,29 @@ extension ObjectContext {
 
     /// Removes `target` from relationship `r` of `object` without touching the inverse.
     func removeInverse(of object: ManagedObject, relationship r: Int, pointingTo target: ObjectID) {
-        object.fireFault()
-        guard !object.faulted else { return }
-        let a = object.entity.attributes.count
-        if object.entity.relationships[r].isToMany {
-            var state = object.toMany[r] ?? ToManyState()
-            if state.remove(target) {
-                object.toMany[r] = state
-                noteChanged(object, property: a + r)
-            }
-        } else if object.toOne[r] == target {
-            object.toOne[r] = nil
-            noteChanged(object, property: a + r)
-        }
+        setMembership(of: target, in: object, relationship: r, present: false)
     }
 
     /// Adds `target` to relationship `r` of `object` without touching the inverse.
     func addInverse(of object: ManagedObject, relationship r: Int, pointingTo target: ObjectID) {
+        setMembership(of: target, in: object, relationship: r, present: true)
+    }
+
+    /// Makes `target` a member of relationship `r` of `object` (or not), recording the change.
+    private func setMembership(of target: ObjectID, in object: ManagedObject, relationship r: Int, present: Bool) {
         object.fireFault()
         guard !object.faulted else { return }
-        let a = object.entity.attributes.count
+        let changed: Bool
         if object.entity.relationships[r].isToMany {
             var state = object.toMany[r] ?? ToManyState()
-            if state.add(target) {
-                object.toMany[r] = state
-                noteChanged(object, property: a + r)
-            }
-        } else if object.toOne[r] != target {
-            object.toOne[r] = target
-            noteChanged(object, property: a + r)
+            changed = present ? state.add(target) : state.remove(target)
+            if changed { object.toMany[r] = state }
+        } else if present ? object.toOne[r] != target : object.toOne[r] == target {
+            object.toOne[r] = present ? target : nil
+            changed = true
+        } else {
+            changed = false
         }
+        if changed { noteChanged(object, property: object.entity.attributes.count + r) }
     }
 }
