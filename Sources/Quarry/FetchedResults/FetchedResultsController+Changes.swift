@@ -15,13 +15,14 @@ extension FetchedResultsController {
         var decided = Set<ObjectID>()
         var knownOldIndex: [ObjectID: Int] = [:]
         // Saved objects keep their place under their new permanent IDs (ties may reorder).
+        var renames: [(index: Int, id: ObjectID)] = []
         for (temporary, permanent) in change.permanentIDs {
-            guard let keys = keysByID.removeValue(forKey: temporary), let i = results.index(of: temporary, keys: keys) else { continue }
+            guard let i = results.position(of: temporary) else { continue }
             knownOldIndex[permanent] = i
-            keysByID[permanent] = keys
-            upserts[permanent] = keys
+            upserts[permanent] = results.entries[i].keys
+            renames.append((i, permanent))
         }
-        for (permanent, i) in knownOldIndex { results.rename(at: i, to: permanent) }
+        if !renames.isEmpty { results.rename(renames) }
         for object in change.inserted + change.updated + change.refreshed where ours(object.objectID) {
             guard decided.insert(object.objectID).inserted else { continue }
             if object.isDeleted || object.managedObjectContext == nil {
@@ -67,12 +68,7 @@ extension FetchedResultsController {
         // Old positions of everything that changed and was indexed.
         var oldIndex = knownOldIndex
         for id in leaving.union(upserts.keys) where oldIndex[id] == nil {
-            guard let keys = keysByID[id] else { continue }
-            if let i = results.index(of: id, keys: keys) {
-                oldIndex[id] = i
-            } else if let i = results.entries.firstIndex(where: { $0.id == id }) {
-                oldIndex[id] = i  // indexed under other keys than recorded: fall back to a scan
-            }
+            if let i = results.position(of: id) { oldIndex[id] = i }
         }
         let deletes = leaving.compactMap { id in oldIndex[id].map { (id, $0) } }
         guard !deletes.isEmpty || !upserts.isEmpty else { return }
@@ -80,13 +76,11 @@ extension FetchedResultsController {
         let oldStarts = sectionStarts
         let oldNames = sectionNames
         results.apply(dropping: Set(oldIndex.values), adding: upserts.map { .init(id: $0.key, keys: $0.value) })
-        for (id, _) in deletes { keysByID[id] = nil }
-        for (id, keys) in upserts { keysByID[id] = keys }
         rebuildSections()
 
         // New positions of the upserted objects.
         var newIndex: [ObjectID: Int?] = [:]
-        for (id, keys) in upserts { newIndex[id] = results.index(of: id, keys: keys) }
+        for id in upserts.keys { newIndex[id] = results.position(of: id) }
 
         var objectChanges: [(ObjectID, RowPath?, ResultsChangeType, RowPath?)] = []
         for (id, i) in deletes.sorted(by: { $0.1 > $1.1 }) {

@@ -39,8 +39,6 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// Where each section starts in `results`, and its name.
     var sectionStarts: [Int] = []
     var sectionNames: [String] = []
-    /// The sort keys each indexed object was indexed under (to find it again by binary search).
-    var keysByID: [ObjectID: [Value]] = [:]
     private var observation: ObservationToken?
     var fetched = false
 
@@ -93,7 +91,6 @@ public final class FetchedResultsController: @unchecked Sendable {
             entries = objects.map { SortedResults.Entry(id: $0.objectID, keys: keys(of: $0)) }
         }
         results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
-        keysByID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0.keys) })
         rebuildSections()
         fetched = true
         if observation == nil {
@@ -167,7 +164,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// Where `object` is (as of the last change event), or `nil`.
     public func indexPath(for object: ManagedObject) -> RowPath? {
         context.checkQueue()
-        guard let keys = keysByID[object.objectID], let i = results.index(of: object.objectID, keys: keys) else { return nil }
+        guard let i = results.position(of: object.objectID) else { return nil }
         return path(ofIndex: i)
     }
 

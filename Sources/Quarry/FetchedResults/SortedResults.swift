@@ -7,12 +7,20 @@ struct SortedResults {
     }
 
     let sortKeys: [SortKey]
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [Entry] = [] {
+        didSet { positions = PositionIndex(entries) }
+    }
+    /// Where each ID is in `entries`.
+    private(set) var positions = PositionIndex([])
 
     init(sortKeys: [SortKey], entries: [Entry] = []) {
         self.sortKeys = sortKeys
         self.entries = entries
+        self.positions = PositionIndex(entries)
     }
+
+    /// The index of `id`, in constant time.
+    func position(of id: ObjectID) -> Int? { positions[id] }
 
     var count: Int { entries.count }
 
@@ -47,6 +55,13 @@ struct SortedResults {
         entries[index].id = id
     }
 
+    /// Renames several entries at once (one rebuild of the position index).
+    mutating func rename(_ renames: [(index: Int, id: ObjectID)]) {
+        var copy = entries
+        for r in renames { copy[r.index].id = r.id }
+        entries = copy
+    }
+
     /// Removes the entries at `drop` and merges `additions` in: each addition finds its place
     /// in the old entries by binary search, then the kept runs are copied in bulk, so a batch
     /// of k changes costs O(k log n) comparisons plus one copy of the array.
@@ -76,5 +91,48 @@ struct SortedResults {
             }
         }
         entries = merged
+    }
+}
+
+/// Object ID → position in a results array: a dense table over primary keys when they are
+/// compact (4 bytes a result, the common case), a dictionary otherwise; temporary IDs in a
+/// small dictionary. Rebuilt in one pass whenever the results change shape.
+struct PositionIndex {
+    private var dense: [Int32] = []
+    private var denseEntity: [Int32] = []
+    private var sparse: [ObjectID: Int] = [:]
+
+    init(_ entries: [SortedResults.Entry]) {
+        var maxKey: Int64 = -1
+        for e in entries where e.id.primaryKey > maxKey { maxKey = e.id.primaryKey }
+        guard maxKey >= 0 && maxKey < Int64(entries.count) * 4 + 1024 else {
+            for (i, e) in entries.enumerated() { sparse[e.id] = i }
+            return
+        }
+        var dense = [Int32](repeating: -1, count: Int(maxKey) + 1)
+        var denseEntity = [Int32](repeating: -1, count: Int(maxKey) + 1)
+        dense.withUnsafeMutableBufferPointer { positions in
+            denseEntity.withUnsafeMutableBufferPointer { kinds in
+                for i in entries.indices {
+                    let id = entries[i].id
+                    if id.primaryKey >= 0 {
+                        positions[Int(id.primaryKey)] = Int32(i)
+                        kinds[Int(id.primaryKey)] = id.entityIndex
+                    } else {
+                        sparse[id] = i
+                    }
+                }
+            }
+        }
+        self.dense = dense
+        self.denseEntity = denseEntity
+    }
+
+    subscript(id: ObjectID) -> Int? {
+        if id.primaryKey >= 0 && Int(id.primaryKey) < dense.count {
+            let i = dense[Int(id.primaryKey)]
+            return i >= 0 && denseEntity[Int(id.primaryKey)] == id.entityIndex ? Int(i) : nil
+        }
+        return sparse[id]
     }
 }
