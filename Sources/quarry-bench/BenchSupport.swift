@@ -46,7 +46,7 @@ func benchDirectory() throws -> URL {
 
 func report(_ label: String, n: Int, seconds: Double) {
     let rate = Double(n) / seconds
-    print("  \(label.padding(toLength: 22, withPad: " ", startingAt: 0)) n=\(n)  \(String(format: "%8.3f", seconds)) s  \(String(format: "%10.0f", rate)) rows/s  \(String(format: "%6.2f", seconds / Double(n) * 1e6)) µs/row")
+    print("  \(label.padding(toLength: 26, withPad: " ", startingAt: 0)) n=\(n)  \(String(format: "%8.3f", seconds)) s  \(String(format: "%10.0f", rate)) rows/s  \(String(format: "%6.2f", seconds / Double(n) * 1e6)) µs/row")
 }
 
 func ratio(_ name: String, _ value: Double) {

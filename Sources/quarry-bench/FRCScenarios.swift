@@ -70,3 +70,111 @@ func runFRCUpdateScenario(_ args: BenchArguments) throws {
     ratio("frc-update", refetch / incremental)
     ratio("frc-update-vs-diff", diff / incremental)
 }
+
+/// Resident memory of this process, in bytes (from /proc/self/statm).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+}
+
+/// Scenario `frc-fetch`: `performFetch` of n = 1,000,000 results (batch size 50) vs the raw
+/// `SELECT rowid … ORDER BY`, the memory it adds, and reading rows 500,000–500,050.
+func runFRCFetchScenario(_ args: BenchArguments) throws {
+    let n = args.int("n", default: 1_000_000)
+    let dir = try benchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let url = dir.appendingPathComponent("rows.sqlite")
+    try makeIndexedRowStore(n: n, url: url)
+    print("frc-fetch: performFetch of \(n) results sorted by an indexed attribute, batch size 50")
+    let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: indexedRowModel)), name: "main")
+    var request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
+    request.fetchBatchSize = 50
+    let before = residentBytes()
+    var controller: FetchedResultsController?
+    let fetch = try measure {
+        try context.performAndWait {
+            let c = try FetchedResultsController(fetchRequest: request, context: context)
+            try c.performFetch()
+            controller = c
+        }
+    }
+    let after = residentBytes()
+    guard let controller, controller.count == n else { throw BenchError.check("controller holds \(controller?.count ?? 0) results") }
+    var read = 0
+    let window = measure {
+        context.performAndWait {
+            for row in 500_000..<min(n, 500_050) {
+                if controller.object(at: RowPath(section: 0, row: row))["c"] != .null { read += 1 }
+            }
+        }
+    }
+    let db = try RawDatabase(url: url)
+    let select = try db.prepare("SELECT rowid FROM \"Row\" ORDER BY a")
+    var count = 0
+    let raw = measure {
+        var ids: [Int64] = []
+        while sqlite3_step(select) == SQLITE_ROW { ids.append(sqlite3_column_int64(select, 0)) }
+        count = ids.count
+    }
+    sqlite3_finalize(select)
+    print("  performFetch           n=\(n)  \(String(format: "%.3f", fetch)) s  resident +\((after - before) / 1_048_576) MB")
+    print("  rows 500000-500050     \(read) objects  \(String(format: "%.5f", window)) s")
+    print("  raw SELECT rowid       n=\(count)  \(String(format: "%.3f", raw)) s")
+    ratio("frc-fetch", raw / fetch)
+}
+
+/// Scenario `import-live`: importer throughput while a controller on the main context is live
+/// (its saves merged into main as they land) vs the same import with no controller.
+func runImportLiveScenario(_ args: BenchArguments) throws {
+    let base = args.int("n", default: 100_000)
+    let rows = args.int("rows", default: 200_000)
+    let chunk = args.int("chunk", default: 1_000)
+    print("import-live: \(rows) rows imported in saves of \(chunk) into a store of \(base), with and without a live controller")
+    func run(live: Bool) throws -> Double {
+        let dir = try benchDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = dir.appendingPathComponent("rows.sqlite")
+        try makeIndexedRowStore(n: base, url: url)
+        let main = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: indexedRowModel), name: "main"), name: "main")
+        let importer = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: indexedRowModel), name: "writer"), name: "importer")
+        var controller: FetchedResultsController?
+        if live {
+            controller = try main.performAndWait {
+                let c = try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")]), context: main)
+                try c.performFetch()
+                return c
+            }
+            importer.addDidSaveObserver { event in main.perform { main.merge(fromDidSave: event.changes) } }
+        }
+        let a = AttributeKey<Int64>("a"), c = AttributeKey<String>("c")
+        let seconds = try measure {
+            try importer.performAndWait {
+                var done = 0
+                while done < rows {
+                    for i in done..<min(rows, done + chunk) {
+                        let row = try importer.insertObject(entityName: "Row")
+                        row[a] = Int64(base + i) * 2
+                        row[c] = "live \(i)"
+                    }
+                    try importer.save()
+                    done += chunk
+                }
+            }
+        }
+        if let controller {
+            let shown = main.performAndWait { controller.count }
+            guard shown == base + rows else { throw BenchError.check("the live controller shows \(shown), expected \(base + rows)") }
+        }
+        return seconds
+    }
+    // Best of two alternating rounds per side.
+    var without = Double.infinity, with = Double.infinity
+    for _ in 0..<2 {
+        without = min(without, try run(live: false))
+        with = min(with, try run(live: true))
+    }
+    report("importer, no controller", n: rows, seconds: without)
+    report("importer, live controller", n: rows, seconds: with)
+    ratio("import-live", without / with)
+}

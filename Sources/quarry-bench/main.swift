@@ -7,6 +7,8 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "import": runImportScenario,
     "fetch-ids": runFetchIDsScenario,
     "frc-update": runFRCUpdateScenario,
+    "frc-fetch": runFRCFetchScenario,
+    "import-live": runImportLiveScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
