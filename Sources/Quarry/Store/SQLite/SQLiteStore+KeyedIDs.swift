@@ -19,48 +19,32 @@ extension SQLiteStore {
         }
         var compiler = SQLiteQueryCompiler(layout: layout, model: model)
         let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
-        let (sql, arguments) = try compiler.select(request, columns: ["t0.Z_PK", "t0.Z_ENT"] + outputs.map(\.sql)).sql
+        let table = layout.table(ofEntity: request.entity.index)
+        let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
+        let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
+        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        let first = Int32(idColumns.count)
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
             try statement.setArguments(arguments)
-            let cursor = try Row.fetchCursor(statement)
+            let raw = SQLiteRawStatement(statement)
+            defer { raw.reset() }
             var result: [(id: ObjectID, keys: [Value])] = []
-            while let row = try cursor.next() {
-                let id = ObjectID(entityIndex: Int(row[1] as Int64), primaryKey: row[0])
-                let keys = outputs.enumerated().map { i, output in Self.value(row[i + 2] as DatabaseValue, as: output.type) }
-                result.append((id, keys))
+            while try raw.step() {
+                let entity = single ?? Int(raw.int64(at: 1))
+                var keys: [Value] = []
+                keys.reserveCapacity(outputs.count)
+                for (i, output) in outputs.enumerated() {
+                    let column = first + Int32(i)
+                    if let type = output.type {
+                        keys.append(raw.value(at: column, type: type))
+                    } else {
+                        keys.append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
+                    }
+                }
+                result.append((ObjectID(entityIndex: entity, primaryKey: raw.int64(at: 0)), keys))
             }
             return result
-        }
-    }
-
-    /// Decodes a result column the way snapshots decode stored values.
-    static func value(_ v: DatabaseValue, as type: AttributeType?) -> Value {
-        switch v.storage {
-        case .null: return .null
-        case .int64(let i):
-            switch type {
-            case .boolean?: return .bool(i != 0)
-            case .double?, .float?: return .double(Double(i))
-            case .date?: return .date(Date(timeIntervalSinceReferenceDate: Double(i)))
-            case .decimal?: return .decimal(Decimal(i))
-            default: return .integer(i)
-            }
-        case .double(let d):
-            switch type {
-            case .date?: return .date(Date(timeIntervalSinceReferenceDate: d))
-            case .integer16?, .integer32?, .integer64?: return Int64(exactly: d).map(Value.integer) ?? .double(d)
-            default: return .double(d)
-            }
-        case .string(let s):
-            switch type {
-            case .decimal?: return Decimal(string: s).map(Value.decimal) ?? .string(s)
-            case .uuid?: return UUID(uuidString: s).map(Value.uuid) ?? .string(s)
-            case .uri?: return URL(string: s).map(Value.uri) ?? .string(s)
-            case .transformable?: return (try? JSONValue(jsonText: s)).map(Value.json) ?? .string(s)
-            default: return .string(s)
-            }
-        case .blob(let d): return .data(d)
         }
     }
 }
