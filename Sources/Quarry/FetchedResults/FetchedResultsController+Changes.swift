@@ -19,7 +19,7 @@ extension FetchedResultsController {
         for (temporary, permanent) in change.permanentIDs {
             guard let i = results.position(of: temporary) else { continue }
             knownOldIndex[permanent] = i
-            upserts[permanent] = results.entries[i].keys
+            upserts[permanent] = results.keys(at: i)
             renames.append((i, permanent))
         }
         if !renames.isEmpty { results.rename(renames) }

@@ -111,14 +111,9 @@ public final class FetchedResultsController: @unchecked Sendable {
             sectionNames = [""]
             return
         }
-        var previous: String?
-        for (i, e) in results.entries.enumerated() {
-            let name = e.keys[0].sectionName
-            if name != previous {
-                sectionStarts.append(i)
-                sectionNames.append(name)
-                previous = name
-            }
+        for run in results.runs() {
+            sectionStarts.append(run.start)
+            sectionNames.append(run.key.sectionName)
         }
     }
 
@@ -144,18 +139,18 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// The object ID at `path`.
     public func objectID(at path: RowPath) -> ObjectID {
-        results.entries[sectionStarts[path.section] + path.row].id
+        results.ids[sectionStarts[path.section] + path.row]
     }
 
     /// The object at `path`, loading its batch (`fetchBatchSize`) if it is a fault.
     public func object(at path: RowPath) -> ManagedObject {
         context.checkQueue()
         let i = sectionStarts[path.section] + path.row
-        let object = context.object(with: results.entries[i].id)
+        let object = context.object(with: results.ids[i])
         if object.isFault {
             let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
             let start = i - i % size
-            let batch = results.entries[start..<min(results.count, start + size)].map { context.object(with: $0.id) }
+            let batch = results.ids[start..<min(results.count, start + size)].map { context.object(with: $0) }
             try? context.faultIn(batch)
         }
         return object
@@ -171,13 +166,13 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// Every object, in order (faults until used).
     public var fetchedObjects: [ManagedObject] {
         context.checkQueue()
-        return results.entries.map { context.object(with: $0.id) }
+        return results.ids.map { context.object(with: $0) }
     }
 
     /// The current state as section names and object IDs.
     public var snapshot: ResultsSnapshot {
         ResultsSnapshot(sections: sectionNames,
-                        items: sectionNames.indices.map { s in results.entries[sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))].map(\.id) },
+                        items: sectionNames.indices.map { s in Array(results.ids[sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))]) },
                         reloaded: [])
     }
 

@@ -113,7 +113,9 @@ struct FetchedResultsPropertyTests {
                 #expect(fresh.snapshot.sections == now.sections && fresh.snapshot.items == now.items,
                         "\(context): differs from a fresh fetch; only fresh \(Set(freshItems).subtracting(nowItems)), only live \(Set(nowItems).subtracting(freshItems)), first difference at \(Array(zip(freshItems, nowItems)).firstIndex { $0.0 != $0.1 } ?? -1)")
                 if recorder.items != now.items, ProcessInfo.processInfo.environment["QUARRY_FRC_DEBUG"] != nil {
-                    for e in controller.results.entries.prefix(12) { print("DBG \(e.id) \(e.keys) \(main.object(with: e.id))") }
+                    for i in 0..<min(12, controller.results.count) {
+                        print("DBG \(controller.results.ids[i]) \(controller.results.keys(at: i)) \(main.object(with: controller.results.ids[i]))")
+                    }
                     print("DBG log \(recorder.log)")
                 }
                 if recorder.violations.count > 0 || recorder.items != now.items || fresh.snapshot.items != now.items { break }
