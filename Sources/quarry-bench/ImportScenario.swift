@@ -120,36 +120,28 @@ private let createRowTable = """
     """
 
 private func rawImport(n: Int, chunk: Int, data: RowData, url: URL) throws -> Double {
-    var db: OpaquePointer?
-    guard sqlite3_open(url.path, &db) == SQLITE_OK, let db else { throw BenchError.sqlite("cannot open \(url.path)") }
-    defer { sqlite3_close(db) }
-    func exec(_ sql: String) throws {
-        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw BenchError.sqlite(String(cString: sqlite3_errmsg(db))) }
-    }
+    let db = try RawDatabase(url: url)
     // Same settings as GRDB's DatabasePool under the Quarry store.
-    try exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
-    try exec(createRowTable)
-    var stmt: OpaquePointer?
-    let sql = "INSERT INTO \"Row\" (Z_ENT, Z_OPT, a, b, c, d, e, f) VALUES (0, 1, ?, ?, ?, ?, ?, ?)"
-    guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK, let stmt else { throw BenchError.sqlite("prepare failed") }
+    try db.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    try db.exec(createRowTable)
+    let stmt = try db.prepare("INSERT INTO \"Row\" (Z_ENT, Z_OPT, a, b, c, d, e, f) VALUES (0, 1, ?, ?, ?, ?, ?, ?)")
     defer { sqlite3_finalize(stmt) }
-    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     return try measure {
         var i = 0
         while i < n {
             let end = min(n, i + chunk)
-            try exec("BEGIN IMMEDIATE")
+            try db.exec("BEGIN IMMEDIATE")
             for k in i..<end {
                 sqlite3_bind_int64(stmt, 1, data.a[k])
                 sqlite3_bind_double(stmt, 2, data.b[k])
-                sqlite3_bind_text(stmt, 3, data.c[k], -1, transient)
+                sqlite3_bind_text(stmt, 3, data.c[k], -1, rawTransient)
                 sqlite3_bind_int64(stmt, 4, data.d[k] ? 1 : 0)
                 sqlite3_bind_double(stmt, 5, data.e[k].timeIntervalSinceReferenceDate)
-                sqlite3_bind_text(stmt, 6, data.f[k], -1, transient)
-                guard sqlite3_step(stmt) == SQLITE_DONE else { throw BenchError.sqlite(String(cString: sqlite3_errmsg(db))) }
+                sqlite3_bind_text(stmt, 6, data.f[k], -1, rawTransient)
+                guard sqlite3_step(stmt) == SQLITE_DONE else { throw BenchError.sqlite(db.message) }
                 sqlite3_reset(stmt)
             }
-            try exec("COMMIT")
+            try db.exec("COMMIT")
             i = end
         }
     }

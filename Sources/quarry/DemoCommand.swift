@@ -30,7 +30,7 @@ struct DemoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = store.map { URL(fileURLWithPath: $0) } ?? DataDirectory.defaultStoreURL(name: "demo")
+        let url = store.map { URL(fileURLWithPath: $0) } ?? PersistentStack.defaultStoreURL(name: "demo")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let model = try DemoModel.make()
         let coordinator = StoreCoordinator(store: try SQLiteStore(url: url, model: model), name: "writer")
@@ -52,15 +52,5 @@ struct DemoCommand: ParsableCommand {
         let start = Date()
         try body()
         return Date().timeIntervalSince(start)
-    }
-}
-
-/// Where Quarry keeps data by default: `$XDG_DATA_HOME/quarry`, else `~/.local/share/quarry`.
-enum DataDirectory {
-    static func defaultStoreURL(name: String) -> URL {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("quarry").appendingPathComponent("\(name).sqlite")
     }
 }

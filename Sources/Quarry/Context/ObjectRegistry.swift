@@ -24,17 +24,10 @@ struct ObjectRegistry {
     /// Removes the entry for `id`.
     mutating func remove(_ id: ObjectID) { table[id] = nil }
 
-    /// Moves an object from `old` to `new` (temporary → permanent ID).
-    mutating func rekey(from old: ObjectID, to new: ObjectID) {
-        if let box = table.removeValue(forKey: old) { table[new] = box }
-    }
-
     /// Every live object.
     var liveObjects: [ManagedObject] { table.values.compactMap(\.object) }
     /// How many live objects.
     var liveCount: Int { table.values.reduce(0) { $0 + ($1.object == nil ? 0 : 1) } }
-    /// Every registered ID whose object is alive.
-    var liveIDs: [ObjectID] { table.compactMap { $0.value.object == nil ? nil : $0.key } }
 
     /// Forgets everything.
     mutating func removeAll() { table = [:]; sweepAt = 1024 }

@@ -193,25 +193,21 @@ struct SQLiteQueryCompiler {
         guard !plan.crossesToMany || plan.endsWithCount else {
             throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key has no single value")
         }
-        let value = try directValue(plan, alias: "t0")
-        if case .attribute(let a) = plan.terminal {
-            let type = plan.finalEntity.attributes[a].type
-            let sql = type == .decimal ? value.sql.replacingOccurrences(of: "CAST(", with: "").replacingOccurrences(of: " AS REAL)", with: "") : value.sql
-            return (sql, type)
-        }
+        let value = try directValue(plan, alias: "t0", asStored: true)
+        if case .attribute(let a) = plan.terminal { return (value.sql, plan.finalEntity.attributes[a].type) }
         return (value.sql, nil)
     }
 
     /// The value of a key path without to-many steps (or ending in `@count`), joining to-ones
     /// with `LEFT JOIN` (a missing destination reads as `NULL`).
-    private mutating func directValue(_ plan: KeyPathPlan, alias: String) throws -> SQLiteFragment {
+    private mutating func directValue(_ plan: KeyPathPlan, alias: String, asStored: Bool = false) throws -> SQLiteFragment {
         let countAt = plan.endsWithCount ? plan.steps.count - 1 : plan.steps.count
         let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: countAt, alias: alias)
         if plan.endsWithCount, case .toMany(let r) = plan.steps[countAt] {
             let sub = try toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
             return SQLiteFragment(sql: "(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.link))", arguments: sub.arguments)
         }
-        return terminalValue(plan, entity: ownerEntity, alias: ownerAlias)
+        return terminalValue(plan, entity: ownerEntity, alias: ownerAlias, asStored: asStored)
     }
 
     /// `LEFT JOIN`s for the to-one steps before step `end`; returns the last alias and entity.
@@ -239,12 +235,14 @@ struct SQLiteQueryCompiler {
 
     /// The key path's final value read from `alias` (an attribute column, a foreign key, or 1
     /// for the mere presence of a to-many element).
-    private func terminalValue(_ plan: KeyPathPlan, entity: EntityDescription, alias: String) -> SQLiteFragment {
+    /// Decimals compare as numbers (`CAST … AS REAL`) unless `asStored`, which reads the stored
+    /// text so the value comes back exact.
+    private func terminalValue(_ plan: KeyPathPlan, entity: EntityDescription, alias: String, asStored: Bool = false) -> SQLiteFragment {
         switch plan.terminal {
         case .attribute(let a):
             let attribute = entity.attributes[a]
             let column = "\(alias).\(sqlIdentifier(attribute.name))"
-            return SQLiteFragment(sql: attribute.type == .decimal ? "CAST(\(column) AS REAL)" : column)
+            return SQLiteFragment(sql: attribute.type == .decimal && !asStored ? "CAST(\(column) AS REAL)" : column)
         case .relationship(let r):
             if r < 0 { return SQLiteFragment(sql: "1") }
             return SQLiteFragment(sql: "\(alias).\(sqlIdentifier(entity.relationships[r].name))")
