@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(
@@ -25,8 +26,13 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        .target(name: "QuarryTUI"),
-        .target(name: "CursesBackend", dependencies: ["QuarryTUI"]),
+        .target(name: "QuarryTUI", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        .systemLibrary(
+            name: "CNCurses",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+        .target(name: "CursesBackend", dependencies: ["QuarryTUI", "CNCurses"]),
         .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
         .executableTarget(
@@ -49,6 +55,8 @@ let package = Package(
             dependencies: ["Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "QuarryTUITests", dependencies: ["QuarryTUI"]),
+        .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
