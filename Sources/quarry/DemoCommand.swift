@@ -1,23 +1,33 @@
 import ArgumentParser
 import Foundation
 import Quarry
+import QuarryBrowser
 
 /// `quarry demo`: creates (or reopens) the stock-ticker demo store and seeds it.
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create or reopen the stock-ticker demo store, seed it, and show what it holds.",
+        abstract: "Open the browser on a live stock-ticker demo store.",
         discussion: """
-            The store lives at --store PATH, or at $XDG_DATA_HOME/quarry/demo.sqlite \
-            (~/.local/share/quarry/demo.sqlite). A store that already holds tickers is reused as it is.
+            Creates (or reopens) a store of sectors, tickers and quotes, seeds it with --rows tickers, \
+            starts a background importer that keeps inserting and updating tickers through an importer \
+            context (--rate rows a second), and opens the browser sectioned by sector. The store lives \
+            at --store PATH, or at $XDG_DATA_HOME/quarry/demo.sqlite (~/.local/share/quarry/demo.sqlite). \
+            A store that already holds tickers is reused as it is. Press ? in the browser for every key.
             """
     )
 
     @Option(name: .long, help: "How many tickers to seed into a new store.")
     var rows = 100_000
 
+    @Option(name: .long, help: "Rows the live importer writes per second (inserts and updates).")
+    var rate = 200
+
     @Option(name: .long, help: "Where to keep the demo store (created if absent, reused if present).")
     var store: String?
+
+    @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
+    var theme: String?
 
     @Flag(name: .long, help: "Create and seed the store, then exit without a user interface.")
     var seedOnly = false
@@ -27,24 +37,34 @@ struct DemoCommand: ParsableCommand {
 
     func validate() throws {
         guard rows >= 0 else { throw ArgumentParser.ValidationError("--rows must be 0 or more (got \(rows))") }
+        guard rate > 0 else { throw ArgumentParser.ValidationError("--rate must be at least 1 (got \(rate))") }
     }
 
     func run() throws {
         let url = store.map { URL(fileURLWithPath: $0) } ?? PersistentStack.defaultStoreURL(name: "demo")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let model = try DemoModel.make()
-        let coordinator = StoreCoordinator(store: try SQLiteStore(url: url, model: model), name: "writer")
-        let reader = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "reader")
-        let existing = try reader.performAndWait { try reader.count(ofEntity: "Ticker") }
+        let stack = try PersistentStack(model: model, storeURL: url)
+        let existing = try stack.writerCoordinator.store.count(for: StoreQuery(entity: try model.requireEntity("Ticker")))
         if existing == 0 && rows > 0 {
-            let seconds = try measure { try DemoSeeder(coordinator: coordinator).seed(rows: rows) }
-            print("seeded \(rows) tickers into \(url.path) in \(String(format: "%.2f", seconds)) s")
-        } else {
+            let seconds = try measure { try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) }
+            if seedOnly { print("seeded \(rows) tickers into \(url.path) in \(String(format: "%.2f", seconds)) s") }
+        } else if seedOnly {
             print("reusing \(url.path) (\(existing) tickers)")
         }
-        print(try StoreStatistics(coordinator: coordinator).text())
-        if !seedOnly {
-            print("(the interactive browser arrives with the terminal-browser issue; this build stops after seeding)")
+        if seedOnly {
+            print(try StoreStatistics(coordinator: stack.writerCoordinator).text())
+            return
+        }
+        let importer = noImport ? nil : DemoImporter(stack: stack, rate: rate)
+        let configuration = BrowserConfiguration(
+            storeTitle: url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
+        var liveStatus: (@MainActor () -> String?)?
+        if let importer { liveStatus = { importer.statusText } }
+        MainActor.assumeIsolated {
+            importer?.start()
+            BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme,
+                                liveStatus: liveStatus, onQuit: { importer?.stop() })
         }
     }
 

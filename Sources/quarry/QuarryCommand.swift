@@ -6,7 +6,7 @@ struct QuarryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarry",
         abstract: "Create, inspect and browse Quarry object stores.",
-        subcommands: [DemoCommand.self, StatsCommand.self],
+        subcommands: [DemoCommand.self, BrowseCommand.self, StatsCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -41,6 +41,10 @@ public final class PersistentStack: @unchecked Sendable {
         public var mergesIncomingSavedObjects = true
         /// Make saving the main context a reported no-op.
         public var isMainContextReadOnly = false
+        /// Open the store read-only at the SQLite level (`PRAGMA query_only`): every save fails
+        /// with ``StoreError/readOnly(path:)`` and the main context is read-only too. The file
+        /// must exist.
+        public var readOnly = false
         /// A store file copied into place when the store file is absent (first run).
         public var seedStoreURL: URL?
         /// SQLite busy timeout in seconds.
@@ -185,6 +189,7 @@ public final class PersistentStack: @unchecked Sendable {
         }
         var sqliteOptions = SQLiteStore.Options()
         sqliteOptions.busyTimeout = options.busyTimeout
+        sqliteOptions.readOnly = options.readOnly
         let writer = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "writer")
         let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
         return (main, writer)
@@ -193,7 +198,7 @@ public final class PersistentStack: @unchecked Sendable {
     private static func makeMainContext(_ coordinator: StoreCoordinator, options: Options) -> ObjectContext {
         let context = ObjectContext(concurrencyType: .mainQueue, coordinator: coordinator, name: "main")
         context.mergePolicy = .mergeByPropertyStoreTrump
-        context.isReadOnly = options.isMainContextReadOnly
+        context.isReadOnly = options.isMainContextReadOnly || options.readOnly
         return context
     }
 

@@ -4,16 +4,6 @@ import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// Waits (without sleeping) for the stack's next smart merge into the main context.
-func nextMerge(of stack: PersistentStack, after save: () throws -> Void) async throws -> SaveChanges {
-    let (stream, continuation) = AsyncStream<SaveChanges>.makeStream()
-    let token = stack.addMergeObserver { continuation.yield($0) }
-    defer { token.cancel() }
-    try save()
-    var iterator = stream.makeAsyncIterator()
-    return await iterator.next()!
-}
-
 @Suite("Persistent stack: contexts, policies and the smart merge")
 struct PersistentStackTests {
     func makeStack(_ directory: TemporaryDirectory, configure: (inout PersistentStack.Options) -> Void = { _ in }) throws -> PersistentStack {

@@ -1,0 +1,86 @@
+import Quarry
+import QuarryTUI
+
+extension Browser {
+    /// `e` (edit the row) or `a` (add an object): opens a form in a new creator context.
+    func beginEdit(new: Bool) {
+        guard !configuration.isReadOnly else {
+            message = ("read-only: editing is disabled", true)
+            return
+        }
+        guard new || table.cursorID != nil else {
+            message = ("no row to edit", true)
+            return
+        }
+        do {
+            overlay = .form(try EditSession(stack: stack, entityName: table.entity.name, id: new ? nil : table.cursorID))
+        } catch {
+            message = ("cannot edit: \(error)", true)
+        }
+    }
+
+    func handleFormKey(_ key: Key, session: EditSession) {
+        switch key {
+        case .control("s"):
+            guard let report = session.save() else { return }
+            overlay = nil
+            if let index = table.displayIndex(of: report.objectID) { table.moveCursor(to: index) }
+            if report.conflicts.isEmpty {
+                message = (session.isNew ? "added; saved to disk" : "saved to disk", false)
+            } else {
+                message = ("saved; conflict: " + report.conflicts.joined(separator: "; "), true)
+            }
+        case .escape:
+            if session.hasChanges && !(session.isNew && !session.fields.contains(where: \.isModified)) {
+                overlay = .confirm(Confirmation(
+                    title: "Unsaved edits", lines: ["Discard the edits to this \(session.object.entity.name)? (y/n)"],
+                    onYes: { [weak self] in self?.message = ("edits discarded", false) },
+                    onNo: { [weak self] in self?.overlay = .form(session) }))
+            } else {
+                overlay = nil
+                message = ("nothing saved", false)
+            }
+        default:
+            _ = session.handle(key)
+        }
+    }
+
+    /// `d`: asks to delete the row, saying how many objects the delete rules remove with it.
+    func confirmDelete() {
+        guard !configuration.isReadOnly else {
+            message = ("read-only: deleting is disabled", true)
+            return
+        }
+        guard let id = table.cursorID else { return }
+        // Work out the cascade in a temporary context, which can never save.
+        let scratch = stack.temporaryContext()
+        let count: Int
+        do {
+            scratch.delete(try scratch.existingObject(with: id))
+            scratch.processPendingChanges()
+            count = scratch.deleted.count
+        } catch {
+            message = ("cannot delete: \(error)", true)
+            return
+        }
+        let name = table.entity.name
+        let others = count - 1
+        let line = others > 0
+            ? "Delete this \(name) and \(others) related object\(others == 1 ? "" : "s") (delete rules)? (y/n)"
+            : "Delete this \(name)? (y/n)"
+        overlay = .confirm(Confirmation(title: "Delete", lines: [line]) { [weak self] in
+            self?.delete(id, expected: count)
+        })
+    }
+
+    private func delete(_ id: ObjectID, expected: Int) {
+        let context = stack.creatorContext()
+        do {
+            context.delete(try context.existingObject(with: id))
+            try context.save()
+            message = ("deleted \(expected) object\(expected == 1 ? "" : "s"); saved to disk", false)
+        } catch {
+            message = ("delete failed: \(error)", true)
+        }
+    }
+}

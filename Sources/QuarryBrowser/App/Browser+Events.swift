@@ -1,0 +1,254 @@
+import Quarry
+import QuarryTUI
+
+extension Browser {
+    /// Applies one event to the state. Never throws: failures become status-line messages.
+    public func handle(_ event: TerminalEvent) {
+        switch event {
+        case .resize(let size):
+            lastSize = size
+        case .terminate(let signal):
+            // SIGTERM always quits; SIGINT asks first when edits are pending.
+            if signal == 2 { requestQuit() } else { wantsQuit = true }
+        case .key(let key):
+            handle(key)
+        }
+    }
+
+    private func handle(_ key: Key) {
+        if key == .control("l") { return }  // a full redraw happens anyway
+        switch overlay {
+        case nil:
+            message = nil
+            handleTableKey(key)
+        case .help(let scroll):
+            handleHelpKey(key, scroll: scroll)
+        case .prompt(let state):
+            handlePromptKey(key, state: state)
+        case .picker(let selected):
+            handlePickerKey(key, selected: selected)
+        case .detail(let pages):
+            handleDetailKey(key, pages: pages)
+        case .form(let session):
+            handleFormKey(key, session: session)
+        case .confirm(let confirmation):
+            switch key {
+            case .character("y"), .character("Y"):
+                overlay = nil
+                confirmation.onYes()
+            case .character("n"), .character("N"), .escape, .character("q"):
+                overlay = nil
+                confirmation.onNo?()
+            default: break
+            }
+        }
+    }
+
+    // MARK: Table
+
+    private func handleTableKey(_ key: Key) {
+        switch key {
+        case .character("q"): requestQuit()
+        case .down, .character("j"): table.moveCursor(by: 1)
+        case .up, .character("k"): table.moveCursor(by: -1)
+        case .pageDown, .control("f"), .character(" "): table.page(by: 1)
+        case .pageUp, .control("b"): table.page(by: -1)
+        case .home, .character("g"): table.moveToTop()
+        case .end, .character("G"): table.moveToBottom()
+        case .character("]"): table.jumpSection(by: 1)
+        case .character("["): table.jumpSection(by: -1)
+        case .right, .character("l"): moveColumnCursor(by: 1)
+        case .left, .character("h"): moveColumnCursor(by: -1)
+        case .character("?"), .function(1): overlay = .help(scroll: 0)
+        case .tab: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
+        case .character("/"):
+            overlay = .prompt(PromptState(kind: .search, text: "", caret: 0, origin: table.cursorID))
+        case .character("f"):
+            let current = table.query.filter ?? ""
+            overlay = .prompt(PromptState(kind: .filter, text: current, caret: current.count))
+        case .character("n"): repeatSearch(forward: true)
+        case .character("N"): repeatSearch(forward: false)
+        case .character("s"): sortByColumnUnderCursor(ascending: true)
+        case .character("S"): sortByColumnUnderCursor(ascending: false)
+        case .character("<"): resizeColumnUnderCursor(by: -2)
+        case .character(">"): resizeColumnUnderCursor(by: 2)
+        case .character("-"): hideColumnUnderCursor()
+        case .character("="): showAllColumns()
+        case .character("!"):
+            freezesFirstColumn.toggle()
+            message = (freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
+        case .enter: openDetail()
+        case .character("p"): togglePause()
+        case .character("e"): beginEdit(new: false)
+        case .character("a"): beginEdit(new: true)
+        case .character("d"): confirmDelete()
+        case .escape: break
+        default: break
+        }
+    }
+
+    /// The entities the picker offers (abstract ones left out).
+    var entityNames: [String] { stack.model.entities.filter { !$0.isAbstract }.map(\.name) }
+
+    private func moveColumnCursor(by delta: Int) {
+        let count = shownColumns.count
+        guard count > 0 else { return }
+        columnCursor = min(max(0, columnCursor + delta), count - 1)
+        keepColumnCursorVisible()
+    }
+
+    /// Scrolls horizontally so the column cursor is on screen.
+    func keepColumnCursorVisible() {
+        let columns = shownColumns
+        columnCursor = min(columnCursor, max(0, columns.count - 1))
+        let frozen = freezesFirstColumn ? 1 : 0
+        if columnCursor < frozen { return }
+        if columnCursor < firstColumn { firstColumn = columnCursor }
+        while firstColumn < columnCursor {
+            let view = TableView(columns: columns.map { TableColumn(title: $0.title, width: $0.width) }, lines: [],
+                                 firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn)
+            let visible = view.visibleColumns(width: lastSize.width)
+            // The cursor's column must be fully visible: all columns before it plus itself fit.
+            var used = 0
+            for index in visible {
+                used += columns[index].width + 1
+                if index == columnCursor { break }
+            }
+            if visible.contains(columnCursor) && used <= lastSize.width { break }
+            firstColumn += 1
+        }
+    }
+
+    private func sortByColumnUnderCursor(ascending: Bool) {
+        let columns = shownColumns
+        guard columns.indices.contains(columnCursor), let keyPath = columns[columnCursor].sortKeyPath else {
+            message = ("this column cannot be sorted", true)
+            return
+        }
+        var query = table.query
+        let comparison = SortKey.StringComparison.binary  // served by the column index
+        query.sort = [SortKey(keyPath, ascending: ascending, comparison: comparison)]
+        if let section = query.sectionKey, section == keyPath {
+            query.sort = [SortKey(keyPath, ascending: ascending)]
+        }
+        do {
+            try table.reload(query)
+            message = ("sorted by \(keyPath) \(ascending ? "▲" : "▼")", false)
+        } catch {
+            message = ("cannot sort by \(keyPath): \(error)", true)
+        }
+    }
+
+    private func resizeColumnUnderCursor(by delta: Int) {
+        guard let index = tableColumnIndex(ofShown: columnCursor) else { return }
+        table.columns[index].width = min(200, max(3, table.columns[index].width + delta))
+        keepColumnCursorVisible()
+    }
+
+    private func hideColumnUnderCursor() {
+        guard shownColumns.count > 1, let index = tableColumnIndex(ofShown: columnCursor) else {
+            message = ("the last column cannot be hidden", true)
+            return
+        }
+        table.columns[index].isHidden = true
+        message = ("hid \(table.columns[index].title) (= shows all)", false)
+        keepColumnCursorVisible()
+    }
+
+    private func showAllColumns() {
+        for index in table.columns.indices { table.columns[index].isHidden = false }
+    }
+
+    /// The index in `table.columns` of the `shown`-th visible column.
+    func tableColumnIndex(ofShown shown: Int) -> Int? {
+        var seen = -1
+        for (index, column) in table.columns.enumerated() where !column.isHidden {
+            seen += 1
+            if seen == shown { return index }
+        }
+        return nil
+    }
+
+    // MARK: Help and picker
+
+    private func handleHelpKey(_ key: Key, scroll: Int) {
+        switch key {
+        case .escape, .character("q"), .character("?"), .enter: overlay = nil
+        case .down, .character("j"): overlay = .help(scroll: min(scroll + 1, max(0, KeyHelp.entries.count - 1)))
+        case .up, .character("k"): overlay = .help(scroll: max(0, scroll - 1))
+        default: break
+        }
+    }
+
+    private func handlePickerKey(_ key: Key, selected: Int) {
+        let names = entityNames
+        switch key {
+        case .escape, .character("q"): overlay = nil
+        case .down, .character("j"), .tab: overlay = .picker(selected: (selected + 1) % max(1, names.count))
+        case .up, .character("k"), .backTab: overlay = .picker(selected: (selected - 1 + names.count) % max(1, names.count))
+        case .enter:
+            overlay = nil
+            guard names.indices.contains(selected), names[selected] != table.entity.name else { return }
+            switchEntity(to: names[selected])
+        default: break
+        }
+    }
+
+    private func switchEntity(to name: String) {
+        guard let entity = stack.model.entity(named: name) else { return }
+        let sort = BrowserConfiguration.defaultSort(for: entity)
+        guard !sort.isEmpty else {
+            message = ("\(name) has no attribute to sort by", true)
+            return
+        }
+        do {
+            try table.reload(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil))
+            columnCursor = 0
+            firstColumn = 0
+            message = ("showing \(name)", false)
+        } catch {
+            message = ("cannot show \(name): \(error)", true)
+        }
+    }
+
+    // MARK: Detail
+
+    private func openDetail() {
+        guard let id = table.cursorID else { return }
+        do {
+            overlay = .detail([try DetailPage(objectID: id, context: stack.mainContext)])
+        } catch {
+            message = ("cannot open the object: \(error)", true)
+        }
+    }
+
+    private func handleDetailKey(_ key: Key, pages: [DetailPage]) {
+        guard var page = pages.last else { overlay = nil; return }
+        var pages = pages
+        switch key {
+        case .escape, .backspace, .character("q"):
+            pages.removeLast()
+            overlay = pages.isEmpty ? nil : .detail(pages)
+            return
+        case .down, .character("j"): page.selected = min(page.entries.count - 1, page.selected + 1)
+        case .up, .character("k"): page.selected = max(0, page.selected - 1)
+        case .pageDown: page.selected = min(page.entries.count - 1, page.selected + 10)
+        case .pageUp: page.selected = max(0, page.selected - 10)
+        case .enter:
+            guard let target = page.links[page.selected] else {
+                message = ("nothing to follow here", true)
+                return
+            }
+            do {
+                pages.append(try DetailPage(objectID: target, context: stack.mainContext))
+                overlay = .detail(pages)
+            } catch {
+                message = ("cannot open the object: \(error)", true)
+            }
+            return
+        default: return
+        }
+        pages[pages.count - 1] = page
+        overlay = .detail(pages)
+    }
+}

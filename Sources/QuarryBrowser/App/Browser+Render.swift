@@ -1,0 +1,108 @@
+import Quarry
+import QuarryTUI
+
+extension Browser {
+    /// The smallest terminal the browser draws in.
+    public static let minimumSize = TerminalSize(width: 40, height: 10)
+
+    /// Draws the whole state into a new buffer of `size`: title bar, table, status line or
+    /// prompt, and the open overlay. Faults in only the visible rows.
+    public func render(size: TerminalSize) -> ScreenBuffer {
+        lastSize = size
+        var buffer = ScreenBuffer(size: size, style: theme[.row])
+        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+            buffer.write(DisplayWidth.truncate("terminal too small (\(size.width)×\(size.height); need 40×10)", toWidth: size.width),
+                         x: 0, y: 0, style: theme[.error])
+            return buffer
+        }
+        let prompt = promptView
+        let bottomRows = prompt?.height ?? 1
+        let tableRect = Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows)
+        table.pageHeight = max(1, tableRect.height - 1)
+        keepColumnCursorVisible()
+
+        BarLine(left: titleText, right: configuration.isReadOnly ? "read-only " : "", style: theme[.header])
+            .render(into: &buffer, rect: Rect(x: 0, y: 0, width: size.width, height: 1))
+        renderTable(into: &buffer, rect: tableRect)
+
+        let bottom = Rect(x: 0, y: size.height - bottomRows, width: size.width, height: bottomRows)
+        if let prompt {
+            prompt.render(into: &buffer, rect: bottom, theme: theme)
+        } else {
+            BarLine(left: statusText, right: liveText, style: theme[.status],
+                    message: message.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
+                .render(into: &buffer, rect: bottom)
+        }
+        renderOverlay(into: &buffer, area: Rect(x: 0, y: 1, width: size.width, height: size.height - 2))
+        return buffer
+    }
+
+    private var titleText: String {
+        var parts = ["quarry", configuration.storeTitle, table.entity.name, "sort " + table.query.sortDescription]
+        if let filter = table.query.filter { parts.append("filter " + filter) }
+        return parts.joined(separator: " · ")
+    }
+
+    private var statusText: String {
+        let columns = shownColumns
+        var parts = ["row \(table.cursorRowNumber)/\(table.rowCount)", "col \(columns.isEmpty ? 0 : columnCursor + 1)/\(columns.count)"]
+        if table.query.sectionKey != nil, let path = table.cursorPath {
+            let name = table.sections[path.section].name
+            parts.append(name.isEmpty ? "(none)" : name)
+        }
+        if hasPendingEdits { parts.append("✎ edits pending") }
+        return parts.joined(separator: " · ")
+    }
+
+    private var liveText: String {
+        var parts: [String] = []
+        if isPaused { parts.append("⏸ paused") }
+        if let live = liveStatus?() { parts.append(live) }
+        let merges = stack.mergeStatistics
+        if let last = merges.last, merges.count > 0 {
+            parts.append("merged \(ValueText.formatDate(last).suffix(8))")
+        }
+        return parts.isEmpty ? "? help " : parts.joined(separator: " · ") + " "
+    }
+
+    private var promptView: PromptLine? {
+        guard case .prompt(let state) = overlay else { return nil }
+        return PromptLine(prompt: state.kind == .filter ? "filter: " : "/", text: state.text, caret: state.caret, error: state.error)
+    }
+
+    private func renderTable(into buffer: inout ScreenBuffer, rect: Rect) {
+        let columns = shownColumns
+        let sortKeys = table.query.userSort
+        let tableColumns = columns.map { spec -> TableColumn in
+            let sorted = sortKeys.first { $0.keyPath == spec.sortKeyPath }
+            return TableColumn(title: spec.title, width: spec.width, alignment: spec.alignment, sortAscending: sorted?.ascending)
+        }
+        let lines = table.visibleLines(columns: columns, now: ResultsTable.uptime())
+        let view = TableView(columns: tableColumns, lines: lines, firstColumn: firstColumn,
+                             freezesFirstColumn: freezesFirstColumn, selectedColumn: columnCursor)
+        view.render(into: &buffer, rect: rect, theme: theme)
+        if table.rowCount == 0 {
+            let text = table.query.filter == nil ? "no \(table.entity.name) objects" : "no rows match the filter"
+            buffer.write(text, x: 2, y: rect.y + 2, style: theme[.row].adding(.dim))
+        }
+    }
+
+    private func renderOverlay(into buffer: inout ScreenBuffer, area: Rect) {
+        switch overlay {
+        case nil, .prompt: break
+        case .help(let scroll):
+            ListOverlay(title: "Keys", entries: KeyHelp.entries, scroll: scroll, footer: "↑↓ scroll · Esc close")
+                .render(into: &buffer, area: area, theme: theme)
+        case .picker(let selected):
+            ListOverlay(title: "Entity", entries: entityNames.map { ListOverlay.Entry(label: $0) }, selected: selected,
+                        footer: "↑↓ choose · Enter open · Esc cancel")
+                .render(into: &buffer, area: area, theme: theme)
+        case .detail(let pages):
+            pages.last?.view(scroll: 0).render(into: &buffer, area: area, theme: theme)
+        case .form(let session):
+            session.view().render(into: &buffer, area: area, theme: theme)
+        case .confirm(let confirmation):
+            MessageBox(title: confirmation.title, lines: confirmation.lines).render(into: &buffer, area: area, theme: theme)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Quarry
+import QuarryTUI
+
+extension Browser {
+    /// The key the search looks in: the first sort key that is not the section key.
+    var searchKey: SortKey? { table.query.userSort.first ?? table.query.effectiveSort.first }
+
+    /// `n` / `N`: the next or previous row matching the last search.
+    func repeatSearch(forward: Bool) {
+        guard let text = lastSearch else {
+            message = ("no search yet: / searches", true)
+            return
+        }
+        if !search(text, from: table.cursor, forward: forward, includeStart: false) {
+            message = ("no more matches for \"\(text)\"", true)
+        }
+    }
+
+    /// Moves the cursor to the first row at or after (before) display line `start` whose search
+    /// key starts with `text` (case- and accent-insensitively; numbers and dates: the first value
+    /// at or past it). Each section is searched by binary search on its sort order, faulting in
+    /// only the rows it probes. Returns whether a row was found.
+    @discardableResult
+    func search(_ text: String, from start: Int, forward: Bool, includeStart: Bool) -> Bool {
+        guard let key = searchKey, table.rowCount > 0 else { return false }
+        let sections = table.sections
+        let startLine = min(max(0, start), max(0, table.lineCount - 1))
+        let startPath: RowPath = {
+            if case .row(let path) = table.line(at: startLine) { return path }
+            if case .section(let s) = table.line(at: startLine) { return RowPath(section: s, row: 0) }
+            return RowPath(section: 0, row: 0)
+        }()
+        let probes = probeValues(for: text, key: key)
+        let s0 = startPath.section
+        let order = forward
+            ? Array(s0..<sections.count) + Array(0..<s0) + [s0]
+            : Array((0...s0).reversed()) + Array(((s0 + 1)..<sections.count).reversed()) + [s0]
+        for (visit, section) in order.enumerated() where sections[section].numberOfObjects > 0 {
+            let count = sections[section].numberOfObjects
+            var candidates: [Int] = []
+            for probe in probes {
+                guard let run = matchRun(probe, text: text, key: key, section: section, count: count) else { continue }
+                if visit == 0 {
+                    if forward {
+                        let row = max(run.lowerBound, includeStart ? startPath.row : startPath.row + 1)
+                        if row < run.upperBound { candidates.append(row) }
+                    } else {
+                        let row = min(run.upperBound - 1, includeStart ? startPath.row : startPath.row - 1)
+                        if row >= run.lowerBound { candidates.append(row) }
+                    }
+                } else {
+                    candidates.append(forward ? run.lowerBound : run.upperBound - 1)
+                }
+            }
+            if let pick = forward ? candidates.min() : candidates.max() {
+                table.moveCursor(to: table.displayIndex(of: RowPath(section: section, row: pick)))
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The rows of `section` matching `text`: they are contiguous in the sort order, from the
+    /// lower bound of `probe`; the end is found by galloping then bisecting (O(log n) probes).
+    private func matchRun(_ probe: Value, text: String, key: SortKey, section: Int, count: Int) -> Range<Int>? {
+        let low = lowerBound(probe, key: key, section: section, count: count)
+        guard low < count, matchesPrefix(row: low, section: section, text: text, key: key) else { return nil }
+        var good = low, bad = count, step = 1
+        while good + step < count {
+            if matchesPrefix(row: good + step, section: section, text: text, key: key) {
+                good += step
+                step *= 2
+            } else {
+                bad = good + step
+                break
+            }
+        }
+        while bad - good > 1 {
+            let mid = (good + bad) / 2
+            if matchesPrefix(row: mid, section: section, text: text, key: key) { good = mid } else { bad = mid }
+        }
+        return low..<(good + 1)
+    }
+
+    /// The values to look for: the text as typed and in upper and lower case (for binary order).
+    private func probeValues(for text: String, key: SortKey) -> [Value] {
+        if let number = Double(text) { return [.double(number)] }
+        var values: [Value] = [.string(text)]
+        if key.comparison == .binary {
+            for variant in [text.uppercased(), text.lowercased()] where !values.contains(.string(variant)) {
+                values.append(.string(variant))
+            }
+        }
+        return values
+    }
+
+    /// The first row of `section` whose key is not before `probe` in the key's order.
+    private func lowerBound(_ probe: Value, key: SortKey, section: Int, count: Int) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            var c = key.compare(value(row: mid, section: section, key: key), probe)
+            if !key.ascending { c = -c }
+            if c < 0 { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    private func value(row: Int, section: Int, key: SortKey) -> Value {
+        let object = table.controller.object(at: RowPath(section: section, row: row))
+        return Self.value(of: object, keyPath: key.keyPath)
+    }
+
+    private func matchesPrefix(row: Int, section: Int, text: String, key: SortKey) -> Bool {
+        let value = value(row: row, section: section, key: key)
+        switch value {
+        case .integer, .double, .decimal: if Double(text) != nil { return true }
+        default: break
+        }
+        let shown = ValueText.format(value)
+        return shown.range(of: text, options: [.caseInsensitive, .diacriticInsensitive, .anchored]) != nil
+    }
+
+    /// The value at `keyPath` (to-one steps followed) of `object`.
+    static func value(of object: ManagedObject, keyPath: String) -> Value {
+        var current: ManagedObject? = object
+        let steps = keyPath.split(separator: ".").map(String.init)
+        for step in steps.dropLast() { current = current.flatMap { try? $0.object(forKey: step) } }
+        guard let current, let last = steps.last else { return .null }
+        return (try? current.value(forKey: last)) ?? .null
+    }
+}

@@ -1,0 +1,98 @@
+import Quarry
+import QuarryTUI
+
+/// The terminal browser's state and behaviour: one ``handle(_:)`` turns events into state changes
+/// and one ``render(size:)`` draws the state into a cell buffer.
+///
+/// It owns a ``ResultsTable`` over the stack's main context, so the live merge reaches it as
+/// fetched-results diffs. It never touches the terminal: ``BrowserApp`` feeds it events from a
+/// ``TerminalBackend`` and presents what it renders. Main actor only.
+@MainActor
+public final class Browser {
+    /// The stack browsed.
+    public let stack: PersistentStack
+    /// The configuration it was opened with.
+    public let configuration: BrowserConfiguration
+    /// The table.
+    let table: ResultsTable
+    /// The theme in use.
+    var theme: Theme
+    /// What is open over the table.
+    var overlay: Overlay?
+    /// A message for the status line, and whether it is an error; cleared by the next key.
+    var message: (text: String, isError: Bool)?
+    /// The column cursor, an index into ``shownColumns``.
+    var columnCursor = 0
+    /// The first scrollable column shown.
+    var firstColumn = 0
+    /// Whether the first column stays while scrolling right.
+    var freezesFirstColumn = false
+    /// Whether the live merge is paused.
+    public internal(set) var isPaused = false
+    /// The last search text, for `n` and `N`.
+    var lastSearch: String?
+    /// Set when the user asked to quit; the app loop then restores the terminal and exits.
+    public internal(set) var wantsQuit = false
+    /// Called when something changed that needs a new frame (live merges, highlight expiry).
+    public var onNeedsDisplay: (@MainActor () -> Void)?
+    /// Extra text for the right of the status line (the importer's rate), asked at each frame.
+    public var liveStatus: (@MainActor () -> String?)?
+    /// The size of the last frame rendered.
+    var lastSize = TerminalSize(width: 80, height: 24)
+
+    /// Opens the browser on `stack` with `configuration`.
+    /// - Throws: when the entity, sort, section key or filter is invalid.
+    public init(stack: PersistentStack, configuration: BrowserConfiguration) throws {
+        self.stack = stack
+        self.configuration = configuration
+        self.theme = configuration.theme
+        let query = TableQuery(entityName: configuration.entityName, sort: configuration.sort,
+                               sectionKey: configuration.sectionKey, filter: configuration.filter)
+        self.table = try ResultsTable(context: stack.mainContext, query: query)
+        if let start = configuration.startMessage { message = (start, true) }
+        table.onChange = { [weak self] in self?.onNeedsDisplay?() }
+    }
+
+    /// Whether a form with unsaved edits is open.
+    public var hasPendingEdits: Bool {
+        if case .form(let session) = overlay { return session.hasChanges }
+        return false
+    }
+
+    /// The columns not hidden.
+    var shownColumns: [ColumnSpec] { table.columns.filter { !$0.isHidden } }
+
+    /// The uptime at which the next row highlight ends, if any (the app schedules a frame then).
+    public func nextHighlightExpiry() -> Double? { table.pruneFlashes(now: ResultsTable.uptime()) }
+
+    /// How many objects the table shows.
+    public var rowCount: Int { table.rowCount }
+
+    /// Pauses or resumes the live merge. Resuming refetches, so nothing merged meanwhile is missed.
+    func togglePause() {
+        isPaused.toggle()
+        stack.mergesIncomingSavedObjects = !isPaused
+        if isPaused {
+            message = ("live merge paused (p resumes)", false)
+        } else {
+            stack.mainContext.reset()
+            do {
+                try table.refetch()
+                message = ("live merge resumed", false)
+            } catch {
+                message = ("refetch failed: \(error)", true)
+            }
+        }
+    }
+
+    /// Asks to quit, first confirming when an edit form holds unsaved changes.
+    func requestQuit() {
+        if hasPendingEdits {
+            overlay = .confirm(Confirmation(title: "Unsaved edits", lines: ["Quit and discard the unsaved edits? (y/n)"]) { [weak self] in
+                self?.wantsQuit = true
+            })
+        } else {
+            wantsQuit = true
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Quarry
+import QuarryTUI
+
+/// What the browser opens: the store's title, the entity and its order, sections and filter,
+/// the theme, and whether editing is allowed.
+public struct BrowserConfiguration: Sendable {
+    /// The store's name for the title bar (usually the file name).
+    public var storeTitle: String
+    /// The entity shown first.
+    public var entityName: String
+    /// The initial order (at least one key; the section key is put first when needed).
+    public var sort: [SortKey]
+    /// The key path to section by, if any.
+    public var sectionKey: String?
+    /// The initial filter in the predicate format language, if any.
+    public var filter: String?
+    /// Disables editing (`e`, `a`, `d`); the store itself should also be opened read-only.
+    public var isReadOnly: Bool
+    /// The theme (already adapted to the terminal's colours).
+    public var theme: Theme
+    /// A message to show at start (for example a malformed theme file that was replaced by the default).
+    public var startMessage: String?
+
+    /// Creates a configuration.
+    public init(storeTitle: String, entityName: String, sort: [SortKey], sectionKey: String? = nil, filter: String? = nil,
+                isReadOnly: Bool = false, theme: Theme = .builtInDefault, startMessage: String? = nil) {
+        self.storeTitle = storeTitle
+        self.entityName = entityName
+        self.sort = sort
+        self.sectionKey = sectionKey
+        self.filter = filter
+        self.isReadOnly = isReadOnly
+        self.theme = theme
+        self.startMessage = startMessage
+    }
+
+    /// A sensible default order for `entity`: its first indexed attribute, else its display key,
+    /// else its first stored attribute.
+    public static func defaultSort(for entity: EntityDescription) -> [SortKey] {
+        let stored = entity.attributes.filter { !$0.isTransient && $0.type != .binary && $0.type != .transformable }
+        if let indexed = stored.first(where: \.isIndexed) { return [SortKey(indexed.name)] }
+        if let key = ColumnSpec.displayKey(of: entity) { return [SortKey(key)] }
+        return stored.first.map { [SortKey($0.name)] } ?? []
+    }
+}

@@ -1,0 +1,4 @@
+import QuarryTUI
+
+/// In the browser, `Key` is a key press (the engine's predicate-builder `Key` is spelled `Quarry.Key`).
+typealias Key = QuarryTUI.Key

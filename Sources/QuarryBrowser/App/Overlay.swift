@@ -1,0 +1,48 @@
+import Quarry
+import QuarryTUI
+
+/// What is drawn over the table and receives the keys, if anything.
+@MainActor
+enum Overlay {
+    /// The help overlay, scrolled.
+    case help(scroll: Int)
+    /// A one-line prompt (filter or search).
+    case prompt(PromptState)
+    /// The entity picker with the selected entry.
+    case picker(selected: Int)
+    /// The detail view: a stack of pages, the last on top.
+    case detail([DetailPage])
+    /// An edit form in a creator context.
+    case form(EditSession)
+    /// A yes/no question.
+    case confirm(Confirmation)
+}
+
+/// The state of the filter or search prompt.
+struct PromptState {
+    /// Which prompt.
+    enum Kind { case filter, search }
+    /// Which prompt this is.
+    var kind: Kind
+    /// The text typed.
+    var text: String
+    /// The caret, in characters.
+    var caret: Int
+    /// The last error and the column it points at.
+    var error: (message: String, column: Int?)?
+    /// Where the cursor was when the search started (restored on Esc).
+    var origin: ObjectID?
+}
+
+/// A yes/no question and what `y` does.
+@MainActor
+struct Confirmation {
+    /// The box title.
+    var title: String
+    /// The question, one line each.
+    var lines: [String]
+    /// What answering yes does.
+    var onYes: @MainActor () -> Void
+    /// What answering no does (by default: just close the question).
+    var onNo: (@MainActor () -> Void)? = nil
+}

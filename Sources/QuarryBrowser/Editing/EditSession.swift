@@ -1,0 +1,232 @@
+import Quarry
+import QuarryTUI
+
+/// An edit form bound to a `creatorContext()`: a child of the main context whose save goes to
+/// main and on to disk, and which is simply dropped on discard (nothing reaches main).
+///
+/// Fields are typed by the model; a value that does not parse, or that the model rejects on save,
+/// is shown under its field and nothing is saved. A value the importer changed while the form was
+/// open is reported after the save as a conflict, resolved by the creator context's overwrite policy.
+@MainActor
+final class EditSession {
+    /// One editable property.
+    struct Field {
+        /// The attribute or to-one relationship name.
+        var key: String
+        /// The attribute's type; `nil` for a to-one relationship typed by its display value.
+        var type: AttributeType?
+        /// Whether the value may be empty.
+        var isOptional: Bool
+        /// For a to-one relationship: the destination entity and the key that names its objects.
+        var destination: (entity: String, displayKey: String)?
+        /// The text as loaded.
+        var original: String
+        /// The text being edited.
+        var text: String
+        /// The message shown under the field.
+        var error: String?
+        /// The text is not editable (binary, transformable, a to-one without display key).
+        var isEditable: Bool
+
+        var isModified: Bool { text != original }
+    }
+
+    /// The creator context.
+    let context: ObjectContext
+    /// The main context (to detect importer changes made while editing).
+    let mainContext: ObjectContext
+    /// The object edited (inserted for a new object).
+    let object: ManagedObject
+    /// Whether this form creates a new object.
+    let isNew: Bool
+    /// The fields in model order.
+    private(set) var fields: [Field]
+    /// The focused field.
+    var focus = 0
+    /// The caret in the focused field, in characters.
+    var caret = 0
+    /// A message under the fields (save failure).
+    var message: String?
+
+    /// Opens a form for the object `id`, or for a new object of `entityName` when `id` is nil.
+    init(stack: PersistentStack, entityName: String, id: ObjectID?) throws {
+        context = stack.creatorContext()
+        mainContext = stack.mainContext
+        if let id {
+            object = try context.existingObject(with: id)
+            isNew = false
+        } else {
+            object = try context.insertObject(entityName: entityName)
+            isNew = true
+        }
+        let entity = object.entity
+        let model = context.model
+        var fields: [Field] = []
+        for attribute in entity.attributes where !attribute.isTransient {
+            let text = ValueText.format((try? object.value(forKey: attribute.name)) ?? .null)
+            fields.append(Field(key: attribute.name, type: attribute.type, isOptional: attribute.isOptional, destination: nil,
+                                original: text, text: text, isEditable: ValueText.isEditable(attribute.type)))
+        }
+        for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
+            let destination = model.destination(of: entity, relationship: index)
+            let displayKey = ColumnSpec.displayKey(of: destination)
+            var text = ""
+            if let displayKey, let related = try? object.object(forKey: relationship.name) {
+                text = ValueText.format((try? related.value(forKey: displayKey)) ?? .null)
+            }
+            fields.append(Field(key: relationship.name, type: nil, isOptional: relationship.isOptional,
+                                destination: displayKey.map { (destination.name, $0) }, original: text, text: text,
+                                isEditable: displayKey != nil))
+        }
+        self.fields = fields
+        caret = fields.first?.text.count ?? 0
+    }
+
+    /// Whether any field differs from what was loaded (or the object is new).
+    var hasChanges: Bool { isNew || fields.contains(where: \.isModified) }
+
+    /// The form as a widget.
+    func view(readOnlyReason: String? = nil) -> FormView {
+        let title = (isNew ? "New " : "Edit ") + object.entity.name
+        return FormView(title: title, fields: fields.map { field in
+            var hint = field.type.map { $0.rawValue.lowercased() } ?? "→ \(field.destination?.entity ?? "")"
+            if !field.isOptional { hint += ", required" }
+            return FormField(label: field.key, text: field.text, hint: hint, error: field.error,
+                             isModified: field.isModified, isEditable: field.isEditable)
+        }, focus: focus, caret: caret, message: message)
+    }
+
+    // MARK: Typing
+
+    /// Applies a key to the focused field. Returns false when the key is not for the form.
+    func handle(_ key: Key) -> Bool {
+        guard fields.indices.contains(focus) else { return false }
+        switch key {
+        case .tab, .down: moveFocus(by: 1)
+        case .backTab, .up: moveFocus(by: -1)
+        case .left: caret = max(0, caret - 1)
+        case .right: caret = min(fields[focus].text.count, caret + 1)
+        case .home, .control("a"): caret = 0
+        case .end, .control("e"): caret = fields[focus].text.count
+        case .backspace:
+            guard fields[focus].isEditable, caret > 0 else { return true }
+            var characters = Array(fields[focus].text)
+            characters.remove(at: caret - 1)
+            fields[focus].text = String(characters)
+            caret -= 1
+            fields[focus].error = nil
+        case .delete:
+            guard fields[focus].isEditable else { return true }
+            var characters = Array(fields[focus].text)
+            if caret < characters.count { characters.remove(at: caret) }
+            fields[focus].text = String(characters)
+            fields[focus].error = nil
+        case .control("u"):
+            guard fields[focus].isEditable else { return true }
+            fields[focus].text = ""
+            caret = 0
+        case .character(let c):
+            guard fields[focus].isEditable else { return true }
+            var characters = Array(fields[focus].text)
+            characters.insert(c, at: min(caret, characters.count))
+            fields[focus].text = String(characters)
+            caret += 1
+            fields[focus].error = nil
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func moveFocus(by delta: Int) {
+        guard !fields.isEmpty else { return }
+        focus = (focus + delta + fields.count) % fields.count
+        caret = fields[focus].text.count
+    }
+
+    // MARK: Saving
+
+    /// What a successful save reports.
+    struct SaveReport {
+        /// The saved object's ID (permanent).
+        var objectID: ObjectID
+        /// Fields the importer changed while the form was open, as "key: theirs → yours" texts.
+        var conflicts: [String]
+    }
+
+    /// Parses every field, sets the values, validates and saves to main and on to disk.
+    ///
+    /// Returns nil and marks the fields at fault when a value does not parse or fails validation;
+    /// nothing is saved then.
+    func save() -> SaveReport? {
+        message = nil
+        var failed = false
+        var conflicts: [String] = []
+        let mainObject: ManagedObject? = isNew ? nil : mainContext.object(with: object.objectID)
+        for index in fields.indices where fields[index].isModified || (isNew && fields[index].isEditable) {
+            let field = fields[index]
+            do {
+                if let type = field.type {
+                    let value = try ValueText.parse(field.text, as: type, optional: field.isOptional)
+                    if isNew, field.text.isEmpty, field.original.isEmpty, value == .null { continue }
+                    try object.setValue(value, forKey: field.key)
+                } else if let destination = field.destination {
+                    try object.setObject(try lookUp(field.text, in: destination), forKey: field.key)
+                }
+                if let mainObject, field.isModified, let theirs = currentText(of: field, in: mainObject), theirs != field.original {
+                    conflicts.append("\(field.key): the importer wrote \(theirs) meanwhile; kept \(field.text) (overwrite)")
+                }
+            } catch {
+                fields[index].error = "\(error)"
+                failed = true
+            }
+        }
+        if failed {
+            focusFirstError()
+            return nil
+        }
+        do {
+            try context.save()
+            return SaveReport(objectID: object.objectID, conflicts: conflicts)
+        } catch let error as ValidationError {
+            for failure in error.failures {
+                if let index = fields.firstIndex(where: { $0.key == failure.key }) {
+                    fields[index].error = failure.reason
+                } else {
+                    message = "\(failure.key): \(failure.reason)"
+                }
+            }
+            if error.failures.isEmpty { message = "\(error)" }
+            focusFirstError()
+            return nil
+        } catch {
+            message = "save failed: \(error)"
+            return nil
+        }
+    }
+
+    private func focusFirstError() {
+        if let index = fields.firstIndex(where: { $0.error != nil }) {
+            focus = index
+            caret = fields[index].text.count
+        }
+    }
+
+    private func currentText(of field: Field, in object: ManagedObject) -> String? {
+        if field.type != nil {
+            return (try? object.value(forKey: field.key)).map(ValueText.format)
+        }
+        guard let destination = field.destination, let related = try? object.object(forKey: field.key) else { return nil }
+        return (try? related.value(forKey: destination.displayKey)).map(ValueText.format)
+    }
+
+    private func lookUp(_ text: String, in destination: (entity: String, displayKey: String)) throws -> ManagedObject? {
+        if text.isEmpty { return nil }
+        var request = FetchRequest(entityName: destination.entity, predicate: Quarry.Key(destination.displayKey) == .string(text))
+        request.fetchLimit = 2
+        let found = try context.fetch(request)
+        guard let first = found.first else { throw ValueTextError("no \(destination.entity) with \(destination.displayKey) \"\(text)\"") }
+        guard found.count == 1 else { throw ValueTextError("more than one \(destination.entity) is named \"\(text)\"") }
+        return first
+    }
+}

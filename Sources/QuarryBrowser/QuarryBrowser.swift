@@ -1,2 +1,0 @@
-/// The terminal browser's screens; the browser issue fills it in.
-public enum QuarryBrowser {}

@@ -1,0 +1,80 @@
+import Quarry
+import QuarryTUI
+
+/// One column of the browser's table: where its values come from and how it is shown.
+struct ColumnSpec: Hashable, Sendable {
+    /// Where a column's values come from.
+    enum Source: Hashable, Sendable {
+        /// A stored attribute of the entity.
+        case attribute(name: String, type: AttributeType)
+        /// A to-one relationship, shown as the related object's `displayKey` (or its URI when nil).
+        case toOne(relationship: String, displayKey: String?)
+    }
+
+    /// The header text.
+    var title: String
+    /// Where the values come from.
+    var source: Source
+    /// Width in cells.
+    var width: Int
+    /// Numbers right, text left.
+    var alignment: TextAlignment
+    /// Hidden with `-`.
+    var isHidden = false
+
+    /// The key path to sort or search by for this column (`price`, `sector.name`), if it has one.
+    var sortKeyPath: String? {
+        switch source {
+        case .attribute(let name, let type): return type == .binary || type == .transformable ? nil : name
+        case .toOne(let relationship, let displayKey): return displayKey.map { "\(relationship).\($0)" }
+        }
+    }
+
+    /// The columns for `entity`: the columns of `leading` key paths first (the sort key), then the
+    /// display key, then the other stored attributes in model order, then the to-one relationships.
+    static func columns(for entity: EntityDescription, model: ManagedObjectModel, leading: [String]) -> [ColumnSpec] {
+        let all = columns(for: entity, model: model)
+        let display = displayKey(of: entity)
+        var order = leading.compactMap { key in all.firstIndex { $0.sortKeyPath == key } }
+        if let display, let index = all.firstIndex(where: { $0.sortKeyPath == display }), !order.contains(index) { order.append(index) }
+        for index in all.indices where !order.contains(index) { order.append(index) }
+        return order.map { all[$0] }
+    }
+
+    /// The columns for `entity`: its stored attributes in model order, then its to-one relationships.
+    static func columns(for entity: EntityDescription, model: ManagedObjectModel) -> [ColumnSpec] {
+        var result: [ColumnSpec] = []
+        for attribute in entity.attributes where !attribute.isTransient {
+            let width = max(ValueText.defaultWidth(for: attribute.type), min(DisplayWidth.of(attribute.name) + 2, 24))
+            result.append(ColumnSpec(title: attribute.name, source: .attribute(name: attribute.name, type: attribute.type),
+                                     width: width, alignment: ValueText.isNumeric(attribute.type) ? .trailing : .leading))
+        }
+        for (index, relationship) in entity.relationships.enumerated() where !relationship.isToMany {
+            let destination = model.destination(of: entity, relationship: index)
+            result.append(ColumnSpec(title: relationship.name,
+                                     source: .toOne(relationship: relationship.name, displayKey: displayKey(of: destination)),
+                                     width: 18, alignment: .leading))
+        }
+        return result
+    }
+
+    /// The attribute that names an object of `entity` in lists: `name`, `title`, `symbol`, else
+    /// the first string attribute.
+    static func displayKey(of entity: EntityDescription) -> String? {
+        let strings = entity.attributes.filter { !$0.isTransient && $0.type == .string }.map(\.name)
+        for preferred in ["name", "title", "symbol", "label"] where strings.contains(preferred) { return preferred }
+        return strings.first
+    }
+
+    /// The text of this column for `object` (related objects are faulted in as needed).
+    func text(for object: ManagedObject) -> String {
+        switch source {
+        case .attribute(let name, _):
+            return (try? object.value(forKey: name)).map(ValueText.format) ?? ""
+        case .toOne(let relationship, let displayKey):
+            guard let related = try? object.object(forKey: relationship) else { return "" }
+            guard let displayKey else { return related.objectID.description }
+            return (try? related.value(forKey: displayKey)).map(ValueText.format) ?? ""
+        }
+    }
+}

@@ -1,0 +1,334 @@
+import Dispatch
+import Quarry
+import QuarryTUI
+
+/// The browser's table model: a live ``FetchedResultsController`` flattened into display lines
+/// (section headers and rows), a cursor that stays on its object while rows move, and the rows
+/// the live merge just changed.
+///
+/// Only the visible window is ever faulted in, through the controller's batches, so a million
+/// rows cost what the screen shows. Lives on the main actor, like the main context it reads.
+@MainActor
+final class ResultsTable {
+    /// One display line.
+    enum Line: Equatable {
+        /// The header of section `index`.
+        case section(Int)
+        /// A row.
+        case row(RowPath)
+    }
+
+    /// The main context the controller reads.
+    let context: ObjectContext
+    /// The entity browsed.
+    private(set) var entity: EntityDescription
+    /// The current query.
+    private(set) var query: TableQuery
+    /// The live controller.
+    private(set) var controller: FetchedResultsController
+    /// The columns, hidden ones included.
+    var columns: [ColumnSpec]
+    /// Called after the results changed (live merge, local save) so the UI can schedule a frame.
+    var onChange: (() -> Void)?
+    /// How long a changed row stays highlighted, in seconds.
+    var flashDuration = 1.0
+
+    /// Display index of each section's header line (empty when the table is not sectioned).
+    private(set) var sectionStarts: [Int] = []
+    /// How many display lines there are.
+    private(set) var lineCount = 0
+    /// The display line the cursor is on (always a row line when there are rows).
+    private(set) var cursor = 0
+    /// The first display line shown.
+    private(set) var top = 0
+    /// How many lines the table area shows (set by the renderer before navigation).
+    var pageHeight = 20
+    /// The object under the cursor, followed across changes.
+    private(set) var cursorID: ObjectID?
+    /// Rows changed by the last updates, with the uptime (seconds) their highlight ends.
+    private(set) var flashes: [ObjectID: Double] = [:]
+    /// How many change batches the controller delivered (for the status line and tests).
+    private(set) var changeBatches = 0
+    private var observer: ControllerObserver?
+
+    /// Opens the table for `query` on `context` (a main-queue context).
+    /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
+    init(context: ObjectContext, query: TableQuery) throws {
+        self.context = context
+        let entity = try context.model.requireEntity(query.entityName)
+        self.entity = entity
+        self.query = query
+        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
+        self.controller = try Self.makeController(context: context, query: query)
+        attach()
+        try controller.performFetch()
+        recomputeLines()
+        moveCursor(to: 0)
+    }
+
+    private static func makeController(context: ObjectContext, query: TableQuery) throws -> FetchedResultsController {
+        guard !query.effectiveSort.isEmpty else { throw QueryError.invalidOperand("the table needs at least one sort key") }
+        var request = FetchRequest(entityName: query.entityName, predicate: try query.predicate(), sortDescriptors: query.effectiveSort)
+        request.fetchBatchSize = 50
+        return try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: query.sectionKey)
+    }
+
+    private func attach() {
+        let observer = ControllerObserver(table: self)
+        self.observer = observer
+        controller.delegate = observer
+    }
+
+    /// Replaces the query (new filter, sort, entity), keeping the cursor on the same object when
+    /// it is still in the results. On error the old query stays in place.
+    func reload(_ newQuery: TableQuery) throws {
+        let newController = try Self.makeController(context: context, query: newQuery)
+        try newController.performFetch()
+        if newQuery.entityName != query.entityName {
+            entity = try context.model.requireEntity(newQuery.entityName)
+            columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath))
+            cursorID = nil
+        }
+        let keep = cursorID
+        let screenRow = cursor - top
+        controller.delegate = nil
+        query = newQuery
+        controller = newController
+        attach()
+        flashes = [:]
+        recomputeLines()
+        if let keep, let index = displayIndex(of: keep) {
+            cursor = index
+            top = cursor - screenRow
+            clampTop()
+            cursorID = keep
+        } else {
+            top = 0
+            moveCursor(to: 0)
+        }
+    }
+
+    /// Fetches again (after the live merge was paused and resumed), keeping the cursor's object.
+    func refetch() throws { try reload(query) }
+
+    // MARK: Lines
+
+    /// The sections of the results (one unnamed section when not sectioned).
+    var sections: [SectionInfo] { controller.sections }
+
+    /// How many objects the table shows.
+    var rowCount: Int { controller.count }
+
+    private var isSectioned: Bool { query.sectionKey != nil }
+
+    func recomputeLines() {
+        let sections = controller.sections
+        if isSectioned {
+            sectionStarts = []
+            var index = 0
+            for section in sections {
+                sectionStarts.append(index)
+                index += 1 + section.numberOfObjects
+            }
+            lineCount = index
+        } else {
+            sectionStarts = []
+            lineCount = controller.count
+        }
+    }
+
+    /// What display line `index` is.
+    func line(at index: Int) -> Line {
+        guard isSectioned else { return .row(RowPath(section: 0, row: index)) }
+        var low = 0, high = sectionStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if sectionStarts[mid] <= index { low = mid } else { high = mid - 1 }
+        }
+        let offset = index - sectionStarts[low]
+        return offset == 0 ? .section(low) : .row(RowPath(section: low, row: offset - 1))
+    }
+
+    /// The display line of `path`.
+    func displayIndex(of path: RowPath) -> Int {
+        isSectioned ? sectionStarts[path.section] + 1 + path.row : path.row
+    }
+
+    /// The display line of the object `id`, if it is in the results.
+    func displayIndex(of id: ObjectID) -> Int? {
+        controller.indexPath(for: context.object(with: id)).map(displayIndex(of:))
+    }
+
+    /// The row path under the cursor, if there are rows.
+    var cursorPath: RowPath? {
+        guard lineCount > 0, case .row(let path) = line(at: cursor) else { return nil }
+        return path
+    }
+
+    /// The 1-based position of the cursor's row among all rows (for `row r/N`).
+    var cursorRowNumber: Int {
+        guard let path = cursorPath else { return 0 }
+        let before = sections.prefix(path.section).reduce(0) { $0 + $1.numberOfObjects }
+        return before + path.row + 1
+    }
+
+    // MARK: Cursor
+
+    /// Puts the cursor on display line `index` (clamped; a section header moves it to the row below,
+    /// or above at the end) and scrolls so it is visible.
+    func moveCursor(to index: Int, preferDown: Bool = true) {
+        guard lineCount > 0 else {
+            cursor = 0
+            top = 0
+            cursorID = nil
+            return
+        }
+        var target = min(max(0, index), lineCount - 1)
+        if case .section = line(at: target) {
+            if preferDown, target + 1 < lineCount, case .row = line(at: target + 1) {
+                target += 1
+            } else if target > 0 {
+                target -= 1
+            } else if target + 1 < lineCount {
+                target += 1
+            }
+        }
+        cursor = target
+        cursorID = cursorPath.map(controller.objectID(at:))
+        scrollToCursor()
+    }
+
+    /// Moves the cursor `delta` lines, skipping section headers.
+    func moveCursor(by delta: Int) {
+        moveCursor(to: cursor + delta, preferDown: delta >= 0)
+    }
+
+    /// The first row.
+    func moveToTop() { top = 0; moveCursor(to: 0) }
+
+    /// The last row.
+    func moveToBottom() { moveCursor(to: lineCount - 1, preferDown: false) }
+
+    /// One page down (`pages` > 0) or up, keeping the cursor's screen row.
+    func page(by pages: Int) {
+        let step = max(1, pageHeight - 1) * pages
+        let screenRow = cursor - top
+        top += step
+        clampTop()
+        let target = top + screenRow
+        // Where the view cannot scroll further, the cursor still moves a page (to the end).
+        moveCursor(to: (target == cursor) ? cursor + step : target, preferDown: pages > 0)
+    }
+
+    /// The first row of the next (`+1`) or previous (`-1`) section.
+    func jumpSection(by delta: Int) {
+        guard isSectioned, let path = cursorPath else { return }
+        var section = path.section
+        if delta < 0 && path.row > 0 {
+            // `[` first goes to the top of the current section.
+        } else {
+            section += delta
+        }
+        guard sectionStarts.indices.contains(section) else { return }
+        moveCursor(to: sectionStarts[section] + 1)
+        top = sectionStarts[section]
+        clampTop()
+    }
+
+    private func scrollToCursor() {
+        if cursor < top { top = cursor }
+        if cursor >= top + pageHeight { top = cursor - pageHeight + 1 }
+        if isSectioned, top == cursor, cursor > 0, case .section = line(at: cursor - 1) { top = cursor - 1 }
+        clampTop()
+    }
+
+    private func clampTop() {
+        top = max(0, min(top, lineCount - pageHeight))
+        top = max(0, top)
+    }
+
+    // MARK: Visible window
+
+    /// The lines the table shows now, with text and highlights; faults in only these rows.
+    func visibleLines(columns shown: [ColumnSpec], now: Double) -> [TableLine] {
+        guard lineCount > 0 else { return [] }
+        var result: [TableLine] = []
+        let sections = controller.sections
+        for index in top..<min(lineCount, top + pageHeight) {
+            switch line(at: index) {
+            case .section(let s):
+                result.append(.section(title: sections[s].name.isEmpty ? "(none)" : sections[s].name, count: sections[s].numberOfObjects))
+            case .row(let path):
+                let object = controller.object(at: path)
+                var highlight: RowHighlight = []
+                if index == cursor { highlight.insert(.cursor) }
+                if path.row % 2 == 1 { highlight.insert(.alternate) }
+                if let until = flashes[object.objectID], until > now { highlight.insert(.flash) }
+                result.append(.row(cells: shown.map { $0.text(for: object) }, highlight: highlight))
+            }
+        }
+        return result
+    }
+
+    /// Drops expired highlights; returns the uptime at which the next one expires, if any.
+    func pruneFlashes(now: Double) -> Double? {
+        flashes = flashes.filter { $0.value > now }
+        return flashes.values.min()
+    }
+
+    // MARK: Live changes
+
+    fileprivate var pendingFlash: [ObjectID] = []
+
+    fileprivate func controllerDidChange() {
+        changeBatches += 1
+        let screenRow = cursor - top
+        let previous = cursor
+        recomputeLines()
+        let until = Self.uptime() + flashDuration
+        for id in pendingFlash { flashes[id] = until }
+        pendingFlash = []
+        if let id = cursorID, let index = displayIndex(of: id) {
+            cursor = index
+            top = cursor - screenRow
+            clampTop()
+            if cursor < top || cursor >= top + pageHeight { scrollToCursor() }
+        } else {
+            moveCursor(to: previous)
+            top = cursor - screenRow
+            clampTop()
+        }
+        onChange?()
+    }
+
+    fileprivate func controllerDidReset() {
+        try? refetch()
+        onChange?()
+    }
+
+    /// Seconds since boot, the clock for highlights.
+    static func uptime() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+}
+
+/// Receives the controller's delegate calls (on the main queue) for a ``ResultsTable``.
+private final class ControllerObserver: FetchedResultsControllerDelegate, @unchecked Sendable {
+    // Confined to the main queue: the controller calls its delegate on its context's queue, and
+    // the browser's controllers all run on the main context.
+    nonisolated(unsafe) weak var table: ResultsTable?
+
+    init(table: ResultsTable) { self.table = table }
+
+    func controller(_ controller: FetchedResultsController, didChangeObject objectID: ObjectID, at indexPath: RowPath?,
+                    for type: ResultsChangeType, newIndexPath: RowPath?) {
+        guard type != .delete else { return }
+        MainActor.assumeIsolated { table?.pendingFlash.append(objectID) }
+    }
+
+    func controllerDidChangeContent(_ controller: FetchedResultsController) {
+        MainActor.assumeIsolated { table?.controllerDidChange() }
+    }
+
+    func controllerDidResetContent(_ controller: FetchedResultsController) {
+        MainActor.assumeIsolated { table?.controllerDidReset() }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Quarry
+
+/// Turns stored values into the text the browser shows, and typed text back into values.
+///
+/// Formatting is locale-independent (the same bytes on every machine), so screen tests and
+/// captures are stable.
+enum ValueText {
+    /// The text for `value` in a table cell or a form field.
+    static func format(_ value: Value) -> String {
+        switch value {
+        case .null: return ""
+        case .integer(let i): return String(i)
+        case .double(let d): return formatDouble(d)
+        case .decimal(let d): return "\(d)"
+        case .string(let s): return s
+        case .bool(let b): return b ? "yes" : "no"
+        case .date(let d): return formatDate(d)
+        case .data(let d): return "\(d.count) bytes"
+        case .uuid(let u): return u.uuidString
+        case .uri(let u): return u.absoluteString
+        case .json(let j): return "\(j)"
+        }
+    }
+
+    /// The text of a double: up to 6 decimals, trailing zeros dropped, at least one decimal for prices.
+    static func formatDouble(_ d: Double) -> String {
+        guard d.isFinite else { return String(d) }
+        if d == d.rounded(), abs(d) < 1e15 { return String(format: "%.2f", d) }
+        var text = String(format: "%.6f", d)
+        while text.hasSuffix("0") && !text.hasSuffix(".00") { text.removeLast() }
+        if text.hasSuffix(".") { text += "0" }
+        return text
+    }
+
+    /// Parses `text` typed into a field for an attribute of `type`.
+    /// - Throws: ``ValueTextError`` saying what was expected.
+    static func parse(_ text: String, as type: AttributeType, optional: Bool) throws -> Value {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty && type != .string { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64:
+            guard let i = Int64(trimmed) else { throw ValueTextError("expected a whole number") }
+            return .integer(i)
+        case .double, .float:
+            guard let d = Double(trimmed), d.isFinite else { throw ValueTextError("expected a number") }
+            return .double(d)
+        case .decimal:
+            guard let d = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else { throw ValueTextError("expected a decimal number") }
+            return .decimal(d)
+        case .string:
+            return text.isEmpty && optional ? .null : .string(text)
+        case .boolean:
+            switch trimmed.lowercased() {
+            case "yes", "true", "1", "y": return .bool(true)
+            case "no", "false", "0", "n": return .bool(false)
+            default: throw ValueTextError("expected yes or no")
+            }
+        case .date:
+            guard let d = parseDate(trimmed) else {
+                throw ValueTextError("expected a date like 2026-11-22 14:30:00")
+            }
+            return .date(d)
+        case .uuid:
+            guard let u = UUID(uuidString: trimmed) else { throw ValueTextError("expected a UUID") }
+            return .uuid(u)
+        case .uri:
+            guard let u = URL(string: trimmed) else { throw ValueTextError("expected a URI") }
+            return .uri(u)
+        default:
+            throw ValueTextError("\(type.rawValue) values cannot be edited here")
+        }
+    }
+
+    /// Whether values of `type` can be typed into a form.
+    static func isEditable(_ type: AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal, .string, .boolean, .date, .uuid, .uri: return true
+        default: return false
+        }
+    }
+
+    /// Whether values of `type` are right-aligned (numbers).
+    static func isNumeric(_ type: AttributeType) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .decimal: return true
+        default: return false
+        }
+    }
+
+    /// A column width that suits values of `type`.
+    static func defaultWidth(for type: AttributeType) -> Int {
+        switch type {
+        case .integer16, .integer32: return 8
+        case .integer64: return 10
+        case .double, .float, .decimal: return 12
+        case .boolean: return 5
+        case .date: return 19
+        case .uuid: return 36
+        default: return 20
+        }
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` in UTC.
+    static func formatDate(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Parses `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (also with `T`), in UTC.
+    static func parseDate(_ text: String) -> Date? {
+        let fields = text.split(whereSeparator: { "-: T".contains($0) }).map { Int($0) }
+        guard (fields.count == 3 || fields.count == 5 || fields.count == 6), fields.allSatisfy({ $0 != nil }) else { return nil }
+        let f = fields.map { $0! }
+        guard (1...12).contains(f[1]), (1...31).contains(f[2]) else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(f[0] - 1900)
+        parts.tm_mon = Int32(f[1] - 1)
+        parts.tm_mday = Int32(f[2])
+        if f.count >= 5 {
+            guard (0...23).contains(f[3]), (0...59).contains(f[4]) else { return nil }
+            parts.tm_hour = Int32(f[3])
+            parts.tm_min = Int32(f[4])
+        }
+        if f.count == 6 {
+            guard (0...60).contains(f[5]) else { return nil }
+            parts.tm_sec = Int32(f[5])
+        }
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+    }
+}
+
+/// Typed text that does not fit its attribute's type.
+struct ValueTextError: Error, CustomStringConvertible {
+    /// What was expected.
+    var description: String
+    init(_ description: String) { self.description = description }
+}

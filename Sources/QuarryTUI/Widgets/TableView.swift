@@ -1,0 +1,139 @@
+/// A column of a ``TableView``.
+public struct TableColumn: Hashable, Sendable {
+    /// The header text.
+    public var title: String
+    /// Width in cells (at least 1).
+    public var width: Int
+    /// Numbers sit right, text left.
+    public var alignment: TextAlignment
+    /// Shown as ▲/▼ after the title when the table is sorted by this column.
+    public var sortAscending: Bool?
+
+    /// Creates a column.
+    public init(title: String, width: Int, alignment: TextAlignment = .leading, sortAscending: Bool? = nil) {
+        self.title = title
+        self.width = max(1, width)
+        self.alignment = alignment
+        self.sortAscending = sortAscending
+    }
+
+    /// The header text with the sort arrow.
+    public var header: String {
+        switch sortAscending {
+        case true?: return title + " ▲"
+        case false?: return title + " ▼"
+        case nil: return title
+        }
+    }
+}
+
+/// One line of a table's visible window.
+public enum TableLine: Hashable, Sendable {
+    /// A section header: its name and how many rows it holds.
+    case section(title: String, count: Int)
+    /// A row: one text per column and how it is highlighted.
+    case row(cells: [String], highlight: RowHighlight)
+}
+
+/// How a row is highlighted, strongest first: cursor, flash, pending edit, alternate.
+public struct RowHighlight: OptionSet, Hashable, Sendable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// Creates a highlight from raw bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The row under the cursor.
+    public static let cursor = RowHighlight(rawValue: 1)
+    /// Every other row.
+    public static let alternate = RowHighlight(rawValue: 2)
+    /// Updated by the live merge a moment ago.
+    public static let flash = RowHighlight(rawValue: 4)
+    /// Has unsaved edits.
+    public static let pending = RowHighlight(rawValue: 8)
+}
+
+/// A table: a header row, then section headers and rows, scrolled horizontally by column with an
+/// optionally frozen first column.
+///
+/// The table draws only the lines it is given (the visible window); the browser decides which
+/// lines those are, so a million-row table costs what its screen costs.
+public struct TableView: Sendable {
+    /// All columns, hidden ones already removed.
+    public var columns: [TableColumn]
+    /// The visible lines, top first.
+    public var lines: [TableLine]
+    /// The first scrollable column shown (horizontal scroll).
+    public var firstColumn: Int
+    /// Whether column 0 stays put while scrolling right.
+    public var freezesFirstColumn: Bool
+    /// The column under the column cursor (its header is underlined), if any.
+    public var selectedColumn: Int?
+
+    /// Creates a table.
+    public init(columns: [TableColumn], lines: [TableLine], firstColumn: Int = 0, freezesFirstColumn: Bool = false, selectedColumn: Int? = nil) {
+        self.columns = columns
+        self.lines = lines
+        self.firstColumn = firstColumn
+        self.freezesFirstColumn = freezesFirstColumn
+        self.selectedColumn = selectedColumn
+    }
+
+    /// The indices of the columns drawn, left to right, for a table `width` cells wide.
+    public func visibleColumns(width: Int) -> [Int] {
+        var result: [Int] = []
+        var used = 0
+        if freezesFirstColumn, !columns.isEmpty {
+            result.append(0)
+            used = columns[0].width + 1
+        }
+        var index = freezesFirstColumn ? max(1, firstColumn) : max(0, firstColumn)
+        while index < columns.count, used < width {
+            result.append(index)
+            used += columns[index].width + 1
+            index += 1
+        }
+        return result
+    }
+
+    /// Draws the header into the first row of `rect` and the lines below it.
+    public func render(into buffer: inout ScreenBuffer, rect: Rect, theme: Theme) {
+        guard rect.height > 0, rect.width > 0 else { return }
+        let shown = visibleColumns(width: rect.width)
+        drawCells(shown.map { (columns[$0].header, $0) }, row: rect.y, rect: rect, base: theme[.header], header: true)
+        for (offset, line) in lines.prefix(rect.height - 1).enumerated() {
+            let y = rect.y + 1 + offset
+            switch line {
+            case .section(let title, let count):
+                buffer.fill(rect.row(1 + offset), style: theme[.section])
+                buffer.write("▸ \(title) (\(count))", x: rect.x, y: y, style: theme[.section], maxWidth: rect.width)
+            case .row(let cells, let highlight):
+                let style = Self.style(for: highlight, theme: theme)
+                drawCells(shown.map { (cells.indices.contains($0) ? cells[$0] : "", $0) }, row: y, rect: rect, base: style, header: false)
+            }
+        }
+        buffer.fill(Rect(x: rect.x, y: rect.y + 1 + min(lines.count, rect.height - 1), width: rect.width,
+                         height: rect.height - 1 - min(lines.count, rect.height - 1)), style: theme[.row])
+
+        func drawCells(_ texts: [(String, Int)], row y: Int, rect: Rect, base: CellStyle, header: Bool) {
+            buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: base)
+            var x = rect.x
+            for (text, index) in texts where x < rect.maxX {
+                let column = columns[index]
+                var style = base
+                if header, index == selectedColumn { style = style.adding(.underline) }
+                let alignment = header ? .leading : column.alignment
+                let width = min(column.width, rect.maxX - x)
+                buffer.write(DisplayWidth.fit(text, toWidth: width, alignment: alignment), x: x, y: y, style: style, maxWidth: width)
+                x += column.width + 1
+            }
+        }
+    }
+
+    /// The theme style for a row with `highlight`.
+    public static func style(for highlight: RowHighlight, theme: Theme) -> CellStyle {
+        if highlight.contains(.cursor) { return theme[.cursor] }
+        if highlight.contains(.flash) { return theme[.updatedFlash] }
+        if highlight.contains(.pending) { return theme[.pendingEdit] }
+        if highlight.contains(.alternate) { return theme[.alternateRow] }
+        return theme[.row]
+    }
+}

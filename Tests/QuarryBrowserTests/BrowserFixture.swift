@@ -1,0 +1,100 @@
+import Foundation
+import Quarry
+import QuarryTestSupport
+import QuarryTUI
+@testable import QuarryBrowser
+
+/// A SQLite-backed stack of sectors and tickers, and a browser on it sectioned by sector.
+@MainActor
+struct BrowserFixture {
+    let directory = TemporaryDirectory()
+    let stack: PersistentStack
+    let browser: Browser
+
+    static let sectors = ["Energy", "Health", "Tech"]
+
+    /// Seeds `tickers` tickers `T00`, `T01`, … spread round-robin over three sectors, each with two quotes.
+    init(tickers: Int = 30, size: TerminalSize = TerminalSize(width: 120, height: 40), readOnly: Bool = false,
+         sectioned: Bool = true, names: (Int) -> String = { "Company \($0)" }) throws {
+        var options = PersistentStack.Options()
+        options.storeURL = directory.file("browse.sqlite")
+        stack = try PersistentStack(model: TestModels.tickers(), options: options)
+        let importer = stack.importerContext()
+        try importer.performAndWait {
+            let sectors = try Self.sectors.map { name in
+                let sector = try importer.insertObject(entityName: "Sector")
+                try sector.setValue(.string(name), forKey: "name")
+                return sector
+            }
+            for n in 0..<tickers {
+                let ticker = try importer.insertObject(entityName: "Ticker")
+                try ticker.setValues(["symbol": .string(String(format: tickers > 100 ? "T%03d" : "T%02d", n)), "name": .string(names(n)),
+                                      "price": .double(Double(n) * 10), "volume": .integer(Int64(n * 100))])
+                try ticker.setObject(sectors[n % 3], forKey: "sector")
+                for q in 0..<2 {
+                    let quote = try importer.insertObject(entityName: "Quote")
+                    try quote.setValues(["price": .double(Double(n + q)), "time": .date(Date(timeIntervalSince1970: Double(q)))])
+                    try quote.setObject(ticker, forKey: "ticker")
+                }
+            }
+            try importer.save()
+        }
+        let configuration = BrowserConfiguration(storeTitle: "browse.sqlite", entityName: "Ticker", sort: [SortKey("symbol")],
+                                                 sectionKey: sectioned ? "sector.name" : nil, isReadOnly: readOnly)
+        browser = try Browser(stack: stack, configuration: configuration)
+        _ = browser.render(size: size)
+    }
+
+    /// Renders at `size` and returns the screen's lines.
+    func screen(_ size: TerminalSize = TerminalSize(width: 120, height: 40)) -> [String] {
+        browser.render(size: size).lines
+    }
+
+    /// Sends keys typed as text, then the given special keys.
+    func type(_ text: String) {
+        for character in text { browser.handle(.key(.character(character))) }
+    }
+
+    /// Sends one key.
+    func press(_ key: QuarryTUI.Key) { browser.handle(.key(key)) }
+
+    /// Saves changes made by `body` in an importer context and waits for the merge into main.
+    func importerSave(_ body: @escaping (ObjectContext) throws -> Void) async throws {
+        let importer = stack.importerContext()
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let token = stack.addMergeObserver { _ in continuation.yield() }
+        defer { token.cancel() }
+        try importer.performAndWait {
+            try body(importer)
+            try importer.save()
+        }
+        var iterator = stream.makeAsyncIterator()
+        _ = await iterator.next()
+    }
+
+    /// The ticker with `symbol` in `context`.
+    static func ticker(_ symbol: String, in context: ObjectContext) throws -> ManagedObject {
+        let found = try context.fetch(FetchRequest(entityName: "Ticker", predicate: Quarry.Key("symbol") == .string(symbol)))
+        guard let first = found.first else { throw FixtureError.missing(symbol) }
+        return first
+    }
+
+    /// A fresh read of a ticker's attribute straight from the store (a new coordinator).
+    func storedValue(of symbol: String, key: String) throws -> Value? {
+        let store = try SQLiteStore(url: directory.file("browse.sqlite"), model: nil, options: .init(readOnly: true))
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "check"))
+        return try context.performAndWait {
+            let found = try context.fetch(FetchRequest(entityName: "Ticker", predicate: Quarry.Key("symbol") == .string(symbol)))
+            return try found.first?.value(forKey: key)
+        }
+    }
+
+    enum FixtureError: Error { case missing(String) }
+}
+
+extension Array where Element == String {
+    /// The first line containing `text`, if any.
+    func line(containing text: String) -> String? { first { $0.contains(text) } }
+    /// Whether any line contains `text`.
+    func contains(text: String) -> Bool { contains { $0.contains(text) } }
+}
