@@ -50,6 +50,9 @@ final class ResultsTable {
     /// How many change batches the controller delivered (for the status line and tests).
     private(set) var changeBatches = 0
     private var observer: ControllerObserver?
+    /// The objects of the visible window, held so they stay registered in the main context: the
+    /// smart merge refreshes them (and only them), and redrawing does not fault them again.
+    private var visibleObjects: [ManagedObject] = []
 
     /// Opens the table for `query` on `context` (a main-queue context).
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
@@ -251,8 +254,13 @@ final class ResultsTable {
 
     /// The lines the table shows now, with text and highlights; faults in only these rows.
     func visibleLines(columns shown: [ColumnSpec], now: Double) -> [TableLine] {
-        guard lineCount > 0 else { return [] }
+        guard lineCount > 0 else {
+            visibleObjects = []
+            return []
+        }
         var result: [TableLine] = []
+        var objects: [ManagedObject] = []
+        defer { visibleObjects = objects }
         let sections = controller.sections
         for index in top..<min(lineCount, top + pageHeight) {
             switch line(at: index) {
@@ -260,6 +268,7 @@ final class ResultsTable {
                 result.append(.section(title: sections[s].name.isEmpty ? "(none)" : sections[s].name, count: sections[s].numberOfObjects))
             case .row(let path):
                 let object = controller.object(at: path)
+                objects.append(object)
                 var highlight: RowHighlight = []
                 if index == cursor { highlight.insert(.cursor) }
                 if path.row % 2 == 1 { highlight.insert(.alternate) }

@@ -28,8 +28,10 @@ enum ValueText {
         guard d.isFinite else { return String(d) }
         if d == d.rounded(), abs(d) < 1e15 { return String(format: "%.2f", d) }
         var text = String(format: "%.6f", d)
-        while text.hasSuffix("0") && !text.hasSuffix(".00") { text.removeLast() }
-        if text.hasSuffix(".") { text += "0" }
+        // Keep at least two decimals (prices), drop the other trailing zeros.
+        while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3 {
+            text.removeLast()
+        }
         return text
     }
 
