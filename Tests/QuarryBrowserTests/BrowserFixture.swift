@@ -42,6 +42,8 @@ struct BrowserFixture {
         let configuration = BrowserConfiguration(storeTitle: "browse.sqlite", entityName: "Ticker", sort: [SortKey("symbol")],
                                                  sectionKey: sectioned ? "sector.name" : nil, isReadOnly: readOnly)
         browser = try Browser(stack: stack, configuration: configuration)
+        // Highlights last an hour here, so a slow machine never sees one expire mid-test.
+        browser.table.flashDuration = 3600
         _ = browser.render(size: size)
     }
 
