@@ -33,12 +33,19 @@ final class TmuxSession {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
         process.arguments = ["-L", socket] + arguments
-        let output = Pipe()
+        // Output goes to a file, not a pipe: `new-session` starts the tmux server, which inherits
+        // the client's descriptors and would keep a pipe open (and a reader waiting) forever.
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-\(UUID().uuidString).out")
+        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
         process.standardOutput = output
-        process.standardError = Pipe()
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try output.close()
+        let data = try Data(contentsOf: outputURL)
         guard process.terminationStatus == 0 else { throw TmuxError.failed(arguments, process.terminationStatus) }
         return String(decoding: data, as: UTF8.self)
     }
