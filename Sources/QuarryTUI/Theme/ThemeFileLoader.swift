@@ -13,7 +13,7 @@ struct ThemeFileLoader {
                 let places = searched.map { ThemeFileLoader.displayPath($0) }.joined(separator: ", ")
                 return "unknown theme '\(name)' (looked for \(name).toml in \(places))"
             case .cycle(let files):
-                return "inheritance cycle: " + files.map { ThemeFileLoader.displayPath($0) }.joined(separator: " → ")
+                return "inheritance cycle: " + files.map { ThemeLoader.themeName(forFile: $0.path) }.joined(separator: " → ")
             }
         }
     }
