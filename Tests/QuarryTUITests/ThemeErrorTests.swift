@@ -40,57 +40,37 @@ import Testing
         #expect(problem?.description.hasPrefix("Themes/bad.toml:3: ") == true)
     }
 
-    @Test func unknownSlotIsReportedAtItsTable() {
-        let problem = error(in: "[header]\nfg = \"red\"\n\n[cursr]\nfg = \"red\"\n")
-        #expect(problem?.line == 4)
-        #expect(problem?.key == "cursr")
-        #expect(problem?.message.contains("unknown slot") == true)
+    /// A malformed file, and the line, key and part of the message its error must have.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var text: String
+        var line: Int
+        var key: String
+        var message: String
+        var testDescription: String { message }
     }
 
-    @Test func unknownKeysInsideAndOutsideSlots() {
-        let inside = error(in: "[row]\nfg = \"red\"\nforeground = \"blue\"\n")
-        #expect(inside?.line == 3)
-        #expect(inside?.key == "row.foreground")
-        let outside = error(in: "name = \"x\"\n[row]\n")
-        #expect(outside?.line == 1)
-        #expect(outside?.key == "name")
-        #expect(outside?.message.contains("unknown key") == true)
-    }
+    static let cases: [Case] = [
+        Case(text: "[header]\nfg = \"red\"\n\n[cursr]\nfg = \"red\"\n", line: 4, key: "cursr", message: "unknown slot"),
+        Case(text: "[row]\nfg = \"red\"\nforeground = \"blue\"\n", line: 3, key: "row.foreground", message: "unknown key"),
+        Case(text: "name = \"x\"\n[row]\n", line: 1, key: "name", message: "unknown key"),
+        Case(text: "\ncursor = \"red\"\n", line: 2, key: "cursor", message: "a slot must be a table"),
+        Case(text: "[status]\nattrs = [\"bold\", \"blink\"]\n", line: 2, key: "status.attrs", message: "unknown attribute 'blink'"),
+        Case(text: "[status]\nattrs = \"bold\"\n", line: 2, key: "status.attrs", message: "attributes are an array"),
+        Case(text: "[help]\nbg = 256\n", line: 2, key: "help.bg", message: "colour index 256 is not in 0–255"),
+        Case(text: "[help]\nbg = true\n", line: 2, key: "help.bg", message: "a colour is"),
+        Case(text: "[help]\nfg = \"#12345g\" # not hex\n", line: 2, key: "help.fg", message: "unknown colour '#12345g'"),
+        Case(text: "error.fg = \"red\"\nerror.bg = \"pink\"\n", line: 2, key: "error.bg", message: "unknown colour 'pink'"),
+        Case(text: "\n\ninherits = \"nope\"\n", line: 3, key: "inherits", message: "unknown theme 'nope'"),
+        Case(text: "inherits = 3\n", line: 1, key: "inherits", message: "must be a theme name"),
+    ]
 
-    @Test func slotThatIsNotATable() {
-        let problem = error(in: "\ncursor = \"red\"\n")
-        #expect(problem?.line == 2)
-        #expect(problem?.key == "cursor")
-    }
-
-    @Test func badAttributeAndBadAttributeList() {
-        let unknown = error(in: "[status]\nattrs = [\"bold\", \"blink\"]\n")
-        #expect(unknown?.line == 2)
-        #expect(unknown?.key == "status.attrs")
-        #expect(unknown?.message.contains("unknown attribute 'blink'") == true)
-        let notAnArray = error(in: "[status]\nattrs = \"bold\"\n")
-        #expect(notAnArray?.key == "status.attrs")
-    }
-
-    @Test func colourIndexOutOfRangeAndWrongType() {
-        let range = error(in: "[help]\nbg = 256\n")
-        #expect(range?.key == "help.bg")
-        #expect(range?.line == 2)
-        let type = error(in: "[help]\nbg = true\n")
-        #expect(type?.key == "help.bg")
-    }
-
-    @Test func hashInsideAQuotedColourIsNotAComment() {
-        let problem = error(in: "[help]\nfg = \"#12345g\" # not hex\n")
-        #expect(problem?.line == 2)
-        #expect(problem?.message.contains("'#12345g'") == true)
-    }
-
-    @Test func unknownInheritedThemeIsReportedAtInherits() {
-        let problem = error(in: "\n\ninherits = \"nope\"\n")
-        #expect(problem?.line == 3)
-        #expect(problem?.key == "inherits")
-        #expect(problem?.message.contains("unknown theme 'nope'") == true)
+    @Test(arguments: cases)
+    func malformedFileNamesLineAndKey(_ example: Case) throws {
+        let problem = try #require(error(in: example.text))
+        #expect(problem.file == "Themes/bad.toml")
+        #expect(problem.line == example.line)
+        #expect(problem.key == example.key)
+        #expect(problem.message.contains(example.message), "\(problem.message)")
     }
 
     @Test func descriptionLeavesOutWhatIsNotKnown() {

@@ -4,6 +4,17 @@ import Testing
 
 /// Finding the theme the user asked for, and falling back to the default when it is unusable.
 @Suite struct ThemeResolutionTests {
+    /// Resolves `name` with one fresh search directory per element of `directories`, each holding
+    /// the given files (name → TOML text), in that order.
+    private func resolve(_ name: String?, environment: [String: String] = [:], in directories: [[String: String]]) throws -> ThemeResolution {
+        let scratches = try directories.map { files in
+            let scratch = try ThemeScratchDirectory()
+            for (file, text) in files { try scratch.write(file, text) }
+            return scratch
+        }
+        defer { scratches.forEach { $0.remove() } }
+        return ThemeLoader.resolve(name: name, environment: environment, searchDirectories: scratches.map(\.url))
+    }
     @Test func noNameAndNoFilesGivesTheBuiltInDefault() {
         let resolution = ThemeLoader.resolve(name: nil, environment: [:], searchDirectories: [])
         #expect(resolution.theme == .builtInDefault)
@@ -11,32 +22,21 @@ import Testing
     }
 
     @Test func commandLineNameWinsOverEnvironment() throws {
-        let scratch = try ThemeScratchDirectory()
-        defer { scratch.remove() }
-        try scratch.write("flag.toml", "[row]\nfg = \"red\"\n")
-        try scratch.write("env.toml", "[row]\nfg = \"green\"\n")
-        let fromFlag = ThemeLoader.resolve(name: "flag", environment: ["QUARRY_THEME": "env"], searchDirectories: [scratch.url])
+        let files = ["flag.toml": "[row]\nfg = \"red\"\n", "env.toml": "[row]\nfg = \"green\"\n"]
+        let fromFlag = try resolve("flag", environment: ["QUARRY_THEME": "env"], in: [files])
         #expect(fromFlag.theme.name == "flag")
-        let fromEnvironment = ThemeLoader.resolve(name: nil, environment: ["QUARRY_THEME": "env"], searchDirectories: [scratch.url])
+        let fromEnvironment = try resolve(nil, environment: ["QUARRY_THEME": "env"], in: [files])
         #expect(fromEnvironment.theme.name == "env")
         #expect(fromEnvironment.theme[.row].foreground == .ansi(2))
     }
 
     @Test func earlierSearchDirectoryWins() throws {
-        let user = try ThemeScratchDirectory()
-        let shipped = try ThemeScratchDirectory()
-        defer { user.remove(); shipped.remove() }
-        try user.write("mine.toml", "[row]\nfg = \"red\"\n")
-        try shipped.write("mine.toml", "[row]\nfg = \"blue\"\n")
-        let resolution = ThemeLoader.resolve(name: "mine", environment: [:], searchDirectories: [user.url, shipped.url])
+        let resolution = try resolve("mine", in: [["mine.toml": "[row]\nfg = \"red\"\n"], ["mine.toml": "[row]\nfg = \"blue\"\n"]])
         #expect(resolution.theme[.row].foreground == .ansi(1))
     }
 
     @Test func defaultFileInASearchDirectoryOverridesTheBuiltIn() throws {
-        let scratch = try ThemeScratchDirectory()
-        defer { scratch.remove() }
-        try scratch.write("default.toml", "[row]\nbg = \"black\"\n")
-        let resolution = ThemeLoader.resolve(name: "default", environment: [:], searchDirectories: [scratch.url])
+        let resolution = try resolve("default", in: [["default.toml": "[row]\nbg = \"black\"\n"]])
         #expect(resolution.problem == nil)
         #expect(resolution.theme[.row].background == .ansi(0))
     }
@@ -62,10 +62,7 @@ import Testing
     }
 
     @Test func malformedThemeFallsBackNamingFileLineAndKey() throws {
-        let scratch = try ThemeScratchDirectory()
-        defer { scratch.remove() }
-        try scratch.write("bad.toml", "[header]\nfg = \"white\"\n\n[cursor]\nfg = \"blurple\"\n")
-        let resolution = ThemeLoader.resolve(name: "bad", environment: [:], searchDirectories: [scratch.url])
+        let resolution = try resolve("bad", in: [["bad.toml": "[header]\nfg = \"white\"\n\n[cursor]\nfg = \"blurple\"\n"]])
         #expect(resolution.theme == .builtInDefault)
         let problem = try #require(resolution.problem)
         #expect(problem.file.hasSuffix("bad.toml"))
@@ -75,13 +72,13 @@ import Testing
     }
 
     @Test func inheritanceChainsAcrossDirectories() throws {
-        let user = try ThemeScratchDirectory()
-        let shipped = try ThemeScratchDirectory()
-        defer { user.remove(); shipped.remove() }
-        try user.write("mine.toml", "inherits = \"middle\"\n[row]\nfg = \"red\"\n")
-        try shipped.write("middle.toml", "inherits = \"base\"\n[row]\nbg = \"blue\"\n[help]\nfg = \"cyan\"\n")
-        try shipped.write("base.toml", "inherits = \"default\"\n[row]\nattrs = [\"dim\"]\n[help]\nbg = \"black\"\n")
-        let resolution = ThemeLoader.resolve(name: "mine", environment: [:], searchDirectories: [user.url, shipped.url])
+        let resolution = try resolve("mine", in: [
+            ["mine.toml": "inherits = \"middle\"\n[row]\nfg = \"red\"\n"],
+            [
+                "middle.toml": "inherits = \"base\"\n[row]\nbg = \"blue\"\n[help]\nfg = \"cyan\"\n",
+                "base.toml": "inherits = \"default\"\n[row]\nattrs = [\"dim\"]\n[help]\nbg = \"black\"\n",
+            ],
+        ])
         #expect(resolution.problem == nil)
         #expect(resolution.theme[.row] == CellStyle(foreground: .ansi(1), background: .ansi(4), attributes: [.dim]))
         #expect(resolution.theme[.help] == CellStyle(foreground: .ansi(6), background: .ansi(0)))
@@ -89,11 +86,7 @@ import Testing
     }
 
     @Test func inheritanceCycleIsAnError() throws {
-        let scratch = try ThemeScratchDirectory()
-        defer { scratch.remove() }
-        try scratch.write("a.toml", "inherits = \"b\"\n")
-        try scratch.write("b.toml", "# b\ninherits = \"a\"\n")
-        let resolution = ThemeLoader.resolve(name: "a", environment: [:], searchDirectories: [scratch.url])
+        let resolution = try resolve("a", in: [["a.toml": "inherits = \"b\"\n", "b.toml": "# b\ninherits = \"a\"\n"]])
         #expect(resolution.theme == .builtInDefault)
         let problem = try #require(resolution.problem)
         #expect(problem.file.hasSuffix("b.toml"))
@@ -103,18 +96,12 @@ import Testing
     }
 
     @Test func themeInheritingItselfIsACycle() throws {
-        let scratch = try ThemeScratchDirectory()
-        defer { scratch.remove() }
-        try scratch.write("loop.toml", "inherits = \"loop\"\n")
-        let resolution = ThemeLoader.resolve(name: "loop", environment: [:], searchDirectories: [scratch.url])
+        let resolution = try resolve("loop", in: [["loop.toml": "inherits = \"loop\"\n"]])
         #expect(resolution.problem?.message.hasPrefix("inheritance cycle") == true)
     }
 
     @Test func unknownInheritedThemeFallsBack() throws {
-        let scratch = try ThemeScratchDirectory()
-        defer { scratch.remove() }
-        try scratch.write("orphan.toml", "inherits = \"ghost\"\n")
-        let resolution = ThemeLoader.resolve(name: "orphan", environment: [:], searchDirectories: [scratch.url])
+        let resolution = try resolve("orphan", in: [["orphan.toml": "inherits = \"ghost\"\n"]])
         #expect(resolution.theme == .builtInDefault)
         #expect(resolution.problem?.key == "inherits")
         #expect(resolution.problem?.line == 1)
