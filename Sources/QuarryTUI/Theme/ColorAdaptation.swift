@@ -1,14 +1,24 @@
 extension Theme {
-    /// This theme as the terminal can show it: without colours for ``ColorCapability/none``
-    /// (attributes kept), otherwise unchanged until nearest-colour mapping lands.
+    /// The slots that must stand out from the rows even without colour: when a colourless
+    /// terminal strips their colours they get reverse video (unless they already have it).
+    static let slotsReversedWithoutColor: [ThemeSlot] = [.header, .cursor, .status]
+
+    /// This theme as a terminal with `capability` can show it.
+    ///
+    /// Every colour is mapped with ``TerminalColor/adapted(to:)``. Without colour
+    /// (``ColorCapability/none``) attributes are kept, and the header, cursor and status slots get
+    /// reverse video when they lost colours and had none, so the cursor stays visible.
     public func adapted(to capability: ColorCapability) -> Theme {
-        guard capability == .none else { return self }
         var copy = self
-        for slot in ThemeSlot.allCases {
-            var style = copy[slot]
-            style.foreground = .default
-            style.background = .default
-            copy[slot] = style
+        for (slot, style) in styles {
+            var adapted = style
+            adapted.foreground = style.foreground.adapted(to: capability)
+            adapted.background = style.background.adapted(to: capability)
+            let lostColor = adapted.foreground != style.foreground || adapted.background != style.background
+            if capability == .none, lostColor, Self.slotsReversedWithoutColor.contains(slot) {
+                adapted.attributes.insert(.reverse)
+            }
+            copy.styles[slot] = adapted
         }
         return copy
     }
