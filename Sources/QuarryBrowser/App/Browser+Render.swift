@@ -50,8 +50,11 @@ extension Browser {
             let name = table.sections[path.section].name
             parts.append(name.isEmpty ? "(none)" : name)
         }
-        parts.append("sort " + table.query.userSort.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", "))
-        if let filter = table.query.filter { parts.append("filter " + filter) }
+        // A message needs the room: sort and filter stay in the title bar then.
+        if message == nil {
+            parts.append("sort " + table.query.userSort.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", "))
+            if let filter = table.query.filter { parts.append("filter " + filter) }
+        }
         if hasPendingEdits { parts.append("✎ edits pending") }
         return parts.joined(separator: " · ")
     }
