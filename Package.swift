@@ -55,7 +55,9 @@ let package = Package(
             dependencies: ["Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
+        .executableTarget(name: "curses-smoke", dependencies: ["CursesBackend", "QuarryTUI"]),
         .testTarget(name: "QuarryTUITests", dependencies: ["QuarryTUI"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI"]),
         .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,53 @@
+import CNCurses
+import Dispatch
+import Foundation
+import QuarryTUI
+
+extension CursesTerminal {
+    /// Watches the terminal for input on the main queue.
+    func installInputSource() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: ttyDescriptor, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.drainInput() }
+        }
+        readSource = source
+        source.resume()
+    }
+
+    /// Reads every key curses has (non-blocking `wget_wch` until `ERR`) and delivers each.
+    ///
+    /// Stops early when the handler stopped the terminal. A readable descriptor that yields
+    /// nothing is checked for hang-up: a closed terminal is delivered as a SIGHUP termination
+    /// once, instead of waking this source forever.
+    func drainInput() {
+        var readAny = false
+        while isRunning, !isSuspended {
+            var value: wint_t = 0
+            let status = wget_wch(quarry_stdscr(), &value)
+            let input: KeyDecoder.Input
+            switch status {
+            case OK: input = .character(UInt32(value))
+            case KEY_CODE_YES: input = .keyCode(Int32(bitPattern: UInt32(value)))
+            default:
+                if !readAny { checkForHangUp() }
+                return
+            }
+            readAny = true
+            switch KeyDecoder.decode(input) {
+            case .key(let key): handler?(.key(key))
+            case .resize: handleResize()
+            case .ignored: break
+            }
+        }
+    }
+
+    private func checkForHangUp() {
+        var descriptor = pollfd(fd: ttyDescriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) == 1 else { return }
+        let hungUp = Int32(descriptor.revents) & (POLLHUP | POLLERR | POLLNVAL) != 0
+        guard hungUp else { return }
+        readSource?.cancel()
+        readSource = nil
+        handler?(.terminate(signal: SIGHUP))
+    }
+}
