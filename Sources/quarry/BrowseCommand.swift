@@ -4,7 +4,7 @@ import Quarry
 import QuarryBrowser
 
 /// `quarry browse STORE`: opens any Quarry store in the browser.
-struct BrowseCommand: ParsableCommand {
+struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
         abstract: "Browse a Quarry store in the terminal.",
@@ -38,7 +38,7 @@ struct BrowseCommand: ParsableCommand {
     @Flag(name: .long, help: "Open the store read-only (PRAGMA query_only); editing is disabled.")
     var readOnly = false
 
-    func run() throws {
+    func run() async throws {
         let url = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ValidationError("\(store): no such file")
@@ -76,9 +76,7 @@ struct BrowseCommand: ParsableCommand {
         let configuration = BrowserConfiguration(
             storeTitle: url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
             filter: filter, isReadOnly: readOnly)
-        MainActor.assumeIsolated {
-            BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
-        }
+        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }
 
     /// Parses `price,-volume` into sort keys.

@@ -10,42 +10,49 @@ import QuarryTUI
 /// any error: the error is printed after the screen is restored.
 @MainActor
 enum BrowserLauncher {
-    /// The theme named by `--theme` or `QUARRY_THEME`, adapted to the terminal's colours, and a
-    /// message when a theme file was malformed (the default theme is used then).
-    static func theme(named name: String?, capability: ColorCapability) -> (Theme, String?) {
+    /// The theme named by `--theme` or `QUARRY_THEME`, and a message when a theme file was
+    /// malformed (the default theme is used then). The app adapts it to the terminal's colours.
+    static func theme(named name: String?) -> (Theme, String?) {
         let environment = ProcessInfo.processInfo.environment
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let resolution = ThemeLoader.resolve(name: name, environment: environment,
                                              searchDirectories: ThemeLoader.defaultSearchDirectories(environment: environment, executableURL: executable))
-        return (resolution.theme.adapted(to: capability), resolution.problem.map { "theme: \($0) (using the default theme)" })
+        return (resolution.theme, resolution.problem.map { "theme: \($0) (using the default theme)" })
     }
 
-    /// Runs the browser on `stack`; never returns (exits when the user quits).
+    /// Runs the browser on `stack` until the user quits; the terminal is restored when this returns.
+    ///
+    /// The caller awaits on the main actor, so the main queue keeps running the UI loop, the
+    /// smart merge and the controllers' updates in between keystrokes.
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
-                    liveStatus: (@MainActor () -> String?)? = nil, onQuit: @escaping @MainActor () -> Void = {}) -> Never {
+                    liveStatus: (@MainActor () -> String?)? = nil) async {
         guard CursesTerminal.isInteractive() else {
             FileHandle.standardError.write(Data("quarry: the browser needs a terminal (stdin and stdout must be a tty)\n".utf8))
             exit(2)
         }
         let terminal = CursesTerminal()
         var configuration = configuration
-        let (theme, problem) = theme(named: themeName, capability: terminal.colorCapability)
+        let (theme, problem) = theme(named: themeName)
         configuration.theme = theme
         if let problem { configuration.startMessage = problem }
         do {
             let browser = try Browser(stack: stack, configuration: configuration)
             browser.liveStatus = liveStatus
             let app = BrowserApp(browser: browser, backend: terminal)
-            app.onQuit = {
-                onQuit()
-                exit(0)
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                app.onQuit = { done.resume() }
+                do {
+                    try app.start()
+                } catch {
+                    app.stop()
+                    FileHandle.standardError.write(Data("quarry: \(error)\n".utf8))
+                    exit(1)
+                }
             }
-            try app.start()
         } catch {
             terminal.stop()
             FileHandle.standardError.write(Data("quarry: \(error)\n".utf8))
             exit(1)
         }
-        dispatchMain()
     }
 }

@@ -4,7 +4,7 @@ import Quarry
 import QuarryBrowser
 
 /// `quarry demo`: creates (or reopens) the stock-ticker demo store and seeds it.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Open the browser on a live stock-ticker demo store.",
@@ -40,7 +40,7 @@ struct DemoCommand: ParsableCommand {
         guard rate > 0 else { throw ArgumentParser.ValidationError("--rate must be at least 1 (got \(rate))") }
     }
 
-    func run() throws {
+    func run() async throws {
         let url = store.map { URL(fileURLWithPath: $0) } ?? PersistentStack.defaultStoreURL(name: "demo")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let model = try DemoModel.make()
@@ -61,11 +61,9 @@ struct DemoCommand: ParsableCommand {
             storeTitle: url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
         var liveStatus: (@MainActor () -> String?)?
         if let importer { liveStatus = { importer.statusText } }
-        MainActor.assumeIsolated {
-            importer?.start()
-            BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme,
-                                liveStatus: liveStatus, onQuit: { importer?.stop() })
-        }
+        importer?.start()
+        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme, liveStatus: liveStatus)
+        importer?.stop()
     }
 
     private func measure(_ body: () throws -> Void) rethrows -> Double {

@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `quarry` command line: a Core Data-style object graph over SQLite, and its browser.
 @main
-struct QuarryCommand: ParsableCommand {
+struct QuarryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarry",
         abstract: "Create, inspect and browse Quarry object stores.",

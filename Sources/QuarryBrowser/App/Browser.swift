@@ -15,8 +15,8 @@ public final class Browser {
     public let configuration: BrowserConfiguration
     /// The table.
     let table: ResultsTable
-    /// The theme in use.
-    var theme: Theme
+    /// The theme in use (the configuration's, adapted to the terminal's colours once it started).
+    public internal(set) var theme: Theme
     /// What is open over the table.
     var overlay: Overlay?
     /// A message for the status line, and whether it is an error; cleared by the next key.

@@ -33,6 +33,8 @@ public final class BrowserApp {
     public func start() throws {
         browser.onNeedsDisplay = { [weak self] in self?.requestFrame() }
         try backend.start { [weak self] event in self?.handle(event) }
+        // The terminal's colours are known once it started: draw the theme as it can show it.
+        browser.theme = browser.configuration.theme.adapted(to: backend.colorCapability)
         drawFrame()
     }
 
