@@ -35,7 +35,7 @@ struct CursesSmokeTests {
         #expect(try await tmux.waitForSessionEnd())
     }
 
-    @Test("the terminal settings are the same after q and after SIGTERM")
+    @Test("the terminal settings are the same after q, SIGTERM and exit without stop")
     func terminalRestored() async throws {
         let smoke = try smokePath()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("curses-smoke-\(UUID().uuidString)").path
@@ -61,7 +61,15 @@ struct CursesSmokeTests {
         #expect(kill(pid, SIGTERM) == 0)
         #expect(try await TmuxHarness.waitForFile("\(directory)/after-term"))
 
+        // exit() without stop(): the atexit hook restores the terminal.
+        try tmux.send("clear; \(smoke); echo $? > \(directory)/status3; \(settings("after-exit"))", "Enter")
+        #expect(try await tmux.waitForRow(startingWith: "hello 東京 world") != nil)
+        try tmux.send("e")
+        #expect(try await TmuxHarness.waitForFile("\(directory)/after-exit"))
+
         let before = try read("before")
+        #expect(try read("after-exit") == before)
+        #expect(try read("status3").trimmingCharacters(in: .whitespacesAndNewlines) == "3")
         #expect(before.contains("icanon") && before.contains("echo"))
         #expect(try read("after-q") == before)
         #expect(try read("after-term") == before)
