@@ -1,6 +1,7 @@
 // A tiny full-screen program for the backend's end-to-end test (run inside tmux by
 // CursesBackendTests): it draws a wide-character line and a coloured line, shows the last key
-// pressed, the size and its process id, and quits on `q` or a termination signal.
+// pressed, the size and its process id, and quits on `q` or a termination signal (`e` exits
+// without stopping the terminal, to exercise the atexit restoration).
 import CursesBackend
 import Dispatch
 import Foundation
@@ -40,6 +41,8 @@ do {
         case .key(.character("q")):
             terminal.stop()
             exit(0)
+        case .key(.character("e")):
+            exit(3)  // without stop(): the atexit hook must give the terminal back
         case .key(let key):
             lastKey = name(of: key)
         case .resize:

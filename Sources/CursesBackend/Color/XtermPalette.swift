@@ -72,6 +72,7 @@ package enum XtermPalette {
     private static func distance(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Int {
         let redMean = (a.0 + b.0) / 2
         let dr = a.0 - b.0, dg = a.1 - b.1, db = a.2 - b.2
-        return ((512 + redMean) * dr * dr >> 8) + 4 * dg * dg + ((767 - redMean) * db * db >> 8)
+        // Swift's >> binds tighter than *: the products are parenthesised before the shift.
+        return (((512 + redMean) * dr * dr) >> 8) + 4 * dg * dg + (((767 - redMean) * db * db) >> 8)
     }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+
+/// A private tmux server (its own socket file, no user configuration) for driving `curses-smoke`
+/// as a user would, and reading back what the terminal shows.
+///
+/// Waiting polls `capture-pane` with short sleeps: the program runs in another process, so
+/// there is nothing to observe directly. Every wait is bounded.
+struct TmuxHarness {
+    /// The server's socket: a short absolute path (sockets are limited to 108 bytes), removed by
+    /// ``shutDown()``.
+    let socket = "/tmp/quarry-curses-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    let session = "smoke"
+
+    /// Whether `tmux` can be run.
+    static var isAvailable: Bool { (try? run(["tmux", "-V"]).status) == 0 }
+
+    /// The `curses-smoke` executable built next to the test bundle (or in `.build/debug`).
+    static var smokeExecutable: URL? {
+        let name = "curses-smoke"
+        var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)]
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
+        }
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/\(name)"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Runs a command (looked up on `PATH`) and returns its status and standard output.
+    ///
+    /// Spawned with `posix_spawnp`, not `Foundation.Process`: the first tmux command forks a
+    /// long-lived server that inherits the descriptors `Process` watches to notice the child's
+    /// exit, so `waitUntilExit` would never return. Output goes through a temporary file for the
+    /// same reason (a pipe would never reach its end).
+    @discardableResult
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let spawnStatus = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard spawnStatus == 0 else { throw SpawnError(command: arguments[0], code: spawnStatus) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// A command could not be started.
+    struct SpawnError: Error {
+        var command: String
+        var code: Int32
+    }
+
+    /// Runs a tmux command against this harness's server.
+    @discardableResult
+    func tmux(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try Self.run(["tmux", "-S", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    /// Starts a detached 80×24 session running `command` with a UTF-8 locale and a 256-colour TERM.
+    func start(_ command: String) throws {
+        let environment = "env -u TMUX -u NO_COLOR -u COLORTERM TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+        try tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", session, "\(environment) \(command)")
+    }
+
+    /// The text on screen, one string per row, trailing blanks removed (with `escapes`, the
+    /// rows keep their SGR sequences).
+    func screen(escapes: Bool = false) throws -> [String] {
+        let output = try tmux(["capture-pane", "-p", "-t", session] + (escapes ? ["-e"] : [])).output
+        return output.components(separatedBy: "\n").map { row in
+            var trimmed = Substring(row)
+            while trimmed.last == " " { trimmed = trimmed.dropLast() }
+            return String(trimmed)
+        }
+    }
+
+    /// Waits until some row satisfies `predicate`; returns that row, or nil after `timeout`.
+    @discardableResult
+    func waitForRow(timeout: Duration = .seconds(5), _ predicate: (String) -> Bool) async throws -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let row = try screen().first(where: predicate) { return row }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Waits until the last non-empty row is exactly `text` (a shell prompt, say); returns
+    /// whether it happened before `timeout`.
+    func waitForLastRow(_ text: String, timeout: Duration = .seconds(5)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try screen().last(where: { !$0.isEmpty }) == text { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Waits until a row starts with `prefix`.
+    @discardableResult
+    func waitForRow(startingWith prefix: String, timeout: Duration = .seconds(5)) async throws -> String? {
+        try await waitForRow(timeout: timeout) { $0.hasPrefix(prefix) }
+    }
+
+    /// Waits until the session has ended (its only pane's process exited).
+    func waitForSessionEnd(timeout: Duration = .seconds(5)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try tmux("has-session", "-t", session).status != 0 { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Waits until `path` exists.
+    static func waitForFile(_ path: String, timeout: Duration = .seconds(5)) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if FileManager.default.fileExists(atPath: path) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Sends keys in tmux's notation (`j`, `C-s`, `Escape`, `Up`).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", session] + keys)
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try Self.run(["tmux", "-S", socket, "-f", "/dev/null"] + arguments)
+    }
+
+    /// Stops the server and everything in it: the panes' processes are sent SIGHUP first, as
+    /// a closing terminal would, because tmux 3.3 does not always end them on kill-server.
+    func shutDown() {
+        let panes = (try? tmux("list-panes", "-a", "-F", "#{pane_pid}").output) ?? ""
+        for pid in panes.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGHUP) }
+        _ = try? tmux("kill-server")
+        unlink(socket)
+    }
+}
