@@ -32,6 +32,14 @@ struct SortedResults {
         self.positions = PositionIndex(ids)
     }
 
+    /// An index from stored columns (a cache file), already in order.
+    init(sortKeys: [SortKey], ids: [ObjectID], columns: [[Value]]) {
+        self.sortKeys = sortKeys
+        self.columns = columns
+        self.ids = ids
+        self.positions = PositionIndex(ids)
+    }
+
     var count: Int { ids.count }
 
     /// The index of `id`, in constant time.
