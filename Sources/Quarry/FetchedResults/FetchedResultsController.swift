@@ -120,8 +120,13 @@ public final class FetchedResultsController: @unchecked Sendable {
                 cacheHitCount += 1
             } else {
                 storeFetchCount += 1
-                let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
-                results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
+                if let sqlite = store as? SQLiteStore {
+                    let flat = try sqlite.keyedColumns(for: query, keyPaths: keyPaths)
+                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pks: flat.pks, entities: flat.entities, columns: flat.columns)
+                } else {
+                    let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
+                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
+                }
                 rebuildSections()
                 if let cache, let token {
                     try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
@@ -214,18 +219,18 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// The object ID at `path`.
     public func objectID(at path: RowPath) -> ObjectID {
-        results.ids[sectionStarts[path.section] + path.row]
+        results.id(at: sectionStarts[path.section] + path.row)
     }
 
     /// The object at `path`, loading its batch (`fetchBatchSize`) if it is a fault.
     public func object(at path: RowPath) -> ManagedObject {
         context.checkQueue()
         let i = sectionStarts[path.section] + path.row
-        let object = context.object(with: results.ids[i])
+        let object = context.object(with: results.id(at: i))
         if object.isFault {
             let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
             let start = i - i % size
-            let batch = results.ids[start..<min(results.count, start + size)].map { context.object(with: $0) }
+            let batch = results.ids(in: start..<min(results.count, start + size)).map { context.object(with: $0) }
             try? context.faultIn(batch)
         }
         return object
@@ -241,13 +246,13 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// Every object, in order (faults until used).
     public var fetchedObjects: [ManagedObject] {
         context.checkQueue()
-        return results.ids.map { context.object(with: $0) }
+        return results.allIDs.map { context.object(with: $0) }
     }
 
     /// The current state as section names and object IDs.
     public var snapshot: ResultsSnapshot {
         ResultsSnapshot(sections: sectionNames,
-                        items: sectionNames.indices.map { s in Array(results.ids[sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))]) },
+                        items: sectionNames.indices.map { s in results.ids(in: sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))) },
                         reloaded: [])
     }
 

@@ -14,8 +14,8 @@ import Synchronization
 /// | fingerprint | string: SHA-256 (hex) of the model version hash, entity, sub-entity flag, predicate, sort keys and section key path |
 /// | store token | string: the store's ``PersistentStore/modificationToken()`` read before the fetch |
 /// | count *n* | `UInt64` |
-/// | IDs | ``ResultsColumnCodec`` ID block: entity mode (`0` one entity, `Int32` index; `1` an `Int32` per row), then `Int64` primary keys × *n* |
-/// | key columns | `UInt32` column count, then each column in ``ResultsColumnCodec``'s encoding |
+/// | IDs | entity mode (`0`: one `Int32` entity index for all; `1`: an `Int32` per row), then `Int64` primary keys × *n* |
+/// | key columns | `UInt32` column count, then each typed column (see ``ResultsColumnCodec``) |
 /// | sections | `UInt32` count *s*, `Int64` start × *s*, string name × *s* |
 /// | checksum | `UInt64`: ``ResultsCache/checksum(_:)`` of every preceding byte |
 ///
@@ -116,8 +116,7 @@ enum ResultsCache {
         w.string(contents.fingerprint)
         w.string(contents.token)
         w.u64(UInt64(contents.results.count))
-        ResultsColumnCodec.writeIDs(contents.results, into: &w)
-        ResultsColumnCodec.writeColumns(contents.results, into: &w)
+        ResultsColumnCodec.write(contents.results.flattened(), into: &w)
         w.u32(UInt32(contents.sectionStarts.count))
         for s in contents.sectionStarts { w.i64(Int64(s)) }
         for name in contents.sectionNames { w.string(name) }
@@ -141,8 +140,7 @@ enum ResultsCache {
                 guard try r.bytes(4) == magic, try r.u32() == formatVersion else { return nil }
                 guard try r.string() == fingerprint, try r.string() == token else { return nil }
                 let n = try r.count(try r.u64())
-                let ids = try ResultsColumnCodec.readIDs(count: n, from: &r)
-                let columns = try ResultsColumnCodec.readColumns(count: n, sortKeys: sortKeys, from: &r)
+                let results = try ResultsColumnCodec.read(count: n, sortKeys: sortKeys, from: &r)
                 let s = try r.count(UInt64(try r.u32()))
                 var starts: [Int] = []
                 starts.reserveCapacity(s)
@@ -155,7 +153,7 @@ enum ResultsCache {
                 for _ in 0..<s { names.append(try r.string()) }
                 guard r.isAtEnd else { return nil }
                 return Contents(fingerprint: fingerprint, token: token,
-                                results: SortedResults(sortKeys: sortKeys, ids: ids, columns: columns),
+                                results: results,
                                 sectionStarts: starts, sectionNames: names)
             } catch {
                 return nil

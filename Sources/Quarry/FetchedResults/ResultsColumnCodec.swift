@@ -5,61 +5,80 @@ import Foundation
 /// IDs: `UInt8` mode, then for mode 0 one `Int32` entity index (every row of one entity), for
 /// mode 1 an `Int32` per row; then an `Int64` primary key per row.
 ///
-/// A key column: `UInt8` kind `0` (tagged values), then per row a `UInt8` tag and its payload:
+/// A key column: `UInt8` kind (0 integer, 1 boolean, 2 double, 3 date, 4 string, 5 other),
+/// `UInt8` 1 when some rows are nil followed by one `UInt8` 0/1 per row, then the rows:
+/// `Int64` for integers and booleans (0/1), `Double` bits for doubles and dates (seconds since
+/// 2001), strings for strings, and for other values a `UInt8` tag and its payload:
 /// 0 nil; 1 integer `Int64`; 2 double (bits); 3 decimal (string); 4 string; 5 bool `UInt8`;
-/// 6 date (seconds since 2001, bits); 7 binary (`UInt32` count + bytes); 8 UUID (16 bytes);
-/// 9 URI (string); 10 JSON (string).
+/// 6 date (bits); 7 binary (`UInt32` count + bytes); 8 UUID (16 bytes); 9 URI (string);
+/// 10 JSON (string).
 enum ResultsColumnCodec {
     struct Malformed: Error {}
 
-    static func writeIDs(_ results: SortedResults, into w: inout CacheWriter) {
-        let ids = results.ids
-        let entity = ids.first?.entityIndex ?? 0
-        if ids.allSatisfy({ $0.entityIndex == entity }) {
+    static func write(_ flat: (pks: [Int64], entities: [Int32], columns: [KeyColumn]), into w: inout CacheWriter) {
+        let entity = flat.entities.first ?? 0
+        if flat.entities.allSatisfy({ $0 == entity }) {
             w.u8(0)
             w.i32(entity)
         } else {
             w.u8(1)
-            w.array(ids.map(\.entityIndex))
+            w.array(flat.entities)
         }
-        w.array(ids.map(\.primaryKey))
+        w.array(flat.pks)
+        w.u32(UInt32(flat.columns.count))
+        for column in flat.columns {
+            w.u8(column.kind.rawValue)
+            w.u8(column.hasNulls ? 1 : 0)
+            if column.hasNulls { w.bytes(column.nulls.map { $0 ? 1 : 0 }) }
+            switch column.kind {
+            case .integer, .bool: w.array(column.ints)
+            case .double, .date: w.array(column.doubles.map(\.bitPattern))
+            case .string: for s in column.strings { w.string(s) }
+            case .value: for v in column.values { write(v, into: &w) }
+            }
+        }
     }
 
-    static func readIDs(count n: Int, from r: inout CacheReader) throws -> [ObjectID] {
+    static func read(count n: Int, sortKeys: [SortKey], from r: inout CacheReader) throws -> SortedResults {
         let mode = try r.u8()
-        var entities: [Int32]?
-        var entity: Int32 = 0
+        let entities: [Int32]
         switch mode {
-        case 0: entity = try r.i32()
+        case 0: entities = [Int32](repeating: try r.i32(), count: n)
         case 1: entities = try r.array(n, of: Int32.self)
         default: throw Malformed()
         }
-        let keys = try r.array(n, of: Int64.self)
-        if let entities {
-            return (0..<n).map { ObjectID(entityIndex: Int(entities[$0]), primaryKey: keys[$0]) }
-        }
-        return keys.map { ObjectID(entityIndex: Int(entity), primaryKey: $0) }
-    }
-
-    static func writeColumns(_ results: SortedResults, into w: inout CacheWriter) {
-        w.u32(UInt32(results.columns.count))
-        for column in results.columns {
-            w.u8(0)
-            for v in column { write(v, into: &w) }
-        }
-    }
-
-    static func readColumns(count n: Int, sortKeys: [SortKey], from r: inout CacheReader) throws -> [[Value]] {
+        let pks = try r.array(n, of: Int64.self)
         guard Int(try r.u32()) == sortKeys.count else { throw Malformed() }
-        var columns: [[Value]] = []
+        var columns: [KeyColumn] = []
         for _ in sortKeys {
-            guard try r.u8() == 0 else { throw Malformed() }
-            var column: [Value] = []
-            column.reserveCapacity(n)
-            for _ in 0..<n { column.append(try read(from: &r)) }
+            guard let kind = KeyColumn.Kind(rawValue: try r.u8()) else { throw Malformed() }
+            var nulls: [Bool] = []
+            switch try r.u8() {
+            case 0: break
+            case 1: nulls = try r.bytes(n).map { $0 != 0 }
+            default: throw Malformed()
+            }
+            let column: KeyColumn?
+            switch kind {
+            case .integer, .bool:
+                column = KeyColumn(kind: kind, ints: try r.array(n, of: Int64.self), nulls: nulls, count: n)
+            case .double, .date:
+                column = KeyColumn(kind: kind, doubles: try r.array(n, of: UInt64.self).map(Double.init(bitPattern:)), nulls: nulls, count: n)
+            case .string:
+                var strings: [String] = []
+                strings.reserveCapacity(n)
+                for _ in 0..<n { strings.append(try r.string()) }
+                column = KeyColumn(kind: kind, strings: strings, nulls: nulls, count: n)
+            case .value:
+                var values: [Value] = []
+                values.reserveCapacity(n)
+                for _ in 0..<n { values.append(try read(from: &r)) }
+                column = KeyColumn(kind: kind, values: values, nulls: nulls, count: n)
+            }
+            guard let column else { throw Malformed() }
             columns.append(column)
         }
-        return columns
+        return SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
     }
 
     static func write(_ v: Value, into w: inout CacheWriter) {

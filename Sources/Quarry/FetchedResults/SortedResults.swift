@@ -1,8 +1,14 @@
 /// The controller's index: object IDs with their sort keys, in fetch order (sort keys, then
 /// object ID), kept sorted by binary search.
 ///
-/// Stored column by column (one ID array, one value array per sort key) so a million results
-/// cost no allocation per result, and re-placing a batch copies whole runs.
+/// Stored in chunks of at most ``maxChunk`` results, each column by column and typed (primary
+/// keys `Int64`, entity indexes `Int32`, one ``KeyColumn`` per sort key), so a million
+/// results cost about 20 bytes each and no allocation per result, and a batch of k changes
+/// rewrites only the chunks it touches (O(k · chunk) work, not O(n)). Each object's place is
+/// found in constant time through ``PositionIndex`` (primary key → chunk and offset), patched
+/// for the touched chunks only.
+///
+/// Chunks are reference types: a `SortedResults` is not copied, only mutated in place.
 struct SortedResults {
     /// One result as the comparisons see it (used for the few entries a change event touches).
     struct Entry {
@@ -10,43 +16,145 @@ struct SortedResults {
         var keys: [Value]
     }
 
-    let sortKeys: [SortKey]
-    /// The object IDs, in order.
-    private(set) var ids: [ObjectID] = [] {
-        didSet { positions = PositionIndex(ids) }
-    }
-    /// One array per sort key, aligned with `ids`.
-    private(set) var columns: [[Value]]
-    /// Where each ID is in `ids`.
-    private(set) var positions = PositionIndex([])
+    /// A run of consecutive results.
+    final class Chunk {
+        /// Stable name of the chunk in ``PositionIndex`` entries.
+        let handle: Int32
+        var pks: [Int64]
+        var entities: [Int32]
+        var keys: [KeyColumn]
+        var count: Int { pks.count }
 
-    init(sortKeys: [SortKey], entries: [Entry] = []) {
-        self.sortKeys = sortKeys
-        var columns = sortKeys.map { _ in [Value]() }
-        for c in columns.indices {
-            columns[c].reserveCapacity(entries.count)
-            for e in entries { columns[c].append(e.keys[c]) }
+        init(handle: Int32, pks: [Int64], entities: [Int32], keys: [KeyColumn]) {
+            self.handle = handle
+            self.pks = pks
+            self.entities = entities
+            self.keys = keys
         }
-        self.columns = columns
-        self.ids = entries.map(\.id)
-        self.positions = PositionIndex(ids)
+
+        func id(_ i: Int) -> ObjectID { ObjectID(entityIndex: Int(entities[i]), primaryKey: pks[i]) }
     }
 
-    /// An index from stored columns (a cache file), already in order.
-    init(sortKeys: [SortKey], ids: [ObjectID], columns: [[Value]]) {
+    /// Results per chunk when chunks are cut, and the most a chunk holds before it is split.
+    static let chunkSize = 64
+    static let maxChunk = 128
+
+    let sortKeys: [SortKey]
+    private(set) var chunks: [Chunk] = []
+    /// `starts[c]`: the index of chunk `c`'s first result; `starts.last` is `count`.
+    private var starts: [Int] = [0]
+    /// Chunk handle → its index in `chunks` (-1: unused handle).
+    private var slotOfHandle: [Int32] = []
+    private var freeHandles: [Int32] = []
+    private var positions = PositionIndex()
+
+    /// An index of `entries`, already in order.
+    init(sortKeys: [SortKey], entries: [Entry] = []) {
+        var pks: [Int64] = [], entities: [Int32] = []
+        pks.reserveCapacity(entries.count)
+        entities.reserveCapacity(entries.count)
+        var columns = sortKeys.map { _ in KeyColumn() }
+        for e in entries {
+            pks.append(e.id.primaryKey)
+            entities.append(e.id.entityIndex)
+            for c in columns.indices { columns[c].append(e.keys[c]) }
+        }
+        self.init(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
+    }
+
+    /// An index from whole columns (a fetch or a cache file), already in order.
+    init(sortKeys: [SortKey], pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+        precondition(pks.count == entities.count && columns.count == sortKeys.count && columns.allSatisfy { $0.count == pks.count })
         self.sortKeys = sortKeys
-        self.columns = columns
-        self.ids = ids
-        self.positions = PositionIndex(ids)
+        var start = 0
+        while start < pks.count {
+            let end = min(pks.count, start + Self.chunkSize)
+            chunks.append(Chunk(handle: newHandle(), pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
+                                keys: columns.map { $0.slice(start..<end) }))
+            start = end
+        }
+        positions.reserve(maxKey: pks.max() ?? -1, count: pks.count)
+        for chunk in chunks { stamp(chunk) }
+        renumber()
     }
 
-    var count: Int { ids.count }
+    var count: Int { starts[starts.count - 1] }
+
+    private mutating func newHandle() -> Int32 {
+        if let h = freeHandles.popLast() { return h }
+        slotOfHandle.append(-1)
+        return Int32(slotOfHandle.count - 1)
+    }
+
+    /// Recomputes chunk starts and handle slots after chunks changed size or order.
+    private mutating func renumber() {
+        starts = [Int](repeating: 0, count: chunks.count + 1)
+        var total = 0
+        for (c, chunk) in chunks.enumerated() {
+            starts[c] = total
+            total += chunk.count
+            slotOfHandle[Int(chunk.handle)] = Int32(c)
+        }
+        starts[chunks.count] = total
+    }
+
+    /// Records the place of every result of `chunk`.
+    private mutating func stamp(_ chunk: Chunk) {
+        for i in 0..<chunk.count {
+            positions.set(chunk.id(i), handle: chunk.handle, offset: i)
+        }
+    }
+
+    /// The chunk holding global index `i` (`i < count`), and the offset in it.
+    func locate(_ i: Int) -> (chunk: Int, offset: Int) {
+        var low = 0, high = chunks.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= i { low = mid } else { high = mid - 1 }
+        }
+        return (low, i - starts[low])
+    }
+
+    /// The ID at global index `i`.
+    func id(at i: Int) -> ObjectID {
+        let (c, o) = locate(i)
+        return chunks[c].id(o)
+    }
+
+    /// The IDs at `range`, in order.
+    func ids(in range: Range<Int>) -> [ObjectID] {
+        guard !range.isEmpty else { return [] }
+        var result: [ObjectID] = []
+        result.reserveCapacity(range.count)
+        var (c, o) = locate(range.lowerBound)
+        while result.count < range.count {
+            let chunk = chunks[c]
+            let take = min(chunk.count - o, range.count - result.count)
+            for i in o..<(o + take) { result.append(chunk.id(i)) }
+            c += 1
+            o = 0
+        }
+        return result
+    }
+
+    /// Every ID, in order.
+    var allIDs: [ObjectID] { ids(in: 0..<count) }
 
     /// The index of `id`, in constant time.
-    func position(of id: ObjectID) -> Int? { positions[id] }
+    func position(of id: ObjectID) -> Int? {
+        guard let (handle, offset) = positions[id] else { return nil }
+        let slot = Int(slotOfHandle[Int(handle)])
+        guard slot >= 0, slot < chunks.count else { return nil }
+        let chunk = chunks[slot]
+        guard offset < chunk.count, chunk.pks[offset] == id.primaryKey, chunk.entities[offset] == id.entityIndex else { return nil }
+        return starts[slot] + offset
+    }
 
     /// The sort keys of the result at `index`.
-    func keys(at index: Int) -> [Value] { columns.map { $0[index] } }
+    func keys(at index: Int) -> [Value] {
+        let (c, o) = locate(index)
+        return chunks[c].keys.map { $0.value(at: o) }
+    }
 
     /// Whether `a` sorts before `b` (the fetch's order; ties by object ID).
     func precedes(_ a: Entry, _ b: Entry) -> Bool {
@@ -57,126 +165,259 @@ struct SortedResults {
         return a.id < b.id
     }
 
-    /// Whether the result at `index` sorts before `entry`.
-    func precedes(_ index: Int, _ entry: Entry) -> Bool {
+    /// Whether row `o` of `chunk` sorts before `entry`.
+    @inline(__always)
+    private func precedes(_ chunk: Chunk, _ o: Int, _ entry: Entry) -> Bool {
         for (i, key) in sortKeys.enumerated() {
-            let c = key.compare(columns[i][index], entry.keys[i])
+            let c = chunk.keys[i].compare(o, entry.keys[i], key: key)
             if c != 0 { return key.ascending ? c < 0 : c > 0 }
         }
-        return ids[index] < entry.id
+        return chunk.id(o) < entry.id
     }
 
-    /// The first index whose result does not sort before `entry`.
+    /// The first global index whose result does not sort before `entry`.
     func insertionIndex(for entry: Entry) -> Int {
-        var low = 0, high = ids.count
+        // The first chunk whose first result does not precede the entry...
+        var low = 0, high = chunks.count
         while low < high {
             let mid = (low + high) / 2
-            if precedes(mid, entry) { low = mid + 1 } else { high = mid }
+            if precedes(chunks[mid], 0, entry) { low = mid + 1 } else { high = mid }
         }
-        return low
+        guard low > 0 else { return 0 }
+        // ...so the place is in the chunk before it, or at its end.
+        let chunk = chunks[low - 1]
+        var l = 1, h = chunk.count
+        while l < h {
+            let mid = (l + h) / 2
+            if precedes(chunk, mid, entry) { l = mid + 1 } else { h = mid }
+        }
+        return starts[low - 1] + l
     }
 
-    /// Renames several results at once (one rebuild of the position index); their places
-    /// among equal keys are fixed by the next ``apply(dropping:adding:)``.
+    /// Renames several results at once; their places among equal keys are fixed by the next
+    /// ``apply(dropping:adding:)``.
     mutating func rename(_ renames: [(index: Int, id: ObjectID)]) {
-        var copy = ids
-        for r in renames { copy[r.index] = r.id }
-        ids = copy
+        var changed: [(chunk: Chunk, offset: Int)] = []
+        for r in renames {
+            let (c, o) = locate(r.index)
+            positions.remove(chunks[c].id(o))
+            changed.append((chunks[c], o))
+        }
+        for (r, place) in zip(renames, changed) {
+            place.chunk.pks[place.offset] = r.id.primaryKey
+            place.chunk.entities[place.offset] = r.id.entityIndex
+            positions.set(r.id, handle: place.chunk.handle, offset: place.offset)
+        }
     }
 
-    /// Removes the results at `drop` and merges `additions` in: each addition finds its place
-    /// among the old results by binary search, then the kept runs are copied in bulk, so a
-    /// batch of k changes costs O(k log n) comparisons plus one copy of the arrays.
+    /// Removes the results at `drop` and merges `additions` in: first the drops, then each
+    /// addition finds its place among the remaining results by binary search (the dropped
+    /// ones may be out of order, e.g. just renamed, so they must not be searched). Only the
+    /// chunks that lose or gain results are rewritten (and split when they grow past
+    /// ``maxChunk``), and only their results' places are re-recorded.
     mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) {
-        let drops = drop.sorted()
+        if !drop.isEmpty {
+            var work: [Int: [(at: Int, entry: Entry?)]] = [:]
+            for i in drop.sorted() {
+                let (c, o) = locate(i)
+                positions.remove(chunks[c].id(o))
+                work[c, default: []].append((o, nil))
+            }
+            rewrite(work)
+        }
+        guard !additions.isEmpty else { return }
         let placed = additions.sorted(by: precedes).map { (at: insertionIndex(for: $0), entry: $0) }
-        let total = ids.count - drops.count + additions.count
-        var newIDs: [ObjectID] = []
-        newIDs.reserveCapacity(total)
-        var newColumns = columns.map { _ in [Value]() }
-        for c in newColumns.indices { newColumns[c].reserveCapacity(total) }
-        func copyRun(_ range: Range<Int>) {
-            guard !range.isEmpty else { return }
-            newIDs.append(contentsOf: ids[range])
-            for c in columns.indices { newColumns[c].append(contentsOf: columns[c][range]) }
+        if chunks.isEmpty {
+            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
+            renumber()
         }
-        func add(_ e: Entry) {
-            newIDs.append(e.id)
-            for c in columns.indices { newColumns[c].append(e.keys[c]) }
+        var work: [Int: [(at: Int, entry: Entry?)]] = [:]
+        for (at, entry) in placed {
+            let (c, o) = locate(at)
+            work[c, default: []].append((o, entry))
         }
-        var d = 0, a = 0, i = 0
-        while i < ids.count || a < placed.count {
-            let nextDrop = d < drops.count ? drops[d] : ids.count
-            let nextAdd = a < placed.count ? placed[a].at : ids.count
-            let stop = min(nextDrop, nextAdd, ids.count)
-            if stop > i {
-                copyRun(i..<stop)
-                i = stop
+        rewrite(work)
+    }
+
+    /// Rewrites the chunks named in `work`: per chunk, offsets to drop (`entry == nil`, in
+    /// increasing order) or entries to add before an old offset (in order); not both.
+    private mutating func rewrite(_ work: [Int: [(at: Int, entry: Entry?)]]) {
+        var replacements: [Int: [Chunk]] = [:]
+        for (c, changes) in work {
+            let chunk = chunks[c]
+            var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
+            var adds: [Entry] = []
+            if changes.first?.entry == nil {
+                order.reserveCapacity(chunk.count - changes.count)
+                var d = 0
+                for i in 0..<chunk.count {
+                    if d < changes.count && changes[d].at == i { d += 1; continue }
+                    order.append(i)
+                }
+            } else {
+                order.reserveCapacity(chunk.count + changes.count)
+                var a = 0
+                for i in 0...chunk.count {
+                    while a < changes.count && changes[a].at == i {
+                        adds.append(changes[a].entry!)
+                        order.append(-adds.count)
+                        a += 1
+                    }
+                    if i < chunk.count { order.append(i) }
+                }
             }
-            if a < placed.count && placed[a].at == i {
-                add(placed[a].entry)
-                a += 1
-            } else if d < drops.count && drops[d] == i {
-                i += 1
-                d += 1
-            } else if i >= ids.count {
-                while a < placed.count { add(placed[a].entry); a += 1 }
+            var pks: [Int64] = [], entities: [Int32] = []
+            pks.reserveCapacity(order.count)
+            entities.reserveCapacity(order.count)
+            for o in order {
+                if o >= 0 {
+                    pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
+                } else {
+                    let id = adds[-(o + 1)].id
+                    pks.append(id.primaryKey); entities.append(id.entityIndex)
+                }
+            }
+            var keys = chunk.keys
+            for k in keys.indices { keys[k].rebuild(order, additions: adds.map { $0.keys[k] }) }
+            if order.count <= Self.maxChunk && !order.isEmpty {
+                chunk.pks = pks
+                chunk.entities = entities
+                chunk.keys = keys
+                stamp(chunk)
+            } else {
+                var pieces: [Chunk] = []
+                var start = 0
+                let pieceCount = (order.count + Self.chunkSize - 1) / Self.chunkSize
+                for p in 0..<pieceCount {
+                    let end = order.count * (p + 1) / pieceCount
+                    let handle = p == 0 ? chunk.handle : newHandle()
+                    pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
+                                        keys: keys.map { $0.slice(start..<end) }))
+                    start = end
+                }
+                if pieces.isEmpty {
+                    slotOfHandle[Int(chunk.handle)] = -1
+                    freeHandles.append(chunk.handle)
+                }
+                replacements[c] = pieces
             }
         }
-        columns = newColumns
-        ids = newIDs
+        guard !replacements.isEmpty else {
+            renumber()
+            return
+        }
+        var newChunks: [Chunk] = []
+        newChunks.reserveCapacity(chunks.count + replacements.values.reduce(0) { $0 + $1.count })
+        for c in chunks.indices {
+            if let pieces = replacements[c] { newChunks += pieces } else { newChunks.append(chunks[c]) }
+        }
+        chunks = newChunks
+        renumber()
+        for pieces in replacements.values {
+            for piece in pieces { stamp(piece) }
+        }
+        // Too many small chunks after many removals: cut them again.
+        if chunks.count > 2 * (count / Self.chunkSize) + 16 { rechunk() }
+    }
+
+    /// Cuts every result into fresh chunks of ``chunkSize``.
+    private mutating func rechunk() {
+        var pks: [Int64] = [], entities: [Int32] = []
+        var columns = sortKeys.map { _ in KeyColumn() }
+        for chunk in chunks {
+            pks += chunk.pks
+            entities += chunk.entities
+            for k in columns.indices { columns[k].append(contentsOf: chunk.keys[k], range: 0..<chunk.count) }
+        }
+        self = SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
     }
 
     /// Where runs of equal first keys start, and the first key of each run.
     func runs() -> [(start: Int, key: Value)] {
-        guard let first = columns.first, !first.isEmpty else { return [] }
-        var result: [(start: Int, key: Value)] = [(0, first[0])]
-        for i in 1..<first.count where first[i] != first[i - 1] && first[i].sectionName != first[i - 1].sectionName {
-            result.append((i, first[i]))
+        guard sortKeys.count > 0, count > 0 else { return [] }
+        var result: [(start: Int, key: Value)] = [(0, chunks[0].keys[0].value(at: 0))]
+        var previous = (column: chunks[0].keys[0], row: 0)
+        var global = 0
+        for chunk in chunks {
+            let column = chunk.keys[0]
+            for i in 0..<chunk.count {
+                defer { global += 1; previous = (column, i) }
+                if global == 0 || column.same(i, as: previous.column, previous.row) { continue }
+                let value = column.value(at: i), before = previous.column.value(at: previous.row)
+                if value.sectionName != before.sectionName { result.append((global, value)) }
+            }
         }
         return result
     }
+
+    /// Every column end to end (for the cache file): primary keys, entity indexes, keys.
+    func flattened() -> (pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+        var pks: [Int64] = [], entities: [Int32] = []
+        pks.reserveCapacity(count)
+        entities.reserveCapacity(count)
+        var columns = sortKeys.map { _ in KeyColumn() }
+        for chunk in chunks {
+            pks += chunk.pks
+            entities += chunk.entities
+            for k in columns.indices { columns[k].append(contentsOf: chunk.keys[k], range: 0..<chunk.count) }
+        }
+        return (pks, entities, columns)
+    }
 }
 
-/// Object ID → position in a results array: a dense table over primary keys when they are
-/// compact (4 bytes a result, the common case), a dictionary otherwise; temporary IDs in a
-/// small dictionary. Rebuilt in one pass whenever the results change shape.
+/// Object ID → (chunk handle, offset) of a result: a dense table over primary keys when they
+/// are compact (4 bytes a result, the common case), a dictionary for the rest (temporary IDs,
+/// far-off keys). Entries are checked against the chunk they name, so a stale or foreign
+/// entry only reads as "absent".
 struct PositionIndex {
-    private var dense: [Int32] = []
-    private var denseEntity: [Int32] = []
-    private var sparse: [ObjectID: Int] = [:]
+    private static let absent = UInt32.max
+    private static let offsetBits: UInt32 = 8
+    private var dense: [UInt32] = []
+    private var sparse: [ObjectID: UInt32] = [:]
+    private var count = 0
 
-    init(_ ids: [ObjectID]) {
-        var maxKey: Int64 = -1
-        for id in ids where id.primaryKey > maxKey { maxKey = id.primaryKey }
-        guard maxKey >= 0 && maxKey < Int64(ids.count) * 4 + 1024 else {
-            for (i, id) in ids.enumerated() { sparse[id] = i }
-            return
+    init() {}
+
+    static func pack(_ handle: Int32, _ offset: Int) -> UInt32 { UInt32(handle) << offsetBits | UInt32(offset) }
+
+    /// Sizes the dense table for keys up to `maxKey`.
+    mutating func reserve(maxKey: Int64, count: Int) {
+        if maxKey >= 0 && maxKey < Int64(count) * 4 + 1024 && Int(maxKey) >= dense.count {
+            dense += [UInt32](repeating: Self.absent, count: Int(maxKey) + 1 - dense.count)
         }
-        var dense = [Int32](repeating: -1, count: Int(maxKey) + 1)
-        var denseEntity = [Int32](repeating: -1, count: Int(maxKey) + 1)
-        dense.withUnsafeMutableBufferPointer { positions in
-            denseEntity.withUnsafeMutableBufferPointer { kinds in
-                for i in ids.indices {
-                    let id = ids[i]
-                    if id.primaryKey >= 0 {
-                        positions[Int(id.primaryKey)] = Int32(i)
-                        kinds[Int(id.primaryKey)] = id.entityIndex
-                    } else {
-                        sparse[id] = i
-                    }
-                }
-            }
-        }
-        self.dense = dense
-        self.denseEntity = denseEntity
     }
 
-    subscript(id: ObjectID) -> Int? {
-        if id.primaryKey >= 0 && Int(id.primaryKey) < dense.count {
-            let i = dense[Int(id.primaryKey)]
-            return i >= 0 && denseEntity[Int(id.primaryKey)] == id.entityIndex ? Int(i) : nil
+    mutating func set(_ id: ObjectID, handle: Int32, offset: Int) {
+        let packed = Self.pack(handle, offset)
+        let k = id.primaryKey
+        if k >= 0 && Int(k) >= dense.count && k < Int64(max(count, dense.count)) * 2 + 1024 {
+            dense += [UInt32](repeating: Self.absent, count: max(Int(k) + 1, dense.count * 3 / 2) - dense.count)
         }
-        return sparse[id]
+        if k >= 0 && Int(k) < dense.count {
+            if dense[Int(k)] == Self.absent { count += 1 }
+            dense[Int(k)] = packed
+            if !sparse.isEmpty { sparse[id] = nil }
+        } else {
+            if sparse.updateValue(packed, forKey: id) == nil { count += 1 }
+        }
+    }
+
+    mutating func remove(_ id: ObjectID) {
+        let k = id.primaryKey
+        if k >= 0 && Int(k) < dense.count && dense[Int(k)] != Self.absent {
+            dense[Int(k)] = Self.absent
+            count -= 1
+        } else if sparse.removeValue(forKey: id) != nil {
+            count -= 1
+        }
+    }
+
+    subscript(id: ObjectID) -> (handle: Int32, offset: Int)? {
+        let k = id.primaryKey
+        var packed = Self.absent
+        if k >= 0 && Int(k) < dense.count { packed = dense[Int(k)] }
+        if packed == Self.absent, !sparse.isEmpty { packed = sparse[id] ?? Self.absent }
+        guard packed != Self.absent else { return nil }
+        return (Int32(packed >> Self.offsetBits), Int(packed & ((1 << Self.offsetBits) - 1)))
     }
 }

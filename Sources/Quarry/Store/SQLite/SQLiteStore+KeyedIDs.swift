@@ -48,3 +48,40 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// ``keyedIDs(for:keyPaths:)`` straight into columns (primary keys, entity indexes, one
+    /// typed key column per key path), with no allocation per row: how a fetched-results
+    /// controller loads a million results. `request` must not be restricted to a list of IDs.
+    func keyedColumns(for request: StoreQuery, keyPaths: [String]) throws -> (pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+        precondition(request.restrictedTo == nil)
+        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
+        let table = layout.table(ofEntity: request.entity.index)
+        let single = table.entityIndices.count == 1 ? Int32(table.entityIndices[0]) : nil
+        let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
+        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        let first = Int32(idColumns.count)
+        return try read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(arguments)
+            let raw = SQLiteRawStatement(statement)
+            defer { raw.reset() }
+            var pks: [Int64] = [], entities: [Int32] = []
+            var columns = outputs.map { _ in KeyColumn() }
+            while try raw.step() {
+                pks.append(raw.int64(at: 0))
+                entities.append(single ?? Int32(truncatingIfNeeded: raw.int64(at: 1)))
+                for (i, output) in outputs.enumerated() {
+                    let column = first + Int32(i)
+                    if let type = output.type {
+                        columns[i].append(raw.value(at: column, type: type))
+                    } else {
+                        columns[i].append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
+                    }
+                }
+            }
+            return (pks, entities, columns)
+        }
+    }
+}
