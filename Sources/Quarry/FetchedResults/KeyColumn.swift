@@ -120,6 +120,47 @@ struct KeyColumn {
         }
     }
 
+    /// Inserts `v` before row `i` (in place: one move of the rows after it).
+    mutating func insert(_ v: Value, at i: Int) {
+        if case .null = v {
+            if nulls.isEmpty { nulls = [Bool](repeating: false, count: count) }
+            nulls.insert(true, at: i)
+            count += 1
+            switch kind {
+            case .integer, .bool: ints.insert(0, at: i)
+            case .double, .date: doubles.insert(0, at: i)
+            case .string: strings.insert("", at: i)
+            case .value: values.insert(.null, at: i)
+            }
+            return
+        }
+        if let k = Self.kind(of: v), k != kind {
+            if nulls.count == count && !nulls.contains(false) { rekind(k) } else { demote() }
+        }
+        if !nulls.isEmpty { nulls.insert(false, at: i) }
+        count += 1
+        switch v {
+        case .integer(let x) where kind == .integer: ints.insert(x, at: i)
+        case .bool(let b) where kind == .bool: ints.insert(b ? 1 : 0, at: i)
+        case .double(let d) where kind == .double: doubles.insert(d, at: i)
+        case .date(let d) where kind == .date: doubles.insert(d.timeIntervalSinceReferenceDate, at: i)
+        case .string(let x) where kind == .string: strings.insert(x, at: i)
+        default: values.insert(v, at: i)
+        }
+    }
+
+    /// Removes row `i` (in place).
+    mutating func remove(at i: Int) {
+        if !nulls.isEmpty { nulls.remove(at: i) }
+        count -= 1
+        switch kind {
+        case .integer, .bool: ints.remove(at: i)
+        case .double, .date: doubles.remove(at: i)
+        case .string: strings.remove(at: i)
+        case .value: values.remove(at: i)
+        }
+    }
+
     /// Every row is nil: switch to `kind` with placeholders.
     private mutating func rekind(_ k: Kind) {
         let n = count, flags = nulls

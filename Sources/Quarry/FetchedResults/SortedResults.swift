@@ -43,6 +43,8 @@ struct SortedResults {
     private(set) var chunks: [Chunk] = []
     /// `starts[c]`: the index of chunk `c`'s first result; `starts.last` is `count`.
     private var starts: [Int] = [0]
+    /// `sizes[c]`: how many results chunk `c` holds (kept here so re-numbering reads one array).
+    private var sizes: [Int] = []
     /// Chunk handle → its index in `chunks` (-1: unused handle).
     private var slotOfHandle: [Int32] = []
     private var freeHandles: [Int32] = []
@@ -75,7 +77,7 @@ struct SortedResults {
         }
         positions.reserve(maxKey: pks.max() ?? -1, count: pks.count)
         for chunk in chunks { stamp(chunk) }
-        renumber()
+        reslot()
     }
 
     var count: Int { starts[starts.count - 1] }
@@ -86,21 +88,31 @@ struct SortedResults {
         return Int32(slotOfHandle.count - 1)
     }
 
-    /// Recomputes chunk starts and handle slots after chunks changed size or order.
+    /// Recomputes chunk starts after chunks changed size.
     private mutating func renumber() {
-        starts = [Int](repeating: 0, count: chunks.count + 1)
-        var total = 0
-        for (c, chunk) in chunks.enumerated() {
-            starts[c] = total
-            total += chunk.count
-            slotOfHandle[Int(chunk.handle)] = Int32(c)
+        if starts.count != sizes.count + 1 { starts = [Int](repeating: 0, count: sizes.count + 1) }
+        sizes.withUnsafeBufferPointer { sizes in
+            starts.withUnsafeMutableBufferPointer { starts in
+                var total = 0
+                for c in 0..<sizes.count {
+                    starts[c] = total
+                    total += sizes[c]
+                }
+                starts[sizes.count] = total
+            }
         }
-        starts[chunks.count] = total
     }
 
-    /// Records the place of every result of `chunk`.
-    private mutating func stamp(_ chunk: Chunk) {
-        for i in 0..<chunk.count {
+    /// Recomputes sizes, starts and handle slots after chunks were added, removed or reordered.
+    private mutating func reslot() {
+        sizes = chunks.map(\.count)
+        for (c, chunk) in chunks.enumerated() { slotOfHandle[Int(chunk.handle)] = Int32(c) }
+        renumber()
+    }
+
+    /// Records the place of every result of `chunk` from offset `from` on.
+    private mutating func stamp(_ chunk: Chunk, from: Int = 0) {
+        for i in from..<chunk.count {
             positions.set(chunk.id(i), handle: chunk.handle, offset: i)
         }
     }
@@ -194,77 +206,67 @@ struct SortedResults {
         return starts[low - 1] + l
     }
 
-    /// Renames several results at once; their places among equal keys are fixed by the next
-    /// ``apply(dropping:adding:)``.
-    mutating func rename(_ renames: [(index: Int, id: ObjectID)]) {
-        var changed: [(chunk: Chunk, offset: Int)] = []
-        for r in renames {
-            let (c, o) = locate(r.index)
-            positions.remove(chunks[c].id(o))
-            changed.append((chunks[c], o))
-        }
-        for (r, place) in zip(renames, changed) {
-            place.chunk.pks[place.offset] = r.id.primaryKey
-            place.chunk.entities[place.offset] = r.id.entityIndex
-            positions.set(r.id, handle: place.chunk.handle, offset: place.offset)
-        }
-    }
-
-    /// Removes the results at `drop` and merges `additions` in: first the drops, then each
-    /// addition finds its place among the remaining results by binary search (the dropped
-    /// ones may be out of order, e.g. just renamed, so they must not be searched). Only the
-    /// chunks that lose or gain results are rewritten (and split when they grow past
-    /// ``maxChunk``), and only their results' places are re-recorded.
+    /// Removes the results at `drop` and merges `additions` in. Each addition finds its place
+    /// among the old results by binary search (the dropped ones are still in order: their
+    /// stored keys are the old ones), additions are ordered by that place; then only the
+    /// chunks that lose or gain results are edited — in place for a few changes, rebuilt
+    /// (and split past ``maxChunk``) for many — and only the results whose offset changed
+    /// are re-recorded. A batch of k changes costs O(k log n) comparisons and O(k · chunk)
+    /// moves.
     mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) {
-        if !drop.isEmpty {
-            var work: [Int: [(at: Int, entry: Entry?)]] = [:]
-            for i in drop.sorted() {
-                let (c, o) = locate(i)
-                positions.remove(chunks[c].id(o))
-                work[c, default: []].append((o, nil))
+        var work: [Int: (drops: [Int], adds: [(at: Int, entry: Entry)])] = [:]
+        for i in drop {
+            let (c, o) = locate(i)
+            positions.remove(chunks[c].id(o))
+            work[c, default: ([], [])].drops.append(o)
+        }
+        if !additions.isEmpty {
+            var placed = additions.map { (at: insertionIndex(for: $0), entry: $0) }
+            placed.sort { $0.at != $1.at ? $0.at < $1.at : precedes($0.entry, $1.entry) }
+            if chunks.isEmpty {
+                chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
+                reslot()
             }
-            rewrite(work)
+            for (at, entry) in placed {
+                let (c, o) = locate(at)
+                work[c, default: ([], [])].adds.append((o, entry))
+            }
         }
-        guard !additions.isEmpty else { return }
-        let placed = additions.sorted(by: precedes).map { (at: insertionIndex(for: $0), entry: $0) }
-        if chunks.isEmpty {
-            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
-            renumber()
-        }
-        var work: [Int: [(at: Int, entry: Entry?)]] = [:]
-        for (at, entry) in placed {
-            let (c, o) = locate(at)
-            work[c, default: []].append((o, entry))
-        }
-        rewrite(work)
-    }
-
-    /// Rewrites the chunks named in `work`: per chunk, offsets to drop (`entry == nil`, in
-    /// increasing order) or entries to add before an old offset (in order); not both.
-    private mutating func rewrite(_ work: [Int: [(at: Int, entry: Entry?)]]) {
         var replacements: [Int: [Chunk]] = [:]
-        for (c, changes) in work {
+        for (c, w) in work {
             let chunk = chunks[c]
-            var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
-            var adds: [Entry] = []
-            if changes.first?.entry == nil {
-                order.reserveCapacity(chunk.count - changes.count)
+            let drops = w.drops.sorted()
+            let final = chunk.count - drops.count + w.adds.count
+            if final > 0 && final <= Self.maxChunk && drops.count + w.adds.count <= 8 {
+                // A few changes: edit the chunk's arrays in place.
+                for o in drops.reversed() {
+                    chunk.pks.remove(at: o)
+                    chunk.entities.remove(at: o)
+                    for k in chunk.keys.indices { chunk.keys[k].remove(at: o) }
+                }
+                var first = drops.first ?? chunk.count
                 var d = 0
-                for i in 0..<chunk.count {
-                    if d < changes.count && changes[d].at == i { d += 1; continue }
-                    order.append(i)
+                for (n, add) in w.adds.enumerated() {
+                    while d < drops.count && drops[d] < add.at { d += 1 }
+                    let at = add.at - d + n
+                    first = min(first, at)
+                    chunk.pks.insert(add.entry.id.primaryKey, at: at)
+                    chunk.entities.insert(add.entry.id.entityIndex, at: at)
+                    for k in chunk.keys.indices { chunk.keys[k].insert(add.entry.keys[k], at: at) }
                 }
-            } else {
-                order.reserveCapacity(chunk.count + changes.count)
-                var a = 0
-                for i in 0...chunk.count {
-                    while a < changes.count && changes[a].at == i {
-                        adds.append(changes[a].entry!)
-                        order.append(-adds.count)
-                        a += 1
-                    }
-                    if i < chunk.count { order.append(i) }
-                }
+                sizes[c] = chunk.count
+                stamp(chunk, from: first)
+                continue
+            }
+            // Many changes: rebuild the chunk, splitting it if it grew too large.
+            var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
+            order.reserveCapacity(final)
+            var d = 0, a = 0
+            for i in 0...chunk.count {
+                while a < w.adds.count && w.adds[a].at == i { order.append(-(a + 1)); a += 1 }
+                guard i < chunk.count else { break }
+                if d < drops.count && drops[d] == i { d += 1; continue }
+                order.append(i)
             }
             var pks: [Int64] = [], entities: [Int32] = []
             pks.reserveCapacity(order.count)
@@ -273,34 +275,35 @@ struct SortedResults {
                 if o >= 0 {
                     pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
                 } else {
-                    let id = adds[-(o + 1)].id
+                    let id = w.adds[-(o + 1)].entry.id
                     pks.append(id.primaryKey); entities.append(id.entityIndex)
                 }
             }
             var keys = chunk.keys
-            for k in keys.indices { keys[k].rebuild(order, additions: adds.map { $0.keys[k] }) }
+            for k in keys.indices { keys[k].rebuild(order, additions: w.adds.map { $0.entry.keys[k] }) }
             if order.count <= Self.maxChunk && !order.isEmpty {
                 chunk.pks = pks
                 chunk.entities = entities
                 chunk.keys = keys
+                sizes[c] = chunk.count
                 stamp(chunk)
-            } else {
-                var pieces: [Chunk] = []
-                var start = 0
-                let pieceCount = (order.count + Self.chunkSize - 1) / Self.chunkSize
-                for p in 0..<pieceCount {
-                    let end = order.count * (p + 1) / pieceCount
-                    let handle = p == 0 ? chunk.handle : newHandle()
-                    pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
-                                        keys: keys.map { $0.slice(start..<end) }))
-                    start = end
-                }
-                if pieces.isEmpty {
-                    slotOfHandle[Int(chunk.handle)] = -1
-                    freeHandles.append(chunk.handle)
-                }
-                replacements[c] = pieces
+                continue
             }
+            var pieces: [Chunk] = []
+            var start = 0
+            let pieceCount = (order.count + Self.chunkSize - 1) / Self.chunkSize
+            for p in 0..<pieceCount {
+                let end = order.count * (p + 1) / pieceCount
+                let handle = p == 0 ? chunk.handle : newHandle()
+                pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
+                                    keys: keys.map { $0.slice(start..<end) }))
+                start = end
+            }
+            if pieces.isEmpty {
+                slotOfHandle[Int(chunk.handle)] = -1
+                freeHandles.append(chunk.handle)
+            }
+            replacements[c] = pieces
         }
         guard !replacements.isEmpty else {
             renumber()
@@ -312,7 +315,7 @@ struct SortedResults {
             if let pieces = replacements[c] { newChunks += pieces } else { newChunks.append(chunks[c]) }
         }
         chunks = newChunks
-        renumber()
+        reslot()
         for pieces in replacements.values {
             for piece in pieces { stamp(piece) }
         }

@@ -72,16 +72,16 @@ struct SortedResultsTests {
             model = sorted(model.enumerated().filter { !drops.contains($0.offset) }.map(\.element) + additions)
             guard Self.check(index, model, "step \(step) shape \(shape)") else { return }
             if rng.below(4) == 0, !model.isEmpty {
-                // Temporary IDs become permanent in place.
+                // Temporary IDs become permanent.
                 var renames: [(index: Int, id: ObjectID)] = []
                 for (i, e) in model.enumerated() where e.id.isTemporary && rng.below(2) == 0 {
                     let id = ObjectID(entityIndex: 0, primaryKey: nextKey)
                     nextKey += 1
                     renames.append((i, id))
                 }
-                index.rename(renames)
-                for r in renames { model[r.index].id = r.id }
+                // As the controller does it: drop the temporary entries, add the permanent ones.
                 index.apply(dropping: Set(renames.map(\.index)), adding: renames.map { Entry(id: $0.id, keys: model[$0.index].keys) })
+                for r in renames { model[r.index].id = r.id }
                 model = sorted(model)
                 guard Self.check(index, model, "step \(step) renames") else { return }
             }
