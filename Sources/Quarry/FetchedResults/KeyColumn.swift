@@ -149,6 +149,27 @@ struct KeyColumn {
         }
     }
 
+    /// Overwrites row `i` with `v` (in place when the kinds agree).
+    mutating func set(_ v: Value, at i: Int) {
+        if case .null = v {
+            if nulls.isEmpty { nulls = [Bool](repeating: false, count: count) }
+            nulls[i] = true
+            return
+        }
+        if let k = Self.kind(of: v), k != kind {
+            if nulls.count == count && !nulls.contains(false) { rekind(k) } else { demote() }
+        }
+        if !nulls.isEmpty { nulls[i] = false }
+        switch v {
+        case .integer(let x) where kind == .integer: ints[i] = x
+        case .bool(let b) where kind == .bool: ints[i] = b ? 1 : 0
+        case .double(let d) where kind == .double: doubles[i] = d
+        case .date(let d) where kind == .date: doubles[i] = d.timeIntervalSinceReferenceDate
+        case .string(let x) where kind == .string: strings[i] = x
+        default: values[i] = v
+        }
+    }
+
     /// Removes row `i` (in place).
     mutating func remove(at i: Int) {
         if !nulls.isEmpty { nulls.remove(at: i) }

@@ -5,8 +5,10 @@
 /// keys `Int64`, entity indexes `Int32`, one ``KeyColumn`` per sort key), so a million
 /// results cost about 20 bytes each and no allocation per result, and a batch of k changes
 /// rewrites only the chunks it touches (O(k · chunk) work, not O(n)). Each object's place is
-/// found in constant time through ``PositionIndex`` (primary key → chunk and offset), patched
-/// for the touched chunks only.
+/// found in constant time through ``PositionIndex`` (primary key → chunk), which changes only
+/// for results that move to another chunk, then a scan of that chunk's keys. The first sort
+/// key of every chunk's first result is kept in one contiguous ``fences`` column, so the
+/// binary search over chunks rarely touches the chunks themselves.
 ///
 /// Chunks are reference types: a `SortedResults` is not copied, only mutated in place.
 struct SortedResults {
@@ -45,6 +47,10 @@ struct SortedResults {
     private var starts: [Int] = [0]
     /// `sizes[c]`: how many results chunk `c` holds (kept here so re-numbering reads one array).
     private var sizes: [Int] = []
+    /// `handles[c]`: chunk `c`'s handle.
+    private var handles: [Int32] = []
+    /// Row 0 of the first key column of each chunk (for the search over chunks).
+    private var fences = KeyColumn()
     /// Chunk handle → its index in `chunks` (-1: unused handle).
     private var slotOfHandle: [Int32] = []
     private var freeHandles: [Int32] = []
@@ -80,6 +86,11 @@ struct SortedResults {
         reslot()
     }
 
+    /// The first key of row 0 of `chunk` (`.null` when there is no key).
+    private func fence(of chunk: Chunk) -> Value {
+        chunk.keys.isEmpty || chunk.count == 0 ? .null : chunk.keys[0].value(at: 0)
+    }
+
     var count: Int { starts[starts.count - 1] }
 
     private mutating func newHandle() -> Int32 {
@@ -103,18 +114,18 @@ struct SortedResults {
         }
     }
 
-    /// Recomputes sizes, starts and handle slots after chunks were added, removed or reordered.
+    /// Recomputes sizes, handles, fences, starts and handle slots from the chunks.
     private mutating func reslot() {
         sizes = chunks.map(\.count)
-        for (c, chunk) in chunks.enumerated() { slotOfHandle[Int(chunk.handle)] = Int32(c) }
+        handles = chunks.map(\.handle)
+        fences = KeyColumn(chunks.map(fence(of:)))
+        for (c, h) in handles.enumerated() { slotOfHandle[Int(h)] = Int32(c) }
         renumber()
     }
 
-    /// Records the place of every result of `chunk` from offset `from` on.
-    private mutating func stamp(_ chunk: Chunk, from: Int = 0) {
-        for i in from..<chunk.count {
-            positions.set(chunk.id(i), handle: chunk.handle, offset: i)
-        }
+    /// Records the chunk of every result of `chunk`.
+    private mutating func stamp(_ chunk: Chunk) {
+        for i in 0..<chunk.count { positions.set(chunk.id(i), handle: chunk.handle) }
     }
 
     /// The chunk holding global index `i` (`i < count`), and the offset in it.
@@ -152,14 +163,17 @@ struct SortedResults {
     /// Every ID, in order.
     var allIDs: [ObjectID] { ids(in: 0..<count) }
 
-    /// The index of `id`, in constant time.
+    /// The index of `id`: its chunk from the position index, then a scan of that chunk.
     func position(of id: ObjectID) -> Int? {
-        guard let (handle, offset) = positions[id] else { return nil }
+        guard let handle = positions[id] else { return nil }
         let slot = Int(slotOfHandle[Int(handle)])
         guard slot >= 0, slot < chunks.count else { return nil }
         let chunk = chunks[slot]
-        guard offset < chunk.count, chunk.pks[offset] == id.primaryKey, chunk.entities[offset] == id.entityIndex else { return nil }
-        return starts[slot] + offset
+        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int? in
+            for i in 0..<pks.count where pks[i] == id.primaryKey && chunk.entities[i] == id.entityIndex { return i }
+            return nil
+        }
+        return offset.map { starts[slot] + $0 }
     }
 
     /// The sort keys of the result at `index`.
@@ -189,11 +203,19 @@ struct SortedResults {
 
     /// The first global index whose result does not sort before `entry`.
     func insertionIndex(for entry: Entry) -> Int {
-        // The first chunk whose first result does not precede the entry...
+        // The first chunk whose first result does not precede the entry (by the fences,
+        // looking at the chunk itself only when the first keys are equal)...
         var low = 0, high = chunks.count
+        let first = sortKeys.first, value = entry.keys.first ?? .null
         while low < high {
             let mid = (low + high) / 2
-            if precedes(chunks[mid], 0, entry) { low = mid + 1 } else { high = mid }
+            var before: Bool
+            if let first, case let c = fences.compare(mid, value, key: first), c != 0 {
+                before = first.ascending ? c < 0 : c > 0
+            } else {
+                before = precedes(chunks[mid], 0, entry)
+            }
+            if before { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return 0 }
         // ...so the place is in the chunk before it, or at its end.
@@ -253,9 +275,10 @@ struct SortedResults {
                     chunk.pks.insert(add.entry.id.primaryKey, at: at)
                     chunk.entities.insert(add.entry.id.entityIndex, at: at)
                     for k in chunk.keys.indices { chunk.keys[k].insert(add.entry.keys[k], at: at) }
+                    positions.set(add.entry.id, handle: chunk.handle)
                 }
                 sizes[c] = chunk.count
-                stamp(chunk, from: first)
+                if first == 0 { fences.set(fence(of: chunk), at: c) }
                 continue
             }
             // Many changes: rebuild the chunk, splitting it if it grew too large.
@@ -286,6 +309,7 @@ struct SortedResults {
                 chunk.entities = entities
                 chunk.keys = keys
                 sizes[c] = chunk.count
+                fences.set(fence(of: chunk), at: c)
                 stamp(chunk)
                 continue
             }
@@ -309,18 +333,48 @@ struct SortedResults {
             renumber()
             return
         }
-        var newChunks: [Chunk] = []
-        newChunks.reserveCapacity(chunks.count + replacements.values.reduce(0) { $0 + $1.count })
-        for c in chunks.indices {
-            if let pieces = replacements[c] { newChunks += pieces } else { newChunks.append(chunks[c]) }
+        // Splice the replacements in, carrying sizes, handles and fences along; only the
+        // chunks from the first replaced one on change slots.
+        var newChunks: [Chunk] = [], newSizes: [Int] = [], newHandles: [Int32] = []
+        var newFences = KeyColumn(kind: fences.kind)
+        let total = chunks.count + replacements.values.reduce(0) { $0 + $1.count - 1 }
+        newChunks.reserveCapacity(total)
+        newSizes.reserveCapacity(total)
+        newHandles.reserveCapacity(total)
+        newFences.reserveCapacity(total)
+        var c = 0
+        for r in replacements.keys.sorted() {
+            if r > c {
+                newChunks += chunks[c..<r]
+                newSizes += sizes[c..<r]
+                newHandles += handles[c..<r]
+                newFences.append(contentsOf: fences, range: c..<r)
+            }
+            for piece in replacements[r]! {
+                newChunks.append(piece)
+                newSizes.append(piece.count)
+                newHandles.append(piece.handle)
+                newFences.append(fence(of: piece))
+                stamp(piece)
+            }
+            c = r + 1
         }
+        if c < chunks.count {
+            newChunks += chunks[c...]
+            newSizes += sizes[c...]
+            newHandles += handles[c...]
+            newFences.append(contentsOf: fences, range: c..<chunks.count)
+        }
+        let firstChanged = replacements.keys.min()!
         chunks = newChunks
-        reslot()
-        for pieces in replacements.values {
-            for piece in pieces { stamp(piece) }
-        }
+        sizes = newSizes
+        handles = newHandles
+        fences = newFences
+        for i in firstChanged..<handles.count { slotOfHandle[Int(handles[i])] = Int32(i) }
+        renumber()
         // Too many small chunks after many removals: cut them again.
         if chunks.count > 2 * (count / Self.chunkSize) + 16 { rechunk() }
+        assert(fences.count == chunks.count && sizes.count == chunks.count)
     }
 
     /// Cuts every result into fresh chunks of ``chunkSize``.
@@ -368,20 +422,17 @@ struct SortedResults {
     }
 }
 
-/// Object ID → (chunk handle, offset) of a result: a dense table over primary keys when they
+/// Object ID → the handle of the chunk holding it: a dense table over primary keys when they
 /// are compact (4 bytes a result, the common case), a dictionary for the rest (temporary IDs,
-/// far-off keys). Entries are checked against the chunk they name, so a stale or foreign
-/// entry only reads as "absent".
+/// far-off keys). An entry only says where to look: the chunk is scanned for the ID, so a
+/// stale or foreign entry reads as "absent".
 struct PositionIndex {
     private static let absent = UInt32.max
-    private static let offsetBits: UInt32 = 8
     private var dense: [UInt32] = []
     private var sparse: [ObjectID: UInt32] = [:]
     private var count = 0
 
     init() {}
-
-    static func pack(_ handle: Int32, _ offset: Int) -> UInt32 { UInt32(handle) << offsetBits | UInt32(offset) }
 
     /// Sizes the dense table for keys up to `maxKey`.
     mutating func reserve(maxKey: Int64, count: Int) {
@@ -390,18 +441,17 @@ struct PositionIndex {
         }
     }
 
-    mutating func set(_ id: ObjectID, handle: Int32, offset: Int) {
-        let packed = Self.pack(handle, offset)
+    mutating func set(_ id: ObjectID, handle: Int32) {
         let k = id.primaryKey
         if k >= 0 && Int(k) >= dense.count && k < Int64(max(count, dense.count)) * 2 + 1024 {
             dense += [UInt32](repeating: Self.absent, count: max(Int(k) + 1, dense.count * 3 / 2) - dense.count)
         }
         if k >= 0 && Int(k) < dense.count {
             if dense[Int(k)] == Self.absent { count += 1 }
-            dense[Int(k)] = packed
+            dense[Int(k)] = UInt32(handle)
             if !sparse.isEmpty { sparse[id] = nil }
         } else {
-            if sparse.updateValue(packed, forKey: id) == nil { count += 1 }
+            if sparse.updateValue(UInt32(handle), forKey: id) == nil { count += 1 }
         }
     }
 
@@ -415,12 +465,11 @@ struct PositionIndex {
         }
     }
 
-    subscript(id: ObjectID) -> (handle: Int32, offset: Int)? {
+    subscript(id: ObjectID) -> Int32? {
         let k = id.primaryKey
-        var packed = Self.absent
-        if k >= 0 && Int(k) < dense.count { packed = dense[Int(k)] }
-        if packed == Self.absent, !sparse.isEmpty { packed = sparse[id] ?? Self.absent }
-        guard packed != Self.absent else { return nil }
-        return (Int32(packed >> Self.offsetBits), Int(packed & ((1 << Self.offsetBits) - 1)))
+        var handle = Self.absent
+        if k >= 0 && Int(k) < dense.count { handle = dense[Int(k)] }
+        if handle == Self.absent, !sparse.isEmpty { handle = sparse[id] ?? Self.absent }
+        return handle == Self.absent ? nil : Int32(handle)
     }
 }
