@@ -169,11 +169,15 @@ struct SortedResults {
         let slot = Int(slotOfHandle[Int(handle)])
         guard slot >= 0, slot < chunks.count else { return nil }
         let chunk = chunks[slot]
-        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int? in
-            for i in 0..<pks.count where pks[i] == id.primaryKey && chunk.entities[i] == id.entityIndex { return i }
-            return nil
+        // Primary keys are unique among the results (one root table); the entity is checked after.
+        let key = id.primaryKey
+        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int in
+            var i = 0
+            while i < pks.count && pks[i] != key { i += 1 }
+            return i
         }
-        return offset.map { starts[slot] + $0 }
+        guard offset < chunk.count, chunk.entities[offset] == id.entityIndex else { return nil }
+        return starts[slot] + offset
     }
 
     /// The sort keys of the result at `index`.
