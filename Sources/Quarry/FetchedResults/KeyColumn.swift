@@ -108,7 +108,25 @@ struct KeyColumn {
         }
     }
 
-    private mutating func appendNull() {
+    /// Appends a non-nil integer (the fetch's fast path for integer keys).
+    @inline(__always)
+    mutating func appendInteger(_ x: Int64) {
+        guard kind == .integer else { append(.integer(x)); return }
+        if !nulls.isEmpty { nulls.append(false) }
+        count += 1
+        ints.append(x)
+    }
+
+    /// Appends a non-nil double (the fetch's fast path for double keys).
+    @inline(__always)
+    mutating func appendDouble(_ x: Double) {
+        guard kind == .double else { append(.double(x)); return }
+        if !nulls.isEmpty { nulls.append(false) }
+        count += 1
+        doubles.append(x)
+    }
+
+    mutating func appendNull() {
         if nulls.isEmpty { nulls = [Bool](repeating: false, count: count) }
         nulls.append(true)
         count += 1

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// The IDs `request` selects with the values of `keyPaths`, in one query (chunks of 10,000
@@ -68,13 +69,28 @@ extension SQLiteStore {
             let raw = SQLiteRawStatement(statement)
             defer { raw.reset() }
             var pks: [Int64] = [], entities: [Int32] = []
-            var columns = outputs.map { _ in KeyColumn() }
+            // Integer and double keys are appended without going through `Value`.
+            enum Fast { case integer, double, none }
+            let fast: [Fast] = outputs.map { output in
+                switch output.type {
+                case .integer16?, .integer32?, .integer64?, nil: return .integer
+                case .double?, .float?: return .double
+                default: return .none
+                }
+            }
+            var columns = fast.map { $0 == .double ? KeyColumn(kind: .double) : KeyColumn(kind: .integer) }
             while try raw.step() {
                 pks.append(raw.int64(at: 0))
                 entities.append(single ?? Int32(truncatingIfNeeded: raw.int64(at: 1)))
                 for (i, output) in outputs.enumerated() {
                     let column = first + Int32(i)
-                    if let type = output.type {
+                    if raw.isNull(at: column) {
+                        columns[i].appendNull()
+                    } else if fast[i] == .integer {
+                        columns[i].appendInteger(raw.int64(at: column))
+                    } else if fast[i] == .double {
+                        columns[i].appendDouble(sqlite3_column_double(raw.handle, column))
+                    } else if let type = output.type {
                         columns[i].append(raw.value(at: column, type: type))
                     } else {
                         columns[i].append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
