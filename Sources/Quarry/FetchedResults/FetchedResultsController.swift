@@ -121,8 +121,7 @@ public final class FetchedResultsController: @unchecked Sendable {
             } else {
                 storeFetchCount += 1
                 if let sqlite = store as? SQLiteStore {
-                    let flat = try sqlite.keyedColumns(for: query, keyPaths: keyPaths)
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pks: flat.pks, entities: flat.entities, columns: flat.columns)
+                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
                 } else {
                     let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
                     results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)

@@ -86,6 +86,29 @@ struct SortedResults {
         reslot()
     }
 
+    /// A run of results read in order, before it becomes a chunk.
+    struct Piece {
+        var pks: [Int64]
+        var entities: [Int32]
+        var columns: [KeyColumn]
+    }
+
+    /// An index from pieces of at most ``maxChunk`` results each, in order (a fetch streams
+    /// them, so no array of all results is ever built).
+    init(sortKeys: [SortKey], pieces: [Piece]) {
+        self.sortKeys = sortKeys
+        var maxKey: Int64 = -1, total = 0
+        for piece in pieces where !piece.pks.isEmpty {
+            precondition(piece.pks.count <= Self.maxChunk && piece.entities.count == piece.pks.count && piece.columns.count == sortKeys.count)
+            chunks.append(Chunk(handle: newHandle(), pks: piece.pks, entities: piece.entities, keys: piece.columns))
+            maxKey = max(maxKey, piece.pks.max()!)
+            total += piece.pks.count
+        }
+        positions.reserve(maxKey: maxKey, count: total)
+        for chunk in chunks { stamp(chunk) }
+        reslot()
+    }
+
     /// The first key of row 0 of `chunk` (`.null` when there is no key).
     private func fence(of chunk: Chunk) -> Value {
         chunk.keys.isEmpty || chunk.count == 0 ? .null : chunk.keys[0].value(at: 0)

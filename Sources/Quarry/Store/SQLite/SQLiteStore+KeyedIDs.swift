@@ -51,10 +51,10 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
-    /// ``keyedIDs(for:keyPaths:)`` straight into columns (primary keys, entity indexes, one
-    /// typed key column per key path), with no allocation per row: how a fetched-results
-    /// controller loads a million results. `request` must not be restricted to a list of IDs.
-    func keyedColumns(for request: StoreQuery, keyPaths: [String]) throws -> (pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+    /// ``keyedIDs(for:keyPaths:)`` straight into a fetched-results index: pieces of
+    /// `SortedResults.chunkSize` results, each column typed, with no allocation per row and no
+    /// array of all results. `request` must not be restricted to a list of IDs.
+    func keyedPieces(for request: StoreQuery, keyPaths: [String]) throws -> [SortedResults.Piece] {
         precondition(request.restrictedTo == nil)
         var compiler = SQLiteQueryCompiler(layout: layout, model: model)
         let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
@@ -63,12 +63,12 @@ extension SQLiteStore {
         let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
         let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
         let first = Int32(idColumns.count)
+        let size = SortedResults.chunkSize
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
             try statement.setArguments(arguments)
             let raw = SQLiteRawStatement(statement)
             defer { raw.reset() }
-            var pks: [Int64] = [], entities: [Int32] = []
             // Integer and double keys are appended without going through `Value`.
             enum Fast { case integer, double, none }
             let fast: [Fast] = outputs.map { output in
@@ -78,26 +78,37 @@ extension SQLiteStore {
                 default: return .none
                 }
             }
-            var columns = fast.map { $0 == .double ? KeyColumn(kind: .double) : KeyColumn(kind: .integer) }
+            func emptyPiece() -> SortedResults.Piece {
+                var piece = SortedResults.Piece(pks: [], entities: [], columns: fast.map { $0 == .double ? KeyColumn(kind: .double) : KeyColumn(kind: .integer) })
+                piece.pks.reserveCapacity(size)
+                piece.entities.reserveCapacity(size)
+                for c in piece.columns.indices { piece.columns[c].reserveCapacity(size) }
+                return piece
+            }
+            var pieces: [SortedResults.Piece] = []
+            var piece = emptyPiece()
             while try raw.step() {
-                pks.append(raw.int64(at: 0))
-                entities.append(single ?? Int32(truncatingIfNeeded: raw.int64(at: 1)))
+                if piece.pks.count == size {
+                    pieces.append(piece)
+                    piece = emptyPiece()
+                }
+                piece.pks.append(raw.int64(at: 0))
+                piece.entities.append(single ?? Int32(truncatingIfNeeded: raw.int64(at: 1)))
                 for (i, output) in outputs.enumerated() {
                     let column = first + Int32(i)
                     if raw.isNull(at: column) {
-                        columns[i].appendNull()
+                        piece.columns[i].appendNull()
                     } else if fast[i] == .integer {
-                        columns[i].appendInteger(raw.int64(at: column))
+                        piece.columns[i].appendInteger(raw.int64(at: column))
                     } else if fast[i] == .double {
-                        columns[i].appendDouble(sqlite3_column_double(raw.handle, column))
-                    } else if let type = output.type {
-                        columns[i].append(raw.value(at: column, type: type))
+                        piece.columns[i].appendDouble(sqlite3_column_double(raw.handle, column))
                     } else {
-                        columns[i].append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
+                        piece.columns[i].append(raw.value(at: column, type: output.type!))
                     }
                 }
             }
-            return (pks, entities, columns)
+            if !piece.pks.isEmpty { pieces.append(piece) }
+            return pieces
         }
     }
 }
