@@ -73,12 +73,13 @@ extension FetchedResultsController {
 
         let oldStarts = sectionStarts
         let oldNames = sectionNames
-        results.apply(dropping: Set(oldIndex.values), adding: upserts.map { .init(id: $0.key, keys: $0.value) })
+        let placed = results.apply(dropping: Set(oldIndex.values), adding: upserts.map { .init(id: $0.key, keys: $0.value) })
         rebuildSections()
 
         // New positions of the upserted objects.
         var newIndex: [ObjectID: Int?] = [:]
-        for id in upserts.keys { newIndex[id] = results.position(of: id) }
+        newIndex.reserveCapacity(placed.count)
+        for p in placed { newIndex[p.id] = p.index }
 
         var objectChanges: [(ObjectID, RowPath?, ResultsChangeType, RowPath?)] = []
         for (id, i) in deletes.sorted(by: { $0.1 > $1.1 }) {

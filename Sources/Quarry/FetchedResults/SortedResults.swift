@@ -259,125 +259,154 @@ struct SortedResults {
     /// among the old results by binary search (the dropped ones are still in order: their
     /// stored keys are the old ones), additions are ordered by that place; then only the
     /// chunks that lose or gain results are edited — in place for a few changes, rebuilt
-    /// (and split past ``maxChunk``) for many — and only the results whose offset changed
-    /// are re-recorded. A batch of k changes costs O(k log n) comparisons and O(k · chunk)
-    /// moves.
-    mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) {
-        var work: [Int: (drops: [Int], adds: [(at: Int, entry: Entry)])] = [:]
-        for i in drop {
+    /// (and split past ``maxChunk``) for many — and only the results that land in another
+    /// chunk are re-recorded. A batch of k changes costs O(k log n) comparisons and
+    /// O(k · chunk) moves. Returns where each addition ended up.
+    @discardableResult
+    mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) -> [(id: ObjectID, index: Int)] {
+        // Drops and additions as (chunk, offset), both in increasing order.
+        let sortedDrops = drop.sorted()
+        var dropAt: [(chunk: Int, offset: Int)] = []
+        dropAt.reserveCapacity(sortedDrops.count)
+        for i in sortedDrops {
             let (c, o) = locate(i)
             positions.remove(chunks[c].id(o))
-            work[c, default: ([], [])].drops.append(o)
+            dropAt.append((c, o))
         }
-        if !additions.isEmpty {
-            var placed = additions.map { (at: insertionIndex(for: $0), entry: $0) }
-            placed.sort { $0.at != $1.at ? $0.at < $1.at : precedes($0.entry, $1.entry) }
-            if chunks.isEmpty {
-                chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
-                reslot()
+        var placed = additions.map { (at: insertionIndex(for: $0), entry: $0) }
+        placed.sort { $0.at != $1.at ? $0.at < $1.at : precedes($0.entry, $1.entry) }
+        // Where the additions end up: their place among the old results, less the drops
+        // before it, plus the additions before them.
+        var newPlaces: [(id: ObjectID, index: Int)] = []
+        newPlaces.reserveCapacity(placed.count)
+        var d = 0
+        for (j, p) in placed.enumerated() {
+            while d < sortedDrops.count && sortedDrops[d] < p.at { d += 1 }
+            newPlaces.append((p.entry.id, p.at - d + j))
+        }
+        if chunks.isEmpty && !placed.isEmpty {
+            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
+            reslot()
+        }
+        var addAt: [(chunk: Int, offset: Int)] = []
+        addAt.reserveCapacity(placed.count)
+        for p in placed { let (c, o) = locate(p.at); addAt.append((c, o)) }
+
+        var replacements: [(chunk: Int, pieces: [Chunk])] = []
+        var di = 0, ai = 0
+        while di < dropAt.count || ai < addAt.count {
+            let c = min(di < dropAt.count ? dropAt[di].chunk : Int.max, ai < addAt.count ? addAt[ai].chunk : Int.max)
+            var drops: [Int] = []
+            while di < dropAt.count && dropAt[di].chunk == c { drops.append(dropAt[di].offset); di += 1 }
+            var adds: [(at: Int, entry: Entry)] = []
+            while ai < addAt.count && addAt[ai].chunk == c { adds.append((addAt[ai].offset, placed[ai].entry)); ai += 1 }
+            if let pieces = edit(c, drops: drops, adds: adds) { replacements.append((c, pieces)) }
+        }
+        splice(replacements)
+        return newPlaces
+    }
+
+    /// Applies one chunk's drops (offsets, increasing) and additions (before old offsets, in
+    /// order): in place for a few, else rebuilt; returns the pieces replacing the chunk when it
+    /// must be split or removed.
+    private mutating func edit(_ c: Int, drops: [Int], adds: [(at: Int, entry: Entry)]) -> [Chunk]? {
+        let w = (drops: drops, adds: adds)
+        let chunk = chunks[c]
+        let final = chunk.count - drops.count + w.adds.count
+        if final > 0 && final <= Self.maxChunk && drops.count + w.adds.count <= 8 {
+            // A few changes: edit the chunk's arrays in place.
+            for o in drops.reversed() {
+                chunk.pks.remove(at: o)
+                chunk.entities.remove(at: o)
+                for k in chunk.keys.indices { chunk.keys[k].remove(at: o) }
             }
-            for (at, entry) in placed {
-                let (c, o) = locate(at)
-                work[c, default: ([], [])].adds.append((o, entry))
+            var first = drops.first ?? chunk.count
+            var d = 0
+            for (n, add) in w.adds.enumerated() {
+                while d < drops.count && drops[d] < add.at { d += 1 }
+                let at = add.at - d + n
+                first = min(first, at)
+                chunk.pks.insert(add.entry.id.primaryKey, at: at)
+                chunk.entities.insert(add.entry.id.entityIndex, at: at)
+                for k in chunk.keys.indices { chunk.keys[k].insert(add.entry.keys[k], at: at) }
+                positions.set(add.entry.id, handle: chunk.handle)
+            }
+            sizes[c] = chunk.count
+            if first == 0 { fences.set(fence(of: chunk), at: c) }
+            return nil
+        }
+        // Many changes: rebuild the chunk, splitting it if it grew too large.
+        var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
+        order.reserveCapacity(final)
+        var d = 0, a = 0
+        for i in 0...chunk.count {
+            while a < w.adds.count && w.adds[a].at == i { order.append(-(a + 1)); a += 1 }
+            guard i < chunk.count else { break }
+            if d < drops.count && drops[d] == i { d += 1; continue }
+            order.append(i)
+        }
+        var pks: [Int64] = [], entities: [Int32] = []
+        pks.reserveCapacity(order.count)
+        entities.reserveCapacity(order.count)
+        for o in order {
+            if o >= 0 {
+                pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
+            } else {
+                let id = w.adds[-(o + 1)].entry.id
+                pks.append(id.primaryKey); entities.append(id.entityIndex)
             }
         }
-        var replacements: [Int: [Chunk]] = [:]
-        for (c, w) in work {
-            let chunk = chunks[c]
-            let drops = w.drops.sorted()
-            let final = chunk.count - drops.count + w.adds.count
-            if final > 0 && final <= Self.maxChunk && drops.count + w.adds.count <= 8 {
-                // A few changes: edit the chunk's arrays in place.
-                for o in drops.reversed() {
-                    chunk.pks.remove(at: o)
-                    chunk.entities.remove(at: o)
-                    for k in chunk.keys.indices { chunk.keys[k].remove(at: o) }
-                }
-                var first = drops.first ?? chunk.count
-                var d = 0
-                for (n, add) in w.adds.enumerated() {
-                    while d < drops.count && drops[d] < add.at { d += 1 }
-                    let at = add.at - d + n
-                    first = min(first, at)
-                    chunk.pks.insert(add.entry.id.primaryKey, at: at)
-                    chunk.entities.insert(add.entry.id.entityIndex, at: at)
-                    for k in chunk.keys.indices { chunk.keys[k].insert(add.entry.keys[k], at: at) }
-                    positions.set(add.entry.id, handle: chunk.handle)
-                }
-                sizes[c] = chunk.count
-                if first == 0 { fences.set(fence(of: chunk), at: c) }
-                continue
-            }
-            // Many changes: rebuild the chunk, splitting it if it grew too large.
-            var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
-            order.reserveCapacity(final)
-            var d = 0, a = 0
-            for i in 0...chunk.count {
-                while a < w.adds.count && w.adds[a].at == i { order.append(-(a + 1)); a += 1 }
-                guard i < chunk.count else { break }
-                if d < drops.count && drops[d] == i { d += 1; continue }
-                order.append(i)
-            }
-            var pks: [Int64] = [], entities: [Int32] = []
-            pks.reserveCapacity(order.count)
-            entities.reserveCapacity(order.count)
-            for o in order {
-                if o >= 0 {
-                    pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
-                } else {
-                    let id = w.adds[-(o + 1)].entry.id
-                    pks.append(id.primaryKey); entities.append(id.entityIndex)
-                }
-            }
-            var keys = chunk.keys
-            for k in keys.indices { keys[k].rebuild(order, additions: w.adds.map { $0.entry.keys[k] }) }
-            if order.count <= Self.maxChunk && !order.isEmpty {
-                chunk.pks = pks
-                chunk.entities = entities
-                chunk.keys = keys
-                sizes[c] = chunk.count
-                fences.set(fence(of: chunk), at: c)
-                stamp(chunk)
-                continue
-            }
-            var pieces: [Chunk] = []
-            var start = 0
-            let pieceCount = (order.count + Self.chunkSize - 1) / Self.chunkSize
-            for p in 0..<pieceCount {
-                let end = order.count * (p + 1) / pieceCount
-                let handle = p == 0 ? chunk.handle : newHandle()
-                pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
-                                    keys: keys.map { $0.slice(start..<end) }))
-                start = end
-            }
-            if pieces.isEmpty {
-                slotOfHandle[Int(chunk.handle)] = -1
-                freeHandles.append(chunk.handle)
-            }
-            replacements[c] = pieces
+        var keys = chunk.keys
+        for k in keys.indices { keys[k].rebuild(order, additions: w.adds.map { $0.entry.keys[k] }) }
+        if order.count <= Self.maxChunk && !order.isEmpty {
+            chunk.pks = pks
+            chunk.entities = entities
+            chunk.keys = keys
+            sizes[c] = chunk.count
+            fences.set(fence(of: chunk), at: c)
+            stamp(chunk)
+            return nil
         }
+        var pieces: [Chunk] = []
+        var start = 0
+        let pieceCount = (order.count + Self.chunkSize - 1) / Self.chunkSize
+        for p in 0..<pieceCount {
+            let end = order.count * (p + 1) / pieceCount
+            let handle = p == 0 ? chunk.handle : newHandle()
+            pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
+                                keys: keys.map { $0.slice(start..<end) }))
+            start = end
+        }
+        if pieces.isEmpty {
+            slotOfHandle[Int(chunk.handle)] = -1
+            freeHandles.append(chunk.handle)
+        }
+        return pieces
+    }
+
+    /// Puts the pieces replacing chunks in place, carrying sizes, handles and fences along;
+    /// only the chunks from the first replaced one on change slots.
+    private mutating func splice(_ replacements: [(chunk: Int, pieces: [Chunk])]) {
         guard !replacements.isEmpty else {
             renumber()
             return
         }
-        // Splice the replacements in, carrying sizes, handles and fences along; only the
-        // chunks from the first replaced one on change slots.
         var newChunks: [Chunk] = [], newSizes: [Int] = [], newHandles: [Int32] = []
         var newFences = KeyColumn(kind: fences.kind)
-        let total = chunks.count + replacements.values.reduce(0) { $0 + $1.count - 1 }
+        let total = chunks.count + replacements.reduce(0) { $0 + $1.pieces.count - 1 }
         newChunks.reserveCapacity(total)
         newSizes.reserveCapacity(total)
         newHandles.reserveCapacity(total)
         newFences.reserveCapacity(total)
         var c = 0
-        for r in replacements.keys.sorted() {
+        for (r, pieces) in replacements {
             if r > c {
                 newChunks += chunks[c..<r]
                 newSizes += sizes[c..<r]
                 newHandles += handles[c..<r]
                 newFences.append(contentsOf: fences, range: c..<r)
             }
-            for piece in replacements[r]! {
+            for piece in pieces {
                 newChunks.append(piece)
                 newSizes.append(piece.count)
                 newHandles.append(piece.handle)
@@ -392,7 +421,7 @@ struct SortedResults {
             newHandles += handles[c...]
             newFences.append(contentsOf: fences, range: c..<chunks.count)
         }
-        let firstChanged = replacements.keys.min()!
+        let firstChanged = replacements[0].chunk
         chunks = newChunks
         sizes = newSizes
         handles = newHandles

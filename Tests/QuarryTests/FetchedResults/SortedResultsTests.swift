@@ -68,8 +68,12 @@ struct SortedResultsTests {
                     additions.append(e)
                 }
             }
-            index.apply(dropping: drops, adding: additions)
+            let placed = index.apply(dropping: drops, adding: additions)
             model = sorted(model.enumerated().filter { !drops.contains($0.offset) }.map(\.element) + additions)
+            for p in placed where model[p.index].id != p.id {
+                Issue.record("step \(step): addition \(p.id) reported at \(p.index), holds \(model[p.index].id)")
+                return
+            }
             guard Self.check(index, model, "step \(step) shape \(shape)") else { return }
             if rng.below(4) == 0, !model.isEmpty {
                 // Temporary IDs become permanent.
