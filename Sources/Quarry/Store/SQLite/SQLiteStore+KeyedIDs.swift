@@ -23,7 +23,23 @@ extension SQLiteStore {
         let table = layout.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
         let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
-        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        // A list of IDs goes in as one JSON array (`json_each`), not one parameter per ID: the
+        // statement stays the same for every list, so it is prepared once and cached.
+        var unrestricted = request
+        unrestricted.restrictedTo = nil
+        var select = try compiler.select(unrestricted, columns: idColumns + outputs.map(\.sql))
+        if let ids = request.restrictedTo {
+            if ids.isEmpty { return [] }
+            var json = "["
+            json.reserveCapacity(ids.count * 8)
+            for (i, id) in ids.enumerated() {
+                if i > 0 { json += "," }
+                json += String(id.primaryKey)
+            }
+            json += "]"
+            select.filters.append(SQLiteFragment(sql: "t0.Z_PK IN (SELECT value FROM json_each(?))", arguments: [json]))
+        }
+        let (sql, arguments) = select.sql
         let first = Int32(idColumns.count)
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
