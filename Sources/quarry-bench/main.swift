@@ -7,6 +7,7 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "import": runImportScenario,
     "fetch-ids": runFetchIDsScenario,
     "frc-update": runFRCUpdateScenario,
+    "frc-update-rounds": runFRCUpdateRoundsScenario,
     "frc-fetch": runFRCFetchScenario,
     "import-live": runImportLiveScenario,
 ]

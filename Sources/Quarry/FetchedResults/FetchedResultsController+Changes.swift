@@ -14,15 +14,13 @@ extension FetchedResultsController {
         var leaving = Set<ObjectID>()               // no longer match, or deleted
         var decided = Set<ObjectID>()
         var knownOldIndex: [ObjectID: Int] = [:]
-        // Saved objects keep their place under their new permanent IDs (ties may reorder).
-        var renames: [(index: Int, id: ObjectID)] = []
+        // Saved objects keep their place under their new permanent IDs (ties may reorder):
+        // the entry under the temporary ID is dropped and re-added under the permanent one.
         for (temporary, permanent) in change.permanentIDs {
             guard let i = results.position(of: temporary) else { continue }
             knownOldIndex[permanent] = i
             upserts[permanent] = results.keys(at: i)
-            renames.append((i, permanent))
         }
-        if !renames.isEmpty { results.rename(renames) }
         for object in change.inserted + change.updated + change.refreshed where ours(object.objectID) {
             guard decided.insert(object.objectID).inserted else { continue }
             if object.isDeleted || object.managedObjectContext == nil {
@@ -75,12 +73,13 @@ extension FetchedResultsController {
 
         let oldStarts = sectionStarts
         let oldNames = sectionNames
-        results.apply(dropping: Set(oldIndex.values), adding: upserts.map { .init(id: $0.key, keys: $0.value) })
+        let placed = results.apply(dropping: Set(oldIndex.values), adding: upserts.map { .init(id: $0.key, keys: $0.value) })
         rebuildSections()
 
         // New positions of the upserted objects.
         var newIndex: [ObjectID: Int?] = [:]
-        for id in upserts.keys { newIndex[id] = results.position(of: id) }
+        newIndex.reserveCapacity(placed.count)
+        for p in placed { newIndex[p.id] = p.index }
 
         var objectChanges: [(ObjectID, RowPath?, ResultsChangeType, RowPath?)] = []
         for (id, i) in deletes.sorted(by: { $0.1 > $1.1 }) {

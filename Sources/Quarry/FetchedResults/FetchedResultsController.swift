@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// Keeps the results of a fetch request live, in sections, as the context changes: the
 /// engine of a live table view.
 ///
@@ -27,8 +30,21 @@ public final class FetchedResultsController: @unchecked Sendable {
     public let context: ObjectContext
     /// The key path naming each object's section; it must be the first sort key's.
     public let sectionNameKeyPath: String?
-    /// The name of the persistent cache (reserved; see the fetched-results issue).
+    /// The name of the persistent cache, or `nil` for none.
+    ///
+    /// With a name, ``performFetch()`` keeps the sorted index (IDs, sort keys, section
+    /// boundaries) in the file ``cacheFileURL`` and, on a later `performFetch` (in this or
+    /// another process), reads it back instead of querying the store, provided the store has
+    /// not been saved to since (its ``PersistentStore/modificationToken()``), and the model's
+    /// version hash, entity, predicate, sort keys and section key path are the ones it was
+    /// written for. Otherwise it fetches and rewrites the file. A damaged file is ignored.
+    /// The cache is used only when the context has no parent and no unsaved changes (the
+    /// results are then exactly the store's); incremental updates never write it, and the
+    /// saves that cause them change the store's token, so a stale index is never read back.
+    /// Use a distinct name per configuration; see ``deleteCache(withName:in:)``.
     public let cacheName: String?
+    /// The folder of this controller's cache file (``defaultCacheDirectory`` when created).
+    public var cacheDirectory: URL
     /// Receives the changes.
     public weak var delegate: FetchedResultsControllerDelegate?
 
@@ -41,6 +57,10 @@ public final class FetchedResultsController: @unchecked Sendable {
     var sectionNames: [String] = []
     private var observation: ObservationToken?
     var fetched = false
+    /// How many times ``performFetch()`` queried the store, and how many times it used the
+    /// cache instead (for tests).
+    var storeFetchCount = 0
+    var cacheHitCount = 0
 
     /// Creates a controller.
     /// - Throws: ``QueryError`` when the request has no sort key, the section key path is not
@@ -50,6 +70,7 @@ public final class FetchedResultsController: @unchecked Sendable {
         self.context = context
         self.sectionNameKeyPath = sectionNameKeyPath
         self.cacheName = cacheName
+        self.cacheDirectory = Self.defaultCacheDirectory
         let entity = try context.model.requireEntity(fetchRequest.entityName)
         self.entity = entity
         guard let first = fetchRequest.sortDescriptors.first else {
@@ -74,28 +95,86 @@ public final class FetchedResultsController: @unchecked Sendable {
     // MARK: Fetching
 
     /// Loads the sorted IDs and sort keys (no objects) and starts tracking changes.
+    ///
+    /// With a ``cacheName`` the index comes from the cache file when it is still valid, and
+    /// the file is (re)written after every fetch that queried the store. Cache-file errors
+    /// never fail the fetch.
     public func performFetch() throws {
         context.checkQueue()
         var query = try context.storeQuery(for: fetchRequest)
         query.limit = 0
         query.offset = 0
-        var entries: [SortedResults.Entry]
         let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
         if context.parent == nil && !context.hasChanges {
-            entries = try context.coordinator.store.keyedIDs(for: query, keyPaths: keyPaths).map { .init(id: $0.id, keys: $0.keys) }
+            // The store's results are exactly the context's: the persistent cache applies.
+            let store = context.coordinator.store
+            let cache = cacheFileURL.map { (url: $0, fingerprint: ResultsCache.fingerprint(request: fetchRequest, sectionNameKeyPath: sectionNameKeyPath, model: context.model)) }
+            // The token is read before the query: a save landing in between makes the file
+            // look older than its contents (a later miss), never newer.
+            let token = cache == nil ? nil : ((try? store.modificationToken()) ?? nil)
+            if let cache, let token,
+               let hit = ResultsCache.read(from: cache.url, fingerprint: cache.fingerprint, token: token, sortKeys: fetchRequest.sortDescriptors) {
+                results = hit.results
+                sectionStarts = hit.sectionStarts
+                sectionNames = hit.sectionNames
+                cacheHitCount += 1
+            } else {
+                storeFetchCount += 1
+                if let sqlite = store as? SQLiteStore {
+                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
+                } else {
+                    let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
+                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
+                }
+                rebuildSections()
+                if let cache, let token {
+                    try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
+                                                  sectionStarts: sectionStarts, sectionNames: sectionNames), to: cache.url)
+                }
+            }
         } else {
             // Pending changes or a parent context: compute the keys from the objects themselves.
+            storeFetchCount += 1
             let ids = try context.objectIDs(for: query)
             let objects = ids.map(context.object(with:))
             try context.faultIn(objects)
-            entries = objects.map { SortedResults.Entry(id: $0.objectID, keys: keys(of: $0)) }
+            let entries = objects.map { SortedResults.Entry(id: $0.objectID, keys: keys(of: $0)) }
+            results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
+            rebuildSections()
         }
-        results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
-        rebuildSections()
         fetched = true
         if observation == nil {
             observation = context.addObjectsDidChangeObserver { [weak self] change in self?.handle(change) }
         }
+    }
+
+    // MARK: Persistent cache
+
+    private static let configuredCacheDirectory = Mutex<URL?>(nil)
+
+    /// Where controllers created from now on keep their caches: `$XDG_CACHE_HOME/quarry/frc`
+    /// (`~/.cache/quarry/frc` without `XDG_CACHE_HOME`) unless set.
+    public static var defaultCacheDirectory: URL {
+        get { configuredCacheDirectory.withLock { $0 } ?? ResultsCache.standardDirectory() }
+        set { configuredCacheDirectory.withLock { $0 = newValue } }
+    }
+
+    /// The file of this controller's cache (`nil` without a ``cacheName``).
+    public var cacheFileURL: URL? {
+        cacheName.map { ResultsCache.fileURL(name: $0, directory: cacheDirectory) }
+    }
+
+    /// Deletes the cache named `name`, or every cache when `name` is `nil` (Core Data's
+    /// `deleteCache(withName:)`), in `directory` (``defaultCacheDirectory`` by default). Call
+    /// it before reusing a name for a different request; a missing cache is not an error.
+    public static func deleteCache(withName name: String?, in directory: URL? = nil) {
+        let directory = directory ?? defaultCacheDirectory
+        if let name {
+            try? FileManager.default.removeItem(at: ResultsCache.fileURL(name: name, directory: directory))
+            return
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        for file in files where file.pathExtension == "frccache" { try? FileManager.default.removeItem(at: file) }
     }
 
     /// The sort keys of `object`'s current state.
@@ -139,18 +218,18 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// The object ID at `path`.
     public func objectID(at path: RowPath) -> ObjectID {
-        results.ids[sectionStarts[path.section] + path.row]
+        results.id(at: sectionStarts[path.section] + path.row)
     }
 
     /// The object at `path`, loading its batch (`fetchBatchSize`) if it is a fault.
     public func object(at path: RowPath) -> ManagedObject {
         context.checkQueue()
         let i = sectionStarts[path.section] + path.row
-        let object = context.object(with: results.ids[i])
+        let object = context.object(with: results.id(at: i))
         if object.isFault {
             let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
             let start = i - i % size
-            let batch = results.ids[start..<min(results.count, start + size)].map { context.object(with: $0) }
+            let batch = results.ids(in: start..<min(results.count, start + size)).map { context.object(with: $0) }
             try? context.faultIn(batch)
         }
         return object
@@ -166,13 +245,13 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// Every object, in order (faults until used).
     public var fetchedObjects: [ManagedObject] {
         context.checkQueue()
-        return results.ids.map { context.object(with: $0) }
+        return results.allIDs.map { context.object(with: $0) }
     }
 
     /// The current state as section names and object IDs.
     public var snapshot: ResultsSnapshot {
         ResultsSnapshot(sections: sectionNames,
-                        items: sectionNames.indices.map { s in Array(results.ids[sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))]) },
+                        items: sectionNames.indices.map { s in results.ids(in: sectionStarts[s]..<(sectionStarts[s] + sectionCount(s))) },
                         reloaded: [])
     }
 

@@ -1,8 +1,16 @@
 /// The controller's index: object IDs with their sort keys, in fetch order (sort keys, then
 /// object ID), kept sorted by binary search.
 ///
-/// Stored column by column (one ID array, one value array per sort key) so a million results
-/// cost no allocation per result, and re-placing a batch copies whole runs.
+/// Stored in chunks of at most ``maxChunk`` results, each column by column and typed (primary
+/// keys `Int64`, entity indexes `Int32`, one ``KeyColumn`` per sort key), so a million
+/// results cost about 20 bytes each and no allocation per result, and a batch of k changes
+/// rewrites only the chunks it touches (O(k · chunk) work, not O(n)). Each object's place is
+/// found in constant time through ``PositionIndex`` (primary key → chunk), which changes only
+/// for results that move to another chunk, then a scan of that chunk's keys. The first sort
+/// key of every chunk's first result is kept in one contiguous ``fences`` column, so the
+/// binary search over chunks rarely touches the chunks themselves.
+///
+/// Chunks are reference types: a `SortedResults` is not copied, only mutated in place.
 struct SortedResults {
     /// One result as the comparisons see it (used for the few entries a change event touches).
     struct Entry {
@@ -10,35 +18,196 @@ struct SortedResults {
         var keys: [Value]
     }
 
-    let sortKeys: [SortKey]
-    /// The object IDs, in order.
-    private(set) var ids: [ObjectID] = [] {
-        didSet { positions = PositionIndex(ids) }
-    }
-    /// One array per sort key, aligned with `ids`.
-    private(set) var columns: [[Value]]
-    /// Where each ID is in `ids`.
-    private(set) var positions = PositionIndex([])
+    /// A run of consecutive results.
+    final class Chunk {
+        /// Stable name of the chunk in ``PositionIndex`` entries.
+        let handle: Int32
+        var pks: [Int64]
+        var entities: [Int32]
+        var keys: [KeyColumn]
+        var count: Int { pks.count }
 
-    init(sortKeys: [SortKey], entries: [Entry] = []) {
-        self.sortKeys = sortKeys
-        var columns = sortKeys.map { _ in [Value]() }
-        for c in columns.indices {
-            columns[c].reserveCapacity(entries.count)
-            for e in entries { columns[c].append(e.keys[c]) }
+        init(handle: Int32, pks: [Int64], entities: [Int32], keys: [KeyColumn]) {
+            self.handle = handle
+            self.pks = pks
+            self.entities = entities
+            self.keys = keys
         }
-        self.columns = columns
-        self.ids = entries.map(\.id)
-        self.positions = PositionIndex(ids)
+
+        func id(_ i: Int) -> ObjectID { ObjectID(entityIndex: Int(entities[i]), primaryKey: pks[i]) }
     }
 
-    var count: Int { ids.count }
+    /// Results per chunk when chunks are cut, and the most a chunk holds before it is split.
+    static let chunkSize = 64
+    static let maxChunk = 128
 
-    /// The index of `id`, in constant time.
-    func position(of id: ObjectID) -> Int? { positions[id] }
+    let sortKeys: [SortKey]
+    private(set) var chunks: [Chunk] = []
+    /// `starts[c]`: the index of chunk `c`'s first result; `starts.last` is `count`.
+    private var starts: [Int] = [0]
+    /// `sizes[c]`: how many results chunk `c` holds (kept here so re-numbering reads one array).
+    private var sizes: [Int] = []
+    /// `handles[c]`: chunk `c`'s handle.
+    private var handles: [Int32] = []
+    /// Row 0 of the first key column of each chunk (for the search over chunks).
+    private var fences = KeyColumn()
+    /// Chunk handle → its index in `chunks` (-1: unused handle).
+    private var slotOfHandle: [Int32] = []
+    private var freeHandles: [Int32] = []
+    private var positions = PositionIndex()
+
+    /// An index of `entries`, already in order.
+    init(sortKeys: [SortKey], entries: [Entry] = []) {
+        var pks: [Int64] = [], entities: [Int32] = []
+        pks.reserveCapacity(entries.count)
+        entities.reserveCapacity(entries.count)
+        var columns = sortKeys.map { _ in KeyColumn() }
+        for e in entries {
+            pks.append(e.id.primaryKey)
+            entities.append(e.id.entityIndex)
+            for c in columns.indices { columns[c].append(e.keys[c]) }
+        }
+        self.init(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
+    }
+
+    /// An index from whole columns (a fetch or a cache file), already in order.
+    init(sortKeys: [SortKey], pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+        precondition(pks.count == entities.count && columns.count == sortKeys.count && columns.allSatisfy { $0.count == pks.count })
+        self.sortKeys = sortKeys
+        var start = 0
+        while start < pks.count {
+            let end = min(pks.count, start + Self.chunkSize)
+            chunks.append(Chunk(handle: newHandle(), pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
+                                keys: columns.map { $0.slice(start..<end) }))
+            start = end
+        }
+        positions.reserve(maxKey: pks.max() ?? -1, count: pks.count)
+        for chunk in chunks { stamp(chunk) }
+        reslot()
+    }
+
+    /// A run of results read in order, before it becomes a chunk.
+    struct Piece {
+        var pks: [Int64]
+        var entities: [Int32]
+        var columns: [KeyColumn]
+    }
+
+    /// An index from pieces of at most ``maxChunk`` results each, in order (a fetch streams
+    /// them, so no array of all results is ever built).
+    init(sortKeys: [SortKey], pieces: [Piece]) {
+        self.sortKeys = sortKeys
+        var maxKey: Int64 = -1, total = 0
+        for piece in pieces where !piece.pks.isEmpty {
+            precondition(piece.pks.count <= Self.maxChunk && piece.entities.count == piece.pks.count && piece.columns.count == sortKeys.count)
+            chunks.append(Chunk(handle: newHandle(), pks: piece.pks, entities: piece.entities, keys: piece.columns))
+            maxKey = max(maxKey, piece.pks.max()!)
+            total += piece.pks.count
+        }
+        positions.reserve(maxKey: maxKey, count: total)
+        for chunk in chunks { stamp(chunk) }
+        reslot()
+    }
+
+    /// The first key of row 0 of `chunk` (`.null` when there is no key).
+    private func fence(of chunk: Chunk) -> Value {
+        chunk.keys.isEmpty || chunk.count == 0 ? .null : chunk.keys[0].value(at: 0)
+    }
+
+    var count: Int { starts[starts.count - 1] }
+
+    private mutating func newHandle() -> Int32 {
+        if let h = freeHandles.popLast() { return h }
+        slotOfHandle.append(-1)
+        return Int32(slotOfHandle.count - 1)
+    }
+
+    /// Recomputes chunk starts after chunks changed size.
+    private mutating func renumber() {
+        if starts.count != sizes.count + 1 { starts = [Int](repeating: 0, count: sizes.count + 1) }
+        sizes.withUnsafeBufferPointer { sizes in
+            starts.withUnsafeMutableBufferPointer { starts in
+                var total = 0
+                for c in 0..<sizes.count {
+                    starts[c] = total
+                    total += sizes[c]
+                }
+                starts[sizes.count] = total
+            }
+        }
+    }
+
+    /// Recomputes sizes, handles, fences, starts and handle slots from the chunks.
+    private mutating func reslot() {
+        sizes = chunks.map(\.count)
+        handles = chunks.map(\.handle)
+        fences = KeyColumn(chunks.map(fence(of:)))
+        for (c, h) in handles.enumerated() { slotOfHandle[Int(h)] = Int32(c) }
+        renumber()
+    }
+
+    /// Records the chunk of every result of `chunk`.
+    private mutating func stamp(_ chunk: Chunk) {
+        for i in 0..<chunk.count { positions.set(chunk.id(i), handle: chunk.handle) }
+    }
+
+    /// The chunk holding global index `i` (`i < count`), and the offset in it.
+    func locate(_ i: Int) -> (chunk: Int, offset: Int) {
+        var low = 0, high = chunks.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= i { low = mid } else { high = mid - 1 }
+        }
+        return (low, i - starts[low])
+    }
+
+    /// The ID at global index `i`.
+    func id(at i: Int) -> ObjectID {
+        let (c, o) = locate(i)
+        return chunks[c].id(o)
+    }
+
+    /// The IDs at `range`, in order.
+    func ids(in range: Range<Int>) -> [ObjectID] {
+        guard !range.isEmpty else { return [] }
+        var result: [ObjectID] = []
+        result.reserveCapacity(range.count)
+        var (c, o) = locate(range.lowerBound)
+        while result.count < range.count {
+            let chunk = chunks[c]
+            let take = min(chunk.count - o, range.count - result.count)
+            for i in o..<(o + take) { result.append(chunk.id(i)) }
+            c += 1
+            o = 0
+        }
+        return result
+    }
+
+    /// Every ID, in order.
+    var allIDs: [ObjectID] { ids(in: 0..<count) }
+
+    /// The index of `id`: its chunk from the position index, then a scan of that chunk.
+    func position(of id: ObjectID) -> Int? {
+        guard let handle = positions[id] else { return nil }
+        let slot = Int(slotOfHandle[Int(handle)])
+        guard slot >= 0, slot < chunks.count else { return nil }
+        let chunk = chunks[slot]
+        // Primary keys are unique among the results (one root table); the entity is checked after.
+        let key = id.primaryKey
+        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int in
+            var i = 0
+            while i < pks.count && pks[i] != key { i += 1 }
+            return i
+        }
+        guard offset < chunk.count, chunk.entities[offset] == id.entityIndex else { return nil }
+        return starts[slot] + offset
+    }
 
     /// The sort keys of the result at `index`.
-    func keys(at index: Int) -> [Value] { columns.map { $0[index] } }
+    func keys(at index: Int) -> [Value] {
+        let (c, o) = locate(index)
+        return chunks[c].keys.map { $0.value(at: o) }
+    }
 
     /// Whether `a` sorts before `b` (the fetch's order; ties by object ID).
     func precedes(_ a: Entry, _ b: Entry) -> Bool {
@@ -49,126 +218,314 @@ struct SortedResults {
         return a.id < b.id
     }
 
-    /// Whether the result at `index` sorts before `entry`.
-    func precedes(_ index: Int, _ entry: Entry) -> Bool {
+    /// Whether row `o` of `chunk` sorts before `entry`.
+    @inline(__always)
+    private func precedes(_ chunk: Chunk, _ o: Int, _ entry: Entry) -> Bool {
         for (i, key) in sortKeys.enumerated() {
-            let c = key.compare(columns[i][index], entry.keys[i])
+            let c = chunk.keys[i].compare(o, entry.keys[i], key: key)
             if c != 0 { return key.ascending ? c < 0 : c > 0 }
         }
-        return ids[index] < entry.id
+        return chunk.id(o) < entry.id
     }
 
-    /// The first index whose result does not sort before `entry`.
+    /// The first global index whose result does not sort before `entry`.
     func insertionIndex(for entry: Entry) -> Int {
-        var low = 0, high = ids.count
+        // The first chunk whose first result does not precede the entry (by the fences,
+        // looking at the chunk itself only when the first keys are equal)...
+        var low = 0, high = chunks.count
+        let first = sortKeys.first, value = entry.keys.first ?? .null
         while low < high {
             let mid = (low + high) / 2
-            if precedes(mid, entry) { low = mid + 1 } else { high = mid }
+            var before: Bool
+            if let first, case let c = fences.compare(mid, value, key: first), c != 0 {
+                before = first.ascending ? c < 0 : c > 0
+            } else {
+                before = precedes(chunks[mid], 0, entry)
+            }
+            if before { low = mid + 1 } else { high = mid }
         }
-        return low
+        guard low > 0 else { return 0 }
+        // ...so the place is in the chunk before it, or at its end.
+        let chunk = chunks[low - 1]
+        var l = 1, h = chunk.count
+        while l < h {
+            let mid = (l + h) / 2
+            if precedes(chunk, mid, entry) { l = mid + 1 } else { h = mid }
+        }
+        return starts[low - 1] + l
     }
 
-    /// Renames several results at once (one rebuild of the position index); their places
-    /// among equal keys are fixed by the next ``apply(dropping:adding:)``.
-    mutating func rename(_ renames: [(index: Int, id: ObjectID)]) {
-        var copy = ids
-        for r in renames { copy[r.index] = r.id }
-        ids = copy
+    /// Removes the results at `drop` and merges `additions` in. Each addition finds its place
+    /// among the old results by binary search (the dropped ones are still in order: their
+    /// stored keys are the old ones), additions are ordered by that place; then only the
+    /// chunks that lose or gain results are edited — in place for a few changes, rebuilt
+    /// (and split past ``maxChunk``) for many — and only the results that land in another
+    /// chunk are re-recorded. A batch of k changes costs O(k log n) comparisons and
+    /// O(k · chunk) moves. Returns where each addition ended up.
+    @discardableResult
+    mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) -> [(id: ObjectID, index: Int)] {
+        // Drops and additions as (chunk, offset), both in increasing order.
+        let sortedDrops = drop.sorted()
+        var dropAt: [(chunk: Int, offset: Int)] = []
+        dropAt.reserveCapacity(sortedDrops.count)
+        for i in sortedDrops {
+            let (c, o) = locate(i)
+            positions.remove(chunks[c].id(o))
+            dropAt.append((c, o))
+        }
+        var placed = additions.map { (at: insertionIndex(for: $0), entry: $0) }
+        placed.sort { $0.at != $1.at ? $0.at < $1.at : precedes($0.entry, $1.entry) }
+        // Where the additions end up: their place among the old results, less the drops
+        // before it, plus the additions before them.
+        var newPlaces: [(id: ObjectID, index: Int)] = []
+        newPlaces.reserveCapacity(placed.count)
+        var d = 0
+        for (j, p) in placed.enumerated() {
+            while d < sortedDrops.count && sortedDrops[d] < p.at { d += 1 }
+            newPlaces.append((p.entry.id, p.at - d + j))
+        }
+        if chunks.isEmpty && !placed.isEmpty {
+            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
+            reslot()
+        }
+        var addAt: [(chunk: Int, offset: Int)] = []
+        addAt.reserveCapacity(placed.count)
+        for p in placed { let (c, o) = locate(p.at); addAt.append((c, o)) }
+
+        var replacements: [(chunk: Int, pieces: [Chunk])] = []
+        var di = 0, ai = 0
+        while di < dropAt.count || ai < addAt.count {
+            let c = min(di < dropAt.count ? dropAt[di].chunk : Int.max, ai < addAt.count ? addAt[ai].chunk : Int.max)
+            var drops: [Int] = []
+            while di < dropAt.count && dropAt[di].chunk == c { drops.append(dropAt[di].offset); di += 1 }
+            var adds: [(at: Int, entry: Entry)] = []
+            while ai < addAt.count && addAt[ai].chunk == c { adds.append((addAt[ai].offset, placed[ai].entry)); ai += 1 }
+            if let pieces = edit(c, drops: drops, adds: adds) { replacements.append((c, pieces)) }
+        }
+        splice(replacements)
+        return newPlaces
     }
 
-    /// Removes the results at `drop` and merges `additions` in: each addition finds its place
-    /// among the old results by binary search, then the kept runs are copied in bulk, so a
-    /// batch of k changes costs O(k log n) comparisons plus one copy of the arrays.
-    mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) {
-        let drops = drop.sorted()
-        let placed = additions.sorted(by: precedes).map { (at: insertionIndex(for: $0), entry: $0) }
-        let total = ids.count - drops.count + additions.count
-        var newIDs: [ObjectID] = []
-        newIDs.reserveCapacity(total)
-        var newColumns = columns.map { _ in [Value]() }
-        for c in newColumns.indices { newColumns[c].reserveCapacity(total) }
-        func copyRun(_ range: Range<Int>) {
-            guard !range.isEmpty else { return }
-            newIDs.append(contentsOf: ids[range])
-            for c in columns.indices { newColumns[c].append(contentsOf: columns[c][range]) }
-        }
-        func add(_ e: Entry) {
-            newIDs.append(e.id)
-            for c in columns.indices { newColumns[c].append(e.keys[c]) }
-        }
-        var d = 0, a = 0, i = 0
-        while i < ids.count || a < placed.count {
-            let nextDrop = d < drops.count ? drops[d] : ids.count
-            let nextAdd = a < placed.count ? placed[a].at : ids.count
-            let stop = min(nextDrop, nextAdd, ids.count)
-            if stop > i {
-                copyRun(i..<stop)
-                i = stop
+    /// Applies one chunk's drops (offsets, increasing) and additions (before old offsets, in
+    /// order): in place for a few, else rebuilt; returns the pieces replacing the chunk when it
+    /// must be split or removed.
+    private mutating func edit(_ c: Int, drops: [Int], adds: [(at: Int, entry: Entry)]) -> [Chunk]? {
+        let w = (drops: drops, adds: adds)
+        let chunk = chunks[c]
+        let final = chunk.count - drops.count + w.adds.count
+        if final > 0 && final <= Self.maxChunk && drops.count + w.adds.count <= 8 {
+            // A few changes: edit the chunk's arrays in place.
+            for o in drops.reversed() {
+                chunk.pks.remove(at: o)
+                chunk.entities.remove(at: o)
+                for k in chunk.keys.indices { chunk.keys[k].remove(at: o) }
             }
-            if a < placed.count && placed[a].at == i {
-                add(placed[a].entry)
-                a += 1
-            } else if d < drops.count && drops[d] == i {
-                i += 1
-                d += 1
-            } else if i >= ids.count {
-                while a < placed.count { add(placed[a].entry); a += 1 }
+            var first = drops.first ?? chunk.count
+            var d = 0
+            for (n, add) in w.adds.enumerated() {
+                while d < drops.count && drops[d] < add.at { d += 1 }
+                let at = add.at - d + n
+                first = min(first, at)
+                chunk.pks.insert(add.entry.id.primaryKey, at: at)
+                chunk.entities.insert(add.entry.id.entityIndex, at: at)
+                for k in chunk.keys.indices { chunk.keys[k].insert(add.entry.keys[k], at: at) }
+                positions.set(add.entry.id, handle: chunk.handle)
+            }
+            sizes[c] = chunk.count
+            if first == 0 { fences.set(fence(of: chunk), at: c) }
+            return nil
+        }
+        // Many changes: rebuild the chunk, splitting it if it grew too large.
+        var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
+        order.reserveCapacity(final)
+        var d = 0, a = 0
+        for i in 0...chunk.count {
+            while a < w.adds.count && w.adds[a].at == i { order.append(-(a + 1)); a += 1 }
+            guard i < chunk.count else { break }
+            if d < drops.count && drops[d] == i { d += 1; continue }
+            order.append(i)
+        }
+        var pks: [Int64] = [], entities: [Int32] = []
+        pks.reserveCapacity(order.count)
+        entities.reserveCapacity(order.count)
+        for o in order {
+            if o >= 0 {
+                pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
+            } else {
+                let id = w.adds[-(o + 1)].entry.id
+                pks.append(id.primaryKey); entities.append(id.entityIndex)
             }
         }
-        columns = newColumns
-        ids = newIDs
+        var keys = chunk.keys
+        for k in keys.indices { keys[k].rebuild(order, additions: w.adds.map { $0.entry.keys[k] }) }
+        if order.count <= Self.maxChunk && !order.isEmpty {
+            chunk.pks = pks
+            chunk.entities = entities
+            chunk.keys = keys
+            sizes[c] = chunk.count
+            fences.set(fence(of: chunk), at: c)
+            stamp(chunk)
+            return nil
+        }
+        var pieces: [Chunk] = []
+        var start = 0
+        let pieceCount = (order.count + Self.chunkSize - 1) / Self.chunkSize
+        for p in 0..<pieceCount {
+            let end = order.count * (p + 1) / pieceCount
+            let handle = p == 0 ? chunk.handle : newHandle()
+            pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
+                                keys: keys.map { $0.slice(start..<end) }))
+            start = end
+        }
+        if pieces.isEmpty {
+            slotOfHandle[Int(chunk.handle)] = -1
+            freeHandles.append(chunk.handle)
+        }
+        return pieces
+    }
+
+    /// Puts the pieces replacing chunks in place, carrying sizes, handles and fences along;
+    /// only the chunks from the first replaced one on change slots.
+    private mutating func splice(_ replacements: [(chunk: Int, pieces: [Chunk])]) {
+        guard !replacements.isEmpty else {
+            renumber()
+            return
+        }
+        var newChunks: [Chunk] = [], newSizes: [Int] = [], newHandles: [Int32] = []
+        var newFences = KeyColumn(kind: fences.kind)
+        let total = chunks.count + replacements.reduce(0) { $0 + $1.pieces.count - 1 }
+        newChunks.reserveCapacity(total)
+        newSizes.reserveCapacity(total)
+        newHandles.reserveCapacity(total)
+        newFences.reserveCapacity(total)
+        var c = 0
+        for (r, pieces) in replacements {
+            if r > c {
+                newChunks += chunks[c..<r]
+                newSizes += sizes[c..<r]
+                newHandles += handles[c..<r]
+                newFences.append(contentsOf: fences, range: c..<r)
+            }
+            for piece in pieces {
+                newChunks.append(piece)
+                newSizes.append(piece.count)
+                newHandles.append(piece.handle)
+                newFences.append(fence(of: piece))
+                stamp(piece)
+            }
+            c = r + 1
+        }
+        if c < chunks.count {
+            newChunks += chunks[c...]
+            newSizes += sizes[c...]
+            newHandles += handles[c...]
+            newFences.append(contentsOf: fences, range: c..<chunks.count)
+        }
+        let firstChanged = replacements[0].chunk
+        chunks = newChunks
+        sizes = newSizes
+        handles = newHandles
+        fences = newFences
+        for i in firstChanged..<handles.count { slotOfHandle[Int(handles[i])] = Int32(i) }
+        renumber()
+        // Too many small chunks after many removals: cut them again.
+        if chunks.count > 2 * (count / Self.chunkSize) + 16 { rechunk() }
+        assert(fences.count == chunks.count && sizes.count == chunks.count)
+    }
+
+    /// Cuts every result into fresh chunks of ``chunkSize``.
+    private mutating func rechunk() {
+        var pks: [Int64] = [], entities: [Int32] = []
+        var columns = sortKeys.map { _ in KeyColumn() }
+        for chunk in chunks {
+            pks += chunk.pks
+            entities += chunk.entities
+            for k in columns.indices { columns[k].append(contentsOf: chunk.keys[k], range: 0..<chunk.count) }
+        }
+        self = SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
     }
 
     /// Where runs of equal first keys start, and the first key of each run.
     func runs() -> [(start: Int, key: Value)] {
-        guard let first = columns.first, !first.isEmpty else { return [] }
-        var result: [(start: Int, key: Value)] = [(0, first[0])]
-        for i in 1..<first.count where first[i] != first[i - 1] && first[i].sectionName != first[i - 1].sectionName {
-            result.append((i, first[i]))
+        guard sortKeys.count > 0, count > 0 else { return [] }
+        var result: [(start: Int, key: Value)] = [(0, chunks[0].keys[0].value(at: 0))]
+        var previous = (column: chunks[0].keys[0], row: 0)
+        var global = 0
+        for chunk in chunks {
+            let column = chunk.keys[0]
+            for i in 0..<chunk.count {
+                defer { global += 1; previous = (column, i) }
+                if global == 0 || column.same(i, as: previous.column, previous.row) { continue }
+                let value = column.value(at: i), before = previous.column.value(at: previous.row)
+                if value.sectionName != before.sectionName { result.append((global, value)) }
+            }
         }
         return result
     }
+
+    /// Every column end to end (for the cache file): primary keys, entity indexes, keys.
+    func flattened() -> (pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+        var pks: [Int64] = [], entities: [Int32] = []
+        pks.reserveCapacity(count)
+        entities.reserveCapacity(count)
+        var columns = sortKeys.map { _ in KeyColumn() }
+        for chunk in chunks {
+            pks += chunk.pks
+            entities += chunk.entities
+            for k in columns.indices { columns[k].append(contentsOf: chunk.keys[k], range: 0..<chunk.count) }
+        }
+        return (pks, entities, columns)
+    }
 }
 
-/// Object ID → position in a results array: a dense table over primary keys when they are
-/// compact (4 bytes a result, the common case), a dictionary otherwise; temporary IDs in a
-/// small dictionary. Rebuilt in one pass whenever the results change shape.
+/// Object ID → the handle of the chunk holding it: a dense table over primary keys when they
+/// are compact (4 bytes a result, the common case), a dictionary for the rest (temporary IDs,
+/// far-off keys). An entry only says where to look: the chunk is scanned for the ID, so a
+/// stale or foreign entry reads as "absent".
 struct PositionIndex {
-    private var dense: [Int32] = []
-    private var denseEntity: [Int32] = []
-    private var sparse: [ObjectID: Int] = [:]
+    private static let absent = UInt32.max
+    private var dense: [UInt32] = []
+    private var sparse: [ObjectID: UInt32] = [:]
+    private var count = 0
 
-    init(_ ids: [ObjectID]) {
-        var maxKey: Int64 = -1
-        for id in ids where id.primaryKey > maxKey { maxKey = id.primaryKey }
-        guard maxKey >= 0 && maxKey < Int64(ids.count) * 4 + 1024 else {
-            for (i, id) in ids.enumerated() { sparse[id] = i }
-            return
+    init() {}
+
+    /// Sizes the dense table for keys up to `maxKey`.
+    mutating func reserve(maxKey: Int64, count: Int) {
+        if maxKey >= 0 && maxKey < Int64(count) * 4 + 1024 && Int(maxKey) >= dense.count {
+            dense += [UInt32](repeating: Self.absent, count: Int(maxKey) + 1 - dense.count)
         }
-        var dense = [Int32](repeating: -1, count: Int(maxKey) + 1)
-        var denseEntity = [Int32](repeating: -1, count: Int(maxKey) + 1)
-        dense.withUnsafeMutableBufferPointer { positions in
-            denseEntity.withUnsafeMutableBufferPointer { kinds in
-                for i in ids.indices {
-                    let id = ids[i]
-                    if id.primaryKey >= 0 {
-                        positions[Int(id.primaryKey)] = Int32(i)
-                        kinds[Int(id.primaryKey)] = id.entityIndex
-                    } else {
-                        sparse[id] = i
-                    }
-                }
-            }
-        }
-        self.dense = dense
-        self.denseEntity = denseEntity
     }
 
-    subscript(id: ObjectID) -> Int? {
-        if id.primaryKey >= 0 && Int(id.primaryKey) < dense.count {
-            let i = dense[Int(id.primaryKey)]
-            return i >= 0 && denseEntity[Int(id.primaryKey)] == id.entityIndex ? Int(i) : nil
+    mutating func set(_ id: ObjectID, handle: Int32) {
+        let k = id.primaryKey
+        if k >= 0 && Int(k) >= dense.count && k < Int64(max(count, dense.count)) * 2 + 1024 {
+            dense += [UInt32](repeating: Self.absent, count: max(Int(k) + 1, dense.count * 3 / 2) - dense.count)
         }
-        return sparse[id]
+        if k >= 0 && Int(k) < dense.count {
+            if dense[Int(k)] == Self.absent { count += 1 }
+            dense[Int(k)] = UInt32(handle)
+            if !sparse.isEmpty { sparse[id] = nil }
+        } else {
+            if sparse.updateValue(UInt32(handle), forKey: id) == nil { count += 1 }
+        }
+    }
+
+    mutating func remove(_ id: ObjectID) {
+        let k = id.primaryKey
+        if k >= 0 && Int(k) < dense.count && dense[Int(k)] != Self.absent {
+            dense[Int(k)] = Self.absent
+            count -= 1
+        } else if sparse.removeValue(forKey: id) != nil {
+            count -= 1
+        }
+    }
+
+    subscript(id: ObjectID) -> Int32? {
+        let k = id.primaryKey
+        var handle = Self.absent
+        if k >= 0 && Int(k) < dense.count { handle = dense[Int(k)] }
+        if handle == Self.absent, !sparse.isEmpty { handle = sparse[id] ?? Self.absent }
+        return handle == Self.absent ? nil : Int32(handle)
     }
 }

@@ -41,6 +41,17 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// rolled back and ``MergeConflictError`` thrown with every conflict; any other error rolls
     /// back too. On success it returns the IDs and states it wrote.
     func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult
+
+    /// A token naming the store's committed state: it changes with every committed save (in
+    /// any process) and never repeats for different contents, so persistent caches (a
+    /// fetched-results controller's `cacheName`) can tell whether the store changed since
+    /// they were written. `nil` when the store cannot tell (caches are then never reused).
+    func modificationToken() throws -> String?
+}
+
+extension PersistentStore {
+    /// `nil`: a store that does not track its saves never validates a persistent cache.
+    public func modificationToken() throws -> String? { nil }
 }
 
 /// The store-level part of a fetch: which entity, which rows, in which order.

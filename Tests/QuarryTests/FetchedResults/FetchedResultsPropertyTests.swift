@@ -114,7 +114,7 @@ struct FetchedResultsPropertyTests {
                         "\(context): differs from a fresh fetch; only fresh \(Set(freshItems).subtracting(nowItems)), only live \(Set(nowItems).subtracting(freshItems)), first difference at \(Array(zip(freshItems, nowItems)).firstIndex { $0.0 != $0.1 } ?? -1)")
                 if recorder.items != now.items, ProcessInfo.processInfo.environment["QUARRY_FRC_DEBUG"] != nil {
                     for i in 0..<min(12, controller.results.count) {
-                        print("DBG \(controller.results.ids[i]) \(controller.results.keys(at: i)) \(main.object(with: controller.results.ids[i]))")
+                        print("DBG \(controller.results.id(at: i)) \(controller.results.keys(at: i)) \(main.object(with: controller.results.id(at: i)))")
                     }
                     print("DBG log \(recorder.log)")
                 }

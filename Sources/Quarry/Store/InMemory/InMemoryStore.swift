@@ -29,6 +29,9 @@ public final class InMemoryStore: PersistentStore {
 
     let layout: InMemoryLayout
     let state = Mutex(InMemoryState())
+    /// Committed saves so far, and this instance's own UUID (see ``modificationToken()``).
+    private let saveCount = Atomic<Int64>(0)
+    private let instance = UUID()
 
     /// Creates an empty store for `model`.
     ///
@@ -98,6 +101,13 @@ public final class InMemoryStore: PersistentStore {
         try objectIDs(for: request).count
     }
 
+    /// The committed state: `<store UUID> <instance UUID> <save count>`. The count is bumped
+    /// under the store's lock by every committed save; the instance UUID keeps two stores (or
+    /// two runs) with the same identifier from ever sharing a token.
+    public func modificationToken() throws -> String? {
+        "\(identifier.uuidString) \(instance.uuidString) \(saveCount.load(ordering: .sequentiallyConsistent))"
+    }
+
     /// Applies `changes` all or nothing (see ``PersistentStore/save(_:resolve:)``).
     ///
     /// Inserts get the next primary keys of their root entity and version 1; updates and
@@ -113,6 +123,7 @@ public final class InMemoryStore: PersistentStore {
             var save = InMemorySave(model: model, layout: layout, state: state)
             let result = try save.run(changes, resolve: resolve)
             state = save.state
+            saveCount.add(1, ordering: .sequentiallyConsistent)
             return result
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension SQLiteStore {
     /// The IDs `request` selects with the values of `keyPaths`, in one query (chunks of 10,000
@@ -22,7 +23,23 @@ extension SQLiteStore {
         let table = layout.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
         let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
-        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        // A list of IDs goes in as one JSON array (`json_each`), not one parameter per ID: the
+        // statement stays the same for every list, so it is prepared once and cached.
+        var unrestricted = request
+        unrestricted.restrictedTo = nil
+        var select = try compiler.select(unrestricted, columns: idColumns + outputs.map(\.sql))
+        if let ids = request.restrictedTo {
+            if ids.isEmpty { return [] }
+            var json = "["
+            json.reserveCapacity(ids.count * 8)
+            for (i, id) in ids.enumerated() {
+                if i > 0 { json += "," }
+                json += String(id.primaryKey)
+            }
+            json += "]"
+            select.filters.append(SQLiteFragment(sql: "t0.Z_PK IN (SELECT value FROM json_each(?))", arguments: [json]))
+        }
+        let (sql, arguments) = select.sql
         let first = Int32(idColumns.count)
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)
@@ -45,6 +62,69 @@ extension SQLiteStore {
                 result.append((ObjectID(entityIndex: entity, primaryKey: raw.int64(at: 0)), keys))
             }
             return result
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// ``keyedIDs(for:keyPaths:)`` straight into a fetched-results index: pieces of
+    /// `SortedResults.chunkSize` results, each column typed, with no allocation per row and no
+    /// array of all results. `request` must not be restricted to a list of IDs.
+    func keyedPieces(for request: StoreQuery, keyPaths: [String]) throws -> [SortedResults.Piece] {
+        precondition(request.restrictedTo == nil)
+        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
+        let table = layout.table(ofEntity: request.entity.index)
+        let single = table.entityIndices.count == 1 ? Int32(table.entityIndices[0]) : nil
+        let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
+        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        let first = Int32(idColumns.count)
+        let size = SortedResults.chunkSize
+        return try read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(arguments)
+            let raw = SQLiteRawStatement(statement)
+            defer { raw.reset() }
+            // Integer and double keys are appended without going through `Value`.
+            enum Fast { case integer, double, none }
+            let fast: [Fast] = outputs.map { output in
+                switch output.type {
+                case .integer16?, .integer32?, .integer64?, nil: return .integer
+                case .double?, .float?: return .double
+                default: return .none
+                }
+            }
+            func emptyPiece() -> SortedResults.Piece {
+                var piece = SortedResults.Piece(pks: [], entities: [], columns: fast.map { $0 == .double ? KeyColumn(kind: .double) : KeyColumn(kind: .integer) })
+                piece.pks.reserveCapacity(size)
+                piece.entities.reserveCapacity(size)
+                for c in piece.columns.indices { piece.columns[c].reserveCapacity(size) }
+                return piece
+            }
+            var pieces: [SortedResults.Piece] = []
+            var piece = emptyPiece()
+            while try raw.step() {
+                if piece.pks.count == size {
+                    pieces.append(piece)
+                    piece = emptyPiece()
+                }
+                piece.pks.append(raw.int64(at: 0))
+                piece.entities.append(single ?? Int32(truncatingIfNeeded: raw.int64(at: 1)))
+                for (i, output) in outputs.enumerated() {
+                    let column = first + Int32(i)
+                    if raw.isNull(at: column) {
+                        piece.columns[i].appendNull()
+                    } else if fast[i] == .integer {
+                        piece.columns[i].appendInteger(raw.int64(at: column))
+                    } else if fast[i] == .double {
+                        piece.columns[i].appendDouble(sqlite3_column_double(raw.handle, column))
+                    } else {
+                        piece.columns[i].append(raw.value(at: column, type: output.type!))
+                    }
+                }
+            }
+            if !piece.pks.isEmpty { pieces.append(piece) }
+            return pieces
         }
     }
 }

@@ -113,4 +113,6 @@ enum MetadataKey {
     static let model = "model"
     static let quarryVersion = "quarryVersion"
     static let entityHashPrefix = "entityVersionHash."
+    /// The save count and the last save's UUID (see ``SQLiteStore/modificationToken()``).
+    static let saveToken = "saveToken"
 }

@@ -23,6 +23,7 @@ extension SQLiteStore {
                     var result = StoreSaveResult()
                     try db.inTransaction(.immediate) {
                         result = try operation.run(changes, db: db)
+                        try Self.bumpModificationToken(db)
                         return .commit
                     }
                     return result

@@ -1,0 +1,263 @@
+import Foundation
+import Synchronization
+
+/// The persistent cache of a fetched-results controller (its `cacheName`): the sorted index
+/// (object IDs, sort-key columns, section boundaries) in one binary file, with what it was
+/// computed from.
+///
+/// File layout (version 1, little-endian, every length counted in bytes unless noted):
+///
+/// | field | encoding |
+/// |---|---|
+/// | magic | `QFRC` (4 bytes) |
+/// | format version | `UInt32` (1) |
+/// | fingerprint | string: SHA-256 (hex) of the model version hash, entity, sub-entity flag, predicate, sort keys and section key path |
+/// | store token | string: the store's ``PersistentStore/modificationToken()`` read before the fetch |
+/// | count *n* | `UInt64` |
+/// | IDs | entity mode (`0`: one `Int32` entity index for all; `1`: an `Int32` per row), then `Int64` primary keys × *n* |
+/// | key columns | `UInt32` column count, then each typed column (see ``ResultsColumnCodec``) |
+/// | sections | `UInt32` count *s*, `Int64` start × *s*, string name × *s* |
+/// | checksum | `UInt64`: ``ResultsCache/checksum(_:)`` of every preceding byte |
+///
+/// Strings are a `UInt32` byte count and UTF-8. A file that is short, has another magic,
+/// version or checksum, or whose contents do not parse, is ignored (and rewritten by the
+/// next fetch).
+enum ResultsCache {
+    static let magic: [UInt8] = Array("QFRC".utf8)
+    static let formatVersion: UInt32 = 1
+
+    /// What a cache file holds.
+    struct Contents {
+        var fingerprint: String
+        var token: String
+        var results: SortedResults
+        var sectionStarts: [Int]
+        var sectionNames: [String]
+    }
+
+    /// The fingerprint of everything a cached index depends on besides the store's contents.
+    static func fingerprint(request: FetchRequest, sectionNameKeyPath: String?, model: ManagedObjectModel) -> String {
+        var text = "quarry-frc-cache 1\u{1}model \(model.versionHash)\u{1}entity \(request.entityName)\u{1}sub \(request.includesSubentities)\u{1}"
+        text += "predicate "
+        if let predicate = request.predicate { canonical(predicate, into: &text) } else { text += "none" }
+        for key in request.sortDescriptors {
+            text += "\u{1}sort \(key.keyPath.utf8.count):\(key.keyPath) \(key.ascending) \(key.comparison.rawValue)"
+        }
+        text += "\u{1}section " + (sectionNameKeyPath.map { "\($0.utf8.count):\($0)" } ?? "none")
+        return SHA256.hex(text)
+    }
+
+    /// A lossless text form of a value tree (doubles and dates by bit pattern, data in full);
+    /// collections without a fixed order may give different texts for equal values, which
+    /// only costs a cache miss.
+    static func canonical(_ value: Any, into out: inout String) {
+        switch value {
+        case let d as Double: out += "d\(d.bitPattern)"
+        case let f as Float: out += "f\(f.bitPattern)"
+        case let s as String: out += "s\(s.utf8.count):\(s)"
+        case let s as Substring: out += "s\(s.utf8.count):\(s)"
+        case let d as Date: out += "t\(d.timeIntervalSinceReferenceDate.bitPattern)"
+        case let d as Data: out += "b\(d.count):\(d.base64EncodedString())"
+        case let d as Decimal: out += "m\(d)"
+        case let u as URL: out += "u\(u.absoluteString.utf8.count):\(u.absoluteString)"
+        case let u as UUID: out += "g\(u.uuidString)"
+        default:
+            let mirror = Mirror(reflecting: value)
+            if mirror.children.isEmpty {
+                out += "[\(mirror.subjectType)]\(String(reflecting: value))"
+                return
+            }
+            out += "[\(mirror.subjectType)]("
+            for child in mirror.children {
+                out += "\(child.label ?? "_")="
+                canonical(child.value, into: &out)
+                out += ","
+            }
+            out += ")"
+        }
+    }
+
+    // MARK: File names
+
+    /// The default cache directory: `$XDG_CACHE_HOME/quarry/frc`, else `~/.cache/quarry/frc`.
+    static func standardDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base: URL
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            base = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        }
+        return base.appendingPathComponent("quarry", isDirectory: true).appendingPathComponent("frc", isDirectory: true)
+    }
+
+    /// The file of cache `name` in `directory`: letters, digits, `-`, `_` and `.` kept, every
+    /// other byte written as `%XX`, so any name maps to one file and never leaves the directory.
+    static func fileURL(name: String, directory: URL) -> URL {
+        var file = ""
+        for byte in name.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if byte < 0x80 && (c.isLetter || c.isNumber || c == "-" || c == "_" || (c == "." && !file.isEmpty)) {
+                file.append(c)
+            } else {
+                file += String(format: "%%%02X", byte)
+            }
+        }
+        return directory.appendingPathComponent(file + ".frccache", isDirectory: false)
+    }
+
+    // MARK: Writing and reading
+
+    /// Writes `contents` to `url` atomically (a temporary file renamed over the old one).
+    static func write(_ contents: Contents, to url: URL) throws {
+        var w = CacheWriter()
+        w.bytes(magic)
+        w.u32(formatVersion)
+        w.string(contents.fingerprint)
+        w.string(contents.token)
+        w.u64(UInt64(contents.results.count))
+        ResultsColumnCodec.write(contents.results.flattened(), into: &w)
+        w.u32(UInt32(contents.sectionStarts.count))
+        for s in contents.sectionStarts { w.i64(Int64(s)) }
+        for name in contents.sectionNames { w.string(name) }
+        w.u64(checksum(w.buffer[...]))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(w.buffer).write(to: url, options: .atomic)
+    }
+
+    /// The cache at `url` if it exists, is intact and matches `fingerprint` and `token`; `nil`
+    /// otherwise (never throws: a damaged cache is only a miss).
+    static func read(from url: URL, fingerprint: String, token: String, sortKeys: [SortKey]) -> Contents? {
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
+        return data.withUnsafeBytes { raw -> Contents? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= 16 else { return nil }
+            let body = bytes.count - 8
+            var r = CacheReader(bytes: UnsafeBufferPointer(rebasing: bytes[body...]))
+            guard let stored = try? r.u64(), stored == checksum(bytes[..<body]) else { return nil }
+            r = CacheReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<body]))
+            do {
+                guard try r.bytes(4) == magic, try r.u32() == formatVersion else { return nil }
+                guard try r.string() == fingerprint, try r.string() == token else { return nil }
+                let n = try r.count(try r.u64())
+                let results = try ResultsColumnCodec.read(count: n, sortKeys: sortKeys, from: &r)
+                let s = try r.count(UInt64(try r.u32()))
+                var starts: [Int] = []
+                starts.reserveCapacity(s)
+                for _ in 0..<s {
+                    let start = try r.i64()
+                    guard start >= 0, start < max(n, 1), start > (starts.last.map(Int64.init) ?? -1) else { return nil }
+                    starts.append(Int(start))
+                }
+                var names: [String] = []
+                for _ in 0..<s { names.append(try r.string()) }
+                guard r.isAtEnd else { return nil }
+                return Contents(fingerprint: fingerprint, token: token,
+                                results: results,
+                                sectionStarts: starts, sectionNames: names)
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// A 64-bit checksum of `bytes` (FNV-style, eight bytes at a time): catches truncation and
+    /// damage, not tampering.
+    static func checksum(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
+        checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes)))
+    }
+
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.withUnsafeBytes { checksum($0) }
+    }
+
+    static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        let words = raw.count / 8
+        for i in 0..<words {
+            let w = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+            h = (h ^ w) &* 0x0000_0100_0000_01B3
+            h ^= h >> 29
+        }
+        for i in (words * 8)..<raw.count {
+            h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
+        }
+        return h ^ UInt64(raw.count)
+    }
+}
+
+/// Appends little-endian fields to a byte buffer.
+struct CacheWriter {
+    var buffer: [UInt8] = []
+
+    mutating func bytes(_ b: [UInt8]) { buffer += b }
+    mutating func u8(_ v: UInt8) { buffer.append(v) }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
+    mutating func i32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
+    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
+    mutating func f64(_ v: Double) { u64(v.bitPattern) }
+    mutating func string(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            u32(UInt32(utf8.count))
+            buffer += utf8
+        }
+    }
+    /// Appends a whole array of fixed-size little-endian values.
+    mutating func array<T: FixedWidthInteger>(_ values: [T]) {
+        values.withUnsafeBufferPointer { p in
+            #if _endian(little)
+            buffer += UnsafeRawBufferPointer(p)
+            #else
+            for v in p { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
+            #endif
+        }
+    }
+}
+
+/// Reads little-endian fields with bounds checks: any overrun throws.
+struct CacheReader {
+    struct Overrun: Error {}
+    let bytes: UnsafeBufferPointer<UInt8>
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
+        guard n >= 0, n <= bytes.count - offset else { throw Overrun() }
+        defer { offset += n }
+        return UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<(offset + n)]))
+    }
+
+    mutating func bytes(_ n: Int) throws -> [UInt8] { Array(try take(n)) }
+    mutating func u8() throws -> UInt8 { try take(1)[0] }
+    mutating func u32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
+    mutating func u64() throws -> UInt64 { UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)) }
+    mutating func i32() throws -> Int32 { Int32(littleEndian: try take(4).loadUnaligned(as: Int32.self)) }
+    mutating func i64() throws -> Int64 { Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self)) }
+    mutating func f64() throws -> Double { Double(bitPattern: try u64()) }
+    mutating func string() throws -> String {
+        let n = Int(try u32())
+        return String(decoding: try take(n), as: UTF8.self)
+    }
+    /// A count read from the file, refused when it could not fit in what is left.
+    func count(_ v: UInt64) throws -> Int {
+        guard v <= UInt64(bytes.count - offset) else { throw Overrun() }
+        return Int(v)
+    }
+    /// `n` fixed-size little-endian values.
+    mutating func array<T: FixedWidthInteger>(_ n: Int, of: T.Type) throws -> [T] {
+        let (size, overflow) = n.multipliedReportingOverflow(by: MemoryLayout<T>.size)
+        guard !overflow else { throw Overrun() }
+        let raw = try take(size)
+        return [T](unsafeUninitializedCapacity: n) { buffer, initialized in
+            #if _endian(little)
+            if n > 0 { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw) }
+            #else
+            for i in 0..<n { buffer[i] = T(littleEndian: raw.loadUnaligned(fromByteOffset: i * MemoryLayout<T>.size, as: T.self)) }
+            #endif
+            initialized = n
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// How ``ResultsCache`` writes and reads the index's columns.
+///
+/// IDs: `UInt8` mode, then for mode 0 one `Int32` entity index (every row of one entity), for
+/// mode 1 an `Int32` per row; then an `Int64` primary key per row.
+///
+/// A key column: `UInt8` kind (0 integer, 1 boolean, 2 double, 3 date, 4 string, 5 other),
+/// `UInt8` 1 when some rows are nil followed by one `UInt8` 0/1 per row, then the rows:
+/// `Int64` for integers and booleans (0/1), `Double` bits for doubles and dates (seconds since
+/// 2001), strings for strings, and for other values a `UInt8` tag and its payload:
+/// 0 nil; 1 integer `Int64`; 2 double (bits); 3 decimal (string); 4 string; 5 bool `UInt8`;
+/// 6 date (bits); 7 binary (`UInt32` count + bytes); 8 UUID (16 bytes); 9 URI (string);
+/// 10 JSON (string).
+enum ResultsColumnCodec {
+    struct Malformed: Error {}
+
+    static func write(_ flat: (pks: [Int64], entities: [Int32], columns: [KeyColumn]), into w: inout CacheWriter) {
+        let entity = flat.entities.first ?? 0
+        if flat.entities.allSatisfy({ $0 == entity }) {
+            w.u8(0)
+            w.i32(entity)
+        } else {
+            w.u8(1)
+            w.array(flat.entities)
+        }
+        w.array(flat.pks)
+        w.u32(UInt32(flat.columns.count))
+        for column in flat.columns {
+            w.u8(column.kind.rawValue)
+            w.u8(column.hasNulls ? 1 : 0)
+            if column.hasNulls { w.bytes(column.nulls.map { $0 ? 1 : 0 }) }
+            switch column.kind {
+            case .integer, .bool: w.array(column.ints)
+            case .double, .date: w.array(column.doubles.map(\.bitPattern))
+            case .string: for s in column.strings { w.string(s) }
+            case .value: for v in column.values { write(v, into: &w) }
+            }
+        }
+    }
+
+    static func read(count n: Int, sortKeys: [SortKey], from r: inout CacheReader) throws -> SortedResults {
+        let mode = try r.u8()
+        let entities: [Int32]
+        switch mode {
+        case 0: entities = [Int32](repeating: try r.i32(), count: n)
+        case 1: entities = try r.array(n, of: Int32.self)
+        default: throw Malformed()
+        }
+        let pks = try r.array(n, of: Int64.self)
+        guard Int(try r.u32()) == sortKeys.count else { throw Malformed() }
+        var columns: [KeyColumn] = []
+        for _ in sortKeys {
+            guard let kind = KeyColumn.Kind(rawValue: try r.u8()) else { throw Malformed() }
+            var nulls: [Bool] = []
+            switch try r.u8() {
+            case 0: break
+            case 1: nulls = try r.bytes(n).map { $0 != 0 }
+            default: throw Malformed()
+            }
+            let column: KeyColumn?
+            switch kind {
+            case .integer, .bool:
+                column = KeyColumn(kind: kind, ints: try r.array(n, of: Int64.self), nulls: nulls, count: n)
+            case .double, .date:
+                column = KeyColumn(kind: kind, doubles: try r.array(n, of: UInt64.self).map(Double.init(bitPattern:)), nulls: nulls, count: n)
+            case .string:
+                var strings: [String] = []
+                strings.reserveCapacity(n)
+                for _ in 0..<n { strings.append(try r.string()) }
+                column = KeyColumn(kind: kind, strings: strings, nulls: nulls, count: n)
+            case .value:
+                var values: [Value] = []
+                values.reserveCapacity(n)
+                for _ in 0..<n { values.append(try read(from: &r)) }
+                column = KeyColumn(kind: kind, values: values, nulls: nulls, count: n)
+            }
+            guard let column else { throw Malformed() }
+            columns.append(column)
+        }
+        return SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
+    }
+
+    static func write(_ v: Value, into w: inout CacheWriter) {
+        switch v {
+        case .null: w.u8(0)
+        case .integer(let i): w.u8(1); w.i64(i)
+        case .double(let d): w.u8(2); w.f64(d)
+        case .decimal(let d): w.u8(3); w.string(d.description)
+        case .string(let s): w.u8(4); w.string(s)
+        case .bool(let b): w.u8(5); w.u8(b ? 1 : 0)
+        case .date(let d): w.u8(6); w.f64(d.timeIntervalSinceReferenceDate)
+        case .data(let d): w.u8(7); w.u32(UInt32(d.count)); w.bytes(Array(d))
+        case .uuid(let u): w.u8(8); withUnsafeBytes(of: u.uuid) { w.bytes(Array($0)) }
+        case .uri(let u): w.u8(9); w.string(u.absoluteString)
+        case .json(let j): w.u8(10); w.string(j.jsonText)
+        }
+    }
+
+    static func read(from r: inout CacheReader) throws -> Value {
+        switch try r.u8() {
+        case 0: return .null
+        case 1: return .integer(try r.i64())
+        case 2: return .double(try r.f64())
+        case 3:
+            guard let d = Decimal(string: try r.string(), locale: Locale(identifier: "en_US_POSIX")) else { throw Malformed() }
+            return .decimal(d)
+        case 4: return .string(try r.string())
+        case 5: return .bool(try r.u8() != 0)
+        case 6: return .date(Date(timeIntervalSinceReferenceDate: try r.f64()))
+        case 7:
+            let n = Int(try r.u32())
+            return .data(Data(try r.take(n)))
+        case 8:
+            let b = try r.bytes(16)
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        case 9:
+            guard let u = URL(string: try r.string()) else { throw Malformed() }
+            return .uri(u)
+        case 10: return .json(try JSONValue(jsonText: try r.string()))
+        default: throw Malformed()
+        }
+    }
+}

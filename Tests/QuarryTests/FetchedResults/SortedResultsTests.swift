@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+@testable import Quarry
+import QuarryTestSupport
+
+/// The chunked index against a plain sorted array: random batches of removals and additions
+/// (many chunks, splits, emptied chunks, re-chunking), renames, positions and runs.
+@Suite("Fetched-results index")
+struct SortedResultsTests {
+    typealias Entry = SortedResults.Entry
+
+    static func check(_ index: SortedResults, _ model: [Entry], _ note: String) -> Bool {
+        let ids = index.allIDs
+        if let i = Array(zip(ids, model)).firstIndex(where: { $0.0 != $0.1.id }) ?? (ids.count != model.count ? min(ids.count, model.count) : nil) {
+            Issue.record("\(note): first difference at \(i) of \(model.count) (index holds \(ids.count)): index \(i < ids.count ? ids[i].description : "-") \(i < ids.count ? index.keys(at: i).description : ""), model \(i < model.count ? "\(model[i].id) \(model[i].keys)" : "-")")
+            return false
+        }
+        for (i, e) in model.enumerated() {
+            guard index.position(of: e.id) == i, i % 5 != 0 || index.keys(at: i) == e.keys, index.id(at: i) == e.id else {
+                Issue.record("\(note): row \(i) \(e.id): position \(String(describing: index.position(of: e.id))), keys \(index.keys(at: i)) vs \(e.keys)")
+                return false
+            }
+        }
+        #expect(index.position(of: ObjectID(entityIndex: 9, primaryKey: 1)) == nil)
+        if model.count > 10 { #expect(index.ids(in: 3..<10) == model[3..<10].map(\.id)) }
+        return true
+    }
+
+    @Test("random batches agree with a sorted array", arguments: [
+        [SortKey("a")], [SortKey("s", ascending: false), SortKey("a")], [SortKey("d"), SortKey("s", comparison: .caseInsensitive)],
+    ])
+    func randomBatches(keys: [SortKey]) throws {
+        var rng = SplitMix64(seed: UInt64(keys.count) &* 977 &+ 5)
+        func value(_ key: SortKey) -> Value {
+            if rng.below(12) == 0 { return .null }
+            switch key.keyPath {
+            case "a": return .integer(Int64(rng.below(300)))
+            case "d": return .double(Double(rng.below(50)) / 4)
+            default: return .string(["x", "X", "apple", "Apple", "b", "ä", ""][rng.below(7)] + String(rng.below(20)))
+            }
+        }
+        var nextKey: Int64 = 1
+        func entry() -> Entry {
+            defer { nextKey += 1 }
+            let id = rng.below(10) == 0 ? ObjectID.temporary(entityIndex: 0) : ObjectID(entityIndex: rng.below(4) == 0 ? 1 : 0, primaryKey: nextKey)
+            return Entry(id: id, keys: keys.map(value))
+        }
+        let probe = SortedResults(sortKeys: keys)
+        func sorted(_ xs: [Entry]) -> [Entry] { xs.sorted(by: probe.precedes) }
+
+        var model = sorted((0..<3000).map { _ in entry() })
+        var index = SortedResults(sortKeys: keys, entries: model)
+        guard Self.check(index, model, "initial") else { return }
+        for step in 0..<60 {
+            // Drop some, re-key some (drop + add under the same ID), add new ones.
+            let shape = rng.below(6)
+            var drops = Set<Int>()
+            let dropCount = shape == 0 ? model.count * 9 / 10 : (shape == 1 ? 0 : rng.below(min(200, model.count + 1)))
+            while drops.count < min(dropCount, model.count) { drops.insert(rng.below(model.count)) }
+            var additions: [Entry] = []
+            for i in drops.sorted() where rng.below(2) == 0 { additions.append(Entry(id: model[i].id, keys: keys.map(value))) }
+            let fresh = shape == 2 ? 1500 : rng.below(150)
+            for _ in 0..<fresh { additions.append(entry()) }
+            if shape == 3 {  // a run at the very end
+                for _ in 0..<400 {
+                    var e = entry()
+                    e.keys = keys.map { k in k.ascending ? (k.keyPath == "a" ? .integer(10_000) : k.keyPath == "d" ? .double(1e9) : .string("zzz")) : .null }
+                    additions.append(e)
+                }
+            }
+            let placed = index.apply(dropping: drops, adding: additions)
+            model = sorted(model.enumerated().filter { !drops.contains($0.offset) }.map(\.element) + additions)
+            for p in placed where model[p.index].id != p.id {
+                Issue.record("step \(step): addition \(p.id) reported at \(p.index), holds \(model[p.index].id)")
+                return
+            }
+            guard Self.check(index, model, "step \(step) shape \(shape)") else { return }
+            if rng.below(4) == 0, !model.isEmpty {
+                // Temporary IDs become permanent.
+                var renames: [(index: Int, id: ObjectID)] = []
+                for (i, e) in model.enumerated() where e.id.isTemporary && rng.below(2) == 0 {
+                    let id = ObjectID(entityIndex: 0, primaryKey: nextKey)
+                    nextKey += 1
+                    renames.append((i, id))
+                }
+                // As the controller does it: drop the temporary entries, add the permanent ones.
+                index.apply(dropping: Set(renames.map(\.index)), adding: renames.map { Entry(id: $0.id, keys: model[$0.index].keys) })
+                for r in renames { model[r.index].id = r.id }
+                model = sorted(model)
+                guard Self.check(index, model, "step \(step) renames") else { return }
+            }
+        }
+        // Emptied entirely, then refilled.
+        index.apply(dropping: Set(model.indices), adding: [])
+        guard Self.check(index, [], "emptied") else { return }
+        model = sorted((0..<500).map { _ in entry() })
+        index.apply(dropping: [], adding: model)
+        _ = Self.check(index, model, "refilled")
+    }
+
+    @Test("runs of equal first keys, across chunk boundaries")
+    func runs() {
+        let keys = [SortKey("s"), SortKey("a")]
+        var entries: [Entry] = []
+        var pk: Int64 = 1
+        for (name, n) in [(Value.null, 70), (.string(""), 3), (.string("b"), 200), (.string("c"), 1), (.string("d"), 130)] {
+            for i in 0..<n { entries.append(Entry(id: ObjectID(entityIndex: 0, primaryKey: pk), keys: [name, .integer(Int64(i))])); pk += 1 }
+        }
+        let index = SortedResults(sortKeys: keys, entries: entries)
+        #expect(index.runs().map(\.start) == [0, 73, 273, 274])
+        #expect(index.runs().map(\.key) == [.null, .string("b"), .string("c"), .string("d")])
+    }
+
+    @Test("typed key columns compare exactly like SortKey.compare")
+    func typedCompare() {
+        let values: [Value] = [.null, .integer(-3), .integer(0), .integer(7), .double(-1.5), .double(0), .double(.nan), .double(2.5),
+                               .bool(false), .bool(true), .date(Date(timeIntervalSinceReferenceDate: 5)), .string(""), .string("a"), .string("B"),
+                               .string("a10"), .string("a9"), .decimal(Decimal(string: "1.25")!), .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)]
+        for comparison in [SortKey.StringComparison.binary, .caseInsensitive, .localizedStandard] {
+            let key = SortKey("x", comparison: comparison)
+            for a in values {
+                let column = KeyColumn([a])
+                for b in values {
+                    #expect(column.compare(0, b, key: key) == key.compare(a, b), "\(a) vs \(b) (\(comparison))")
+                }
+            }
+        }
+        // A column that changes kind keeps every value.
+        let mixed: [Value] = [.null, .null, .integer(4), .null, .string("x"), .double(1)]
+        let column = KeyColumn(mixed)
+        #expect((0..<mixed.count).map(column.value(at:)) == mixed)
+    }
+}
