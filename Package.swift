@@ -57,7 +57,7 @@ let package = Package(
         ),
         .executableTarget(name: "curses-smoke", dependencies: ["CursesBackend", "QuarryTUI"]),
         .testTarget(name: "QuarryTUITests", dependencies: ["QuarryTUI"]),
-        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI"]),
+        .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI", "QuarryTestSupport"]),
         .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

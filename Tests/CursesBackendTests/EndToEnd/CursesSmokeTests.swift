@@ -1,4 +1,5 @@
 import Foundation
+import QuarryTestSupport
 import Testing
 
 /// End to end: `curses-smoke` runs under a private tmux server, is driven with keys and
@@ -6,7 +7,7 @@ import Testing
 @Suite("curses-smoke in tmux", .serialized, .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
 struct CursesSmokeTests {
     private func smokePath() throws -> String {
-        try #require(TmuxHarness.smokeExecutable, "build curses-smoke first (swift build --build-tests)").path
+        try #require(TmuxHarness.builtExecutable(named: "curses-smoke"), "build curses-smoke first (swift build --build-tests)").path
     }
 
     @Test("draws wide characters and colours, echoes keys, follows a resize and quits on q")

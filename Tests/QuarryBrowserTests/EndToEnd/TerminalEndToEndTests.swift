@@ -2,160 +2,171 @@ import Foundation
 import QuarryTestSupport
 import Testing
 
-/// The real program in a real terminal: `quarry demo` and `quarry browse` inside tmux at 120×40.
-@Suite("End to end in tmux", .serialized, .enabled(if: TmuxSession.isAvailable))
+/// The real program in a real terminal: `quarry demo` and `quarry browse` inside tmux at 120×40,
+/// driven with `send-keys` and read back with `capture-pane`.
+@Suite("End to end in tmux", .serialized, .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
 struct TerminalEndToEndTests {
     let directory = TemporaryDirectory()
-    let quarry = quarryExecutable()
+    static let prompt = "e2e$"
 
-    /// `stty -a` of the session's terminal, as the shell sees it.
-    func stty(_ tmux: TmuxSession, into file: String) throws -> String {
-        let path = directory.file(file).path
-        try tmux.shell("stty -a > \(path); echo stty-done-\(file)")
-        try tmux.waitFor(text: "stty-done-\(file)")
+    func quarry() throws -> String {
+        try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)").path
+    }
+
+    /// A 120×40 terminal running a plain shell with a known prompt.
+    func shell() async throws -> TmuxHarness {
+        let tmux = TmuxHarness(width: 120, height: 40)
+        try tmux.start("env PS1='\(Self.prompt) ' bash --norc --noprofile", statusLine: false)
+        #expect(try await tmux.waitForLastRow(Self.prompt, timeout: .seconds(60)))
+        return tmux
+    }
+
+    /// Types `line` into the shell and presses Enter.
+    func type(_ tmux: TmuxHarness, _ line: String, enter: Bool = true) throws {
+        try tmux.tmux("send-keys", "-t", tmux.session, "-l", line)
+        if enter { try tmux.send("Enter") }
+    }
+
+    /// `stty -a` of the pane's terminal, as its shell sees it.
+    func stty(_ tmux: TmuxHarness, _ name: String) async throws -> String {
+        let path = directory.file(name).path
+        try type(tmux, "stty -a > \(path).tmp && mv \(path).tmp \(path)")
+        #expect(try await TmuxHarness.waitForFile(path, timeout: .seconds(60)))
         return try String(contentsOfFile: path, encoding: .utf8)
     }
 
     /// The status line's `row r/N` numbers.
-    func rowNumbers(_ screen: [String]) -> (Int, Int)? {
+    static func rowNumbers(_ screen: [String]) -> (row: Int, total: Int)? {
         guard let status = screen.last(where: { $0.contains("row ") }),
-              let range = status.range(of: #"row (\d+)/(\d+)"#, options: .regularExpression) else { return nil }
+              let range = status.range(of: #"row \d+/\d+"#, options: .regularExpression) else { return nil }
         let parts = status[range].dropFirst(4).split(separator: "/").compactMap { Int($0) }
         return parts.count == 2 ? (parts[0], parts[1]) : nil
     }
 
-    @Test("demo: first screen, live rows, G, filters, a bad filter, and q leaves a clean shell")
-    func demo() throws {
-        let tmux = try TmuxSession()
-        let before = try stty(tmux, into: "before")
-        let store = directory.file("demo.sqlite").path
-        try tmux.shell("\(quarry) demo --store \(store) --rows 3000 --rate 400")
-        var screen = try tmux.waitFor(text: "▸ ")
+    func waitFor(_ tmux: TmuxHarness, _ what: String, timeout: Int = 60, _ predicate: @escaping ([String]) -> Bool) async throws -> [String] {
+        if let screen = try await tmux.waitForScreen(timeout: .seconds(timeout), predicate) { return screen }
+        let last = try tmux.screen().joined(separator: "\n")
+        Issue.record("timed out waiting for \(what); the screen was:\n\(last)")
+        throw CancellationError()
+    }
+
+    func waitFor(_ tmux: TmuxHarness, text: String, timeout: Int = 60) async throws -> [String] {
+        try await waitFor(tmux, "\"\(text)\"", timeout: timeout) { $0.contains { $0.contains(text) } }
+    }
+
+    func seed(_ store: String, rows: Int) throws {
+        let result = try TmuxHarness.run([try quarry(), "demo", "--seed-only", "--no-import", "--rows", "\(rows)", "--store", store])
+        #expect(result.status == 0)
+    }
+
+    @Test("demo: first screen, live rows, G, a filter, a bad filter, and q leaves a clean shell")
+    func demo() async throws {
+        let tmux = try await shell()
+        defer { tmux.shutDown() }
+        let before = try await stty(tmux, "before")
+        try type(tmux, "clear; \(try quarry()) demo --store \(directory.file("demo.sqlite").path) --rows 3000 --rate 400")
+        // A whole first frame: the section header and the status line.
+        var screen = try await waitFor(tmux, "the first screen") { s in s.contains { $0.hasPrefix("▸ ") } && Self.rowNumbers(s) != nil }
         #expect(screen[0].contains("quarry · demo.sqlite · Ticker · sort sector.name ▲, symbol ▲"))
-        #expect(screen.contains { $0.hasPrefix("symbol ▲") })
-        #expect(screen.filter { $0.hasPrefix("▸ ") }.count >= 2)
-        let (_, firstTotal) = try #require(rowNumbers(screen))
-        #expect(firstTotal >= 3000)
+        #expect(screen[1].hasPrefix("symbol ▲"))
+        #expect(screen[2].hasPrefix("▸ "))
+        let first = try #require(Self.rowNumbers(screen))
+        #expect(first.total >= 3000)
+
         // The importer keeps inserting: the total grows and the merge time shows.
-        screen = try tmux.waitFor("rows to change") { s in (rowNumbers(s)?.1 ?? 0) > firstTotal && s.contains { $0.contains("merged") } }
+        screen = try await waitFor(tmux, "rows to change") { s in
+            (Self.rowNumbers(s)?.total ?? 0) > first.total && s.contains { $0.contains("merged") }
+        }
         #expect(screen.last { $0.contains("row ") }?.contains("import") == true)
 
         try tmux.send("G")
-        screen = try tmux.waitFor("the last row") { s in rowNumbers(s).map { $0.0 == $0.1 } ?? false }
+        _ = try await waitFor(tmux, "the last row") { s in Self.rowNumbers(s).map { $0.row == $0.total } ?? false }
 
         try tmux.send("f")
-        try tmux.send("price > 900", literal: true)
-        try tmux.send("Enter")
-        screen = try tmux.waitFor(text: "filter price > 900")
-        let (_, filtered) = try #require(rowNumbers(screen))
-        #expect(filtered < firstTotal / 2)
+        try type(tmux, "price > 900")
+        screen = try await waitFor(tmux, "the filtered rows") { s in s[0].contains("filter price > 900") && Self.rowNumbers(s) != nil }
+        let filtered = try #require(Self.rowNumbers(screen))
+        #expect(filtered.total < first.total / 2)
 
         try tmux.send("f")
         try tmux.send("C-u")
-        try tmux.send("price >> 1", literal: true)
-        try tmux.send("Enter")
-        screen = try tmux.waitFor(text: "^ unexpected")
+        try type(tmux, "price >> 1")
+        screen = try await waitFor(tmux, text: "^ unexpected")
         let errorLine = try #require(screen.first { $0.contains("^ unexpected") })
-        #expect(errorLine.firstIndex(of: "^").map { errorLine.distance(from: errorLine.startIndex, to: $0) } == "filter: price >".count)
+        #expect(errorLine.distance(from: errorLine.startIndex, to: try #require(errorLine.firstIndex(of: "^"))) == "filter: price >".count)
         try tmux.send("Escape")
-        try tmux.waitFor("the prompt to close") { s in !s.contains { $0.contains("^ unexpected") } }
-        #expect(try tmux.capture()[0].contains("filter price > 900"))
+        screen = try await waitFor(tmux, "the prompt to close") { s in !s.contains { $0.contains("^ unexpected") } }
+        #expect(screen[0].contains("filter price > 900"))
 
         try tmux.send("q")
-        screen = try tmux.waitFor("the shell prompt after quitting") { s in
-            s.last(where: { !$0.isEmpty })?.hasPrefix(TmuxSession.prompt) == true && !s.contains { $0.contains("▸ ") }
-        }
-        #expect(try stty(tmux, into: "after") == before)
+        #expect(try await tmux.waitForLastRow(Self.prompt, timeout: .seconds(60)))
+        #expect(try await stty(tmux, "after") == before)
     }
 
     @Test("browse: Ctrl-S saves an edit to the store, Esc discards one; SIGTERM restores the terminal")
-    func browseEditing() throws {
+    func browseEditing() async throws {
         let store = directory.file("browse.sqlite").path
-        let seed = Process()
-        seed.executableURL = URL(fileURLWithPath: quarry)
-        seed.arguments = ["demo", "--seed-only", "--rows", "500", "--store", store]
-        seed.standardOutput = Pipe()
-        try seed.run()
-        seed.waitUntilExit()
-        #expect(seed.terminationStatus == 0)
-
-        let tmux = try TmuxSession()
-        let before = try stty(tmux, into: "before")
-        try tmux.shell("\(quarry) browse \(store) --entity Ticker --sort symbol")
-        var screen = try tmux.waitFor(text: "row 1/500")
+        try seed(store, rows: 500)
+        let tmux = try await shell()
+        defer { tmux.shutDown() }
+        let before = try await stty(tmux, "before")
+        try type(tmux, "clear; \(try quarry()) browse \(store) --entity Ticker --sort symbol")
+        var screen = try await waitFor(tmux, "the first screen") { s in s.contains { $0.hasPrefix("A ") } && s.contains { $0.contains("row 1/500") } }
         #expect(screen[0].contains("quarry · browse.sqlite · Ticker · sort symbol ▲"))
         #expect(screen[2].hasPrefix("A "))
 
-        // Edit the first ticker's price: Tab moves through change, name, price.
+        // Edit the first ticker's price: the form's fields are change, name, price, ...
         try tmux.send("e")
-        try tmux.waitFor(text: "Edit Ticker")
+        _ = try await waitFor(tmux, text: "Edit Ticker")
         try tmux.send("Tab")
         try tmux.send("Tab")
         try tmux.send("C-u")
-        try tmux.send("123.45", literal: true)
+        try type(tmux, "123.45", enter: false)
         try tmux.send("C-s")
-        screen = try tmux.waitFor(text: "saved to disk")
-        #expect(screen[2].contains("123.45"))
+        screen = try await waitFor(tmux, "the saved row") { s in s.contains { $0.contains("saved to disk") } && s[2].contains("123.45") }
 
         // An edit discarded with Esc never reaches the store.
         try tmux.send("e")
-        try tmux.waitFor(text: "Edit Ticker")
+        _ = try await waitFor(tmux, text: "Edit Ticker")
         try tmux.send("Tab")
         try tmux.send("Tab")
         try tmux.send("C-u")
-        try tmux.send("999", literal: true)
+        try type(tmux, "999", enter: false)
         try tmux.send("Escape")
-        try tmux.waitFor(text: "Discard the edits")
+        _ = try await waitFor(tmux, text: "Discard the edits")
         try tmux.send("y")
-        try tmux.waitFor(text: "edits discarded")
+        _ = try await waitFor(tmux, text: "edits discarded")
 
-        // SIGTERM from outside: the terminal is restored.
-        let shellPID = try tmux.run(["display-message", "-p", "-t", tmux.name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let pids = try String(decoding: shellOutput("pgrep -P \(shellPID)"), as: UTF8.self)
-        let pid = try #require(pids.split(separator: "\n").first.flatMap { Int32($0) })
+        // SIGTERM from outside restores the terminal.
+        let shellPID = try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_pid}").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try TmuxHarness.run(["pgrep", "-P", shellPID]).output
+        let pid = try #require(children.split(separator: "\n").first.flatMap { Int32($0) })
         kill(pid, SIGTERM)
-        try tmux.waitFor("the shell prompt after SIGTERM") { s in
-            s.last(where: { !$0.isEmpty })?.hasPrefix(TmuxSession.prompt) == true && !s.contains { $0.contains("row 1/500") }
-        }
-        #expect(try stty(tmux, into: "after") == before)
+        #expect(try await tmux.waitForLastRow(Self.prompt, timeout: .seconds(60)))
+        #expect(try await stty(tmux, "after") == before)
 
-        let price = try String(decoding: shellOutput("sqlite3 \(store) \"SELECT price FROM Ticker WHERE symbol = 'A'\""), as: UTF8.self)
+        let price = try TmuxHarness.run(["sqlite3", store, "SELECT price FROM Ticker WHERE symbol = 'A'"]).output
         #expect(price.trimmingCharacters(in: .whitespacesAndNewlines) == "123.45")
     }
 
-    @Test("browse --read-only refuses edits and a bad --where is reported before the screen opens")
-    func browseErrors() throws {
+    @Test("browse: a bad --where is reported before the screen opens; --read-only refuses edits")
+    func browseErrors() async throws {
         let store = directory.file("ro.sqlite").path
-        let seed = Process()
-        seed.executableURL = URL(fileURLWithPath: quarry)
-        seed.arguments = ["demo", "--seed-only", "--rows", "50", "--store", store]
-        seed.standardOutput = Pipe()
-        try seed.run()
-        seed.waitUntilExit()
-
-        let tmux = try TmuxSession()
-        try tmux.shell("\(quarry) browse \(store) --where 'price >> 3'; echo exit=$?")
-        var screen = try tmux.waitFor(text: "exit=")
+        try seed(store, rows: 50)
+        let tmux = try await shell()
+        defer { tmux.shutDown() }
+        // The marker is split in the typed line, so only the shell's output matches it.
+        try type(tmux, "\(try quarry()) browse \(store) --where 'price >> 3'; echo \"ex\"\"it=$?\"")
+        let screen = try await waitFor(tmux, text: "exit=")
         #expect(screen.contains { $0.contains("--where: unexpected '>' at column 8") })
         #expect(screen.contains { $0.contains("exit=64") })
 
-        try tmux.shell("\(quarry) browse \(store) --read-only --entity Ticker")
-        try tmux.waitFor(text: "read-only")
+        try type(tmux, "clear; \(try quarry()) browse \(store) --read-only --entity Ticker")
+        _ = try await waitFor(tmux, text: "read-only")
         try tmux.send("e")
-        screen = try tmux.waitFor(text: "editing is disabled")
+        _ = try await waitFor(tmux, text: "editing is disabled")
         try tmux.send("q")
-        screen = try tmux.waitFor("the shell prompt") { s in s.last(where: { !$0.isEmpty })?.hasPrefix(TmuxSession.prompt) == true }
-    }
-
-    private func shellOutput(_ command: String) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
+        #expect(try await tmux.waitForLastRow(Self.prompt, timeout: .seconds(60)))
     }
 }

@@ -1,23 +1,30 @@
 import Foundation
-import Testing
 
-/// A private tmux server (its own socket file, no user configuration) for driving `curses-smoke`
-/// as a user would, and reading back what the terminal shows.
+/// A private tmux server (its own socket file, no user configuration) for driving a terminal
+/// program (`curses-smoke`, `quarry`) as a user would, and reading back what the terminal shows.
 ///
 /// Waiting polls `capture-pane` with short sleeps: the program runs in another process, so
 /// there is nothing to observe directly. Every wait is bounded.
-struct TmuxHarness {
+public struct TmuxHarness {
     /// The server's socket: a short absolute path (sockets are limited to 108 bytes), removed by
     /// ``shutDown()``.
-    let socket = "/tmp/quarry-curses-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
-    let session = "smoke"
+    public let socket = "/tmp/quarry-tmux-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    /// The session's name.
+    public let session = "e2e"
+    /// The terminal's size in cells.
+    public let width: Int, height: Int
+
+    /// A harness for a `width`×`height` terminal (the server starts with ``start(_:)``).
+    public init(width: Int = 80, height: Int = 24) {
+        self.width = width
+        self.height = height
+    }
 
     /// Whether `tmux` can be run.
-    static var isAvailable: Bool { (try? run(["tmux", "-V"]).status) == 0 }
+    public static var isAvailable: Bool { (try? run(["tmux", "-V"]).status) == 0 }
 
-    /// The `curses-smoke` executable built next to the test bundle (or in `.build/debug`).
-    static var smokeExecutable: URL? {
-        let name = "curses-smoke"
+    /// The executable `name` built next to the test bundle (or in `.build/debug`).
+    public static func builtExecutable(named name: String) -> URL? {
         var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)]
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.deletingLastPathComponent().appendingPathComponent(name))
@@ -35,7 +42,7 @@ struct TmuxHarness {
     /// exit, so `waitUntilExit` would never return. Output goes through a temporary file for the
     /// same reason (a pipe would never reach its end).
     @discardableResult
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
 
@@ -61,26 +68,39 @@ struct TmuxHarness {
     }
 
     /// A command could not be started.
-    struct SpawnError: Error {
+    public struct SpawnError: Error {
         var command: String
         var code: Int32
     }
 
     /// Runs a tmux command against this harness's server.
     @discardableResult
-    func tmux(_ arguments: String...) throws -> (status: Int32, output: String) {
+    public func tmux(_ arguments: String...) throws -> (status: Int32, output: String) {
         try Self.run(["tmux", "-S", socket, "-f", "/dev/null"] + arguments)
     }
 
-    /// Starts a detached 80×24 session running `command` with a UTF-8 locale and a 256-colour TERM.
-    func start(_ command: String) throws {
+    /// Starts a detached session running `command` with a UTF-8 locale and a 256-colour TERM.
+    /// Without `statusLine`, tmux's own status bar is turned off so the program gets every row.
+    public func start(_ command: String, statusLine: Bool = true) throws {
         let environment = "env -u TMUX -u NO_COLOR -u COLORTERM TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-        try tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", session, "\(environment) \(command)")
+        try tmux("new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", session, "\(environment) \(command)")
+        if !statusLine { try tmux("set-option", "-t", session, "status", "off") }
+    }
+
+    /// Waits until the whole screen satisfies `predicate`; returns that screen, or nil after `timeout`.
+    public func waitForScreen(timeout: Duration = .seconds(60), _ predicate: ([String]) -> Bool) async throws -> [String]? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let rows = try screen()
+            if predicate(rows) { return rows }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
     }
 
     /// The text on screen, one string per row, trailing blanks removed (with `escapes`, the
     /// rows keep their SGR sequences).
-    func screen(escapes: Bool = false) throws -> [String] {
+    public func screen(escapes: Bool = false) throws -> [String] {
         let output = try tmux(["capture-pane", "-p", "-t", session] + (escapes ? ["-e"] : [])).output
         return output.components(separatedBy: "\n").map { row in
             var trimmed = Substring(row)
@@ -91,7 +111,7 @@ struct TmuxHarness {
 
     /// Waits until some row satisfies `predicate`; returns that row, or nil after `timeout`.
     @discardableResult
-    func waitForRow(timeout: Duration = .seconds(5), _ predicate: (String) -> Bool) async throws -> String? {
+    public func waitForRow(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) async throws -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let row = try screen().first(where: predicate) { return row }
@@ -102,7 +122,7 @@ struct TmuxHarness {
 
     /// Waits until the last non-empty row is exactly `text` (a shell prompt, say); returns
     /// whether it happened before `timeout`.
-    func waitForLastRow(_ text: String, timeout: Duration = .seconds(5)) async throws -> Bool {
+    public func waitForLastRow(_ text: String, timeout: Duration = .seconds(60)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if try screen().last(where: { !$0.isEmpty }) == text { return true }
@@ -113,12 +133,12 @@ struct TmuxHarness {
 
     /// Waits until a row starts with `prefix`.
     @discardableResult
-    func waitForRow(startingWith prefix: String, timeout: Duration = .seconds(5)) async throws -> String? {
+    public func waitForRow(startingWith prefix: String, timeout: Duration = .seconds(60)) async throws -> String? {
         try await waitForRow(timeout: timeout) { $0.hasPrefix(prefix) }
     }
 
     /// Waits until the session has ended (its only pane's process exited).
-    func waitForSessionEnd(timeout: Duration = .seconds(5)) async throws -> Bool {
+    public func waitForSessionEnd(timeout: Duration = .seconds(60)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if try tmux("has-session", "-t", session).status != 0 { return true }
@@ -128,7 +148,7 @@ struct TmuxHarness {
     }
 
     /// Waits until `path` exists.
-    static func waitForFile(_ path: String, timeout: Duration = .seconds(5)) async throws -> Bool {
+    public static func waitForFile(_ path: String, timeout: Duration = .seconds(60)) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if FileManager.default.fileExists(atPath: path) { return true }
@@ -138,7 +158,7 @@ struct TmuxHarness {
     }
 
     /// Sends keys in tmux's notation (`j`, `C-s`, `Escape`, `Up`).
-    func send(_ keys: String...) throws {
+    public func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", session] + keys)
     }
 
@@ -149,7 +169,7 @@ struct TmuxHarness {
 
     /// Stops the server and everything in it: the panes' processes are sent SIGHUP first, as
     /// a closing terminal would, because tmux 3.3 does not always end them on kill-server.
-    func shutDown() {
+    public func shutDown() {
         let panes = (try? tmux("list-panes", "-a", "-F", "#{pane_pid}").output) ?? ""
         for pid in panes.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGHUP) }
         _ = try? tmux("kill-server")
