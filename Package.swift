@@ -27,11 +27,8 @@ let package = Package(
             ]
         ),
         .target(name: "QuarryTUI", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
-        .systemLibrary(
-            name: "CNCurses",
-            pkgConfig: "ncursesw",
-            providers: [.apt(["libncursesw5-dev"])]
-        ),
+        // ncursesw's headers and library are at the standard paths on Debian; the module map links it.
+        .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "CursesBackend", dependencies: ["QuarryTUI", "CNCurses"]),
         .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),

@@ -24,7 +24,7 @@ wait_for() { # wait_for REGEX [TIMEOUT]: polls the pane every 10 ms
   done
 }
 start_session() {
-  tmux -L "$socket" kill-server 2>/dev/null || true
+  tmux -L "$socket" kill-session -t bench 2>/dev/null || true
   tmux -L "$socket" -f /dev/null new-session -d -s bench -x 120 -y 40 "env TERM=tmux-256color LANG=C.UTF-8 PS1='bench$ ' bash --norc --noprofile"
   tmux -L "$socket" set-option -t bench status off
   wait_for 'bench\$'
@@ -37,11 +37,11 @@ start_session
 t0=$(now); run_in_pane "$quarry demo --store $work/demo.sqlite"
 wait_for 'row 1/[0-9]+'; t1=$(now)
 echo "demo fresh store (seeds 100000 tickers) first screen: $(elapsed "$t0" "$t1") s"
-tmux -L "$socket" send-keys -t bench q; wait_for '^bench\$ $'
+tmux -L "$socket" send-keys -t bench q; wait_for '^bench\$ ?$'
 t0=$(now); run_in_pane "$quarry demo --store $work/demo.sqlite"
 wait_for 'row 1/[0-9]+'; t1=$(now)
 echo "demo reopened store first screen: $(elapsed "$t0" "$t1") s"
-tmux -L "$socket" send-keys -t bench q; wait_for '^bench\$ $'
+tmux -L "$socket" send-keys -t bench q; wait_for '^bench\$ ?$'
 
 echo "# quarry browse on $rows rows"
 t0=$(now); "$quarry" demo --seed-only --no-import --rows "$rows" --store "$work/big.sqlite" >/dev/null; t1=$(now)
@@ -55,4 +55,4 @@ t0=$(now); tmux -L "$socket" send-keys -t bench G
 wait_for "row $rows/$rows"; t1=$(now)
 echo "browse G to the last row: $(elapsed "$t0" "$t1") s"
 grep -E 'VmHWM|VmRSS' "/proc/$pid/status" | awk '{ printf "browse %s %.1f MB\n", $1, $2 / 1024 }'
-tmux -L "$socket" send-keys -t bench q; wait_for '^bench\$ $'
+tmux -L "$socket" send-keys -t bench q; wait_for '^bench\$ ?$'

@@ -54,22 +54,27 @@ struct DemoSeeder {
                 try context.save()
             }
             var generator = SplitMix64(seed: 42)
+            // Typed keys are the engine's fast path (no dictionary, no key-path lookup per value).
+            let symbol = AttributeKey<String>("symbol"), name = AttributeKey<String>("name")
+            let price = AttributeKey<Double>("price"), volume = AttributeKey<Int64>("volume")
+            let updated = AttributeKey<Date>("updated"), time = AttributeKey<Date>("time")
+            let now = Date()
             var i = 0
             while i < rows {
                 let end = min(rows, i + chunk)
                 for n in i..<end {
                     let t = try context.insertObject(entityName: "Ticker")
-                    try t.setValues([
-                        "symbol": .string(Self.symbol(n)),
-                        "name": .string("Company \(n)"),
-                        "price": .double(Double(generator.next() % 100_000) / 100),
-                        "volume": .integer(Int64(generator.next() % 1_000_000)),
-                        "updated": .date(Date()),
-                    ])
+                    let p = Double(generator.next() % 100_000) / 100
+                    t[symbol] = Self.symbol(n)
+                    t[name] = "Company \(n)"
+                    t[price] = p
+                    t[volume] = Int64(generator.next() % 1_000_000)
+                    t[updated] = now
                     try t.setObject(sectors[Int(generator.next() % UInt64(sectors.count))], forKey: "sector")
                     if n % 10 == 0 {
                         let q = try context.insertObject(entityName: "Quote")
-                        try q.setValues(["price": try t.value(forKey: "price"), "time": .date(Date())])
+                        q[price] = p
+                        q[time] = now
                         try q.setObject(t, forKey: "ticker")
                     }
                 }
