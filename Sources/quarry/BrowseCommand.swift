@@ -20,7 +20,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A model file to use instead of the one kept in the store.")
     var model: String?
 
-    @Option(name: .long, help: "The entity to show first (default: the first concrete entity).")
+    @Option(name: .long, help: "The entity to show first (default: the one with the most objects).")
     var entity: String?
 
     @Option(name: .long, help: "Sort keys, comma-separated; a leading - sorts descending (e.g. price,-volume).")
@@ -59,8 +59,7 @@ struct BrowseCommand: AsyncParsableCommand {
             }
             entityDescription = found
         } else {
-            guard let first = objectModel.entities.first(where: { !$0.isAbstract }) else { throw ValidationError("the model has no concrete entity") }
-            entityDescription = first
+            entityDescription = try Self.largestEntity(in: objectModel, storeURL: url)
         }
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
         guard !sortKeys.isEmpty || section != nil else {
@@ -77,6 +76,19 @@ struct BrowseCommand: AsyncParsableCommand {
             storeTitle: url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
             filter: filter, isReadOnly: readOnly)
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
+    }
+
+    /// The concrete entity with the most objects (the first in model order on a tie).
+    static func largestEntity(in model: ManagedObjectModel, storeURL: URL) throws -> EntityDescription {
+        let concrete = model.entities.filter { !$0.isAbstract }
+        guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
+        let store = try SQLiteStore(url: storeURL, model: model, options: .init(readOnly: true))
+        var best = concrete[0], bestCount = -1
+        for entity in concrete {
+            let count = try store.count(for: StoreQuery(entity: entity, includesSubentities: false))
+            if count > bestCount { (best, bestCount) = (entity, count) }
+        }
+        return best
     }
 
     /// Parses `price,-volume` into sort keys.
