@@ -7,6 +7,13 @@ import Testing
 @MainActor
 @Suite("Browser: editing in a creator context")
 struct BrowserEditingTests {
+    /// Focuses the field `label` of the open form and replaces its text with `text`.
+    func replace(_ label: String, with text: String, in f: BrowserFixture) throws {
+        try focus(label, in: f)
+        f.press(.control("u"))
+        f.type(text)
+    }
+
     /// Focuses the form field named `label` (Tab cycles through fields).
     func focus(_ label: String, in f: BrowserFixture) throws {
         for _ in 0..<20 {
@@ -21,9 +28,7 @@ struct BrowserEditingTests {
         let f = try BrowserFixture()
         f.type("e")
         #expect(f.screen().contains(text: "Edit Ticker"))
-        try focus("price", in: f)
-        f.press(.control("u"))
-        f.type("12.5")
+        try replace("price", with: "12.5", in: f)
         #expect(f.screen()[39].contains("✎ edits pending"))
         f.press(.control("s"))
         let lines = f.screen()
@@ -36,9 +41,7 @@ struct BrowserEditingTests {
     func discard() throws {
         let f = try BrowserFixture()
         f.type("e")
-        try focus("price", in: f)
-        f.press(.control("u"))
-        f.type("99")
+        try replace("price", with: "99", in: f)
         f.press(.escape)
         #expect(f.screen().contains(text: "Discard the edits"))
         f.type("y")
@@ -52,9 +55,7 @@ struct BrowserEditingTests {
     func validation() throws {
         let f = try BrowserFixture()
         f.type("e")
-        try focus("price", in: f)
-        f.press(.control("u"))
-        f.type("abc")
+        try replace("price", with: "abc", in: f)
         f.press(.control("s"))
         var lines = f.screen()
         #expect(lines.contains(text: "✗ expected a number"))
@@ -63,9 +64,7 @@ struct BrowserEditingTests {
         f.press(.control("s"))
         lines = f.screen()
         #expect(lines.contains(text: "✗ value -5 is below the minimum 0") || lines.contains(text: "below the minimum"))
-        try focus("symbol", in: f)
-        f.press(.control("u"))
-        f.type("bad symbol")
+        try replace("symbol", with: "bad symbol", in: f)
         f.press(.control("s"))
         #expect(f.screen().contains(text: "✗"))
         #expect(try f.storedValue(of: "T00", key: "price") == .double(0))
@@ -77,9 +76,7 @@ struct BrowserEditingTests {
     func relationshipField() throws {
         let f = try BrowserFixture()
         f.type("e")
-        try focus("sector", in: f)
-        f.press(.control("u"))
-        f.type("Nowhere")
+        try replace("sector", with: "Nowhere", in: f)
         f.press(.control("s"))
         #expect(f.screen().contains(text: "✗ no Sector with name \"Nowhere\""))
         f.press(.control("u"))
@@ -125,9 +122,7 @@ struct BrowserEditingTests {
     func conflict() async throws {
         let f = try BrowserFixture()
         f.type("e")
-        try focus("price", in: f)
-        f.press(.control("u"))
-        f.type("5")
+        try replace("price", with: "5", in: f)
         try await f.importerSave { context in
             try BrowserFixture.ticker("T00", in: context).setValue(.double(42), forKey: "price")
         }

@@ -7,6 +7,14 @@ import Testing
 @MainActor
 @Suite("Browser: screens, navigation and filters")
 struct BrowserScreenTests {
+    /// Opens the filter prompt, replaces its text with `text` and presses Enter.
+    func filter(_ text: String, in f: BrowserFixture) {
+        f.type("f")
+        f.press(.control("u"))
+        f.type(text)
+        f.press(.enter)
+    }
+
     @Test("the first screen shows the title, the sorted header, section headers and rows")
     func firstScreen() throws {
         let f = try BrowserFixture()
@@ -57,16 +65,11 @@ struct BrowserScreenTests {
     @Test("a filter narrows the rows; a bad filter shows its column and keeps the old filter")
     func filters() throws {
         let f = try BrowserFixture()
-        f.type("f")
-        f.type("price >= 200")
-        f.press(.enter)
+        filter("price >= 200", in: f)
         var lines = f.screen()
         #expect(lines[0].contains("filter price >= 200"))
         #expect(lines[39].contains("row 1/10"))
-        f.type("f")
-        f.press(.control("u"))
-        f.type("price >> 3")
-        f.press(.enter)
+        filter("price >> 3", in: f)
         lines = f.screen()
         // The prompt stays open with the error under the column at fault.
         let errorLine = try #require(lines.line(containing: "^ unexpected"))
@@ -82,9 +85,7 @@ struct BrowserScreenTests {
     @Test("an unknown key in a filter is reported with its column")
     func unknownKeyFilter() throws {
         let f = try BrowserFixture()
-        f.type("f")
-        f.type("prize > 3")
-        f.press(.enter)
+        filter("prize > 3", in: f)
         let lines = f.screen()
         #expect(lines.contains(text: "^ entity 'Ticker' has no property 'prize'"))
     }

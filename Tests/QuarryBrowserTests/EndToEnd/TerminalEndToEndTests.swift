@@ -54,6 +54,17 @@ struct TerminalEndToEndTests {
         try await waitFor(tmux, "\"\(text)\"", timeout: timeout) { $0.contains { $0.contains(text) } }
     }
 
+    /// Opens the edit form on the row under the cursor and types `price` into its price field
+    /// (the form's fields are change, name, price, ...).
+    func editPrice(_ tmux: TmuxHarness, _ price: String) async throws {
+        try tmux.send("e")
+        _ = try await waitFor(tmux, text: "Edit Ticker")
+        try tmux.send("Tab")
+        try tmux.send("Tab")
+        try tmux.send("C-u")
+        try type(tmux, price, enter: false)
+    }
+
     func seed(_ store: String, rows: Int) throws {
         let result = try TmuxHarness.run([try quarry(), "demo", "--seed-only", "--no-import", "--rows", "\(rows)", "--store", store])
         #expect(result.status == 0)
@@ -115,23 +126,12 @@ struct TerminalEndToEndTests {
         #expect(screen[0].contains("quarry · browse.sqlite · Ticker · sort symbol ▲"))
         #expect(screen[2].hasPrefix("A "))
 
-        // Edit the first ticker's price: the form's fields are change, name, price, ...
-        try tmux.send("e")
-        _ = try await waitFor(tmux, text: "Edit Ticker")
-        try tmux.send("Tab")
-        try tmux.send("Tab")
-        try tmux.send("C-u")
-        try type(tmux, "123.45", enter: false)
+        try await editPrice(tmux, "123.45")
         try tmux.send("C-s")
         screen = try await waitFor(tmux, "the saved row") { s in s.contains { $0.contains("saved to disk") } && s[2].contains("123.45") }
 
         // An edit discarded with Esc never reaches the store.
-        try tmux.send("e")
-        _ = try await waitFor(tmux, text: "Edit Ticker")
-        try tmux.send("Tab")
-        try tmux.send("Tab")
-        try tmux.send("C-u")
-        try type(tmux, "999", enter: false)
+        try await editPrice(tmux, "999")
         try tmux.send("Escape")
         _ = try await waitFor(tmux, text: "Discard the edits")
         try tmux.send("y")
