@@ -217,4 +217,19 @@ struct BrowserScreenTests {
         #expect(lines[0].contains("· Quote ·"))
         #expect(lines[39].contains("row 1/60"))
     }
+
+    @Test("a start message (a malformed theme replaced by the default) shows on the status line as an error")
+    func startMessage() throws {
+        let f = try BrowserFixture()
+        let problem = ThemeLoader.resolve(name: "/nonexistent/broken.toml", environment: [:], searchDirectories: []).problem
+        let text = try #require(problem).description
+        let browser = try Browser(stack: f.stack, configuration: BrowserConfiguration(
+            storeTitle: "t", entityName: "Ticker", sort: [SortKey("symbol")], startMessage: "theme: \(text)"))
+        let buffer = browser.render(size: TerminalSize(width: 160, height: 20))
+        let status = buffer.line(19)
+        #expect(status.contains("theme: ") && status.contains("broken.toml"))
+        let x = try #require(status.range(of: "theme: ")).lowerBound.utf16Offset(in: status)
+        #expect(buffer[x, 19].style == browser.theme[.error])
+        #expect(browser.theme == .builtInDefault)
+    }
 }
