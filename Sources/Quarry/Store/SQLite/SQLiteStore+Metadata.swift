@@ -26,7 +26,9 @@ extension SQLiteStore {
     public static func readMetadata(url: URL) throws -> Metadata {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.cannotOpen(path: path, reason: "no such file") }
-        try checkHeader(path: path)
+        // No header check of our own: reading the file outside SQLite drops this process's
+        // locks on it (see `SQLiteStore.peekMetadata`). A read-only connection refuses a file
+        // that is not SQLite with `SQLITE_NOTADB` and writes nothing.
         var configuration = Configuration()
         configuration.readonly = true
         do {
@@ -50,15 +52,6 @@ extension SQLiteStore {
 
     /// The size in bytes of this store's file, its write-ahead log included.
     public var fileSize: Int64 { Self.fileSize(url: fileURL) }
-
-    /// Refuses files that exist, are not empty and do not start with SQLite's header, without
-    /// letting SQLite touch them.
-    static func checkHeader(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw StoreError.cannotOpen(path: path, reason: "cannot read file") }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        if !header.isEmpty && header != Data("SQLite format 3\0".utf8) { throw StoreError.notADatabase(path: path) }
-    }
 
     /// The metadata in `db`, or `nil` when the file has no `Z_METADATA` table.
     static func readMetadata(db: Database, path: String) throws -> Metadata? {

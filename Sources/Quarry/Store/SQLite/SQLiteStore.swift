@@ -64,8 +64,9 @@ public final class SQLiteStore: PersistentStore {
         let exists = FileManager.default.fileExists(atPath: path)
         var existingMetadata: Metadata?
         if exists {
-            try Self.checkHeader(path: path)
             // Check the stored model before the pool opens: opening a pool may write to the file.
+            // The read-only peek also refuses a file that is not SQLite (`SQLITE_NOTADB`) without
+            // writing to it. Never read the file outside SQLite: see ``peekMetadata(path:)``.
             existingMetadata = try Self.peekMetadata(path: path)
             if let existingMetadata { _ = try Self.check(existingMetadata, against: model, path: path) }
         } else if options.readOnly {
@@ -110,6 +111,16 @@ public final class SQLiteStore: PersistentStore {
     }
 
     /// The metadata of an existing file, read through a read-only connection (`nil`: none yet).
+    ///
+    /// The file is only ever opened through SQLite, never with `open`/`FileHandle`: POSIX
+    /// advisory locks belong to the process, and closing *any* descriptor of the file drops every
+    /// lock the process holds on it, including the `SHARED` lock that this process's WAL
+    /// connections (another store on the same file, e.g. a stack's second coordinator) keep on
+    /// the database. Without that lock, another process closing its last connection takes the
+    /// `EXCLUSIVE` lock, checkpoints and deletes `-wal` and `-shm` under this process, which then
+    /// commits into an unlinked log (lost to every other process) and checkpoints it into the
+    /// file behind their backs (they read torn pages: `SQLITE_CORRUPT`). SQLite's own opens share
+    /// one descriptor set per file and defer closing, so they keep the locks.
     private static func peekMetadata(path: String) throws -> Metadata? {
         var configuration = Configuration()
         configuration.readonly = true
