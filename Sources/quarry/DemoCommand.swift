@@ -45,12 +45,17 @@ struct DemoCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let model = try DemoModel.make()
         let stack = try PersistentStack(model: model, storeURL: url)
-        let existing = try stack.writerCoordinator.store.count(for: StoreQuery(entity: try model.requireEntity("Ticker")))
-        if existing == 0 && rows > 0 {
-            let seconds = try measure { try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) }
-            if seedOnly { print("seeded \(rows) tickers into \(url.path) in \(String(format: "%.2f", seconds)) s") }
-        } else if seedOnly {
-            print("reusing \(url.path) (\(existing) tickers)")
+        // Two demos started at once on a new store must not both seed it: the check and the
+        // seeding run under an exclusive lock on the store's folder (never on the store file
+        // itself, whose locks belong to SQLite).
+        try withFolderLock(url.deletingLastPathComponent()) {
+            let existing = try stack.writerCoordinator.store.count(for: StoreQuery(entity: try model.requireEntity("Ticker")))
+            if existing == 0 && rows > 0 {
+                let seconds = try measure { try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) }
+                if seedOnly { print("seeded \(rows) tickers into \(url.path) in \(String(format: "%.2f", seconds)) s") }
+            } else if seedOnly {
+                print("reusing \(url.path) (\(existing) tickers)")
+            }
         }
         if seedOnly {
             print(try StoreStatistics(coordinator: stack.writerCoordinator).text())
@@ -64,6 +69,16 @@ struct DemoCommand: AsyncParsableCommand {
         importer?.start()
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme, liveStatus: liveStatus)
         importer?.stop()
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `folder` (waiting for another holder).
+    private func withFolderLock(_ folder: URL, _ body: () throws -> Void) throws {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
+        guard descriptor >= 0 else { return try body() }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(descriptor, LOCK_UN) }
+        try body()
     }
 
     private func measure(_ body: () throws -> Void) rethrows -> Double {
