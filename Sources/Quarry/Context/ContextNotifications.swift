@@ -36,6 +36,12 @@ public struct ObjectsDidChange: @unchecked Sendable {
     public var mergedInsertedIDs: [ObjectID] = []
     /// IDs a merged save updated that are not registered here (not loaded: announced only).
     public var mergedUpdatedIDs: [ObjectID] = []
+    /// The state the merged save stored for each of ``mergedInsertedIDs``, in the same order;
+    /// empty when the save did not carry it (see ``SaveChanges/carriesSnapshots``).
+    public var mergedInsertedSnapshots: [Snapshot] = []
+    /// The state the merged save stored for each of ``mergedUpdatedIDs``, in the same order;
+    /// empty when the save did not carry it.
+    public var mergedUpdatedSnapshots: [Snapshot] = []
     /// IDs a merged save deleted.
     public var mergedDeletedIDs: [ObjectID] = []
     /// Changed keys per updated ID, when known.

@@ -6,26 +6,34 @@ extension ObjectContext {
     /// never conflicts); registered objects that were deleted are forgotten; inserted IDs are
     /// announced. Objects that are not registered here are *not* loaded: their IDs are
     /// announced in ``ObjectsDidChange/mergedUpdatedIDs`` and ``ObjectsDidChange/mergedInsertedIDs``
-    /// so observers (such as a fetched-results controller) can decide about them in one batch.
+    /// so observers (such as a fetched-results controller) can decide about them in one batch,
+    /// together with the state the save stored for them when the save carries it
+    /// (``SaveChanges/carriesSnapshots``). Registered objects are refreshed from that carried
+    /// state too, so a merge of a store save reads nothing from the store.
     public func merge(fromDidSave changes: SaveChanges) {
         checkQueue()
         processPendingChanges()
         for id in changes.updated + changes.deleted { prefetchedSnapshots[id] = nil }
+        let carried = changes.carriesSnapshots
         var change = ObjectsDidChange()
         change.changedKeys = changes.changedKeys
-        var toRefresh: [ManagedObject] = []
-        for id in changes.updated {
+        var toRefresh: [(object: ManagedObject, carried: Snapshot?)] = []
+        for (n, id) in changes.updated.enumerated() {
             if let object = registry.object(for: id) {
                 change.updated.append(object)
-                if !object.faulted { toRefresh.append(object) }
+                if !object.faulted { toRefresh.append((object, carried ? changes.updatedSnapshots[n] : nil)) }
             } else {
                 change.mergedUpdatedIDs.append(id)
+                if carried { change.mergedUpdatedSnapshots.append(changes.updatedSnapshots[n]) }
             }
         }
         if !toRefresh.isEmpty {
-            let snapshots = (try? source.sourceSnapshots(for: toRefresh.map(\.objectID))) ?? [:]
-            for object in toRefresh {
-                if let s = snapshots[object.objectID] {
+            let unknown = toRefresh.filter { $0.carried == nil }.map(\.object.objectID)
+            let read = unknown.isEmpty ? [:] : ((try? source.sourceSnapshots(for: unknown)) ?? [:])
+            for (object, snapshot) in toRefresh {
+                // A carried state older than the one loaded (read after a later save) is skipped.
+                if let snapshot, let loaded = object.committed, loaded.version > snapshot.version { continue }
+                if let s = snapshot ?? read[object.objectID] {
                     object.install(s, keepingChanges: true)
                     change.refreshed.append(object)
                 }
@@ -39,7 +47,10 @@ extension ObjectContext {
                 object.deleted = true
             }
         }
-        change.mergedInsertedIDs = changes.inserted.filter { registry.object(for: $0) == nil }
+        for (n, id) in changes.inserted.enumerated() where registry.object(for: id) == nil {
+            change.mergedInsertedIDs.append(id)
+            if carried { change.mergedInsertedSnapshots.append(changes.insertedSnapshots[n]) }
+        }
         announce(change)
     }
 

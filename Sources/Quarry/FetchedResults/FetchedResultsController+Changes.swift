@@ -1,5 +1,21 @@
 extension FetchedResultsController {
+    /// One object that matches the request after a change event, with its sort keys then.
+    struct Upsert {
+        var entry: SortedResults.Entry
+        /// Its entry before the event when already known (a temporary ID made permanent: the
+        /// temporary's entry); otherwise looked up by ID.
+        var renamedFrom: SortedResults.Location?
+        /// A later deletion in the same event overrides it.
+        var cancelled = false
+    }
+
     /// Applies one objects-did-change event incrementally and reports it to the delegate.
+    ///
+    /// Registered objects are evaluated in memory. Objects a merge changed that are not
+    /// registered are decided without loading them: an update to none of the keys the
+    /// request reads (``relevantKeys``) leaves an object where it is; otherwise the state the
+    /// save carried is evaluated (``snapshotTest``), and only when the request reads through
+    /// a relationship are they decided together in one store query.
     func handle(_ change: ObjectsDidChange) {
         guard fetched else { return }
         if change.invalidatedAll {
@@ -7,106 +23,151 @@ extension FetchedResultsController {
             delegate?.controllerDidResetContent(self)
             return
         }
-        let kinds = Set(fetchRequest.includesSubentities ? entity.selfAndDescendantIndices : [entity.index])
-        func ours(_ id: ObjectID) -> Bool { kinds.contains(Int(id.entityIndex)) }
+        func ours(_ id: ObjectID) -> Bool { let e = Int(id.entityIndex); return e >= 0 && e < isOurs.count && isOurs[e] }
 
-        var upserts: [ObjectID: [Value]] = [:]     // match after the event, with their new keys
-        var leaving = Set<ObjectID>()               // no longer match, or deleted
-        var decided = Set<ObjectID>()
-        var knownOldIndex: [ObjectID: Int] = [:]
+        var upserts: [Upsert] = []
+        var leaving: [ObjectID] = []                // no longer match, or deleted
+        var untouched: [ObjectID] = []              // updated in keys the request does not read
+        var decided: [ObjectID: Int] = [:]          // index in `upserts`, or -1 when leaving
         // Saved objects keep their place under their new permanent IDs (ties may reorder):
         // the entry under the temporary ID is dropped and re-added under the permanent one.
         for (temporary, permanent) in change.permanentIDs {
-            guard let i = results.position(of: temporary) else { continue }
-            knownOldIndex[permanent] = i
-            upserts[permanent] = results.keys(at: i)
+            guard let l = results.location(of: temporary) else { continue }
+            decided[permanent] = upserts.count
+            upserts.append(Upsert(entry: .init(id: permanent, keys: results.keys(at: l)), renamedFrom: l))
         }
         for object in change.inserted + change.updated + change.refreshed where ours(object.objectID) {
-            guard decided.insert(object.objectID).inserted else { continue }
-            if object.isDeleted || object.managedObjectContext == nil {
-                leaving.insert(object.objectID)
-            } else if evaluator?.evaluate(object) ?? true {
-                upserts[object.objectID] = keys(of: object)
+            let id = object.objectID
+            guard decided[id] == nil else { continue }
+            if object.isDeleted || object.managedObjectContext == nil || !(evaluator?.evaluate(object) ?? true) {
+                decided[id] = -1
+                leaving.append(id)
             } else {
-                leaving.insert(object.objectID)
+                decided[id] = upserts.count
+                upserts.append(Upsert(entry: .init(id: id, keys: keys(of: object))))
             }
         }
-        for object in change.deleted where ours(object.objectID) {
-            decided.insert(object.objectID)
-            leaving.insert(object.objectID)
-            upserts[object.objectID] = nil
+        func delete(_ id: ObjectID) {
+            if let u = decided[id] {
+                guard u >= 0 else { return }
+                upserts[u].cancelled = true
+            }
+            decided[id] = -1
+            leaving.append(id)
         }
-        for id in change.mergedDeletedIDs where ours(id) {
-            decided.insert(id)
-            leaving.insert(id)
-            upserts[id] = nil
+        for object in change.deleted where ours(object.objectID) { delete(object.objectID) }
+        for id in change.mergedDeletedIDs where ours(id) { delete(id) }
+
+        // Objects a merge changed that are not registered here.
+        var queried: [ObjectID] = []
+        func decideMerged(_ ids: [ObjectID], _ snapshots: [Snapshot], updated: Bool) {
+            let test = snapshots.count == ids.count ? snapshotTest : nil
+            for (n, id) in ids.enumerated() where ours(id) && (decided.isEmpty || decided[id] == nil) {
+                if updated, let relevantKeys, let changed = change.changedKeys[id], changed.isDisjoint(with: relevantKeys) {
+                    untouched.append(id)
+                } else if let test {
+                    let subject = SnapshotSubject(snapshot: snapshots[n])
+                    if test(subject) {
+                        upserts.append(Upsert(entry: .init(id: id, keys: keyPlans.map { $0.value(of: subject) })))
+                    } else {
+                        leaving.append(id)
+                    }
+                } else {
+                    queried.append(id)
+                }
+            }
         }
-        // Objects a merge changed that are not registered here: one query for all of them.
-        let unregistered = (change.mergedInsertedIDs + change.mergedUpdatedIDs).filter { ours($0) && !decided.contains($0) }
-        if !unregistered.isEmpty {
+        decideMerged(change.mergedInsertedIDs, change.mergedInsertedSnapshots, updated: false)
+        decideMerged(change.mergedUpdatedIDs, change.mergedUpdatedSnapshots, updated: true)
+        if !queried.isEmpty {
+            mergeQueries += 1
             var query = (try? context.storeQuery(for: fetchRequest)) ?? StoreQuery(entity: entity)
             query.limit = 0
             query.offset = 0
             query.sortDescriptors = []
-            query.restrictedTo = unregistered
+            query.restrictedTo = queried
             let found = (try? context.coordinator.store.keyedIDs(for: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))) ?? []
             var matched = Set<ObjectID>()
             for row in found {
-                upserts[row.id] = row.keys
+                upserts.append(Upsert(entry: .init(id: row.id, keys: row.keys)))
                 matched.insert(row.id)
             }
-            for id in unregistered where !matched.contains(id) { leaving.insert(id) }
+            for id in queried where !matched.contains(id) { leaving.append(id) }
         }
-        leaving.subtract(upserts.keys)
-        apply(upserts: upserts, leaving: leaving, knownOldIndex: knownOldIndex)
+        apply(upserts: upserts, leaving: leaving, untouched: untouched)
     }
 
     /// Moves the changed entries and tells the delegate, in Core Data's order and index-path semantics.
-    private func apply(upserts: [ObjectID: [Value]], leaving: Set<ObjectID>, knownOldIndex: [ObjectID: Int]) {
-        // Old positions of everything that changed and was indexed.
-        var oldIndex = knownOldIndex
-        for id in leaving.union(upserts.keys) where oldIndex[id] == nil {
-            if let i = results.position(of: id) { oldIndex[id] = i }
+    private func apply(upserts: [Upsert], leaving: [ObjectID], untouched: [ObjectID]) {
+        // Where everything that changed was: objects whose sort keys are unchanged stay put
+        // (updated in place); the others are dropped from their old place and added anew.
+        var updates: [(id: ObjectID, at: Int)] = []
+        var drops: [(location: SortedResults.Location, deleted: ObjectID?)] = []
+        var additions: [SortedResults.Entry] = []
+        var additionOld: [Int?] = []
+        for upsert in upserts {
+            let id = upsert.entry.id
+            let old = upsert.renamedFrom ?? results.location(of: id)
+            if upsert.cancelled {
+                if let old = upsert.renamedFrom { drops.append((old, id)) }
+                continue
+            }
+            if let old, upsert.renamedFrom == nil, results.hasKeys(upsert.entry.keys, at: old) {
+                updates.append((id, results.index(of: old)))
+                continue
+            }
+            if let old { drops.append((old, nil)) }
+            additions.append(upsert.entry)
+            additionOld.append(old.map(results.index(of:)))
         }
-        let deletes = leaving.compactMap { id in oldIndex[id].map { (id, $0) } }
-        guard !deletes.isEmpty || !upserts.isEmpty else { return }
+        for id in untouched {
+            if let l = results.location(of: id) { updates.append((id, results.index(of: l))) }
+        }
+        for id in leaving {
+            if let l = results.location(of: id) { drops.append((l, id)) }
+        }
+        guard !drops.isEmpty || !additions.isEmpty || !updates.isEmpty else { return }
+        drops.sort { $0.location < $1.location }
+        var dropIndexes: [Int] = []              // old global indexes, increasing
+        var deletes: [(id: ObjectID, at: Int)] = []
+        dropIndexes.reserveCapacity(drops.count)
+        var dropLocations: [SortedResults.Location] = []
+        dropLocations.reserveCapacity(drops.count)
+        for d in drops where dropLocations.last != d.location {
+            let i = results.index(of: d.location)
+            dropLocations.append(d.location)
+            dropIndexes.append(i)
+            if let id = d.deleted { deletes.append((id, i)) }
+        }
 
         let oldStarts = sectionStarts
         let oldNames = sectionNames
-        let placed = results.apply(dropping: Set(oldIndex.values), adding: upserts.map { .init(id: $0.key, keys: $0.value) })
-        rebuildSections()
-
-        // New positions of the upserted objects.
-        var newIndex: [ObjectID: Int?] = [:]
-        newIndex.reserveCapacity(placed.count)
-        for p in placed { newIndex[p.id] = p.index }
-
-        var objectChanges: [(ObjectID, RowPath?, ResultsChangeType, RowPath?)] = []
-        for (id, i) in deletes.sorted(by: { $0.1 > $1.1 }) {
-            objectChanges.append((id, path(ofIndex: i, starts: oldStarts), .delete, nil))
+        var newIndexes: [Int] = []
+        if !dropLocations.isEmpty || !additions.isEmpty {
+            newIndexes = results.apply(dropping: dropLocations, adding: additions)
+            rebuildSections()
         }
+
         var inserts: [(ObjectID, RowPath)] = []
         var moves: [(ObjectID, RowPath, RowPath)] = []
-        var updates: [(ObjectID, RowPath)] = []
-        // An object changed in place is reported as an update only if it keeps its order
-        // relative to every object that stays put, so that applying the deletes and then the
-        // inserts to the old state gives the new one; otherwise it moves.
-        let changedOld = oldIndex.values.sorted()
-        let changedNew = newIndex.values.compactMap { $0 }.sorted()
+        // An object re-placed is reported as an update only if it keeps its order relative to
+        // every object that stays put, so that applying the deletes and then the inserts to the
+        // old state gives the new one; otherwise it moves.
+        let changedNew = newIndexes.sorted()
         func lowerBound(_ xs: [Int], _ x: Int) -> Int {
             var low = 0, high = xs.count
             while low < high { let mid = (low + high) / 2; if xs[mid] < x { low = mid + 1 } else { high = mid } }
             return low
         }
         var candidates: [(id: ObjectID, old: Int, new: Int)] = []
-        for (id, n) in newIndex {
-            guard let n else { continue }
-            guard let o = oldIndex[id] else { inserts.append((id, path(ofIndex: n))); continue }
-            let sameSection = oldNames[path(ofIndex: o, starts: oldStarts).section] == sectionNames[path(ofIndex: n).section]
-            if sameSection && o - lowerBound(changedOld, o) == n - lowerBound(changedNew, n) {
-                candidates.append((id, o, n))
+        for (a, entry) in additions.enumerated() {
+            let n = newIndexes[a]
+            guard let o = additionOld[a] else { inserts.append((entry.id, path(ofIndex: n))); continue }
+            let from = path(ofIndex: o, starts: oldStarts), to = path(ofIndex: n)
+            if oldNames[from.section] == sectionNames[to.section] && o - lowerBound(dropIndexes, o) == n - lowerBound(changedNew, n) {
+                candidates.append((entry.id, o, n))
             } else {
-                moves.append((id, path(ofIndex: o, starts: oldStarts), path(ofIndex: n)))
+                moves.append((entry.id, from, to))
             }
         }
         // Among the candidates, keep the longest run whose new order follows the old order.
@@ -114,20 +175,18 @@ extension FetchedResultsController {
         let keep = Self.longestIncreasing(candidates.map(\.new))
         for (k, c) in candidates.enumerated() {
             if keep.contains(k) {
-                updates.append((c.id, path(ofIndex: c.old, starts: oldStarts)))
+                updates.append((c.id, c.old))
             } else {
                 moves.append((c.id, path(ofIndex: c.old, starts: oldStarts), path(ofIndex: c.new)))
             }
         }
         // A move may not go to the same index path: report it as a delete and an insert.
+        var deletePaths = deletes.map { ($0.id, path(ofIndex: $0.at, starts: oldStarts)) }
         for (id, from, to) in moves where from == to {
-            objectChanges.append((id, from, .delete, nil))
+            deletePaths.append((id, from))
             inserts.append((id, to))
         }
         moves.removeAll { $0.1 == $0.2 }
-        objectChanges += inserts.sorted { $0.1 < $1.1 }.map { ($0.0, nil, .insert, $0.1) }
-        objectChanges += moves.sorted { $0.2 < $1.2 }.map { ($0.0, $0.1, .move, $0.2) }
-        objectChanges += updates.sorted { $0.1 < $1.1 }.map { ($0.0, $0.1, .update, nil) }
 
         let oldSet = Set(oldNames), newSet = Set(sectionNames)
         let deletedSections = oldNames.indices.filter { !newSet.contains(oldNames[$0]) }
@@ -136,7 +195,7 @@ extension FetchedResultsController {
         guard let delegate else { return }
         if let snapshotDelegate = delegate as? FetchedResultsSnapshotDelegate {
             var snap = snapshot
-            snap.reloaded = Set(updates.map(\.0))
+            snap.reloaded = Set(updates.map(\.id))
             snapshotDelegate.controller(self, didChangeContentWith: snap)
             return
         }
@@ -145,10 +204,21 @@ extension FetchedResultsController {
             delegate.controller(self, didChangeSection: SectionInfo(name: oldNames[s], indexTitle: SectionInfo.indexTitle(for: oldNames[s]), numberOfObjects: 0),
                                 atSectionIndex: s, for: .delete)
         }
-        let current = sections
-        for s in insertedSections { delegate.controller(self, didChangeSection: current[s], atSectionIndex: s, for: .insert) }
-        for (id, old, type, new) in objectChanges {
-            delegate.controller(self, didChangeObject: id, at: old, for: type, newIndexPath: new)
+        if !insertedSections.isEmpty {
+            let current = sections
+            for s in insertedSections { delegate.controller(self, didChangeSection: current[s], atSectionIndex: s, for: .insert) }
+        }
+        for (id, at) in deletePaths.sorted(by: { $0.1 > $1.1 }) {
+            delegate.controller(self, didChangeObject: id, at: at, for: .delete, newIndexPath: nil)
+        }
+        for (id, to) in inserts.sorted(by: { $0.1 < $1.1 }) {
+            delegate.controller(self, didChangeObject: id, at: nil, for: .insert, newIndexPath: to)
+        }
+        for (id, from, to) in moves.sorted(by: { $0.2 < $1.2 }) {
+            delegate.controller(self, didChangeObject: id, at: from, for: .move, newIndexPath: to)
+        }
+        for (id, at) in updates.sorted(by: { $0.at < $1.at }) {
+            delegate.controller(self, didChangeObject: id, at: path(ofIndex: at, starts: oldStarts), for: .update, newIndexPath: nil)
         }
         delegate.controllerDidChangeContent(self)
     }

@@ -51,12 +51,23 @@ public final class FetchedResultsController: @unchecked Sendable {
     let entity: EntityDescription
     let evaluator: PredicateEvaluator?
     let keyPlans: [KeyPathPlan]
+    /// `isOurs[e]`: whether objects of entity index `e` belong in the results.
+    let isOurs: [Bool]
+    /// The predicate over a save's carried state, when the predicate and every sort key read
+    /// the object's own attributes only (else `nil`, and such objects are decided by a query).
+    let snapshotTest: ((SnapshotSubject) -> Bool)?
+    /// The object's own properties the predicate and sort keys read (a key path's first key);
+    /// `nil` when one of them crosses a to-many, so that no change may be ruled out by name.
+    let relevantKeys: Set<String>?
     var results: SortedResults
     /// Where each section starts in `results`, and its name.
     var sectionStarts: [Int] = []
     var sectionNames: [String] = []
     private var observation: ObservationToken?
     var fetched = false
+    /// How many store queries decided merged objects that are not registered (at most one
+    /// per event, and none when the save's carried state or its changed keys decide them).
+    var mergeQueries = 0
     /// How many times ``performFetch()`` queried the store, and how many times it used the
     /// cache instead (for tests).
     var storeFetchCount = 0
@@ -88,6 +99,18 @@ public final class FetchedResultsController: @unchecked Sendable {
             return plan
         }
         self.results = SortedResults(sortKeys: fetchRequest.sortDescriptors)
+        let kinds = Set(fetchRequest.includesSubentities ? entity.selfAndDescendantIndices : [entity.index])
+        self.isOurs = context.model.entities.indices.map(kinds.contains)
+        let predicate = fetchRequest.predicate ?? .truePredicate
+        if keyPlans.allSatisfy(\.isLocal) && predicate.isLocal(entity: entity, model: context.model) {
+            self.snapshotTest = try SubjectPredicate<SnapshotSubject>.compile(predicate, entity: entity, model: context.model)
+        } else {
+            self.snapshotTest = nil
+        }
+        let paths = fetchRequest.sortDescriptors.map(\.keyPath) + predicate.keyPaths
+        let plans = try paths.map { try KeyPathPlan($0, entity: entity, model: context.model) }
+        self.relevantKeys = plans.contains(where: \.crossesToMany) ? nil
+            : Set(paths.compactMap { $0.split(separator: ".").first.map(String.init) })
     }
 
     deinit { observation?.cancel() }
@@ -179,7 +202,7 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     /// The sort keys of `object`'s current state.
     func keys(of object: ManagedObject) -> [Value] {
-        keyPlans.map { $0.values(of: ObjectSubject(object: object)).first ?? .null }
+        keyPlans.map { $0.value(of: ObjectSubject(object: object)) }
     }
 
     func rebuildSections() {

@@ -281,6 +281,21 @@ struct KeyColumn {
         }
     }
 
+    /// Whether row `i` holds `v` (`==` on ``Value``).
+    @inline(__always)
+    func holds(_ v: Value, at i: Int) -> Bool {
+        if isNull(i) { if case .null = v { return true } else { return false } }
+        switch (kind, v) {
+        case (.integer, .integer(let y)): return ints[i] == y
+        case (.bool, .bool(let b)): return ints[i] == (b ? 1 : 0)
+        case (.double, .double(let y)): return doubles[i] == y
+        case (.date, .date(let d)): return doubles[i] == d.timeIntervalSinceReferenceDate
+        case (.string, .string(let y)): return strings[i] == y
+        case (.value, _): return values[i] == v
+        default: return false
+        }
+    }
+
     /// Whether row `i` and row `j` of `other` hold the same value (`==` on ``Value``).
     func same(_ i: Int, as other: KeyColumn, _ j: Int) -> Bool {
         let a = isNull(i), b = other.isNull(j)

@@ -186,22 +186,8 @@ struct SortedResults {
     /// Every ID, in order.
     var allIDs: [ObjectID] { ids(in: 0..<count) }
 
-    /// The index of `id`: its chunk from the position index, then a scan of that chunk.
-    func position(of id: ObjectID) -> Int? {
-        guard let handle = positions[id] else { return nil }
-        let slot = Int(slotOfHandle[Int(handle)])
-        guard slot >= 0, slot < chunks.count else { return nil }
-        let chunk = chunks[slot]
-        // Primary keys are unique among the results (one root table); the entity is checked after.
-        let key = id.primaryKey
-        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int in
-            var i = 0
-            while i < pks.count && pks[i] != key { i += 1 }
-            return i
-        }
-        guard offset < chunk.count, chunk.entities[offset] == id.entityIndex else { return nil }
-        return starts[slot] + offset
-    }
+    /// The index of `id`, or `nil` when it is not among the results.
+    func position(of id: ObjectID) -> Int? { location(of: id).map(index(of:)) }
 
     /// The sort keys of the result at `index`.
     func keys(at index: Int) -> [Value] {
@@ -228,8 +214,103 @@ struct SortedResults {
         return chunk.id(o) < entry.id
     }
 
-    /// The first global index whose result does not sort before `entry`.
-    func insertionIndex(for entry: Entry) -> Int {
+    /// Where one result sits: chunk `slot` (its index in ``chunks``), row `offset`.
+    struct Location: Comparable {
+        var slot: Int
+        var offset: Int
+
+        static func < (a: Location, b: Location) -> Bool { a.slot != b.slot ? a.slot < b.slot : a.offset < b.offset }
+    }
+
+    /// The location of `id`: its chunk from the position index, then a scan of that chunk.
+    func location(of id: ObjectID) -> Location? {
+        guard let handle = positions[id] else { return nil }
+        let slot = Int(slotOfHandle[Int(handle)])
+        guard slot >= 0, slot < chunks.count else { return nil }
+        let chunk = chunks[slot]
+        // Primary keys are unique among the results (one root table); the entity is checked after.
+        let key = id.primaryKey
+        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int in
+            var i = 0
+            while i < pks.count && pks[i] != key { i += 1 }
+            return i
+        }
+        guard offset < chunk.count, chunk.entities[offset] == id.entityIndex else { return nil }
+        return Location(slot: slot, offset: offset)
+    }
+
+    /// The global index of `location`.
+    func index(of location: Location) -> Int { starts[location.slot] + location.offset }
+
+    /// The sort keys stored at `location`.
+    func keys(at location: Location) -> [Value] {
+        chunks[location.slot].keys.map { $0.value(at: location.offset) }
+    }
+
+    /// Whether the result at `location` has exactly the sort keys `keys` (`==` on ``Value``),
+    /// so that an update to them leaves it where it is.
+    func hasKeys(_ keys: [Value], at location: Location) -> Bool {
+        let columns = chunks[location.slot].keys
+        for k in columns.indices where !columns[k].holds(keys[k], at: location.offset) { return false }
+        return true
+    }
+
+    /// Removes the results at global indexes `drop` and merges `additions` in; returns where
+    /// each addition ended up (see ``apply(dropping:adding:)-locations``).
+    @discardableResult
+    mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) -> [(id: ObjectID, index: Int)] {
+        let locations = drop.sorted().map { i in let (c, o) = locate(i); return Location(slot: c, offset: o) }
+        let placed = apply(dropping: locations, adding: additions)
+        return zip(additions, placed).map { ($0.id, $1) }
+    }
+
+    /// Removes the results at `drop` (increasing, distinct) and merges `additions` in. Each
+    /// addition finds its place among the old results by binary search (the dropped ones are
+    /// still in order: their stored keys are the old ones), additions are ordered by that
+    /// place; then only the chunks that lose or gain results are edited (in place for a few
+    /// changes, rebuilt and split past ``maxChunk`` for many), and only the results that land
+    /// in another chunk are re-recorded. A batch of k changes costs O(k log n) comparisons
+    /// and O(k · chunk) moves. Returns the new global index of each addition, in the order
+    /// of `additions`.
+    mutating func apply(dropping drop: [Location], adding additions: [Entry]) -> [Int] {
+        for l in drop { positions.remove(chunks[l.slot].id(l.offset)) }
+        if chunks.isEmpty && !additions.isEmpty {
+            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
+            reslot()
+        }
+        // Each addition's place among the old results, in order (ties by the fetch's order).
+        var order = Array(additions.indices)
+        let places = additions.map(insertionPoint(for:))
+        order.sort { a, b in places[a] != places[b] ? places[a] < places[b] : precedes(additions[a], additions[b]) }
+        // Where the additions end up: their place among the old results, less the drops
+        // before it, plus the additions before them.
+        var newIndex = [Int](repeating: 0, count: additions.count)
+        var d = 0
+        for (j, a) in order.enumerated() {
+            let place = places[a]
+            while d < drop.count && drop[d] < place { d += 1 }
+            newIndex[a] = index(of: place) - d + j
+        }
+        var replacements: [(chunk: Int, pieces: [Chunk])] = []
+        var di = 0, ai = 0
+        while di < drop.count || ai < order.count {
+            let c = min(di < drop.count ? drop[di].slot : Int.max, ai < order.count ? places[order[ai]].slot : Int.max)
+            let dropStart = di, addStart = ai
+            while di < drop.count && drop[di].slot == c { di += 1 }
+            while ai < order.count && places[order[ai]].slot == c { ai += 1 }
+            let drops = drop[dropStart..<di].map(\.offset)
+            let adds = order[addStart..<ai].map { (at: places[$0].offset, entry: additions[$0]) }
+            if let pieces = edit(c, drops: drops, adds: adds) { replacements.append((c, pieces)) }
+        }
+        splice(replacements)
+        return newIndex
+    }
+
+    /// Where `entry` goes among the results: before row `offset` of chunk `slot` (`offset`
+    /// may be the chunk's count: at its end).
+    func insertionPoint(for entry: Entry) -> Location {
+        // An emptied index holds one empty chunk while it is refilled.
+        guard count > 0 else { return Location(slot: 0, offset: 0) }
         // The first chunk whose first result does not precede the entry (by the fences,
         // looking at the chunk itself only when the first keys are equal)...
         var low = 0, high = chunks.count
@@ -244,7 +325,7 @@ struct SortedResults {
             }
             if before { low = mid + 1 } else { high = mid }
         }
-        guard low > 0 else { return 0 }
+        guard low > 0 else { return Location(slot: 0, offset: 0) }
         // ...so the place is in the chunk before it, or at its end.
         let chunk = chunks[low - 1]
         var l = 1, h = chunk.count
@@ -252,68 +333,19 @@ struct SortedResults {
             let mid = (l + h) / 2
             if precedes(chunk, mid, entry) { l = mid + 1 } else { h = mid }
         }
-        return starts[low - 1] + l
+        return Location(slot: low - 1, offset: l)
     }
 
-    /// Removes the results at `drop` and merges `additions` in. Each addition finds its place
-    /// among the old results by binary search (the dropped ones are still in order: their
-    /// stored keys are the old ones), additions are ordered by that place; then only the
-    /// chunks that lose or gain results are edited — in place for a few changes, rebuilt
-    /// (and split past ``maxChunk``) for many — and only the results that land in another
-    /// chunk are re-recorded. A batch of k changes costs O(k log n) comparisons and
-    /// O(k · chunk) moves. Returns where each addition ended up.
-    @discardableResult
-    mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) -> [(id: ObjectID, index: Int)] {
-        // Drops and additions as (chunk, offset), both in increasing order.
-        let sortedDrops = drop.sorted()
-        var dropAt: [(chunk: Int, offset: Int)] = []
-        dropAt.reserveCapacity(sortedDrops.count)
-        for i in sortedDrops {
-            let (c, o) = locate(i)
-            positions.remove(chunks[c].id(o))
-            dropAt.append((c, o))
-        }
-        var placed = additions.map { (at: insertionIndex(for: $0), entry: $0) }
-        placed.sort { $0.at != $1.at ? $0.at < $1.at : precedes($0.entry, $1.entry) }
-        // Where the additions end up: their place among the old results, less the drops
-        // before it, plus the additions before them.
-        var newPlaces: [(id: ObjectID, index: Int)] = []
-        newPlaces.reserveCapacity(placed.count)
-        var d = 0
-        for (j, p) in placed.enumerated() {
-            while d < sortedDrops.count && sortedDrops[d] < p.at { d += 1 }
-            newPlaces.append((p.entry.id, p.at - d + j))
-        }
-        if chunks.isEmpty && !placed.isEmpty {
-            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
-            reslot()
-        }
-        var addAt: [(chunk: Int, offset: Int)] = []
-        addAt.reserveCapacity(placed.count)
-        for p in placed { let (c, o) = locate(p.at); addAt.append((c, o)) }
-
-        var replacements: [(chunk: Int, pieces: [Chunk])] = []
-        var di = 0, ai = 0
-        while di < dropAt.count || ai < addAt.count {
-            let c = min(di < dropAt.count ? dropAt[di].chunk : Int.max, ai < addAt.count ? addAt[ai].chunk : Int.max)
-            var drops: [Int] = []
-            while di < dropAt.count && dropAt[di].chunk == c { drops.append(dropAt[di].offset); di += 1 }
-            var adds: [(at: Int, entry: Entry)] = []
-            while ai < addAt.count && addAt[ai].chunk == c { adds.append((addAt[ai].offset, placed[ai].entry)); ai += 1 }
-            if let pieces = edit(c, drops: drops, adds: adds) { replacements.append((c, pieces)) }
-        }
-        splice(replacements)
-        return newPlaces
-    }
+    /// The first global index whose result does not sort before `entry`.
+    func insertionIndex(for entry: Entry) -> Int { index(of: insertionPoint(for: entry)) }
 
     /// Applies one chunk's drops (offsets, increasing) and additions (before old offsets, in
     /// order): in place for a few, else rebuilt; returns the pieces replacing the chunk when it
     /// must be split or removed.
     private mutating func edit(_ c: Int, drops: [Int], adds: [(at: Int, entry: Entry)]) -> [Chunk]? {
-        let w = (drops: drops, adds: adds)
         let chunk = chunks[c]
-        let final = chunk.count - drops.count + w.adds.count
-        if final > 0 && final <= Self.maxChunk && drops.count + w.adds.count <= 8 {
+        let final = chunk.count - drops.count + adds.count
+        if final > 0 && final <= Self.maxChunk && drops.count + adds.count <= 8 {
             // A few changes: edit the chunk's arrays in place.
             for o in drops.reversed() {
                 chunk.pks.remove(at: o)
@@ -322,7 +354,7 @@ struct SortedResults {
             }
             var first = drops.first ?? chunk.count
             var d = 0
-            for (n, add) in w.adds.enumerated() {
+            for (n, add) in adds.enumerated() {
                 while d < drops.count && drops[d] < add.at { d += 1 }
                 let at = add.at - d + n
                 first = min(first, at)
@@ -340,7 +372,7 @@ struct SortedResults {
         order.reserveCapacity(final)
         var d = 0, a = 0
         for i in 0...chunk.count {
-            while a < w.adds.count && w.adds[a].at == i { order.append(-(a + 1)); a += 1 }
+            while a < adds.count && adds[a].at == i { order.append(-(a + 1)); a += 1 }
             guard i < chunk.count else { break }
             if d < drops.count && drops[d] == i { d += 1; continue }
             order.append(i)
@@ -352,12 +384,12 @@ struct SortedResults {
             if o >= 0 {
                 pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
             } else {
-                let id = w.adds[-(o + 1)].entry.id
+                let id = adds[-(o + 1)].entry.id
                 pks.append(id.primaryKey); entities.append(id.entityIndex)
             }
         }
         var keys = chunk.keys
-        for k in keys.indices { keys[k].rebuild(order, additions: w.adds.map { $0.entry.keys[k] }) }
+        for k in keys.indices { keys[k].rebuild(order, additions: adds.map { $0.entry.keys[k] }) }
         if order.count <= Self.maxChunk && !order.isEmpty {
             chunk.pks = pks
             chunk.entities = entities
@@ -445,19 +477,32 @@ struct SortedResults {
         self = SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
     }
 
-    /// Where runs of equal first keys start, and the first key of each run.
+    /// Where runs of equal first keys start, and the first key of each run (runs whose keys
+    /// share a section name are one).
+    ///
+    /// A chunk whose fence equals the next chunk's holds that one value throughout when the
+    /// first key orders exactly by value (typed numbers, dates, booleans, binary strings):
+    /// such chunks are passed over on the fences alone, so a million results in a few
+    /// sections cost a pass over the chunks' fences, not over every result.
     func runs() -> [(start: Int, key: Value)] {
-        guard sortKeys.count > 0, count > 0 else { return [] }
-        var result: [(start: Int, key: Value)] = [(0, chunks[0].keys[0].value(at: 0))]
-        var previous = (column: chunks[0].keys[0], row: 0)
-        var global = 0
-        for chunk in chunks {
+        guard let first = sortKeys.first, count > 0 else { return [] }
+        var result: [(start: Int, key: Value)] = []
+        var previous: Value?
+        func visit(_ value: Value, at global: Int) {
+            if let p = previous, p == value || p.sectionName == value.sectionName { return }
+            previous = value
+            result.append((global, value))
+        }
+        let exactKinds: Set<KeyColumn.Kind> = first.comparison == .binary ? [.integer, .bool, .double, .date, .string] : [.integer, .bool, .double, .date]
+        let uniformByFences = exactKinds.contains(fences.kind)
+        for (c, chunk) in chunks.enumerated() where chunk.count > 0 {
+            if uniformByFences && c + 1 < chunks.count && fences.same(c, as: fences, c + 1) {
+                visit(fences.value(at: c), at: starts[c])
+                continue
+            }
             let column = chunk.keys[0]
-            for i in 0..<chunk.count {
-                defer { global += 1; previous = (column, i) }
-                if global == 0 || column.same(i, as: previous.column, previous.row) { continue }
-                let value = column.value(at: i), before = previous.column.value(at: previous.row)
-                if value.sectionName != before.sectionName { result.append((global, value)) }
+            for i in 0..<chunk.count where i == 0 || !column.same(i, as: column, i - 1) {
+                visit(column.value(at: i), at: starts[c] + i)
             }
         }
         return result

@@ -70,6 +70,20 @@ struct KeyPathPlan {
         self.crossesToMany = toManySteps == 1
     }
 
+    /// The single value at the end of a path that crosses no to-many (`.null` when a to-one
+    /// on the way is empty); no intermediate arrays for a path without relationship steps.
+    @inline(__always)
+    func value<S: PredicateSubject>(of subject: S) -> Value {
+        if steps.isEmpty {
+            switch terminal {
+            case .attribute(let a): return subject.attributeValue(a)
+            case .relationship(let r): return r < 0 ? .integer(1) : (subject.toOneKey(r).map { .integer($0) } ?? .null)
+            case .count: break
+            }
+        }
+        return values(of: subject).first ?? .null
+    }
+
     /// The values at the end of the path for `subject` (one for a to-one path, several across
     /// a to-many; `@count` gives the count).
     func values<S: PredicateSubject>(of subject: S) -> [Value] {

@@ -88,6 +88,15 @@ public struct SaveChanges: Sendable, Equatable {
     public var deleted: [ObjectID] = []
     /// The keys that changed, per updated object.
     public var changedKeys: [ObjectID: Set<String>] = [:]
+    /// The state each inserted object was stored with, in the order of ``inserted``; empty when
+    /// the save did not reach a store (a child context's save into its parent).
+    public var insertedSnapshots: [Snapshot] = []
+    /// The state each updated object was stored with (new row version), in the order of
+    /// ``updated``; empty when the save did not reach a store.
+    ///
+    /// With these a merge can decide about objects it does not have loaded (does an updated
+    /// ticker now match a live query, and where does it sort?) without reading the store.
+    public var updatedSnapshots: [Snapshot] = []
 
     /// Creates an empty set of changes.
     public init(inserted: [ObjectID] = [], updated: [ObjectID] = [], deleted: [ObjectID] = [],
@@ -100,4 +109,24 @@ public struct SaveChanges: Sendable, Equatable {
 
     /// Whether nothing changed.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
+
+    /// Whether ``insertedSnapshots`` and ``updatedSnapshots`` hold the stored state of every
+    /// inserted and updated object.
+    public var carriesSnapshots: Bool {
+        insertedSnapshots.count == inserted.count && updatedSnapshots.count == updated.count
+            && !(inserted.isEmpty && updated.isEmpty)
+    }
+
+    /// Records an inserted object and the state it was stored with.
+    mutating func recordInsert(_ id: ObjectID, stored: Snapshot) {
+        inserted.append(id)
+        insertedSnapshots.append(stored)
+    }
+
+    /// Records an updated object, the keys that changed and the state now stored.
+    mutating func recordUpdate(_ id: ObjectID, keys: Set<String>, stored: Snapshot) {
+        updated.append(id)
+        updatedSnapshots.append(stored)
+        changedKeys[id] = keys
+    }
 }

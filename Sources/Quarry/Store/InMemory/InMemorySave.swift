@@ -54,9 +54,10 @@ struct InMemorySave {
 
     private mutating func insert(_ change: ObjectChange) throws {
         let entity = try entity(of: change.id)
-        write(try stored(change.snapshot, of: entity, version: 1), id: change.id, entity: entity, reported: false)
+        let written = try stored(change.snapshot, of: entity, version: 1)
+        write(written, id: change.id, entity: entity, reported: false)
         lists.append((change.id, change.toMany))
-        result.changes.inserted.append(change.id)
+        result.changes.recordInsert(change.id, stored: written)
     }
 
     // MARK: Updates
@@ -67,16 +68,18 @@ struct InMemorySave {
         let base = change.committed?.version ?? change.snapshot.version
         let keys = Set(change.changed.keys(in: entity))
         if let current, current.version == base {
-            write(try merged(change, over: current, entity: entity), id: change.id, entity: entity)
-            recordUpdate(change, keys: keys)
+            let written = try merged(change, over: current, entity: entity)
+            write(written, id: change.id, entity: entity)
+            recordUpdate(change, keys: keys, stored: written)
             return
         }
         let conflict = MergeConflict(objectID: change.id, entityName: entity.name, cachedSnapshot: change.committed,
                                      persistedSnapshot: current, objectSnapshot: change.snapshot, changed: change.changed)
         switch resolve(conflict) {
         case .write(let snapshot):
-            write(try stored(snapshot, of: entity, version: (current?.version ?? 0) + 1), id: change.id, entity: entity)
-            recordUpdate(change, keys: keys)
+            let written = try stored(snapshot, of: entity, version: (current?.version ?? 0) + 1)
+            write(written, id: change.id, entity: entity)
+            recordUpdate(change, keys: keys, stored: written)
         case .keepPersisted:
             result.rolledBack[change.id] = .some(current)
         case .delete:
@@ -87,10 +90,9 @@ struct InMemorySave {
         }
     }
 
-    private mutating func recordUpdate(_ change: ObjectChange, keys: Set<String>) {
+    private mutating func recordUpdate(_ change: ObjectChange, keys: Set<String>, stored: Snapshot) {
         lists.append((change.id, change.toMany))
-        result.changes.updated.append(change.id)
-        result.changes.changedKeys[change.id] = keys
+        result.changes.recordUpdate(change.id, keys: keys, stored: stored)
     }
 
     /// The persisted row with only the changed properties taken from the change.
@@ -125,6 +127,7 @@ struct InMemorySave {
             let written = try stored(snapshot, of: entity, version: (current?.version ?? 0) + 1)
             write(written, id: id, entity: entity)
             result.changes.updated.append(id)
+            result.changes.updatedSnapshots.append(written)
             result.rolledBack[id] = .some(written)
         case .keepPersisted:
             result.rolledBack[id] = .some(current)

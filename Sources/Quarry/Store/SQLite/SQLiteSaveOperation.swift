@@ -86,6 +86,7 @@ final class SQLiteSaveOperation {
         var prepared = [SQLiteRawStatement?](repeating: nil, count: model.entities.count)
         result.written.reserveCapacity(inserts.count)
         result.changes.inserted.reserveCapacity(inserts.count)
+        result.changes.insertedSnapshots.reserveCapacity(inserts.count)
         for change in inserts {
             let e = Int(change.id.entityIndex)
             currentEntity = e
@@ -101,7 +102,7 @@ final class SQLiteSaveOperation {
             statement.bind(1, at: 3)
             _ = statement.bind(statements.insert[e].slots, of: change.snapshot, from: 4)
             try statement.execute()
-            result.changes.inserted.append(change.id)
+            result.changes.recordInsert(change.id, stored: stored(change.snapshot, version: 1, entity: e))
         }
     }
 
@@ -116,9 +117,9 @@ final class SQLiteSaveOperation {
         statement.bind(change.snapshot.version, at: next + 1)
         try statement.execute()
         if db.changesCount == 1 {
-            result.written[change.id] = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
-            result.changes.updated.append(change.id)
-            result.changes.changedKeys[change.id] = Set(change.changed.keys(in: entity))
+            let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
+            result.written[change.id] = written
+            result.changes.recordUpdate(change.id, keys: Set(change.changed.keys(in: entity)), stored: written)
             return true
         }
         let persisted = try reader.snapshot(for: change.id, db: db)
@@ -156,11 +157,11 @@ final class SQLiteSaveOperation {
             let version = conflict.newVersion + 1
             try overwrite(id, with: snapshot, version: version, exists: conflict.persistedSnapshot != nil, db: db)
             let entity = model.entities[Int(id.entityIndex)]
-            result.written[id] = stored(snapshot, version: version, entity: entity.index)
-            result.changes.updated.append(id)
+            let written = stored(snapshot, version: version, entity: entity.index)
+            result.written[id] = written
             var changed = conflict.changed
             changed.formUnion(Self.differences(snapshot, conflict.persistedSnapshot, entity: entity))
-            result.changes.changedKeys[id] = Set(changed.keys(in: entity))
+            result.changes.recordUpdate(id, keys: Set(changed.keys(in: entity)), stored: written)
             return true
         case .keepPersisted:
             result.rolledBack[id] = .some(conflict.persistedSnapshot)

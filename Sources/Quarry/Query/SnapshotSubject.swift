@@ -1,0 +1,53 @@
+/// One object's stored state (a ``Snapshot`` carried by a save) as a predicate subject.
+///
+/// A snapshot holds the object's own attributes and to-one destinations only, so it can answer
+/// key paths that end on the object itself (`price`, `sector` as a destination, compared with
+/// `nil` or an ID) but not ones that step through a relationship (`sector.name`). Use it only
+/// where ``KeyPathPlan/isLocal`` holds for every key path involved (see
+/// ``ObjectPredicate/isLocal(entity:model:)``); the relationship steps answer "no destination".
+struct SnapshotSubject: PredicateSubject {
+    let snapshot: Snapshot
+
+    func attributeValue(_ index: Int) -> Value {
+        index < snapshot.values.count ? snapshot.values[index] : .null
+    }
+
+    func toOne(_ r: Int) -> SnapshotSubject? { nil }
+
+    func toOneKey(_ r: Int) -> Int64? { r < snapshot.toOne.count ? snapshot.toOne[r]?.primaryKey : nil }
+
+    func toMany(_ r: Int) -> [SnapshotSubject] { [] }
+
+    func toManyCount(_ r: Int) -> Int { 0 }
+}
+
+extension KeyPathPlan {
+    /// Whether the path ends on the object itself (no relationship is followed), so the
+    /// object's own stored state answers it.
+    var isLocal: Bool { steps.isEmpty }
+}
+
+extension ObjectPredicate {
+    /// Every key path the predicate reads, in order of appearance.
+    var keyPaths: [String] {
+        func paths(_ operand: Operand) -> [String] {
+            switch operand {
+            case .keyPath(let path): return [path]
+            case .list(let items): return items.flatMap(paths)
+            case .constant, .variable: return []
+            }
+        }
+        switch self {
+        case .truePredicate, .falsePredicate: return []
+        case .comparison(let c): return paths(c.lhs) + paths(c.rhs)
+        case .and(let ps), .or(let ps): return ps.flatMap(\.keyPaths)
+        case .not(let p): return p.keyPaths
+        }
+    }
+
+    /// Whether every key path of the predicate ends on the object itself, so a ``Snapshot`` of
+    /// an `entity` object answers it. Invalid key paths count as not local.
+    func isLocal(entity: EntityDescription, model: ManagedObjectModel) -> Bool {
+        keyPaths.allSatisfy { (try? KeyPathPlan($0, entity: entity, model: model))?.isLocal ?? false }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import Quarry
+import QuarryTestSupport
+
+/// How a controller decides about objects a merge changed that it has not loaded: by the keys
+/// that changed, by the state the save carried, or (a relationship in the predicate) by one
+/// store query for the whole batch; never by loading them.
+@Suite("Fetched-results controller: merged objects it has not loaded")
+struct MergedObjectDecisionTests {
+    /// Twenty tickers, T0…T19, priced 0…19; even ones in sector "A", odd ones in "B".
+    func seed(_ importer: ObjectContext) throws -> [ObjectID] {
+        try importer.performAndWait {
+            let a = try importer.insert(Sector.self); a.name = "A"
+            let b = try importer.insert(Sector.self); b.name = "B"
+            let tickers = try (0..<20).map { i -> Ticker in
+                let t = try importer.insert(Ticker.self)
+                t.symbol = "T\(i)"; t.price = Double(i); t.sector = i % 2 == 0 ? a : b
+                return t
+            }
+            try importer.save()
+            return tickers.map(\.objectID)
+        }
+    }
+
+    func save(_ importer: ObjectContext, _ edit: () throws -> Void) throws -> SaveChanges {
+        try importer.performAndWait {
+            try edit()
+            guard case .saved(let changes) = try importer.save() else { return SaveChanges() }
+            return changes
+        }
+    }
+
+    /// The IDs a fresh fetch of `request` gives, in order.
+    func fresh(_ request: FetchRequest, _ context: ObjectContext) throws -> [[ObjectID]] {
+        let c = try FetchedResultsController(fetchRequest: request, context: context)
+        try c.performFetch()
+        return c.snapshot.items
+    }
+
+    @Test("decided by changed keys, carried state or one query; nothing loaded", arguments: StoreKind.allCases)
+    func decisions(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let importer = try store.context("importer")
+        let ids = try seed(importer)
+        let main = try store.context("main")
+        let local = FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "price >= 10"), sortDescriptors: [SortKey("price")])
+        let related = FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "sector.name == 'A'"), sortDescriptors: [SortKey("price")])
+        let (byState, byQuery, log) = try main.performAndWait { () -> (FetchedResultsController, FetchedResultsController, CallLog) in
+            let byState = try FetchedResultsController(fetchRequest: local, context: main)
+            let byQuery = try FetchedResultsController(fetchRequest: related, context: main)
+            try byState.performFetch()
+            try byQuery.performFetch()
+            let log = CallLog()
+            byState.delegate = log
+            return (byState, byQuery, log)
+        }
+        let registered = main.performAndWait { main.registeredObjectCount }
+
+        // Prices change membership and order; a name changes nothing the requests read.
+        let first = try save(importer) {
+            (importer.object(with: ids[3]) as! Ticker).price = 50     // joins `local`
+            (importer.object(with: ids[15]) as! Ticker).price = 1     // leaves `local`
+            (importer.object(with: ids[12]) as! Ticker).price = 30    // moves in both
+            (importer.object(with: ids[14]) as! Ticker).name = "renamed"
+            let n = try importer.insert(Ticker.self)
+            n.symbol = "NEW"; n.price = 70; n.sector = (importer.object(with: ids[0]) as! Ticker).sector
+        }
+        #expect(first.carriesSnapshots)
+        try main.performAndWait {
+            main.merge(fromDidSave: first)
+            #expect(main.registeredObjectCount == registered, "nothing loaded to decide")
+            #expect(byState.mergeQueries == 0, "the carried state decided a local predicate")
+            #expect(byQuery.mergeQueries == 1, "a relationship in the predicate: one query for the batch")
+            let byStateFresh = try fresh(local, main)
+            #expect(byState.snapshot.items == byStateFresh)
+            let byQueryFresh = try fresh(related, main)
+            #expect(byQuery.snapshot.items == byQueryFresh)
+            #expect(log.calls.contains("update [0, 4] -"), "the renamed T14 is updated in place: \(log.calls)")
+        }
+
+        // Only names change: the requests read neither, so no query and no move.
+        log.calls = []
+        let second = try save(importer) {
+            for i in [10, 16, 18] { (importer.object(with: ids[i]) as! Ticker).name = "n\(i)" }
+        }
+        try main.performAndWait {
+            main.merge(fromDidSave: second)
+            #expect(byQuery.mergeQueries == 1, "changed keys the request does not read need no query")
+            let byQueryFresh = try fresh(related, main)
+            #expect(byQuery.snapshot.items == byQueryFresh)
+            #expect(log.calls.filter { $0.hasPrefix("update") }.count == 3)
+            #expect(!log.calls.contains { $0.hasPrefix("move") || $0.hasPrefix("insert") || $0.hasPrefix("delete") })
+            #expect(main.registeredObjectCount == registered)
+        }
+    }
+
+    @Test("a save into the store carries the stored state of what it inserted and updated", arguments: StoreKind.allCases)
+    func carriedState(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let importer = try store.context("importer")
+        let ids = try seed(importer)
+        let price = store.model.entity(named: "Ticker")!.attributeIndex("price")!
+        let changes = try save(importer) {
+            (importer.object(with: ids[1]) as! Ticker).price = 42
+            let n = try importer.insert(Ticker.self); n.symbol = "NEW"; n.price = 7
+        }
+        #expect(changes.carriesSnapshots)
+        #expect(changes.updatedSnapshots.map { $0.values[price] } == [.double(42)])
+        #expect(changes.insertedSnapshots.map { $0.values[price] } == [.double(7)])
+        #expect(changes.updatedSnapshots[0].version == 2 && changes.insertedSnapshots[0].version == 1)
+
+        // A child's save into its parent reached no store: it carries nothing.
+        let child = ObjectContext(concurrencyType: .privateQueue, parent: importer, name: "child")
+        let childChanges = try save(child) { (child.object(with: ids[2]) as! Ticker).price = 1 }
+        #expect(!childChanges.carriesSnapshots && childChanges.updatedSnapshots.isEmpty)
+    }
+
+    @Test("a merge refreshes registered objects from the carried state, not from the store", arguments: StoreKind.allCases)
+    func refreshFromCarriedState(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let importer = try store.context("importer")
+        let ids = try seed(importer)
+        let main = try store.context("main")
+        let shown = main.performAndWait { () -> Ticker in let t = main.object(with: ids[5]) as! Ticker; _ = t.price; return t }
+        let first = try save(importer) { (importer.object(with: ids[5]) as! Ticker).price = 100 }
+        let second = try save(importer) { (importer.object(with: ids[5]) as! Ticker).price = 200 }
+        main.performAndWait {
+            // The store holds 200 by now; the first save carried 100.
+            main.merge(fromDidSave: first)
+            #expect(shown.price == 100)
+            main.merge(fromDidSave: second)
+            #expect(shown.price == 200)
+            // A late merge of an older save does not go back in time.
+            main.merge(fromDidSave: first)
+            #expect(shown.price == 200)
+        }
+    }
+}
