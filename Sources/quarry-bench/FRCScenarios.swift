@@ -13,62 +13,74 @@ final class ChangeClock: FetchedResultsControllerDelegate, @unchecked Sendable {
     func controllerDidChangeContent(_ controller: FetchedResultsController) { changed = DispatchTime.now().uptimeNanoseconds }
 }
 
-/// Scenario `frc-update`: n results live in a controller; an importer save changes the sort key
-/// of k of them; time from the end of the save to `didChangeContent` vs re-running the fetch,
-/// and vs diffing the old and new sorted ID arrays with `difference(from:)`.
+/// Scenario `frc-update`: n results, an importer save changes the sort key of k of them;
+/// the time from the save to the controller's `didChangeContent` against re-running the same
+/// fetch (a re-query observer's cost) and against `difference(from:)` over the old and new
+/// sorted ID arrays. Each of `rounds` rounds (default 5) makes a new save and measures all
+/// three side by side; the ratios are of the medians. Every round checks the incremental
+/// results against the fresh fetch (outside the timed parts).
 func runFRCUpdateScenario(_ args: BenchArguments) throws {
     let n = args.int("n", default: 1_000_000)
     let k = args.int("k", default: 1_000)
+    let rounds = max(1, args.int("rounds", default: 5))
     let dir = try benchDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let url = dir.appendingPathComponent("rows.sqlite")
     try makeIndexedRowStore(n: n, url: url)
-    print("frc-update: \(n) results, an importer save changes the sort key of \(k)")
+    print("frc-update: \(n) results, an importer save changes the sort key of \(k); \(rounds) rounds, medians")
 
     let main = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: indexedRowModel), name: "main"), name: "main")
     let importer = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: indexedRowModel), name: "writer"), name: "importer")
     let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
     let clock = ChangeClock()
     var rng = SplitMix64(seed: 7)
-    let (controller, oldIDs) = try main.performAndWait { () -> (FetchedResultsController, [ObjectID]) in
+    let controller = try main.performAndWait { () -> FetchedResultsController in
         let c = try FetchedResultsController(fetchRequest: request, context: main)
         try c.performFetch()
         c.delegate = clock
-        return (c, c.snapshot.items[0])
-    }
-    guard oldIDs.count == n else { throw BenchError.check("controller holds \(oldIDs.count) results, expected \(n)") }
-
-    // The importer changes k sort keys (and saves); the merge into main drives the controller.
-    let a = AttributeKey<Int64>("a")
-    let changes = try importer.performAndWait { () -> SaveChanges in
-        for _ in 0..<k {
-            let row = importer.object(with: ObjectID(entityIndex: 0, primaryKey: Int64(1 + rng.below(n))))
-            row[a] = Int64(rng.below(n)) * 2 + 1
-        }
-        guard case .saved(let c) = try importer.save() else { throw BenchError.check("importer saved nothing") }
         return c
     }
-    let start = DispatchTime.now().uptimeNanoseconds
-    main.performAndWait { main.merge(fromDidSave: changes) }
-    let incremental = Double(clock.changed - start) / 1e9
-    guard clock.changed > start, clock.objectChanges > 0 else { throw BenchError.check("the controller reported no change") }
-    let newIDs = main.performAndWait { controller.snapshot.items[0] }
-
-    // The re-query observer's cost: run the same fetch again.
-    let refetch = try measure {
-        try main.performAndWait {
-            let fresh = try FetchedResultsController(fetchRequest: request, context: main)
-            try fresh.performFetch()
-            guard fresh.snapshot.items[0] == newIDs else { throw BenchError.check("incremental results differ from a fresh fetch") }
+    let a = AttributeKey<Int64>("a")
+    var incremental: [Double] = [], refetch: [Double] = [], diff: [Double] = []
+    var reported = 0, diffCount = 0
+    for _ in 0..<rounds {
+        let oldIDs = main.performAndWait { controller.snapshot.items.first ?? [] }
+        guard oldIDs.count == n else { throw BenchError.check("controller holds \(oldIDs.count) results, expected \(n)") }
+        // The importer changes k sort keys (and saves); the merge into main drives the controller.
+        let changes = try importer.performAndWait { () -> SaveChanges in
+            for _ in 0..<k {
+                let row = importer.object(with: ObjectID(entityIndex: 0, primaryKey: Int64(1 + rng.below(n))))
+                row[a] = Int64(rng.below(n)) * 2 + 1
+            }
+            guard case .saved(let c) = try importer.save() else { throw BenchError.check("importer saved nothing") }
+            importer.reset()
+            return c
         }
+        let before = clock.objectChanges
+        let start = DispatchTime.now().uptimeNanoseconds
+        main.performAndWait { main.merge(fromDidSave: changes) }
+        guard clock.changed > start, clock.objectChanges > before else { throw BenchError.check("the controller reported no change") }
+        incremental.append(Double(clock.changed - start) / 1e9)
+        reported = clock.objectChanges - before
+        let newIDs = main.performAndWait { controller.snapshot.items[0] }
+
+        // The re-query observer's cost: run the same fetch again (the controller is released
+        // at the end of the round, so it never sees a later save).
+        let fresh = try main.performAndWait { try FetchedResultsController(fetchRequest: request, context: main) }
+        refetch.append(try measure { try main.performAndWait { try fresh.performFetch() } })
+        let freshIDs = main.performAndWait { fresh.snapshot.items.first ?? [] }
+        guard freshIDs == newIDs else { throw BenchError.check("incremental results differ from a fresh fetch") }
+        diff.append(measure { diffCount = newIDs.difference(from: oldIDs).count })
     }
-    var diffCount = 0
-    let diff = measure { diffCount = newIDs.difference(from: oldIDs).count }
-    print("  incremental update     k=\(k) n=\(n)  \(String(format: "%.4f", incremental)) s  (\(clock.objectChanges) object changes reported)")
-    print("  re-run fetch           n=\(n)  \(String(format: "%.4f", refetch)) s")
-    print("  difference(from:)      n=\(n)  \(String(format: "%.4f", diff)) s  (\(diffCount) changes)")
-    ratio("frc-update", refetch / incremental)
-    ratio("frc-update-vs-diff", diff / incremental)
+    func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+    func figures(_ xs: [Double]) -> String {
+        String(format: "%.4f s  (min %.4f, max %.4f)", median(xs), xs.min()!, xs.max()!)
+    }
+    print("  incremental update     k=\(k) n=\(n)  \(figures(incremental))  (\(reported) object changes reported)")
+    print("  re-run fetch           n=\(n)  \(figures(refetch))")
+    print("  difference(from:)      n=\(n)  \(figures(diff))  (\(diffCount) changes)")
+    ratio("frc-update", median(refetch) / median(incremental))
+    ratio("frc-update-vs-diff", median(diff) / median(incremental))
 }
 
 /// Resident memory of this process, in bytes (from /proc/self/statm).

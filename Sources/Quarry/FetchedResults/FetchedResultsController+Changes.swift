@@ -105,14 +105,15 @@ extension FetchedResultsController {
         var drops: [(location: SortedResults.Location, deleted: ObjectID?)] = []
         var additions: [SortedResults.Entry] = []
         var additionOld: [Int?] = []
-        for upsert in upserts {
+        let found = results.locate(upserts.map(\.entry))
+        for (u, upsert) in upserts.enumerated() {
             let id = upsert.entry.id
-            let old = upsert.renamedFrom ?? results.location(of: id)
+            let old = upsert.renamedFrom ?? found[u]?.location
             if upsert.cancelled {
                 if let old = upsert.renamedFrom { drops.append((old, id)) }
                 continue
             }
-            if let old, upsert.renamedFrom == nil, results.hasKeys(upsert.entry.keys, at: old) {
+            if let old, upsert.renamedFrom == nil, found[u]?.sameKeys == true {
                 updates.append((id, results.index(of: old)))
                 continue
             }

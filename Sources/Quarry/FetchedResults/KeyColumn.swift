@@ -281,6 +281,23 @@ struct KeyColumn {
         }
     }
 
+    /// For an integer column without `nil`s: the rows of `range` holding `y`, as the range
+    /// between the last row that sorts before it and the first that sorts after it (rows are
+    /// in `ascending` or descending order). `nil` for any other column.
+    func equalRange(of y: Int64, in range: Range<Int>, ascending: Bool) -> Range<Int>? {
+        guard kind == .integer, nulls.isEmpty else { return nil }
+        return ints.withUnsafeBufferPointer { xs -> Range<Int> in
+            func bound(_ before: (Int64) -> Bool, _ low: Int) -> Int {
+                var l = low, h = range.upperBound
+                while l < h { let m = (l + h) / 2; if before(xs[m]) { l = m + 1 } else { h = m } }
+                return l
+            }
+            let lower = ascending ? bound({ $0 < y }, range.lowerBound) : bound({ $0 > y }, range.lowerBound)
+            let upper = ascending ? bound({ $0 <= y }, lower) : bound({ $0 >= y }, lower)
+            return lower..<upper
+        }
+    }
+
     /// Whether row `i` holds `v` (`==` on ``Value``).
     @inline(__always)
     func holds(_ v: Value, at i: Int) -> Bool {

@@ -35,6 +35,12 @@ struct SortedResults {
         }
 
         func id(_ i: Int) -> ObjectID { ObjectID(entityIndex: Int(entities[i]), primaryKey: pks[i]) }
+
+        /// Runs `body` on the chunk's columns, each accessed once for the whole edit rather
+        /// than once per row changed.
+        func withColumns<R>(_ body: (inout [Int64], inout [Int32], inout [KeyColumn]) -> R) -> R {
+            body(&pks, &entities, &keys)
+        }
     }
 
     /// Results per chunk when chunks are cut, and the most a chunk holds before it is split.
@@ -207,8 +213,15 @@ struct SortedResults {
     /// Whether row `o` of `chunk` sorts before `entry`.
     @inline(__always)
     private func precedes(_ chunk: Chunk, _ o: Int, _ entry: Entry) -> Bool {
-        for (i, key) in sortKeys.enumerated() {
-            let c = chunk.keys[i].compare(o, entry.keys[i], key: key)
+        precedes(chunk.keys, chunk, o, entry)
+    }
+
+    /// Whether row `o` of `chunk`, whose key columns are `columns`, sorts before `entry`.
+    @inline(__always)
+    private func precedes(_ columns: [KeyColumn], _ chunk: Chunk, _ o: Int, _ entry: Entry) -> Bool {
+        for i in sortKeys.indices {
+            let key = sortKeys[i]
+            let c = columns[i].compare(o, entry.keys[i], key: key)
             if c != 0 { return key.ascending ? c < 0 : c > 0 }
         }
         return chunk.id(o) < entry.id
@@ -239,20 +252,61 @@ struct SortedResults {
         return Location(slot: slot, offset: offset)
     }
 
+    /// For each of `entries`: where its ID is among the results (`nil` when it is not), and
+    /// whether the keys stored there equal the entry's (an update that leaves it in place).
+    /// Looked up together, like ``locations(of:)``.
+    func locate(_ entries: [Entry]) -> [(location: Location, sameKeys: Bool)?] {
+        let found = locations(of: entries.map(\.id))
+        var columns: [[KeyColumn]] = []
+        columns.reserveCapacity(entries.count)
+        for l in found { columns.append(l.map { chunks[$0.slot].keys } ?? []) }
+        var result: [(location: Location, sameKeys: Bool)?] = []
+        result.reserveCapacity(entries.count)
+        for (i, l) in found.enumerated() {
+            guard let l else { result.append(nil); continue }
+            var same = true
+            for k in columns[i].indices where !columns[i][k].holds(entries[i].keys[k], at: l.offset) { same = false; break }
+            result.append((l, same))
+        }
+        return result
+    }
+
+    /// The locations of `ids` (`nil` for those not among the results), looked up together.
+    ///
+    /// Each step runs over the whole batch before the next (chunk handles, then the chunks'
+    /// key arrays, then the scans), so the memory reads for different IDs overlap instead of
+    /// each waiting on the one before: a batch from a large index costs far less than one
+    /// ``location(of:)`` after another.
+    func locations(of ids: [ObjectID]) -> [Location?] {
+        var slots = [Int](repeating: -1, count: ids.count)
+        for (i, id) in ids.enumerated() {
+            if let handle = positions[id] { slots[i] = Int(slotOfHandle[Int(handle)]) }
+        }
+        var keyArrays: [[Int64]] = []
+        keyArrays.reserveCapacity(ids.count)
+        for slot in slots { keyArrays.append(slot >= 0 && slot < chunks.count ? chunks[slot].pks : []) }
+        var result = [Location?](repeating: nil, count: ids.count)
+        for (i, id) in ids.enumerated() where !keyArrays[i].isEmpty {
+            let key = id.primaryKey
+            let offset = keyArrays[i].withUnsafeBufferPointer { pks -> Int in
+                var o = 0
+                while o < pks.count && pks[o] != key { o += 1 }
+                return o
+            }
+            let slot = slots[i]
+            if offset < keyArrays[i].count && chunks[slot].entities[offset] == id.entityIndex {
+                result[i] = Location(slot: slot, offset: offset)
+            }
+        }
+        return result
+    }
+
     /// The global index of `location`.
     func index(of location: Location) -> Int { starts[location.slot] + location.offset }
 
     /// The sort keys stored at `location`.
     func keys(at location: Location) -> [Value] {
         chunks[location.slot].keys.map { $0.value(at: location.offset) }
-    }
-
-    /// Whether the result at `location` has exactly the sort keys `keys` (`==` on ``Value``),
-    /// so that an update to them leaves it where it is.
-    func hasKeys(_ keys: [Value], at location: Location) -> Bool {
-        let columns = chunks[location.slot].keys
-        for k in columns.indices where !columns[k].holds(keys[k], at: location.offset) { return false }
-        return true
     }
 
     /// Removes the results at global indexes `drop` and merges `additions` in; returns where
@@ -280,7 +334,7 @@ struct SortedResults {
         }
         // Each addition's place among the old results, in order (ties by the fetch's order).
         var order = Array(additions.indices)
-        let places = additions.map(insertionPoint(for:))
+        let places = insertionPoints(for: additions)
         order.sort { a, b in places[a] != places[b] ? places[a] < places[b] : precedes(additions[a], additions[b]) }
         // Where the additions end up: their place among the old results, less the drops
         // before it, plus the additions before them.
@@ -291,6 +345,9 @@ struct SortedResults {
             while d < drop.count && drop[d] < place { d += 1 }
             newIndex[a] = index(of: place) - d + j
         }
+        // Chunk by chunk, the drops' offsets and the additions with theirs, each in order.
+        let dropOffsets = drop.map(\.offset)
+        let adds = order.map { (at: places[$0].offset, entry: additions[$0]) }
         var replacements: [(chunk: Int, pieces: [Chunk])] = []
         var di = 0, ai = 0
         while di < drop.count || ai < order.count {
@@ -298,21 +355,61 @@ struct SortedResults {
             let dropStart = di, addStart = ai
             while di < drop.count && drop[di].slot == c { di += 1 }
             while ai < order.count && places[order[ai]].slot == c { ai += 1 }
-            let drops = drop[dropStart..<di].map(\.offset)
-            let adds = order[addStart..<ai].map { (at: places[$0].offset, entry: additions[$0]) }
-            if let pieces = edit(c, drops: drops, adds: adds) { replacements.append((c, pieces)) }
+            let pieces = dropOffsets[dropStart..<di].withUnsafeBufferPointer { drops in
+                adds[addStart..<ai].withUnsafeBufferPointer { adds in edit(c, drops: drops, adds: adds) }
+            }
+            if let pieces { replacements.append((c, pieces)) }
         }
         splice(replacements)
         return newIndex
     }
 
-    /// Where `entry` goes among the results: before row `offset` of chunk `slot` (`offset`
-    /// may be the chunk's count: at its end).
-    func insertionPoint(for entry: Entry) -> Location {
-        // An emptied index holds one empty chunk while it is refilled.
-        guard count > 0 else { return Location(slot: 0, offset: 0) }
-        // The first chunk whose first result does not precede the entry (by the fences,
-        // looking at the chunk itself only when the first keys are equal)...
+    /// Where each of `entries` goes among the results: before row `offset` of chunk `slot`
+    /// (`offset` may be the chunk's count: at its end). Found together: the chunks by their
+    /// fences for all entries first, then the chunks' key columns for all, then the searches
+    /// in them, so that the memory reads for different entries overlap.
+    func insertionPoints(for entries: [Entry]) -> [Location] {
+        guard count > 0 else { return entries.map { _ in Location(slot: 0, offset: 0) } }
+        let slots = entries.map { chunkAfter($0) - 1 }
+        var columns: [[KeyColumn]] = []
+        columns.reserveCapacity(entries.count)
+        for slot in slots { columns.append(slot >= 0 ? chunks[slot].keys : []) }
+        var result: [Location] = []
+        result.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            let slot = slots[i]
+            result.append(slot < 0 ? Location(slot: 0, offset: 0)
+                          : Location(slot: slot, offset: offset(of: entry, in: columns[i], chunk: chunks[slot])))
+        }
+        return result
+    }
+
+    /// Where `entry` goes in the chunk whose key columns are `columns` (its first row sorts
+    /// before the entry).
+    @inline(__always)
+    private func offset(of entry: Entry, in columns: [KeyColumn], chunk: Chunk) -> Int {
+        var l = 1, h = columns.first?.count ?? chunk.count
+        // One integer key: search the typed column, then the equal keys by ID.
+        if columns.count == 1, case .integer(let y) = entry.keys[0],
+           let equal = columns[0].equalRange(of: y, in: l..<h, ascending: sortKeys[0].ascending) {
+            l = equal.lowerBound
+            h = equal.upperBound
+            while l < h {
+                let mid = (l + h) / 2
+                if chunk.id(mid) < entry.id { l = mid + 1 } else { h = mid }
+            }
+            return l
+        }
+        while l < h {
+            let mid = (l + h) / 2
+            if precedes(columns, chunk, mid, entry) { l = mid + 1 } else { h = mid }
+        }
+        return l
+    }
+
+    /// The first chunk whose first result does not precede `entry` (by the fences, looking at
+    /// the chunk itself only when the first keys are equal).
+    private func chunkAfter(_ entry: Entry) -> Int {
         var low = 0, high = chunks.count
         let first = sortKeys.first, value = entry.keys.first ?? .null
         while low < high {
@@ -325,44 +422,36 @@ struct SortedResults {
             }
             if before { low = mid + 1 } else { high = mid }
         }
-        guard low > 0 else { return Location(slot: 0, offset: 0) }
-        // ...so the place is in the chunk before it, or at its end.
-        let chunk = chunks[low - 1]
-        var l = 1, h = chunk.count
-        while l < h {
-            let mid = (l + h) / 2
-            if precedes(chunk, mid, entry) { l = mid + 1 } else { h = mid }
-        }
-        return Location(slot: low - 1, offset: l)
+        return low
     }
-
-    /// The first global index whose result does not sort before `entry`.
-    func insertionIndex(for entry: Entry) -> Int { index(of: insertionPoint(for: entry)) }
 
     /// Applies one chunk's drops (offsets, increasing) and additions (before old offsets, in
     /// order): in place for a few, else rebuilt; returns the pieces replacing the chunk when it
     /// must be split or removed.
-    private mutating func edit(_ c: Int, drops: [Int], adds: [(at: Int, entry: Entry)]) -> [Chunk]? {
+    private mutating func edit(_ c: Int, drops: UnsafeBufferPointer<Int>, adds: UnsafeBufferPointer<(at: Int, entry: Entry)>) -> [Chunk]? {
         let chunk = chunks[c]
         let final = chunk.count - drops.count + adds.count
         if final > 0 && final <= Self.maxChunk && drops.count + adds.count <= 8 {
             // A few changes: edit the chunk's arrays in place.
-            for o in drops.reversed() {
-                chunk.pks.remove(at: o)
-                chunk.entities.remove(at: o)
-                for k in chunk.keys.indices { chunk.keys[k].remove(at: o) }
+            let first = chunk.withColumns { pks, entities, keys -> Int in
+                for o in drops.reversed() {
+                    pks.remove(at: o)
+                    entities.remove(at: o)
+                    for k in keys.indices { keys[k].remove(at: o) }
+                }
+                var first = drops.first ?? pks.count
+                var d = 0
+                for (n, add) in adds.enumerated() {
+                    while d < drops.count && drops[d] < add.at { d += 1 }
+                    let at = add.at - d + n
+                    first = min(first, at)
+                    pks.insert(add.entry.id.primaryKey, at: at)
+                    entities.insert(add.entry.id.entityIndex, at: at)
+                    for k in keys.indices { keys[k].insert(add.entry.keys[k], at: at) }
+                }
+                return first
             }
-            var first = drops.first ?? chunk.count
-            var d = 0
-            for (n, add) in adds.enumerated() {
-                while d < drops.count && drops[d] < add.at { d += 1 }
-                let at = add.at - d + n
-                first = min(first, at)
-                chunk.pks.insert(add.entry.id.primaryKey, at: at)
-                chunk.entities.insert(add.entry.id.entityIndex, at: at)
-                for k in chunk.keys.indices { chunk.keys[k].insert(add.entry.keys[k], at: at) }
-                positions.set(add.entry.id, handle: chunk.handle)
-            }
+            for add in adds { positions.set(add.entry.id, handle: chunk.handle) }
             sizes[c] = chunk.count
             if first == 0 { fences.set(fence(of: chunk), at: c) }
             return nil
@@ -419,45 +508,30 @@ struct SortedResults {
     /// Puts the pieces replacing chunks in place, carrying sizes, handles and fences along;
     /// only the chunks from the first replaced one on change slots.
     private mutating func splice(_ replacements: [(chunk: Int, pieces: [Chunk])]) {
-        guard !replacements.isEmpty else {
+        guard let firstChanged = replacements.first?.chunk else {
             renumber()
             return
         }
-        var newChunks: [Chunk] = [], newSizes: [Int] = [], newHandles: [Int32] = []
-        var newFences = KeyColumn(kind: fences.kind)
-        let total = chunks.count + replacements.reduce(0) { $0 + $1.pieces.count - 1 }
-        newChunks.reserveCapacity(total)
-        newSizes.reserveCapacity(total)
-        newHandles.reserveCapacity(total)
-        newFences.reserveCapacity(total)
-        var c = 0
-        for (r, pieces) in replacements {
-            if r > c {
-                newChunks += chunks[c..<r]
-                newSizes += sizes[c..<r]
-                newHandles += handles[c..<r]
-                newFences.append(contentsOf: fences, range: c..<r)
+        // From the last replaced chunk back, so earlier slots stay where they are.
+        for (r, pieces) in replacements.reversed() {
+            for piece in pieces { stamp(piece) }
+            guard let head = pieces.first else {
+                chunks.remove(at: r)
+                sizes.remove(at: r)
+                handles.remove(at: r)
+                fences.remove(at: r)
+                continue
             }
-            for piece in pieces {
-                newChunks.append(piece)
-                newSizes.append(piece.count)
-                newHandles.append(piece.handle)
-                newFences.append(fence(of: piece))
-                stamp(piece)
-            }
-            c = r + 1
+            chunks[r] = head
+            sizes[r] = head.count
+            handles[r] = head.handle
+            fences.set(fence(of: head), at: r)
+            let rest = pieces.dropFirst()
+            chunks.insert(contentsOf: rest, at: r + 1)
+            sizes.insert(contentsOf: rest.map(\.count), at: r + 1)
+            handles.insert(contentsOf: rest.map(\.handle), at: r + 1)
+            for (n, piece) in rest.enumerated() { fences.insert(fence(of: piece), at: r + 1 + n) }
         }
-        if c < chunks.count {
-            newChunks += chunks[c...]
-            newSizes += sizes[c...]
-            newHandles += handles[c...]
-            newFences.append(contentsOf: fences, range: c..<chunks.count)
-        }
-        let firstChanged = replacements[0].chunk
-        chunks = newChunks
-        sizes = newSizes
-        handles = newHandles
-        fences = newFences
         for i in firstChanged..<handles.count { slotOfHandle[Int(handles[i])] = Int32(i) }
         renumber()
         // Too many small chunks after many removals: cut them again.

@@ -27,14 +27,15 @@ struct SortedResultsTests {
     }
 
     @Test("random batches agree with a sorted array", arguments: [
-        [SortKey("a")], [SortKey("s", ascending: false), SortKey("a")], [SortKey("d"), SortKey("s", comparison: .caseInsensitive)],
+        [SortKey("a")], [SortKey("b")], [SortKey("b", ascending: false)], [SortKey("s", ascending: false), SortKey("a")], [SortKey("d"), SortKey("s", comparison: .caseInsensitive)],
     ])
     func randomBatches(keys: [SortKey]) throws {
-        var rng = SplitMix64(seed: UInt64(keys.count) &* 977 &+ 5)
+        var rng = SplitMix64(seed: UInt64(keys.count) &* 977 &+ (keys[0].ascending ? 5 : 6))
         func value(_ key: SortKey) -> Value {
-            if rng.below(12) == 0 { return .null }
+            // "b" is never nil (the typed integer search); the others sometimes are.
+            if key.keyPath != "b", rng.below(12) == 0 { return .null }
             switch key.keyPath {
-            case "a": return .integer(Int64(rng.below(300)))
+            case "a", "b": return .integer(Int64(rng.below(300)))
             case "d": return .double(Double(rng.below(50)) / 4)
             default: return .string(["x", "X", "apple", "Apple", "b", "ä", ""][rng.below(7)] + String(rng.below(20)))
             }
@@ -64,7 +65,10 @@ struct SortedResultsTests {
             if shape == 3 {  // a run at the very end
                 for _ in 0..<400 {
                     var e = entry()
-                    e.keys = keys.map { k in k.ascending ? (k.keyPath == "a" ? .integer(10_000) : k.keyPath == "d" ? .double(1e9) : .string("zzz")) : .null }
+                    e.keys = keys.map { k in
+                        k.keyPath == "b" ? .integer(k.ascending ? 10_000 : -1)
+                            : k.ascending ? (k.keyPath == "a" ? .integer(10_000) : k.keyPath == "d" ? .double(1e9) : .string("zzz")) : .null
+                    }
                     additions.append(e)
                 }
             }
