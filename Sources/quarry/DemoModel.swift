@@ -34,16 +34,16 @@ enum DemoModel {
     }
 }
 
-/// Seeds a demo store through an importer context, in chunks.
+/// Seeds a demo store: the sectors through a context, then the tickers and quotes as batch
+/// inserts straight into the store, in chunks (one transaction each).
 struct DemoSeeder {
     let coordinator: StoreCoordinator
-    var chunk = 5_000
+    var chunk = 10_000
 
     /// Inserts the sectors (if missing) and `rows` tickers with one quote each per 10 tickers.
     func seed(rows: Int) throws {
         let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "importer")
-        context.mergePolicy = .mergeByPropertyObjectTrump
-        try context.performAndWait {
+        let sectors = try context.performAndWait { () -> [ObjectID] in
             var sectors = try context.objects(ofEntity: "Sector")
             if sectors.isEmpty {
                 sectors = try DemoModel.sectorNames.map { name in
@@ -53,34 +53,29 @@ struct DemoSeeder {
                 }
                 try context.save()
             }
-            var generator = SplitMix64(seed: 42)
-            // Typed keys are the engine's fast path (no dictionary, no key-path lookup per value).
-            let symbol = AttributeKey<String>("symbol"), name = AttributeKey<String>("name")
-            let price = AttributeKey<Double>("price"), volume = AttributeKey<Int64>("volume")
-            let updated = AttributeKey<Date>("updated"), time = AttributeKey<Date>("time")
-            let now = Date()
-            var i = 0
-            while i < rows {
-                let end = min(rows, i + chunk)
-                for n in i..<end {
-                    let t = try context.insertObject(entityName: "Ticker")
-                    let p = Double(generator.next() % 100_000) / 100
-                    t[symbol] = Self.symbol(n)
-                    t[name] = "Company \(n)"
-                    t[price] = p
-                    t[volume] = Int64(generator.next() % 1_000_000)
-                    t[updated] = now
-                    try t.setObject(sectors[Int(generator.next() % UInt64(sectors.count))], forKey: "sector")
-                    if n % 10 == 0 {
-                        let q = try context.insertObject(entityName: "Quote")
-                        q[price] = p
-                        q[time] = now
-                        try q.setObject(t, forKey: "ticker")
-                    }
-                }
-                try context.save()
-                i = end
+            return sectors.map(\.objectID)
+        }
+        var generator = SplitMix64(seed: 42)
+        let now = Value.date(Date())
+        var i = 0
+        while i < rows {
+            let end = min(rows, i + chunk)
+            var tickers = BatchInsertRequest(entityName: "Ticker", attributes: ["symbol", "name", "price", "volume", "updated"], relationships: ["sector"])
+            tickers.reserveCapacity(end - i)
+            var quotePrices: [Value] = []
+            for n in i..<end {
+                let price = Value.double(Double(generator.next() % 100_000) / 100)
+                let volume = Value.integer(Int64(generator.next() % 1_000_000))
+                let sector = sectors[Int(generator.next() % UInt64(sectors.count))]
+                tickers.append([.string(Self.symbol(n)), .string("Company \(n)"), price, volume, now], destinations: [sector])
+                if n % 10 == 0 { quotePrices.append(price) }
             }
+            let saved = try coordinator.batchInsert(tickers)
+            var quotes = BatchInsertRequest(entityName: "Quote", attributes: ["price", "time"], relationships: ["ticker"])
+            quotes.reserveCapacity(quotePrices.count)
+            for (q, price) in quotePrices.enumerated() { quotes.append([price, now], destinations: [saved.inserted[q * 10]]) }
+            try coordinator.batchInsert(quotes)
+            i = end
         }
     }
 

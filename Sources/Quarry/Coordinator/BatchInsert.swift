@@ -1,0 +1,151 @@
+/// Rows to write straight to a store, without managed objects or a context: Core Data's
+/// `NSBatchInsertRequest`.
+///
+/// Each row gives values for the request's ``attributes`` and destinations for its to-one
+/// ``relationships`` (permanent IDs of objects already in the store), in the same order.
+/// Attributes not named keep their model defaults. The inverse of each to-one (a to-many on
+/// the destination) is stored through the same foreign key, so it is complete too.
+///
+/// ```swift
+/// var request = BatchInsertRequest(entityName: "Ticker", attributes: ["symbol", "price"], relationships: ["sector"])
+/// request.append([.string("ACME"), .double(12.5)], destinations: [techSectorID])
+/// let saved = try coordinator.batchInsert(request)
+/// mainContext.perform { mainContext.merge(fromDidSave: saved) }
+/// ```
+public struct BatchInsertRequest: Sendable {
+    /// The entity of every row.
+    public let entityName: String
+    /// The attributes each row gives a value for, in order.
+    public let attributes: [String]
+    /// The to-one relationships each row gives a destination for, in order.
+    public let relationships: [String]
+    /// The rows: attribute values (aligned with ``attributes``) and destinations (aligned
+    /// with ``relationships``).
+    public private(set) var rows: [(values: [Value], destinations: [ObjectID?])] = []
+
+    /// Creates an empty request.
+    public init(entityName: String, attributes: [String], relationships: [String] = []) {
+        self.entityName = entityName
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+
+    /// Adds one row.
+    public mutating func append(_ values: [Value], destinations: [ObjectID?] = []) {
+        rows.append((values, destinations))
+    }
+
+    /// Reserves room for `count` rows.
+    public mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
+}
+
+/// Why a ``BatchInsertRequest`` was refused; nothing was written.
+public enum BatchInsertError: Error, Equatable, CustomStringConvertible {
+    /// The model has no such entity, or it is abstract.
+    case invalidEntity(String)
+    /// The entity has no stored attribute or to-one relationship of this name (or it is a
+    /// transient attribute, or a relationship whose inverse is an ordered or many-to-many).
+    case unsupportedKey(entity: String, key: String, reason: String)
+    /// A row has the wrong number of values or destinations.
+    case rowShape(entity: String, row: Int, expected: Int, got: Int)
+    /// A value that does not fit its attribute, or a missing required one.
+    case invalidValue(entity: String, row: Int, key: String, reason: String)
+
+    /// A message naming the entity, the row (counted from 0) and the key at fault.
+    public var description: String {
+        switch self {
+        case .invalidEntity(let e): return "batch insert: no concrete entity '\(e)' in the model"
+        case .unsupportedKey(let e, let k, let why): return "batch insert into '\(e)': key '\(k)' \(why)"
+        case .rowShape(let e, let r, let expected, let got): return "batch insert into '\(e)', row \(r): \(got) values, expected \(expected)"
+        case .invalidValue(let e, let r, let k, let why): return "batch insert into '\(e)', row \(r), key '\(k)': \(why)"
+        }
+    }
+}
+
+extension StoreCoordinator {
+    /// Writes `request`'s rows to the store in one transaction (all or none) and returns what
+    /// a did-save carries: the new permanent IDs in row order, with the state each row was
+    /// stored with.
+    ///
+    /// Like Core Data's batch insert, no context is told: pass the result to
+    /// ``ObjectContext/merge(fromDidSave:)`` for contexts (and their fetched-results
+    /// controllers) to see the new objects. Values are checked against the model's types,
+    /// required attributes and relationship destinations before anything is written;
+    /// validation predicates and validation hooks are not run.
+    ///
+    /// - Throws: ``BatchInsertError`` naming the row and key at fault, or the store's error.
+    @discardableResult
+    public func batchInsert(_ request: BatchInsertRequest) throws -> SaveChanges {
+        guard let entity = model.entity(named: request.entityName), !entity.isAbstract else {
+            throw BatchInsertError.invalidEntity(request.entityName)
+        }
+        let name = entity.name
+        let attributeIndexes = try request.attributes.map { key -> Int in
+            guard let a = entity.attributeIndex(key) else {
+                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "is not an attribute")
+            }
+            guard !entity.attributes[a].isTransient else {
+                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "is transient (never stored)")
+            }
+            return a
+        }
+        let relationshipIndexes = try request.relationships.map { key -> Int in
+            guard let r = entity.relationshipIndex(key), !entity.relationships[r].isToMany else {
+                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "is not a to-one relationship")
+            }
+            let destination = model.destination(of: entity, relationship: r)
+            if let inverse = entity.relationships[r].inverse, let i = destination.relationshipIndex(inverse),
+               destination.relationships[i].isOrdered {
+                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "has an ordered inverse (positions need a context)")
+            }
+            return r
+        }
+        let requiredAttributes = entity.attributes.indices.filter { a in
+            let attribute = entity.attributes[a]
+            return !attribute.isOptional && !attribute.isTransient && attribute.defaultValue == nil && !attributeIndexes.contains(a)
+        }
+        if let missing = requiredAttributes.first, !request.rows.isEmpty {
+            throw BatchInsertError.invalidValue(entity: name, row: 0, key: entity.attributes[missing].name, reason: "is required and has no default")
+        }
+
+        var changes = StoreChangeSet()
+        changes.inserts.reserveCapacity(request.rows.count)
+        let blank = Snapshot(defaultsFor: entity)
+        for (n, row) in request.rows.enumerated() {
+            guard row.values.count == attributeIndexes.count else {
+                throw BatchInsertError.rowShape(entity: name, row: n, expected: attributeIndexes.count, got: row.values.count)
+            }
+            guard row.destinations.count == relationshipIndexes.count else {
+                throw BatchInsertError.rowShape(entity: name, row: n, expected: relationshipIndexes.count, got: row.destinations.count)
+            }
+            var snapshot = blank
+            for (a, value) in zip(attributeIndexes, row.values) {
+                let attribute = entity.attributes[a]
+                guard let stored = value.coerced(to: attribute.type) else {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: "\(value) is not a valid \(attribute.type)")
+                }
+                if case .null = stored, !attribute.isOptional {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: "is required")
+                }
+                snapshot.values[a] = stored
+            }
+            for (r, destination) in zip(relationshipIndexes, row.destinations) {
+                let relationship = entity.relationships[r]
+                if let destination {
+                    guard !destination.isTemporary, model.entities.indices.contains(Int(destination.entityIndex)),
+                          model.entities[Int(destination.entityIndex)].isKind(of: model.destination(of: entity, relationship: r)) else {
+                        throw BatchInsertError.invalidValue(entity: name, row: n, key: relationship.name,
+                                                            reason: "\(destination) is not a saved \(model.destination(of: entity, relationship: r).name)")
+                    }
+                } else if !relationship.isOptional {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: relationship.name, reason: "is required")
+                }
+                snapshot.toOne[r] = destination
+            }
+            changes.inserts.append(ObjectChange(id: .temporary(entityIndex: entity.index), snapshot: snapshot))
+        }
+        guard !changes.isEmpty else { return SaveChanges() }
+        // Inserts never conflict: there is nothing to resolve.
+        return try store.save(changes) { _ in .fail }.changes
+    }
+}
