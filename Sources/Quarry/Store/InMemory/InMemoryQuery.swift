@@ -42,7 +42,7 @@ extension InMemoryStore {
     public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
         let plans = try keyPaths.map { try KeyPathPlan($0, entity: request.entity, model: model) }
         let ids = try objectIDs(for: request)
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.sync { $0 }
         return ids.map { id in
             let subject = RowSubject(state: snapshot, store: self, id: id)
             return (id, plans.map { $0.values(of: subject).first ?? .null })

@@ -8,9 +8,9 @@ import Synchronization
 /// many-to-many pair), uniqueness constraints, and all-or-nothing saves. Nothing survives the
 /// instance.
 ///
-/// Thread safety: the store is `Sendable`. All state sits behind one lock, so any number of
-/// coordinators may share an instance; reads see committed saves only, and saves are
-/// serialised. The `resolve` closure of ``save(_:resolve:)`` runs under that lock and must not
+/// Thread safety: the store is `Sendable`. All state lives on one serial queue, so any number
+/// of coordinators may share an instance; reads see committed saves only, and saves are
+/// serialised. The `resolve` closure of ``save(_:resolve:)`` runs on that queue and must not
 /// call back into the store.
 ///
 /// ```swift
@@ -28,7 +28,7 @@ public final class InMemoryStore: PersistentStore {
     public let isReadOnly: Bool
 
     let layout: InMemoryLayout
-    let state = Mutex(InMemoryState())
+    let state = QueueConfined(InMemoryState(), label: "quarry.memory-store")
     /// Committed saves so far, and this instance's own UUID (see ``modificationToken()``).
     private let saveCount = Atomic<Int64>(0)
     private let instance = UUID()
@@ -51,7 +51,7 @@ public final class InMemoryStore: PersistentStore {
     /// Transient attributes are `.null` and to-many slots `nil`, as in every store.
     public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] {
         let entities = model.entities
-        return state.withLock { state in
+        return state.sync { state in
             var result: [ObjectID: Snapshot] = [:]
             for id in ids where entities.indices.contains(Int(id.entityIndex)) {
                 if let row = state.row(id, root: entities[Int(id.entityIndex)].rootIndex) { result[id] = row.snapshot }
@@ -74,7 +74,7 @@ public final class InMemoryStore: PersistentStore {
             throw QuarryError.invalidValue("\(entity.name) has no relationship at index \(relationship)")
         }
         let storage = layout.toMany[entity.index][relationship]
-        return state.withLock { state in
+        return state.sync { state in
             guard let storage else {
                 return state.row(id, root: entity.rootIndex)?.snapshot.toOne[relationship].map { [$0] } ?? []
             }
@@ -87,7 +87,7 @@ public final class InMemoryStore: PersistentStore {
     /// Objects of sub-entities are included when ``StoreQuery/includesSubentities`` is set.
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
         let entities = Set(request.includesSubentities ? request.entity.selfAndDescendantIndices : [request.entity.index])
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.sync { $0 }
         var all = snapshot.objectIDs(root: request.entity.rootIndex, entities: entities)
         if request.predicate != nil || !request.sortDescriptors.isEmpty || request.restrictedTo != nil {
             all = try apply(request, to: all, in: snapshot)
@@ -119,7 +119,7 @@ public final class InMemoryStore: PersistentStore {
     ///   after any throw the store is unchanged.
     public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
         guard !isReadOnly else { throw StoreError.readOnly(path: "memory") }
-        return try state.withLock { state throws -> StoreSaveResult in
+        return try state.sync { state throws -> StoreSaveResult in
             var save = InMemorySave(model: model, layout: layout, state: state)
             let result = try save.run(changes, resolve: resolve)
             state = save.state

@@ -57,7 +57,7 @@ struct InMemoryStoreRelationshipTests {
 
         #expect(try f.related(ids[0], "tickers") == [ids[2], ids[1]])
         #expect(try f.related(ids[1], "tags") == [ids[0]])
-        #expect(f.store.state.withLock { $0.joins.count } == 1)
+        #expect(f.store.state.sync { $0.joins.count } == 1)
     }
 
     @Test func orderedToManyWithoutInverseKeepsItsOrder() throws {
@@ -84,7 +84,7 @@ struct InMemoryStoreRelationshipTests {
 
         try f.save(deletes: [(tag, 1), (portfolio, 1)])
         #expect(try f.related(t[1], "tags") == [])
-        #expect(f.store.state.withLock { $0.joins.isEmpty })
+        #expect(f.store.state.sync { $0.joins.isEmpty })
     }
 
     @Test func orderedForeignKeyAndOrderedReadingSideKeepPositions() throws {
