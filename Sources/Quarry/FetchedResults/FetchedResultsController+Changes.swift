@@ -128,7 +128,7 @@ extension FetchedResultsController {
             if let l = results.location(of: id) { drops.append((l, id)) }
         }
         guard !drops.isEmpty || !additions.isEmpty || !updates.isEmpty else { return }
-        drops.sort { $0.location < $1.location }
+        drops = drops.sortedByKey { $0.location.slot << 16 | $0.location.offset }
         var dropIndexes: [Int] = []              // old global indexes, increasing
         var deletes: [(id: ObjectID, at: Int)] = []
         dropIndexes.reserveCapacity(drops.count)
@@ -149,8 +149,8 @@ extension FetchedResultsController {
             rebuildSections()
         }
 
-        var inserts: [(ObjectID, RowPath)] = []
-        var moves: [(ObjectID, RowPath, RowPath)] = []
+        var inserts: [(id: ObjectID, at: Int)] = []               // new global indexes
+        var moves: [(id: ObjectID, from: Int, to: Int)] = []      // old and new global indexes
         // An object re-placed is reported as an update only if it keeps its order relative to
         // every object that stays put, so that applying the deletes and then the inserts to the
         // old state gives the new one; otherwise it moves.
@@ -163,31 +163,32 @@ extension FetchedResultsController {
         var candidates: [(id: ObjectID, old: Int, new: Int)] = []
         for (a, entry) in additions.enumerated() {
             let n = newIndexes[a]
-            guard let o = additionOld[a] else { inserts.append((entry.id, path(ofIndex: n))); continue }
-            let from = path(ofIndex: o, starts: oldStarts), to = path(ofIndex: n)
-            if oldNames[from.section] == sectionNames[to.section] && o - lowerBound(dropIndexes, o) == n - lowerBound(changedNew, n) {
+            guard let o = additionOld[a] else { inserts.append((entry.id, n)); continue }
+            if oldNames[path(ofIndex: o, starts: oldStarts).section] == sectionNames[path(ofIndex: n).section]
+                && o - lowerBound(dropIndexes, o) == n - lowerBound(changedNew, n) {
                 candidates.append((entry.id, o, n))
             } else {
-                moves.append((entry.id, from, to))
+                moves.append((entry.id, o, n))
             }
         }
         // Among the candidates, keep the longest run whose new order follows the old order.
-        candidates.sort { $0.old < $1.old }
+        candidates = candidates.sortedByKey(\.old)
         let keep = Self.longestIncreasing(candidates.map(\.new))
         for (k, c) in candidates.enumerated() {
             if keep.contains(k) {
                 updates.append((c.id, c.old))
             } else {
-                moves.append((c.id, path(ofIndex: c.old, starts: oldStarts), path(ofIndex: c.new)))
+                moves.append((c.id, c.old, c.new))
             }
         }
         // A move may not go to the same index path: report it as a delete and an insert.
-        var deletePaths = deletes.map { ($0.id, path(ofIndex: $0.at, starts: oldStarts)) }
-        for (id, from, to) in moves where from == to {
-            deletePaths.append((id, from))
-            inserts.append((id, to))
+        var deletePaths = deletes
+        moves.removeAll { move in
+            guard path(ofIndex: move.from, starts: oldStarts) == path(ofIndex: move.to) else { return false }
+            deletePaths.append((move.id, move.from))
+            inserts.append((move.id, move.to))
+            return true
         }
-        moves.removeAll { $0.1 == $0.2 }
 
         let oldSet = Set(oldNames), newSet = Set(sectionNames)
         let deletedSections = oldNames.indices.filter { !newSet.contains(oldNames[$0]) }
@@ -209,16 +210,17 @@ extension FetchedResultsController {
             let current = sections
             for s in insertedSections { delegate.controller(self, didChangeSection: current[s], atSectionIndex: s, for: .insert) }
         }
-        for (id, at) in deletePaths.sorted(by: { $0.1 > $1.1 }) {
-            delegate.controller(self, didChangeObject: id, at: at, for: .delete, newIndexPath: nil)
+        // Index paths sort as global indexes do.
+        for (id, at) in deletePaths.sortedByKey(\.at).reversed() {
+            delegate.controller(self, didChangeObject: id, at: path(ofIndex: at, starts: oldStarts), for: .delete, newIndexPath: nil)
         }
-        for (id, to) in inserts.sorted(by: { $0.1 < $1.1 }) {
-            delegate.controller(self, didChangeObject: id, at: nil, for: .insert, newIndexPath: to)
+        for (id, at) in inserts.sortedByKey(\.at) {
+            delegate.controller(self, didChangeObject: id, at: nil, for: .insert, newIndexPath: path(ofIndex: at))
         }
-        for (id, from, to) in moves.sorted(by: { $0.2 < $1.2 }) {
-            delegate.controller(self, didChangeObject: id, at: from, for: .move, newIndexPath: to)
+        for (id, from, to) in moves.sortedByKey(\.to) {
+            delegate.controller(self, didChangeObject: id, at: path(ofIndex: from, starts: oldStarts), for: .move, newIndexPath: path(ofIndex: to))
         }
-        for (id, at) in updates.sorted(by: { $0.at < $1.at }) {
+        for (id, at) in updates.sortedByKey(\.at) {
             delegate.controller(self, didChangeObject: id, at: path(ofIndex: at, starts: oldStarts), for: .update, newIndexPath: nil)
         }
         delegate.controllerDidChangeContent(self)

@@ -333,9 +333,15 @@ struct SortedResults {
             reslot()
         }
         // Each addition's place among the old results, in order (ties by the fetch's order).
-        var order = Array(additions.indices)
         let places = insertionPoints(for: additions)
-        order.sort { a, b in places[a] != places[b] ? places[a] < places[b] : precedes(additions[a], additions[b]) }
+        var order = Array(additions.indices).sortedByKey { places[$0].slot << 16 | places[$0].offset }
+        var run = 0
+        while run < order.count {
+            var end = run + 1
+            while end < order.count && places[order[end]] == places[order[run]] { end += 1 }
+            if end - run > 1 { order[run..<end].sort { precedes(additions[$0], additions[$1]) } }
+            run = end
+        }
         // Where the additions end up: their place among the old results, less the drops
         // before it, plus the additions before them.
         var newIndex = [Int](repeating: 0, count: additions.count)

@@ -102,6 +102,18 @@ struct SortedResultsTests {
         _ = Self.check(index, model, "refilled")
     }
 
+    @Test("sorting by an integer key is stable, packed or not")
+    func sortedByKey() {
+        var rng = SplitMix64(seed: 3)
+        let small = (0..<2000).map { i in (key: rng.below(50), tag: i) }
+        let expected = small.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.tag)
+        #expect(small.sortedByKey(\.key).map(\.tag) == expected)
+        // Keys too large to pack take the closure sort, with the same answer.
+        let large = small.map { (key: $0.key << 50, tag: $0.tag) }
+        #expect(large.sortedByKey(\.key).map(\.tag) == expected)
+        #expect([Int]().sortedByKey { $0 }.isEmpty)
+    }
+
     @Test("runs of equal first keys, across chunk boundaries")
     func runs() {
         let keys = [SortKey("s"), SortKey("a")]
