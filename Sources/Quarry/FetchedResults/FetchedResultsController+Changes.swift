@@ -121,11 +121,11 @@ extension FetchedResultsController {
             additions.append(upsert.entry)
             additionOld.append(old.map(results.index(of:)))
         }
-        for id in untouched {
-            if let l = results.location(of: id) { updates.append((id, results.index(of: l))) }
+        for (id, l) in zip(untouched, results.locations(of: untouched)) {
+            if let l { updates.append((id, results.index(of: l))) }
         }
-        for id in leaving {
-            if let l = results.location(of: id) { drops.append((l, id)) }
+        for (id, l) in zip(leaving, results.locations(of: leaving)) {
+            if let l { drops.append((l, id)) }
         }
         guard !drops.isEmpty || !additions.isEmpty || !updates.isEmpty else { return }
         drops = drops.sortedByKey { $0.location.slot << 16 | $0.location.offset }

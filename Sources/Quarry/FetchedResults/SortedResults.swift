@@ -235,22 +235,8 @@ struct SortedResults {
         static func < (a: Location, b: Location) -> Bool { a.slot != b.slot ? a.slot < b.slot : a.offset < b.offset }
     }
 
-    /// The location of `id`: its chunk from the position index, then a scan of that chunk.
-    func location(of id: ObjectID) -> Location? {
-        guard let handle = positions[id] else { return nil }
-        let slot = Int(slotOfHandle[Int(handle)])
-        guard slot >= 0, slot < chunks.count else { return nil }
-        let chunk = chunks[slot]
-        // Primary keys are unique among the results (one root table); the entity is checked after.
-        let key = id.primaryKey
-        let offset = chunk.pks.withUnsafeBufferPointer { pks -> Int in
-            var i = 0
-            while i < pks.count && pks[i] != key { i += 1 }
-            return i
-        }
-        guard offset < chunk.count, chunk.entities[offset] == id.entityIndex else { return nil }
-        return Location(slot: slot, offset: offset)
-    }
+    /// The location of `id`, or `nil` when it is not among the results.
+    func location(of id: ObjectID) -> Location? { locations(of: [id])[0] }
 
     /// For each of `entries`: where its ID is among the results (`nil` when it is not), and
     /// whether the keys stored there equal the entry's (an update that leaves it in place).
@@ -271,7 +257,9 @@ struct SortedResults {
         return result
     }
 
-    /// The locations of `ids` (`nil` for those not among the results), looked up together.
+    /// The locations of `ids` (`nil` for those not among the results), looked up together:
+    /// each ID's chunk from the position index, then a scan of that chunk's primary keys
+    /// (unique among the results: one root table), then a check of the entity.
     ///
     /// Each step runs over the whole batch before the next (chunk handles, then the chunks'
     /// key arrays, then the scans), so the memory reads for different IDs overlap instead of
@@ -310,7 +298,7 @@ struct SortedResults {
     }
 
     /// Removes the results at global indexes `drop` and merges `additions` in; returns where
-    /// each addition ended up (see ``apply(dropping:adding:)-locations``).
+    /// each addition ended up (the form of `apply` that takes locations, by index).
     @discardableResult
     mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) -> [(id: ObjectID, index: Int)] {
         let locations = drop.sorted().map { i in let (c, o) = locate(i); return Location(slot: c, offset: o) }
