@@ -16,13 +16,13 @@ final class ChangeClock: FetchedResultsControllerDelegate, @unchecked Sendable {
 /// Scenario `frc-update`: n results, an importer save changes the sort key of k of them;
 /// the time from the save to the controller's `didChangeContent` against re-running the same
 /// fetch (a re-query observer's cost) and against `difference(from:)` over the old and new
-/// sorted ID arrays. Each of `rounds` rounds (default 5) makes a new save and measures all
+/// sorted ID arrays. Each of `rounds` rounds (default 9) makes a new save and measures all
 /// three side by side; the ratios are of the medians. Every round checks the incremental
 /// results against the fresh fetch (outside the timed parts).
 func runFRCUpdateScenario(_ args: BenchArguments) throws {
     let n = args.int("n", default: 1_000_000)
     let k = args.int("k", default: 1_000)
-    let rounds = max(1, args.int("rounds", default: 5))
+    let rounds = max(1, args.int("rounds", default: 9))
     let dir = try benchDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let url = dir.appendingPathComponent("rows.sqlite")
