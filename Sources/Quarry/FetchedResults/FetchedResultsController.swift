@@ -102,14 +102,15 @@ public final class FetchedResultsController: @unchecked Sendable {
         let kinds = Set(fetchRequest.includesSubentities ? entity.selfAndDescendantIndices : [entity.index])
         self.isOurs = context.model.entities.indices.map(kinds.contains)
         let predicate = fetchRequest.predicate ?? .truePredicate
-        if keyPlans.allSatisfy(\.isLocal) && predicate.isLocal(entity: entity, model: context.model) {
+        let predicatePlans = try predicate.keyPaths.map { try KeyPathPlan($0, entity: entity, model: context.model) }
+        if keyPlans.allSatisfy(\.isLocal) && predicatePlans.allSatisfy(\.isLocal) {
             self.snapshotTest = try SubjectPredicate<SnapshotSubject>.compile(predicate, entity: entity, model: context.model)
         } else {
             self.snapshotTest = nil
         }
+        // Sort keys never cross a to-many (refused above); the predicate may.
         let paths = fetchRequest.sortDescriptors.map(\.keyPath) + predicate.keyPaths
-        let plans = try paths.map { try KeyPathPlan($0, entity: entity, model: context.model) }
-        self.relevantKeys = plans.contains(where: \.crossesToMany) ? nil
+        self.relevantKeys = predicatePlans.contains(where: \.crossesToMany) ? nil
             : Set(paths.compactMap { $0.split(separator: ".").first.map(String.init) })
     }
 

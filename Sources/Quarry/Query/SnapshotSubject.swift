@@ -3,8 +3,8 @@
 /// A snapshot holds the object's own attributes and to-one destinations only, so it can answer
 /// key paths that end on the object itself (`price`, `sector` as a destination, compared with
 /// `nil` or an ID) but not ones that step through a relationship (`sector.name`). Use it only
-/// where ``KeyPathPlan/isLocal`` holds for every key path involved (see
-/// ``ObjectPredicate/isLocal(entity:model:)``); the relationship steps answer "no destination".
+/// where ``KeyPathPlan/isLocal`` holds for every key path involved (the sort keys and
+/// ``ObjectPredicate/keyPaths``); the relationship steps answer "no destination".
 struct SnapshotSubject: PredicateSubject {
     let snapshot: Snapshot
 
@@ -43,11 +43,5 @@ extension ObjectPredicate {
         case .and(let ps), .or(let ps): return ps.flatMap(\.keyPaths)
         case .not(let p): return p.keyPaths
         }
-    }
-
-    /// Whether every key path of the predicate ends on the object itself, so a ``Snapshot`` of
-    /// an `entity` object answers it. Invalid key paths count as not local.
-    func isLocal(entity: EntityDescription, model: ManagedObjectModel) -> Bool {
-        keyPaths.allSatisfy { (try? KeyPathPlan($0, entity: entity, model: model))?.isLocal ?? false }
     }
 }
