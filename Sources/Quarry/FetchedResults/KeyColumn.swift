@@ -274,6 +274,9 @@ struct KeyColumn {
             return x == y ? 0 : (x < y ? -1 : 1)
         case (.string, .string(let y)) where key.comparison == .binary:
             return StringMatching.compareBinary(strings[i], y)
+        case (.value, _):
+            // Plain values hold their own nils (a demoted column keeps no flags).
+            return key.compare(values[i], v)
         case (_, .null):
             return 1
         default:

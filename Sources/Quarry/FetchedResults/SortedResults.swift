@@ -1,9 +1,10 @@
 /// The controller's index: object IDs with their sort keys, in fetch order (sort keys, then
 /// object ID), kept sorted by binary search.
 ///
-/// Stored in chunks of at most ``maxChunk`` results, each column by column and typed (primary
-/// keys `Int64`, entity indexes `Int32`, one ``KeyColumn`` per sort key), so a million
-/// results cost about 20 bytes each and no allocation per result, and a batch of k changes
+/// Stored in chunks of at most ``maxChunk`` results, each one block of memory (``Block``:
+/// primary keys, entity indexes and typed sort keys, column by column; strings and other
+/// values as ``KeyColumn``s beside it), so a million results cost about 25 bytes each and no
+/// allocation per result, a change touches one block per chunk, and a batch of k changes
 /// rewrites only the chunks it touches (O(k · chunk) work, not O(n)). Each object's place is
 /// found in constant time through ``PositionIndex`` (primary key → chunk), which changes only
 /// for results that move to another chunk, then a scan of that chunk's keys. The first sort
@@ -18,37 +19,14 @@ struct SortedResults {
         var keys: [Value]
     }
 
-    /// A run of consecutive results.
-    final class Chunk {
-        /// Stable name of the chunk in ``PositionIndex`` entries.
-        let handle: Int32
-        var pks: [Int64]
-        var entities: [Int32]
-        var keys: [KeyColumn]
-        var count: Int { pks.count }
-
-        init(handle: Int32, pks: [Int64], entities: [Int32], keys: [KeyColumn]) {
-            self.handle = handle
-            self.pks = pks
-            self.entities = entities
-            self.keys = keys
-        }
-
-        func id(_ i: Int) -> ObjectID { ObjectID(entityIndex: Int(entities[i]), primaryKey: pks[i]) }
-
-        /// Runs `body` on the chunk's columns, each accessed once for the whole edit rather
-        /// than once per row changed.
-        func withColumns<R>(_ body: (inout [Int64], inout [Int32], inout [KeyColumn]) -> R) -> R {
-            body(&pks, &entities, &keys)
-        }
-    }
-
     /// Results per chunk when chunks are cut, and the most a chunk holds before it is split.
     static let chunkSize = 64
     static let maxChunk = 128
 
     let sortKeys: [SortKey]
     private(set) var chunks: [Chunk] = []
+    /// `blocks[c]`: chunk `c`'s block (read without touching the chunk object).
+    private var blocks: [Block] = []
     /// `starts[c]`: the index of chunk `c`'s first result; `starts.last` is `count`.
     private var starts: [Int] = [0]
     /// `sizes[c]`: how many results chunk `c` holds (kept here so re-numbering reads one array).
@@ -83,8 +61,8 @@ struct SortedResults {
         var start = 0
         while start < pks.count {
             let end = min(pks.count, start + Self.chunkSize)
-            chunks.append(Chunk(handle: newHandle(), pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
-                                keys: columns.map { $0.slice(start..<end) }))
+            chunks.append(Chunk(handle: newHandle(), pks: pks[start..<end], entities: entities[start..<end],
+                                columns: columns.map { $0.slice(start..<end) }))
             start = end
         }
         positions.reserve(maxKey: pks.max() ?? -1, count: pks.count)
@@ -106,7 +84,7 @@ struct SortedResults {
         var maxKey: Int64 = -1, total = 0
         for piece in pieces where !piece.pks.isEmpty {
             precondition(piece.pks.count <= Self.maxChunk && piece.entities.count == piece.pks.count && piece.columns.count == sortKeys.count)
-            chunks.append(Chunk(handle: newHandle(), pks: piece.pks, entities: piece.entities, keys: piece.columns))
+            chunks.append(Chunk(handle: newHandle(), pks: piece.pks[...], entities: piece.entities[...], columns: piece.columns))
             maxKey = max(maxKey, piece.pks.max()!)
             total += piece.pks.count
         }
@@ -117,7 +95,7 @@ struct SortedResults {
 
     /// The first key of row 0 of `chunk` (`.null` when there is no key).
     private func fence(of chunk: Chunk) -> Value {
-        chunk.keys.isEmpty || chunk.count == 0 ? .null : chunk.keys[0].value(at: 0)
+        chunk.keyCount == 0 || chunk.count == 0 ? .null : chunk.value(0, at: 0)
     }
 
     var count: Int { starts[starts.count - 1] }
@@ -147,6 +125,7 @@ struct SortedResults {
     private mutating func reslot() {
         sizes = chunks.map(\.count)
         handles = chunks.map(\.handle)
+        blocks = chunks.map(\.block)
         fences = KeyColumn(chunks.map(fence(of:)))
         for (c, h) in handles.enumerated() { slotOfHandle[Int(h)] = Int32(c) }
         renumber()
@@ -155,6 +134,29 @@ struct SortedResults {
     /// Records the chunk of every result of `chunk`.
     private mutating func stamp(_ chunk: Chunk) {
         for i in 0..<chunk.count { positions.set(chunk.id(i), handle: chunk.handle) }
+    }
+
+    /// The first broken internal invariant, described (`nil` when all hold): the mirrors of
+    /// the chunks (blocks, sizes, starts, handles, fences), the position index, and the order.
+    /// For tests; O(n).
+    func invariantViolation() -> String? {
+        guard blocks.count == chunks.count, sizes.count == chunks.count, handles.count == chunks.count,
+              fences.count == chunks.count, starts.count == chunks.count + 1 else { return "mirror counts differ" }
+        var previous: Entry?
+        for (c, chunk) in chunks.enumerated() {
+            if chunk.count == 0 { return "chunk \(c) is empty" }
+            if blocks[c].raw != chunk.block.raw { return "block \(c) is stale" }
+            if sizes[c] != chunk.count || starts[c + 1] - starts[c] != chunk.count { return "size of chunk \(c)" }
+            if handles[c] != chunk.handle || slotOfHandle[Int(chunk.handle)] != Int32(c) { return "handle of chunk \(c)" }
+            if fences.value(at: c) != fence(of: chunk) { return "fence \(c): \(fences.value(at: c)) vs \(fence(of: chunk))" }
+            for o in 0..<chunk.count {
+                let entry = Entry(id: chunk.id(o), keys: sortKeys.indices.map { chunk.value($0, at: o) })
+                if positions[entry.id] != chunk.handle { return "position of \(entry.id)" }
+                if let previous, !precedes(previous, entry) { return "order at chunk \(c) row \(o): \(previous.keys) \(previous.id) / \(entry.keys) \(entry.id)" }
+                previous = entry
+            }
+        }
+        return nil
     }
 
     /// The chunk holding global index `i` (`i < count`), and the offset in it.
@@ -198,7 +200,7 @@ struct SortedResults {
     /// The sort keys of the result at `index`.
     func keys(at index: Int) -> [Value] {
         let (c, o) = locate(index)
-        return chunks[c].keys.map { $0.value(at: o) }
+        return sortKeys.indices.map { chunks[c].value($0, at: o) }
     }
 
     /// Whether `a` sorts before `b` (the fetch's order; ties by object ID).
@@ -213,15 +215,9 @@ struct SortedResults {
     /// Whether row `o` of `chunk` sorts before `entry`.
     @inline(__always)
     private func precedes(_ chunk: Chunk, _ o: Int, _ entry: Entry) -> Bool {
-        precedes(chunk.keys, chunk, o, entry)
-    }
-
-    /// Whether row `o` of `chunk`, whose key columns are `columns`, sorts before `entry`.
-    @inline(__always)
-    private func precedes(_ columns: [KeyColumn], _ chunk: Chunk, _ o: Int, _ entry: Entry) -> Bool {
         for i in sortKeys.indices {
             let key = sortKeys[i]
-            let c = columns[i].compare(o, entry.keys[i], key: key)
+            let c = chunk.compare(i, o, entry.keys[i], key: key)
             if c != 0 { return key.ascending ? c < 0 : c > 0 }
         }
         return chunk.id(o) < entry.id
@@ -243,16 +239,19 @@ struct SortedResults {
     /// Looked up together, like ``locations(of:)``.
     func locate(_ entries: [Entry]) -> [(location: Location, sameKeys: Bool)?] {
         let found = locations(of: entries.map(\.id))
-        var columns: [[KeyColumn]] = []
-        columns.reserveCapacity(entries.count)
-        for l in found { columns.append(l.map { chunks[$0.slot].keys } ?? []) }
         var result: [(location: Location, sameKeys: Bool)?] = []
         result.reserveCapacity(entries.count)
-        for (i, l) in found.enumerated() {
-            guard let l else { result.append(nil); continue }
-            var same = true
-            for k in columns[i].indices where !columns[i][k].holds(entries[i].keys[k], at: l.offset) { same = false; break }
-            result.append((l, same))
+        blocks.withUnsafeBufferPointer { blocks in
+            for (i, l) in found.enumerated() {
+                guard let l else { result.append(nil); continue }
+                let block = blocks[l.slot], keys = entries[i].keys
+                var same = true
+                for k in keys.indices {
+                    let holds = block.mode(k) != Block.boxed ? block.holds(k, keys[k], at: l.offset) : chunks[l.slot].holds(k, keys[k], at: l.offset)
+                    if !holds { same = false; break }
+                }
+                result.append((l, same))
+            }
         }
         return result
     }
@@ -270,20 +269,16 @@ struct SortedResults {
         for (i, id) in ids.enumerated() {
             if let handle = positions[id] { slots[i] = Int(slotOfHandle[Int(handle)]) }
         }
-        var keyArrays: [[Int64]] = []
-        keyArrays.reserveCapacity(ids.count)
-        for slot in slots { keyArrays.append(slot >= 0 && slot < chunks.count ? chunks[slot].pks : []) }
         var result = [Location?](repeating: nil, count: ids.count)
-        for (i, id) in ids.enumerated() where !keyArrays[i].isEmpty {
-            let key = id.primaryKey
-            let offset = keyArrays[i].withUnsafeBufferPointer { pks -> Int in
-                var o = 0
-                while o < pks.count && pks[o] != key { o += 1 }
-                return o
-            }
-            let slot = slots[i]
-            if offset < keyArrays[i].count && chunks[slot].entities[offset] == id.entityIndex {
-                result[i] = Location(slot: slot, offset: offset)
+        blocks.withUnsafeBufferPointer { blocks in
+            for (i, id) in ids.enumerated() {
+                let slot = slots[i]
+                guard slot >= 0 && slot < blocks.count else { continue }
+                let block = blocks[slot]
+                let offset = block.offset(ofPrimaryKey: id.primaryKey)
+                if offset < block.count && block.entities[offset] == id.entityIndex {
+                    result[i] = Location(slot: slot, offset: offset)
+                }
             }
         }
         return result
@@ -294,7 +289,7 @@ struct SortedResults {
 
     /// The sort keys stored at `location`.
     func keys(at location: Location) -> [Value] {
-        chunks[location.slot].keys.map { $0.value(at: location.offset) }
+        sortKeys.indices.map { chunks[location.slot].value($0, at: location.offset) }
     }
 
     /// Removes the results at global indexes `drop` and merges `additions` in; returns where
@@ -317,7 +312,7 @@ struct SortedResults {
     mutating func apply(dropping drop: [Location], adding additions: [Entry]) -> [Int] {
         for l in drop { positions.remove(chunks[l.slot].id(l.offset)) }
         if chunks.isEmpty && !additions.isEmpty {
-            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], keys: sortKeys.map { _ in KeyColumn() }))
+            chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], columns: sortKeys.map { _ in KeyColumn() }))
             reslot()
         }
         // Each addition's place among the old results, in order (ties by the fetch's order).
@@ -365,38 +360,36 @@ struct SortedResults {
     func insertionPoints(for entries: [Entry]) -> [Location] {
         guard count > 0 else { return entries.map { _ in Location(slot: 0, offset: 0) } }
         let slots = entries.map { chunkAfter($0) - 1 }
-        var columns: [[KeyColumn]] = []
-        columns.reserveCapacity(entries.count)
-        for slot in slots { columns.append(slot >= 0 ? chunks[slot].keys : []) }
         var result: [Location] = []
         result.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
             let slot = slots[i]
-            result.append(slot < 0 ? Location(slot: 0, offset: 0)
-                          : Location(slot: slot, offset: offset(of: entry, in: columns[i], chunk: chunks[slot])))
+            result.append(slot < 0 ? Location(slot: 0, offset: 0) : Location(slot: slot, offset: offset(of: entry, in: slot)))
         }
         return result
     }
 
-    /// Where `entry` goes in the chunk whose key columns are `columns` (its first row sorts
-    /// before the entry).
+    /// Where `entry` goes in chunk `slot` (whose first row sorts before the entry).
     @inline(__always)
-    private func offset(of entry: Entry, in columns: [KeyColumn], chunk: Chunk) -> Int {
-        var l = 1, h = columns.first?.count ?? chunk.count
-        // One integer key: search the typed column, then the equal keys by ID.
-        if columns.count == 1, case .integer(let y) = entry.keys[0],
-           let equal = columns[0].equalRange(of: y, in: l..<h, ascending: sortKeys[0].ascending) {
+    private func offset(of entry: Entry, in slot: Int) -> Int {
+        let block = blocks[slot]
+        var l = 1, h = block.count
+        // An integer first key: search the words, then the equal keys by the rest.
+        if case .integer(let y) = entry.keys[0], let equal = block.equalRange(0, of: y, in: l..<h, ascending: sortKeys[0].ascending) {
             l = equal.lowerBound
             h = equal.upperBound
-            while l < h {
-                let mid = (l + h) / 2
-                if chunk.id(mid) < entry.id { l = mid + 1 } else { h = mid }
+            if sortKeys.count == 1 {
+                while l < h {
+                    let mid = (l + h) / 2
+                    if block.id(mid) < entry.id { l = mid + 1 } else { h = mid }
+                }
+                return l
             }
-            return l
         }
+        let chunk = chunks[slot]
         while l < h {
             let mid = (l + h) / 2
-            if precedes(columns, chunk, mid, entry) { l = mid + 1 } else { h = mid }
+            if precedes(chunk, mid, entry) { l = mid + 1 } else { h = mid }
         }
         return l
     }
@@ -426,26 +419,18 @@ struct SortedResults {
         let chunk = chunks[c]
         let final = chunk.count - drops.count + adds.count
         if final > 0 && final <= Self.maxChunk && drops.count + adds.count <= 8 {
-            // A few changes: edit the chunk's arrays in place.
-            let first = chunk.withColumns { pks, entities, keys -> Int in
-                for o in drops.reversed() {
-                    pks.remove(at: o)
-                    entities.remove(at: o)
-                    for k in keys.indices { keys[k].remove(at: o) }
-                }
-                var first = drops.first ?? pks.count
-                var d = 0
-                for (n, add) in adds.enumerated() {
-                    while d < drops.count && drops[d] < add.at { d += 1 }
-                    let at = add.at - d + n
-                    first = min(first, at)
-                    pks.insert(add.entry.id.primaryKey, at: at)
-                    entities.insert(add.entry.id.entityIndex, at: at)
-                    for k in keys.indices { keys[k].insert(add.entry.keys[k], at: at) }
-                }
-                return first
+            // A few changes: edit the chunk's block in place.
+            for o in drops.reversed() { chunk.remove(at: o) }
+            var first = drops.first ?? chunk.count
+            var d = 0
+            for (n, add) in adds.enumerated() {
+                while d < drops.count && drops[d] < add.at { d += 1 }
+                let at = add.at - d + n
+                first = min(first, at)
+                chunk.insert(add.entry, at: at)
+                positions.set(add.entry.id, handle: chunk.handle)
             }
-            for add in adds { positions.set(add.entry.id, handle: chunk.handle) }
+            blocks[c] = chunk.block
             sizes[c] = chunk.count
             if first == 0 { fences.set(fence(of: chunk), at: c) }
             return nil
@@ -464,22 +449,19 @@ struct SortedResults {
         pks.reserveCapacity(order.count)
         entities.reserveCapacity(order.count)
         for o in order {
-            if o >= 0 {
-                pks.append(chunk.pks[o]); entities.append(chunk.entities[o])
-            } else {
-                let id = adds[-(o + 1)].entry.id
-                pks.append(id.primaryKey); entities.append(id.entityIndex)
-            }
+            let id = o >= 0 ? chunk.id(o) : adds[-(o + 1)].entry.id
+            pks.append(id.primaryKey)
+            entities.append(id.entityIndex)
         }
-        var keys = chunk.keys
+        var keys = chunk.columns
         for k in keys.indices { keys[k].rebuild(order, additions: adds.map { $0.entry.keys[k] }) }
         if order.count <= Self.maxChunk && !order.isEmpty {
-            chunk.pks = pks
-            chunk.entities = entities
-            chunk.keys = keys
-            sizes[c] = chunk.count
-            fences.set(fence(of: chunk), at: c)
-            stamp(chunk)
+            let rebuilt = Chunk(handle: chunk.handle, pks: pks[...], entities: entities[...], columns: keys)
+            chunks[c] = rebuilt
+            blocks[c] = rebuilt.block
+            sizes[c] = rebuilt.count
+            fences.set(fence(of: rebuilt), at: c)
+            stamp(rebuilt)
             return nil
         }
         var pieces: [Chunk] = []
@@ -488,8 +470,8 @@ struct SortedResults {
         for p in 0..<pieceCount {
             let end = order.count * (p + 1) / pieceCount
             let handle = p == 0 ? chunk.handle : newHandle()
-            pieces.append(Chunk(handle: handle, pks: Array(pks[start..<end]), entities: Array(entities[start..<end]),
-                                keys: keys.map { $0.slice(start..<end) }))
+            pieces.append(Chunk(handle: handle, pks: pks[start..<end], entities: entities[start..<end],
+                                columns: keys.map { $0.slice(start..<end) }))
             start = end
         }
         if pieces.isEmpty {
@@ -511,17 +493,20 @@ struct SortedResults {
             for piece in pieces { stamp(piece) }
             guard let head = pieces.first else {
                 chunks.remove(at: r)
+                blocks.remove(at: r)
                 sizes.remove(at: r)
                 handles.remove(at: r)
                 fences.remove(at: r)
                 continue
             }
             chunks[r] = head
+            blocks[r] = head.block
             sizes[r] = head.count
             handles[r] = head.handle
             fences.set(fence(of: head), at: r)
             let rest = pieces.dropFirst()
             chunks.insert(contentsOf: rest, at: r + 1)
+            blocks.insert(contentsOf: rest.map(\.block), at: r + 1)
             sizes.insert(contentsOf: rest.map(\.count), at: r + 1)
             handles.insert(contentsOf: rest.map(\.handle), at: r + 1)
             for (n, piece) in rest.enumerated() { fences.insert(fence(of: piece), at: r + 1 + n) }
@@ -530,7 +515,7 @@ struct SortedResults {
         renumber()
         // Too many small chunks after many removals: cut them again.
         if chunks.count > 2 * (count / Self.chunkSize) + 16 { rechunk() }
-        assert(fences.count == chunks.count && sizes.count == chunks.count)
+        assert(fences.count == chunks.count && sizes.count == chunks.count && blocks.count == chunks.count)
     }
 
     /// Cuts every result into fresh chunks of ``chunkSize``.
@@ -538,9 +523,9 @@ struct SortedResults {
         var pks: [Int64] = [], entities: [Int32] = []
         var columns = sortKeys.map { _ in KeyColumn() }
         for chunk in chunks {
-            pks += chunk.pks
-            entities += chunk.entities
-            for k in columns.indices { columns[k].append(contentsOf: chunk.keys[k], range: 0..<chunk.count) }
+            pks.append(contentsOf: UnsafeBufferPointer(start: chunk.block.pks, count: chunk.count))
+            entities.append(contentsOf: UnsafeBufferPointer(start: chunk.block.entities, count: chunk.count))
+            for k in columns.indices { columns[k].append(contentsOf: chunk.column(k), range: 0..<chunk.count) }
         }
         self = SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
     }
@@ -568,9 +553,8 @@ struct SortedResults {
                 visit(fences.value(at: c), at: starts[c])
                 continue
             }
-            let column = chunk.keys[0]
-            for i in 0..<chunk.count where i == 0 || !column.same(i, as: column, i - 1) {
-                visit(column.value(at: i), at: starts[c] + i)
+            for i in 0..<chunk.count where i == 0 || !chunk.same(0, i, as: chunk, i - 1) {
+                visit(chunk.value(0, at: i), at: starts[c] + i)
             }
         }
         return result
@@ -583,9 +567,9 @@ struct SortedResults {
         entities.reserveCapacity(count)
         var columns = sortKeys.map { _ in KeyColumn() }
         for chunk in chunks {
-            pks += chunk.pks
-            entities += chunk.entities
-            for k in columns.indices { columns[k].append(contentsOf: chunk.keys[k], range: 0..<chunk.count) }
+            pks.append(contentsOf: UnsafeBufferPointer(start: chunk.block.pks, count: chunk.count))
+            entities.append(contentsOf: UnsafeBufferPointer(start: chunk.block.entities, count: chunk.count))
+            for k in columns.indices { columns[k].append(contentsOf: chunk.column(k), range: 0..<chunk.count) }
         }
         return (pks, entities, columns)
     }

@@ -10,6 +10,10 @@ struct SortedResultsTests {
     typealias Entry = SortedResults.Entry
 
     static func check(_ index: SortedResults, _ model: [Entry], _ note: String) -> Bool {
+        if let violation = index.invariantViolation() {
+            Issue.record("\(note): \(violation)")
+            return false
+        }
         let ids = index.allIDs
         if let i = Array(zip(ids, model)).firstIndex(where: { $0.0 != $0.1.id }) ?? (ids.count != model.count ? min(ids.count, model.count) : nil) {
             Issue.record("\(note): first difference at \(i) of \(model.count) (index holds \(ids.count)): index \(i < ids.count ? ids[i].description : "-") \(i < ids.count ? index.keys(at: i).description : ""), model \(i < model.count ? "\(model[i].id) \(model[i].keys)" : "-")")
@@ -28,6 +32,7 @@ struct SortedResultsTests {
 
     @Test("random batches agree with a sorted array", arguments: [
         [SortKey("a")], [SortKey("b")], [SortKey("b", ascending: false)], [SortKey("s", ascending: false), SortKey("a")], [SortKey("d"), SortKey("s", comparison: .caseInsensitive)],
+        [SortKey("m"), SortKey("b")], [SortKey("b"), SortKey("m", ascending: false)],
     ])
     func randomBatches(keys: [SortKey]) throws {
         var rng = SplitMix64(seed: UInt64(keys.count) &* 977 &+ (keys[0].ascending ? 5 : 6))
@@ -37,6 +42,9 @@ struct SortedResultsTests {
             switch key.keyPath {
             case "a", "b": return .integer(Int64(rng.below(300)))
             case "d": return .double(Double(rng.below(50)) / 4)
+            // Mixed kinds in one column: chunks built typed receive values of other kinds.
+            case "m": return [.integer(Int64(rng.below(30))), .double(Double(rng.below(60)) / 2), .bool(rng.below(2) == 0),
+                              .date(Date(timeIntervalSinceReferenceDate: Double(rng.below(30)))), .string(String(rng.below(30)))][rng.below(rng.below(4) == 0 ? 5 : 1)]
             default: return .string(["x", "X", "apple", "Apple", "b", "ä", ""][rng.below(7)] + String(rng.below(20)))
             }
         }
@@ -145,5 +153,10 @@ struct SortedResultsTests {
         let mixed: [Value] = [.null, .null, .integer(4), .null, .string("x"), .double(1)]
         let column = KeyColumn(mixed)
         #expect((0..<mixed.count).map(column.value(at:)) == mixed)
+        // ... and compares its nils (now plain values) like SortKey.compare.
+        let key = SortKey("x")
+        for (i, a) in mixed.enumerated() {
+            for b in values { #expect(column.compare(i, b, key: key) == key.compare(a, b), "row \(i) \(a) vs \(b)") }
+        }
     }
 }
