@@ -19,9 +19,12 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
+        // Cache-line prefetch hints for the fetched-results index (C: Swift has no prefetch).
+        .target(name: "CPrefetch"),
         .target(
             name: "Quarry",
             dependencies: [
+                "CPrefetch",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

@@ -46,6 +46,9 @@ public struct ObjectsDidChange: @unchecked Sendable {
     public var mergedDeletedIDs: [ObjectID] = []
     /// Changed keys per updated ID, when known.
     public var changedKeys: [ObjectID: Set<String>] = [:]
+    /// The changed properties of each of ``mergedUpdatedIDs`` as ``PropertyMask/lowBits``, in
+    /// the same order, when the merged save recorded them (else empty).
+    var mergedUpdatedBits: [UInt64] = []
     /// Objects whose temporary IDs became permanent in a save (temporary → permanent).
     /// Announced to observers added with ``ObjectContext/addObjectsDidChangeObserver(_:)``.
     public var permanentIDs: [ObjectID: ObjectID] = [:]

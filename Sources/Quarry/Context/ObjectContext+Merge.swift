@@ -15,6 +15,7 @@ extension ObjectContext {
         processPendingChanges()
         for id in changes.updated + changes.deleted { prefetchedSnapshots[id] = nil }
         let carried = changes.carriesSnapshots
+        let bits = changes.changedBits.count == changes.updated.count
         var change = ObjectsDidChange()
         change.changedKeys = changes.changedKeys
         var toRefresh: [(object: ManagedObject, carried: Snapshot?)] = []
@@ -25,6 +26,7 @@ extension ObjectContext {
             } else {
                 change.mergedUpdatedIDs.append(id)
                 if carried { change.mergedUpdatedSnapshots.append(changes.updatedSnapshots[n]) }
+                if bits { change.mergedUpdatedBits.append(changes.changedBits[n]) }
             }
         }
         if !toRefresh.isEmpty {

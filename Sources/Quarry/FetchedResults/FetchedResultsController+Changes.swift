@@ -62,8 +62,16 @@ extension FetchedResultsController {
         var queried: [ObjectID] = []
         func decideMerged(_ ids: [ObjectID], _ snapshots: [Snapshot], updated: Bool) {
             let test = snapshots.count == ids.count ? snapshotTest : nil
+            let bits = updated && change.mergedUpdatedBits.count == ids.count && !relevantBits.isEmpty ? change.mergedUpdatedBits : nil
             for (n, id) in ids.enumerated() where ours(id) && (decided.isEmpty || decided[id] == nil) {
-                if updated, let relevantKeys, let changed = change.changedKeys[id], changed.isDisjoint(with: relevantKeys) {
+                // Updated only in keys the request does not read: it stays where it is.
+                var irrelevant = false
+                if let bits {
+                    irrelevant = bits[n] & relevantBits[Int(id.entityIndex)] == 0
+                } else if updated, let relevantKeys, let changed = change.changedKeys[id] {
+                    irrelevant = changed.isDisjoint(with: relevantKeys)
+                }
+                if irrelevant {
                     untouched.append(id)
                 } else if let test {
                     let subject = SnapshotSubject(snapshot: snapshots[n])
@@ -102,30 +110,33 @@ extension FetchedResultsController {
         // Where everything that changed was: objects whose sort keys are unchanged stay put
         // (updated in place); the others are dropped from their old place and added anew.
         var updates: [(id: ObjectID, at: Int)] = []
-        var drops: [(location: SortedResults.Location, deleted: ObjectID?)] = []
+        // A drop is of a deleted or leaving object (`deleted`), or of an object re-added
+        // elsewhere (`addition`: its index in `additions`; `readded` when under the same ID),
+        // or of neither.
+        var drops: [(location: SortedResults.Location, deleted: ObjectID?, addition: Int, readded: Bool)] = []
         var additions: [SortedResults.Entry] = []
-        var additionOld: [Int?] = []
+        var additionOld: [Int] = []               // old global index, -1 when new
+        var additionKept: [Int] = []              // kept results before the old place
         let found = results.locate(upserts.map(\.entry))
         for (u, upsert) in upserts.enumerated() {
             let id = upsert.entry.id
             let old = upsert.renamedFrom ?? found[u]?.location
             if upsert.cancelled {
-                if let old = upsert.renamedFrom { drops.append((old, id)) }
+                if let old = upsert.renamedFrom { drops.append((old, id, -1, false)) }
                 continue
             }
             if let old, upsert.renamedFrom == nil, found[u]?.sameKeys == true {
                 updates.append((id, results.index(of: old)))
                 continue
             }
-            if let old { drops.append((old, nil)) }
+            if let old { drops.append((old, nil, additions.count, upsert.renamedFrom == nil)) }
             additions.append(upsert.entry)
-            additionOld.append(old.map(results.index(of:)))
         }
         for (id, l) in zip(untouched, results.locations(of: untouched)) {
             if let l { updates.append((id, results.index(of: l))) }
         }
         for (id, l) in zip(leaving, results.locations(of: leaving)) {
-            if let l { drops.append((l, id)) }
+            if let l { drops.append((l, id, -1, false)) }
         }
         guard !drops.isEmpty || !additions.isEmpty || !updates.isEmpty else { return }
         drops = drops.sortedByKey { $0.location.slot << 16 | $0.location.offset }
@@ -134,18 +145,31 @@ extension FetchedResultsController {
         dropIndexes.reserveCapacity(drops.count)
         var dropLocations: [SortedResults.Location] = []
         dropLocations.reserveCapacity(drops.count)
-        for d in drops where dropLocations.last != d.location {
-            let i = results.index(of: d.location)
-            dropLocations.append(d.location)
-            dropIndexes.append(i)
+        additionOld = [Int](repeating: -1, count: additions.count)
+        additionKept = [Int](repeating: 0, count: additions.count)
+        var readded: [Bool] = []
+        readded.reserveCapacity(drops.count)
+        for d in drops {
+            if dropLocations.last != d.location {
+                dropLocations.append(d.location)
+                dropIndexes.append(results.index(of: d.location))
+                readded.append(d.readded)
+            } else if !d.readded {
+                readded[readded.count - 1] = false
+            }
+            let i = dropIndexes[dropIndexes.count - 1]
             if let id = d.deleted { deletes.append((id, i)) }
+            if d.addition >= 0 {
+                additionOld[d.addition] = i
+                additionKept[d.addition] = i - (dropIndexes.count - 1)
+            }
         }
 
         let oldStarts = sectionStarts
         let oldNames = sectionNames
-        var newIndexes: [Int] = []
+        var newIndexes: [(index: Int, survivorsBefore: Int)] = []
         if !dropLocations.isEmpty || !additions.isEmpty {
-            newIndexes = results.apply(dropping: dropLocations, adding: additions)
+            newIndexes = results.apply(dropping: dropLocations, adding: additions, readded: readded)
             rebuildSections()
         }
 
@@ -154,18 +178,15 @@ extension FetchedResultsController {
         // An object re-placed is reported as an update only if it keeps its order relative to
         // every object that stays put, so that applying the deletes and then the inserts to the
         // old state gives the new one; otherwise it moves.
-        let changedNew = newIndexes.sorted()
-        func lowerBound(_ xs: [Int], _ x: Int) -> Int {
-            var low = 0, high = xs.count
-            while low < high { let mid = (low + high) / 2; if xs[mid] < x { low = mid + 1 } else { high = mid } }
-            return low
-        }
+        // (Kept results before the old place and before the new one: equal when it keeps its
+        // place among them.)
+        let sectioned = sectionNameKeyPath != nil
         var candidates: [(id: ObjectID, old: Int, new: Int)] = []
         for (a, entry) in additions.enumerated() {
-            let n = newIndexes[a]
-            guard let o = additionOld[a] else { inserts.append((entry.id, n)); continue }
-            if oldNames[path(ofIndex: o, starts: oldStarts).section] == sectionNames[path(ofIndex: n).section]
-                && o - lowerBound(dropIndexes, o) == n - lowerBound(changedNew, n) {
+            let n = newIndexes[a].index, o = additionOld[a]
+            guard o >= 0 else { inserts.append((entry.id, n)); continue }
+            if additionKept[a] == newIndexes[a].survivorsBefore
+                && (!sectioned || oldNames[path(ofIndex: o, starts: oldStarts).section] == sectionNames[path(ofIndex: n).section]) {
                 candidates.append((entry.id, o, n))
             } else {
                 moves.append((entry.id, o, n))
@@ -175,7 +196,7 @@ extension FetchedResultsController {
         candidates = candidates.sortedByKey(\.old)
         let keep = Self.longestIncreasing(candidates.map(\.new))
         for (k, c) in candidates.enumerated() {
-            if keep.contains(k) {
+            if keep[k] {
                 updates.append((c.id, c.old))
             } else {
                 moves.append((c.id, c.old, c.new))
@@ -226,8 +247,8 @@ extension FetchedResultsController {
         delegate.controllerDidChangeContent(self)
     }
 
-    /// The indexes of one longest strictly increasing subsequence of `xs` (patience sorting).
-    static func longestIncreasing(_ xs: [Int]) -> Set<Int> {
+    /// Which elements of `xs` form one longest strictly increasing subsequence (patience sorting).
+    static func longestIncreasing(_ xs: [Int]) -> [Bool] {
         var tails: [Int] = []          // index into xs of the smallest tail of each length
         var previous = [Int](repeating: -1, count: xs.count)
         for (i, x) in xs.enumerated() {
@@ -236,9 +257,9 @@ extension FetchedResultsController {
             if low > 0 { previous[i] = tails[low - 1] }
             if low == tails.count { tails.append(i) } else { tails[low] = i }
         }
-        var result = Set<Int>()
+        var result = [Bool](repeating: false, count: xs.count)
         var k = tails.last ?? -1
-        while k >= 0 { result.insert(k); k = previous[k] }
+        while k >= 0 { result[k] = true; k = previous[k] }
         return result
     }
 }

@@ -59,6 +59,10 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// The object's own properties the predicate and sort keys read (a key path's first key);
     /// `nil` when one of them crosses a to-many, so that no change may be ruled out by name.
     let relevantKeys: Set<String>?
+    /// ``relevantKeys`` as property bits (see ``PropertyMask/lowBits``), by entity index:
+    /// an update whose changed bits miss them leaves the object in place. Empty when
+    /// `relevantKeys` is `nil`.
+    let relevantBits: [UInt64]
     var results: SortedResults
     /// Where each section starts in `results`, and its name.
     var sectionStarts: [Int] = []
@@ -110,11 +114,25 @@ public final class FetchedResultsController: @unchecked Sendable {
         }
         // Sort keys never cross a to-many (refused above); the predicate may.
         let paths = fetchRequest.sortDescriptors.map(\.keyPath) + predicate.keyPaths
-        self.relevantKeys = predicatePlans.contains(where: \.crossesToMany) ? nil
+        let relevantKeys = predicatePlans.contains(where: \.crossesToMany) ? nil
             : Set(paths.compactMap { $0.split(separator: ".").first.map(String.init) })
+        self.relevantKeys = relevantKeys
+        self.relevantBits = relevantKeys.map { keys in context.model.entities.map { Self.bits(of: keys, in: $0) } } ?? []
     }
 
     deinit { observation?.cancel() }
+
+    /// The property bits of `keys` in `entity` (every bit when one has no bit below 64).
+    private static func bits(of keys: Set<String>, in entity: EntityDescription) -> UInt64 {
+        var bits: UInt64 = 0
+        for key in keys {
+            let index = entity.attributes.firstIndex { $0.name == key }
+                ?? entity.relationships.firstIndex { $0.name == key }.map { entity.attributes.count + $0 }
+            guard let index, index < 64 else { return .max }
+            bits |= 1 << UInt64(index)
+        }
+        return bits
+    }
 
     // MARK: Fetching
 

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 extension SortedResults {
@@ -188,6 +189,29 @@ extension SortedResults {
             let lower = ascending ? bound({ $0 < y }, range.lowerBound) : bound({ $0 > y }, range.lowerBound)
             let upper = ascending ? bound({ $0 <= y }, lower) : bound({ $0 >= y }, lower)
             return lower..<upper
+        }
+
+        /// Starts loading the lines of `bytes` bytes from `start` (a hint; nothing waits).
+        @inline(__always)
+        static func prefetch(_ start: UnsafeRawPointer, bytes: Int) {
+            var line = 0
+            while line < bytes {
+                quarry_prefetch(start + line)
+                line += 64
+            }
+        }
+
+        /// Starts loading the header and the primary keys of the first `rows` rows.
+        @inline(__always)
+        func prefetchHeaderAndKeys(rows: Int) {
+            quarry_prefetch(raw)
+            Self.prefetch(UnsafeRawPointer(pks), bytes: rows * 8)
+        }
+
+        /// Starts loading the words of column `k` for the first `rows` rows.
+        @inline(__always)
+        func prefetchWords(_ k: Int, rows: Int) {
+            Self.prefetch(UnsafeRawPointer(words(k)), bytes: rows * 8)
         }
 
         /// The offset of primary key `key` among the rows (``count`` when absent).

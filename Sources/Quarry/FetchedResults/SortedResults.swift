@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The controller's index: object IDs with their sort keys, in fetch order (sort keys, then
 /// object ID), kept sorted by binary search.
 ///
@@ -266,8 +268,17 @@ struct SortedResults {
     /// ``location(of:)`` after another.
     func locations(of ids: [ObjectID]) -> [Location?] {
         var slots = [Int](repeating: -1, count: ids.count)
-        for (i, id) in ids.enumerated() {
-            if let handle = positions[id] { slots[i] = Int(slotOfHandle[Int(handle)]) }
+        let ahead = 12
+        for i in 0..<min(ahead, ids.count) { positions.prefetch(ids[i]) }
+        blocks.withUnsafeBufferPointer { blocks in
+            for (i, id) in ids.enumerated() {
+                if i + ahead < ids.count { positions.prefetch(ids[i + ahead]) }
+                if let handle = positions[id] {
+                    let slot = Int(slotOfHandle[Int(handle)])
+                    slots[i] = slot
+                    if slot >= 0 && slot < blocks.count { blocks[slot].prefetchHeaderAndKeys(rows: sizes[slot]) }
+                }
+            }
         }
         var result = [Location?](repeating: nil, count: ids.count)
         blocks.withUnsafeBufferPointer { blocks in
@@ -298,7 +309,7 @@ struct SortedResults {
     mutating func apply(dropping drop: Set<Int>, adding additions: [Entry]) -> [(id: ObjectID, index: Int)] {
         let locations = drop.sorted().map { i in let (c, o) = locate(i); return Location(slot: c, offset: o) }
         let placed = apply(dropping: locations, adding: additions)
-        return zip(additions, placed).map { ($0.id, $1) }
+        return zip(additions, placed).map { ($0.id, $1.index) }
     }
 
     /// Removes the results at `drop` (increasing, distinct) and merges `additions` in. Each
@@ -307,10 +318,15 @@ struct SortedResults {
     /// place; then only the chunks that lose or gain results are edited (in place for a few
     /// changes, rebuilt and split past ``maxChunk`` for many), and only the results that land
     /// in another chunk are re-recorded. A batch of k changes costs O(k log n) comparisons
-    /// and O(k · chunk) moves. Returns the new global index of each addition, in the order
-    /// of `additions`.
-    mutating func apply(dropping drop: [Location], adding additions: [Entry]) -> [Int] {
-        for l in drop { positions.remove(chunks[l.slot].id(l.offset)) }
+    /// and O(k · chunk) moves. Returns, for each addition in the order of `additions`, its new
+    /// global index and how many of the results that were kept (not dropped) precede it.
+    /// `readded[d]`, when given, says that the result at `drop[d]` is among `additions` under
+    /// the same ID (so its entry in the position index is rewritten, not removed).
+    mutating func apply(dropping drop: [Location], adding additions: [Entry], readded: [Bool]? = nil) -> [(index: Int, survivorsBefore: Int)] {
+        precondition(readded == nil || readded!.count == drop.count)
+        blocks.withUnsafeBufferPointer { blocks in
+            for (d, l) in drop.enumerated() where readded?[d] != true { positions.remove(blocks[l.slot].id(l.offset)) }
+        }
         if chunks.isEmpty && !additions.isEmpty {
             chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], columns: sortKeys.map { _ in KeyColumn() }))
             reslot()
@@ -327,27 +343,32 @@ struct SortedResults {
         }
         // Where the additions end up: their place among the old results, less the drops
         // before it, plus the additions before them.
-        var newIndex = [Int](repeating: 0, count: additions.count)
+        var newIndex = [(index: Int, survivorsBefore: Int)](repeating: (0, 0), count: additions.count)
         var d = 0
         for (j, a) in order.enumerated() {
             let place = places[a]
             while d < drop.count && drop[d] < place { d += 1 }
-            newIndex[a] = index(of: place) - d + j
+            let survivors = index(of: place) - d
+            newIndex[a] = (survivors + j, survivors)
         }
         // Chunk by chunk, the drops' offsets and the additions with theirs, each in order.
         let dropOffsets = drop.map(\.offset)
         let adds = order.map { (at: places[$0].offset, entry: additions[$0]) }
-        var replacements: [(chunk: Int, pieces: [Chunk])] = []
+        var groups: [(chunk: Int, drops: Range<Int>, adds: Range<Int>)] = []
         var di = 0, ai = 0
         while di < drop.count || ai < order.count {
             let c = min(di < drop.count ? drop[di].slot : Int.max, ai < order.count ? places[order[ai]].slot : Int.max)
             let dropStart = di, addStart = ai
             while di < drop.count && drop[di].slot == c { di += 1 }
             while ai < order.count && places[order[ai]].slot == c { ai += 1 }
-            let pieces = dropOffsets[dropStart..<di].withUnsafeBufferPointer { drops in
-                adds[addStart..<ai].withUnsafeBufferPointer { adds in edit(c, drops: drops, adds: adds) }
+            groups.append((c, dropStart..<di, addStart..<ai))
+        }
+        var replacements: [(chunk: Int, pieces: [Chunk])] = []
+        for g in groups {
+            let pieces = dropOffsets[g.drops].withUnsafeBufferPointer { drops in
+                adds[g.adds].withUnsafeBufferPointer { adds in edit(g.chunk, drops: drops, adds: adds) }
             }
-            if let pieces { replacements.append((c, pieces)) }
+            if let pieces { replacements.append((g.chunk, pieces)) }
         }
         splice(replacements)
         return newIndex
@@ -359,7 +380,15 @@ struct SortedResults {
     /// in them, so that the memory reads for different entries overlap.
     func insertionPoints(for entries: [Entry]) -> [Location] {
         guard count > 0 else { return entries.map { _ in Location(slot: 0, offset: 0) } }
-        let slots = entries.map { chunkAfter($0) - 1 }
+        // Each entry's chunk, and a start on loading that chunk's first keys for the search in it.
+        var slots = [Int](repeating: -1, count: entries.count)
+        blocks.withUnsafeBufferPointer { blocks in
+            for (i, entry) in entries.enumerated() {
+                let slot = chunkAfter(entry) - 1
+                slots[i] = slot
+                if slot >= 0 { blocks[slot].prefetchWords(0, rows: sizes[slot]) }
+            }
+        }
         var result: [Location] = []
         result.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
@@ -399,6 +428,32 @@ struct SortedResults {
     private func chunkAfter(_ entry: Entry) -> Int {
         var low = 0, high = chunks.count
         let first = sortKeys.first, value = entry.keys.first ?? .null
+        // Integer fences and key: find the fences equal to it on the integers alone.
+        if let first, fences.kind == .integer, !fences.hasNulls, case .integer(let y) = value {
+            (low, high) = fences.ints.withUnsafeBufferPointer { xs in
+                func bound(_ orEqual: Bool) -> Int {
+                    // The first fence after y (orEqual) or not before it, in the key's direction.
+                    var base = 0, n = xs.count
+                    while n > 1 {
+                        let half = n / 2, x = xs[base + half - 1]
+                        let before = first.ascending ? (orEqual ? x <= y : x < y) : (orEqual ? x >= y : x > y)
+                        base = before ? base + half : base
+                        n -= half
+                    }
+                    guard n == 1 else { return base }
+                    let x = xs[base]
+                    return base + ((first.ascending ? (orEqual ? x <= y : x < y) : (orEqual ? x >= y : x > y)) ? 1 : 0)
+                }
+                let lower = bound(false)
+                return (lower, lower == xs.count ? lower : bound(true))
+            }
+            // Chunks whose first key equals the entry's: by the whole comparison.
+            while low < high {
+                let mid = (low + high) / 2
+                if precedes(chunks[mid], 0, entry) { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
         while low < high {
             let mid = (low + high) / 2
             var before: Bool
@@ -616,6 +671,13 @@ struct PositionIndex {
         } else if sparse.removeValue(forKey: id) != nil {
             count -= 1
         }
+    }
+
+    /// Starts loading the entry of `id` (a hint; nothing waits).
+    @inline(__always)
+    func prefetch(_ id: ObjectID) {
+        let k = id.primaryKey
+        if k >= 0 && Int(k) < dense.count { dense.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + Int(k)) } }
     }
 
     subscript(id: ObjectID) -> Int32? {

@@ -28,6 +28,13 @@ public struct PropertyMask: Sendable, Hashable {
         for (i, w) in other.words.enumerated() { words[i] |= w }
     }
 
+    /// Properties 0 to 63 as bits (bit i: property i), with every bit set when the mask also
+    /// holds a higher property: a one-word summary that never says "unchanged" wrongly.
+    var lowBits: UInt64 {
+        guard let first = words.first else { return 0 }
+        return words.dropFirst().contains { $0 != 0 } ? .max : first
+    }
+
     /// The indexes in the mask, ascending.
     public var indices: [Int] {
         var result: [Int] = []

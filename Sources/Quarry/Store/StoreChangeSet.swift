@@ -88,6 +88,10 @@ public struct SaveChanges: Sendable, Equatable {
     public var deleted: [ObjectID] = []
     /// The keys that changed, per updated object.
     public var changedKeys: [ObjectID: Set<String>] = [:]
+    /// The changed properties of each of ``updated`` as ``PropertyMask/lowBits``, in the same
+    /// order, when a store recorded them all (else shorter than `updated`, and unused): lets a
+    /// merge rule out an update by two words, not by hashing key names.
+    var changedBits: [UInt64] = []
     /// The state each inserted object was stored with, in the order of ``inserted``; empty when
     /// the save did not reach a store (a child context's save into its parent).
     public var insertedSnapshots: [Snapshot] = []
@@ -123,10 +127,11 @@ public struct SaveChanges: Sendable, Equatable {
         insertedSnapshots.append(stored)
     }
 
-    /// Records an updated object, the keys that changed and the state now stored.
-    mutating func recordUpdate(_ id: ObjectID, keys: Set<String>, stored: Snapshot) {
+    /// Records an updated object of `entity`, the properties that changed and the state now stored.
+    mutating func recordUpdate(_ id: ObjectID, changed: PropertyMask, of entity: EntityDescription, stored: Snapshot) {
         updated.append(id)
         updatedSnapshots.append(stored)
-        changedKeys[id] = keys
+        changedKeys[id] = Set(changed.keys(in: entity))
+        changedBits.append(changed.lowBits)
     }
 }

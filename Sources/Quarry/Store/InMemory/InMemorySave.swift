@@ -66,11 +66,10 @@ struct InMemorySave {
         let entity = try entity(of: change.id)
         let current = state.row(change.id, root: entity.rootIndex)?.snapshot
         let base = change.committed?.version ?? change.snapshot.version
-        let keys = Set(change.changed.keys(in: entity))
         if let current, current.version == base {
             let written = try merged(change, over: current, entity: entity)
             write(written, id: change.id, entity: entity)
-            recordUpdate(change, keys: keys, stored: written)
+            recordUpdate(change, entity: entity, stored: written)
             return
         }
         let conflict = MergeConflict(objectID: change.id, entityName: entity.name, cachedSnapshot: change.committed,
@@ -79,7 +78,7 @@ struct InMemorySave {
         case .write(let snapshot):
             let written = try stored(snapshot, of: entity, version: (current?.version ?? 0) + 1)
             write(written, id: change.id, entity: entity)
-            recordUpdate(change, keys: keys, stored: written)
+            recordUpdate(change, entity: entity, stored: written)
         case .keepPersisted:
             result.rolledBack[change.id] = .some(current)
         case .delete:
@@ -90,9 +89,9 @@ struct InMemorySave {
         }
     }
 
-    private mutating func recordUpdate(_ change: ObjectChange, keys: Set<String>, stored: Snapshot) {
+    private mutating func recordUpdate(_ change: ObjectChange, entity: EntityDescription, stored: Snapshot) {
         lists.append((change.id, change.toMany))
-        result.changes.recordUpdate(change.id, keys: keys, stored: stored)
+        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: stored)
     }
 
     /// The persisted row with only the changed properties taken from the change.
@@ -126,8 +125,10 @@ struct InMemorySave {
         case .write(let snapshot):
             let written = try stored(snapshot, of: entity, version: (current?.version ?? 0) + 1)
             write(written, id: id, entity: entity)
+            // The whole row was written back: every property may have changed.
             result.changes.updated.append(id)
             result.changes.updatedSnapshots.append(written)
+            result.changes.changedBits.append(.max)
             result.rolledBack[id] = .some(written)
         case .keepPersisted:
             result.rolledBack[id] = .some(current)

@@ -119,7 +119,7 @@ final class SQLiteSaveOperation {
         if db.changesCount == 1 {
             let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
             result.written[change.id] = written
-            result.changes.recordUpdate(change.id, keys: Set(change.changed.keys(in: entity)), stored: written)
+            result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written)
             return true
         }
         let persisted = try reader.snapshot(for: change.id, db: db)
@@ -161,7 +161,7 @@ final class SQLiteSaveOperation {
             result.written[id] = written
             var changed = conflict.changed
             changed.formUnion(Self.differences(snapshot, conflict.persistedSnapshot, entity: entity))
-            result.changes.recordUpdate(id, keys: Set(changed.keys(in: entity)), stored: written)
+            result.changes.recordUpdate(id, changed: changed, of: entity, stored: written)
             return true
         case .keepPersisted:
             result.rolledBack[id] = .some(conflict.persistedSnapshot)

@@ -29,6 +29,7 @@ import QuarryTestSupport
         let updated = try store.update([update])
         #expect(updated.changes.updated == [tickerID])
         #expect(updated.changes.changedKeys[tickerID] == ["price"])
+        #expect(updated.changes.changedBits == [1 << UInt64(make.entity("Ticker").attributeIndex("price")!)])
         #expect(updated.written[tickerID]?.version == 2)
         #expect(try store.snapshot(tickerID) == updated.written[tickerID])
     }
@@ -123,6 +124,7 @@ import QuarryTestSupport
         #expect(result.written[id] == stored)
         #expect(result.changes.updated == [id])
         #expect(result.changes.changedKeys[id] == ["name"])
+        #expect(result.changes.changedBits == [1 << UInt64(ticker.attributeIndex("name")!)])
     }
 
     @Test func conflictDeleteRemovesTheRow() throws {
