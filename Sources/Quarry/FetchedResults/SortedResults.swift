@@ -135,7 +135,7 @@ struct SortedResults {
 
     /// Records the chunk of every result of `chunk`.
     private mutating func stamp(_ chunk: Chunk) {
-        for i in 0..<chunk.count { positions.set(chunk.id(i), handle: chunk.handle) }
+        for o in 0..<chunk.count { positions.set(chunk.id(o), handle: chunk.handle, slot: chunk.block.slot(o)) }
     }
 
     /// The first broken internal invariant, described (`nil` when all hold): the mirrors of
@@ -153,7 +153,7 @@ struct SortedResults {
             if fences.value(at: c) != fence(of: chunk) { return "fence \(c): \(fences.value(at: c)) vs \(fence(of: chunk))" }
             for o in 0..<chunk.count {
                 let entry = Entry(id: chunk.id(o), keys: sortKeys.indices.map { chunk.value($0, at: o) })
-                if positions[entry.id] != chunk.handle { return "position of \(entry.id)" }
+                if let p = positions[entry.id], p.handle == chunk.handle, p.slot == chunk.block.slot(o) {} else { return "position of \(entry.id)" }
                 if let previous, !precedes(previous, entry) { return "order at chunk \(c) row \(o): \(previous.keys) \(previous.id) / \(entry.keys) \(entry.id)" }
                 previous = entry
             }
@@ -267,29 +267,25 @@ struct SortedResults {
     /// each waiting on the one before: a batch from a large index costs far less than one
     /// ``location(of:)`` after another.
     func locations(of ids: [ObjectID]) -> [Location?] {
-        var slots = [Int](repeating: -1, count: ids.count)
+        var slots = [(chunk: Int, slot: Int)](repeating: (-1, -1), count: ids.count)
         let ahead = 12
         for i in 0..<min(ahead, ids.count) { positions.prefetch(ids[i]) }
         blocks.withUnsafeBufferPointer { blocks in
             for (i, id) in ids.enumerated() {
                 if i + ahead < ids.count { positions.prefetch(ids[i + ahead]) }
-                if let handle = positions[id] {
-                    let slot = Int(slotOfHandle[Int(handle)])
-                    slots[i] = slot
-                    if slot >= 0 && slot < blocks.count { blocks[slot].prefetchHeaderAndKeys(rows: sizes[slot]) }
+                if let p = positions[id] {
+                    let c = Int(slotOfHandle[Int(p.handle)])
+                    slots[i] = (c, p.slot)
+                    if c >= 0 && c < blocks.count { blocks[c].prefetchSlot(p.slot, rows: sizes[c]) }
                 }
             }
         }
         var result = [Location?](repeating: nil, count: ids.count)
         blocks.withUnsafeBufferPointer { blocks in
             for (i, id) in ids.enumerated() {
-                let slot = slots[i]
-                guard slot >= 0 && slot < blocks.count else { continue }
-                let block = blocks[slot]
-                let offset = block.offset(ofPrimaryKey: id.primaryKey)
-                if offset < block.count && block.entities[offset] == id.entityIndex {
-                    result[i] = Location(slot: slot, offset: offset)
-                }
+                let (c, s) = slots[i]
+                guard c >= 0 && c < blocks.count else { continue }
+                if let o = blocks[c].row(of: id, hint: s) { result[i] = Location(slot: c, offset: o) }
             }
         }
         return result
@@ -363,8 +359,34 @@ struct SortedResults {
             while ai < order.count && places[order[ai]].slot == c { ai += 1 }
             groups.append((c, dropStart..<di, addStart..<ai))
         }
+        // The edits read memory scattered over the whole index: each group's chunk object,
+        // block header and order, then (once the header is in) the slot its first addition
+        // takes, and its additions' position entries. Those loads start a few groups ahead of
+        // the edit that needs them, so that a handful are in flight at any time instead of
+        // each edit waiting on its own.
+        let ahead = 16
+        func prefetchChunk(_ g: Int) {
+            let c = groups[g].chunk
+            guard c < chunks.count else { return }
+            chunks.withUnsafeBufferPointer { quarry_prefetch(Unmanaged.passUnretained($0[c]).toOpaque()) }
+            blocks[c].prefetchOrder(rows: sizes[c])
+            for a in groups[g].adds { positions.prefetch(adds[a].entry.id) }
+        }
+        func prefetchFreeSlot(_ g: Int) {
+            let group = groups[g]
+            guard !group.adds.isEmpty, group.chunk < blocks.count else { return }
+            let block = blocks[group.chunk]
+            guard block.count < block.capacity || !group.drops.isEmpty else { return }
+            var slot = block.count < block.capacity ? block.freeSlot() : Int.max
+            for d in group.drops { slot = min(slot, block.slot(dropOffsets[d])) }
+            block.prefetchSlotForWriting(slot)
+        }
+        for g in 0..<min(ahead, groups.count) { prefetchChunk(g) }
+        for g in 0..<min(ahead / 2, groups.count) { prefetchFreeSlot(g) }
         var replacements: [(chunk: Int, pieces: [Chunk])] = []
-        for g in groups {
+        for (n, g) in groups.enumerated() {
+            if n + ahead < groups.count { prefetchChunk(n + ahead) }
+            if n + ahead / 2 < groups.count { prefetchFreeSlot(n + ahead / 2) }
             let pieces = dropOffsets[g.drops].withUnsafeBufferPointer { drops in
                 adds[g.adds].withUnsafeBufferPointer { adds in edit(g.chunk, drops: drops, adds: adds) }
             }
@@ -381,12 +403,12 @@ struct SortedResults {
     func insertionPoints(for entries: [Entry]) -> [Location] {
         guard count > 0 else { return entries.map { _ in Location(slot: 0, offset: 0) } }
         // Each entry's chunk, and a start on loading that chunk's first keys for the search in it.
-        var slots = [Int](repeating: -1, count: entries.count)
+        var slots = chunksAfter(entries) ?? entries.map(chunkAfter)
         blocks.withUnsafeBufferPointer { blocks in
-            for (i, entry) in entries.enumerated() {
-                let slot = chunkAfter(entry) - 1
-                slots[i] = slot
-                if slot >= 0 { blocks[slot].prefetchWords(0, rows: sizes[slot]) }
+            for i in slots.indices {
+                slots[i] -= 1
+                guard slots[i] >= 0 else { continue }
+                if sortKeys.isEmpty { blocks[slots[i]].prefetchOrder(rows: sizes[slots[i]]) } else { blocks[slots[i]].prefetchSearch(rows: sizes[slots[i]]) }
             }
         }
         var result: [Location] = []
@@ -421,6 +443,57 @@ struct SortedResults {
             if precedes(chunk, mid, entry) { l = mid + 1 } else { h = mid }
         }
         return l
+    }
+
+    /// ``chunkAfter(_:)`` for each of `entries` when the fences and the entries' first keys are
+    /// all integers (`nil` otherwise): the entries in the key's order, each one's fences found
+    /// by galloping on from the previous entry's, so that a batch reads the fences once, in
+    /// order, instead of one binary search (a chain of scattered reads) per entry.
+    private func chunksAfter(_ entries: [Entry]) -> [Int]? {
+        guard let first = sortKeys.first, fences.kind == .integer, !fences.hasNulls, entries.count > 1 else { return nil }
+        var ys: [Int64] = [], keys: [UInt64] = []
+        ys.reserveCapacity(entries.count)
+        keys.reserveCapacity(entries.count)
+        for entry in entries {
+            guard case .integer(let y) = entry.keys[0] else { return nil }
+            ys.append(y)
+            let key = UInt64(bitPattern: y) ^ (1 << 63)
+            keys.append(first.ascending ? key : ~key)
+        }
+        var result = [Int](repeating: 0, count: entries.count)
+        fences.ints.withUnsafeBufferPointer { xs in
+            let n = xs.count
+            // The first fence at or after `start` that is not before `y` (`orEqual`: not
+            // before or equal), in the key's direction; the fences before `start` all are.
+            func gallop(from start: Int, _ y: Int64, orEqual: Bool) -> Int {
+                func before(_ x: Int64) -> Bool {
+                    first.ascending ? (orEqual ? x <= y : x < y) : (orEqual ? x >= y : x > y)
+                }
+                var low = start, high = n, step = 1
+                while low < n {
+                    let probe = min(low + step - 1, n - 1)
+                    if before(xs[probe]) { low = probe + 1; step *= 2 } else { high = probe; break }
+                }
+                while low < high {
+                    let mid = (low + high) / 2
+                    if before(xs[mid]) { low = mid + 1 } else { high = mid }
+                }
+                return low
+            }
+            var lower = 0
+            for i in radixOrder(keys) {
+                let entry = entries[i], y = ys[i]
+                lower = gallop(from: lower, y, orEqual: false)
+                var low = lower, high = lower == n ? lower : gallop(from: lower, y, orEqual: true)
+                // Chunks whose first key equals the entry's: by the whole comparison.
+                while low < high {
+                    let mid = (low + high) / 2
+                    if precedes(chunks[mid], 0, entry) { low = mid + 1 } else { high = mid }
+                }
+                result[i] = low
+            }
+        }
+        return result
     }
 
     /// The first chunk whose first result does not precede `entry` (by the fences, looking at
@@ -482,8 +555,8 @@ struct SortedResults {
                 while d < drops.count && drops[d] < add.at { d += 1 }
                 let at = add.at - d + n
                 first = min(first, at)
-                chunk.insert(add.entry, at: at)
-                positions.set(add.entry.id, handle: chunk.handle)
+                let slot = chunk.insert(add.entry, at: at)
+                positions.set(add.entry.id, handle: chunk.handle, slot: slot)
             }
             blocks[c] = chunk.block
             sizes[c] = chunk.count
@@ -578,8 +651,7 @@ struct SortedResults {
         var pks: [Int64] = [], entities: [Int32] = []
         var columns = sortKeys.map { _ in KeyColumn() }
         for chunk in chunks {
-            pks.append(contentsOf: UnsafeBufferPointer(start: chunk.block.pks, count: chunk.count))
-            entities.append(contentsOf: UnsafeBufferPointer(start: chunk.block.entities, count: chunk.count))
+            chunk.appendIDs(to: &pks, &entities)
             for k in columns.indices { columns[k].append(contentsOf: chunk.column(k), range: 0..<chunk.count) }
         }
         self = SortedResults(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
@@ -622,69 +694,10 @@ struct SortedResults {
         entities.reserveCapacity(count)
         var columns = sortKeys.map { _ in KeyColumn() }
         for chunk in chunks {
-            pks.append(contentsOf: UnsafeBufferPointer(start: chunk.block.pks, count: chunk.count))
-            entities.append(contentsOf: UnsafeBufferPointer(start: chunk.block.entities, count: chunk.count))
+            chunk.appendIDs(to: &pks, &entities)
             for k in columns.indices { columns[k].append(contentsOf: chunk.column(k), range: 0..<chunk.count) }
         }
         return (pks, entities, columns)
     }
 }
 
-/// Object ID → the handle of the chunk holding it: a dense table over primary keys when they
-/// are compact (4 bytes a result, the common case), a dictionary for the rest (temporary IDs,
-/// far-off keys). An entry only says where to look: the chunk is scanned for the ID, so a
-/// stale or foreign entry reads as "absent".
-struct PositionIndex {
-    private static let absent = UInt32.max
-    private var dense: [UInt32] = []
-    private var sparse: [ObjectID: UInt32] = [:]
-    private var count = 0
-
-    init() {}
-
-    /// Sizes the dense table for keys up to `maxKey`.
-    mutating func reserve(maxKey: Int64, count: Int) {
-        if maxKey >= 0 && maxKey < Int64(count) * 4 + 1024 && Int(maxKey) >= dense.count {
-            dense += [UInt32](repeating: Self.absent, count: Int(maxKey) + 1 - dense.count)
-        }
-    }
-
-    mutating func set(_ id: ObjectID, handle: Int32) {
-        let k = id.primaryKey
-        if k >= 0 && Int(k) >= dense.count && k < Int64(max(count, dense.count)) * 2 + 1024 {
-            dense += [UInt32](repeating: Self.absent, count: max(Int(k) + 1, dense.count * 3 / 2) - dense.count)
-        }
-        if k >= 0 && Int(k) < dense.count {
-            if dense[Int(k)] == Self.absent { count += 1 }
-            dense[Int(k)] = UInt32(handle)
-            if !sparse.isEmpty { sparse[id] = nil }
-        } else {
-            if sparse.updateValue(UInt32(handle), forKey: id) == nil { count += 1 }
-        }
-    }
-
-    mutating func remove(_ id: ObjectID) {
-        let k = id.primaryKey
-        if k >= 0 && Int(k) < dense.count && dense[Int(k)] != Self.absent {
-            dense[Int(k)] = Self.absent
-            count -= 1
-        } else if sparse.removeValue(forKey: id) != nil {
-            count -= 1
-        }
-    }
-
-    /// Starts loading the entry of `id` (a hint; nothing waits).
-    @inline(__always)
-    func prefetch(_ id: ObjectID) {
-        let k = id.primaryKey
-        if k >= 0 && Int(k) < dense.count { dense.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + Int(k)) } }
-    }
-
-    subscript(id: ObjectID) -> Int32? {
-        let k = id.primaryKey
-        var handle = Self.absent
-        if k >= 0 && Int(k) < dense.count { handle = dense[Int(k)] }
-        if handle == Self.absent, !sparse.isEmpty { handle = sparse[id] ?? Self.absent }
-        return handle == Self.absent ? nil : Int32(handle)
-    }
-}

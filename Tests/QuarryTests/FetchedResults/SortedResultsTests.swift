@@ -110,16 +110,25 @@ struct SortedResultsTests {
         _ = Self.check(index, model, "refilled")
     }
 
-    @Test("sorting by an integer key is stable, packed or not")
+    @Test("sorting by an integer key is stable, for any keys and lengths")
     func sortedByKey() {
         var rng = SplitMix64(seed: 3)
+        func stable(_ xs: [(key: Int, tag: Int)]) -> [Int] {
+            xs.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.tag)
+        }
         let small = (0..<2000).map { i in (key: rng.below(50), tag: i) }
-        let expected = small.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }.map(\.element.tag)
-        #expect(small.sortedByKey(\.key).map(\.tag) == expected)
-        // Keys too large to pack take the closure sort, with the same answer.
-        let large = small.map { (key: $0.key << 50, tag: $0.tag) }
-        #expect(large.sortedByKey(\.key).map(\.tag) == expected)
+        #expect(small.sortedByKey(\.key).map(\.tag) == stable(small))
+        // Keys spread over every byte, negative ones, the extremes; short arrays.
+        let wide = (0..<3000).map { i in (key: Int(bitPattern: UInt(rng.next())) >> rng.below(64), tag: i) }
+            + [(key: Int.min, tag: 3000), (key: Int.max, tag: 3001), (key: -1, tag: 3002), (key: 0, tag: 3003), (key: Int.min, tag: 3004)]
+        #expect(wide.sortedByKey(\.key).map(\.tag) == stable(wide))
+        for n in [1, 2, 47, 48, 49, 200] {
+            let xs = (0..<n).map { i in (key: rng.below(8) - 4, tag: i) }
+            #expect(xs.sortedByKey(\.key).map(\.tag) == stable(xs))
+        }
         #expect([Int]().sortedByKey { $0 }.isEmpty)
+        let keys = (0..<500).map { _ in rng.next() }
+        #expect(radixOrder(keys) == Array(0..<500).sorted { (keys[$0], $0) < (keys[$1], $1) })
     }
 
     @Test("runs of equal first keys, across chunk boundaries")
