@@ -23,7 +23,20 @@ struct PositionIndex {
     /// Sizes the dense table for keys up to `maxKey`.
     mutating func reserve(maxKey: Int64, count: Int) {
         if maxKey >= 0 && maxKey < Int64(count) * 4 + 1024 && Int(maxKey) >= dense.count {
-            dense += [UInt32](repeating: Self.absent, count: Int(maxKey) + 1 - dense.count)
+            grow(to: Int(maxKey) + 1)
+        }
+    }
+
+    /// Makes the dense table `n` entries long, new ones absent: a new table in memory asked
+    /// to be in huge pages before it is written (lookups land anywhere in it; see
+    /// ``SortedResults/BlockArena``).
+    private mutating func grow(to n: Int) {
+        let old = dense
+        dense = [UInt32](unsafeUninitializedCapacity: n) { buffer, initialized in
+            SortedResults.BlockArena.adviseHugePages(UnsafeMutableRawPointer(buffer.baseAddress!), bytes: n * 4)
+            _ = buffer.initialize(from: old)
+            buffer[old.count...].initialize(repeating: Self.absent)
+            initialized = n
         }
     }
 
@@ -33,7 +46,7 @@ struct PositionIndex {
         let packed = UInt32(handle) << Self.slotBits | UInt32(slot)
         let k = id.primaryKey
         if k >= 0 && Int(k) >= dense.count && k < Int64(max(count, dense.count)) * 2 + 1024 {
-            dense += [UInt32](repeating: Self.absent, count: max(Int(k) + 1, dense.count * 3 / 2) - dense.count)
+            grow(to: max(Int(k) + 1, dense.count * 3 / 2))
         }
         if k >= 0 && Int(k) < dense.count {
             if dense[Int(k)] == Self.absent { count += 1 }

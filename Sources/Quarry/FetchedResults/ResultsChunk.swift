@@ -49,7 +49,7 @@ extension SortedResults {
         static func allocate(capacity: Int, keys: Int) -> Block {
             precondition(capacity > 0 && capacity <= maxCapacity && capacity % 8 == 0)
             let bytes = byteCount(capacity: capacity, keys: keys)
-            let raw = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+            let raw = BlockArena.shared.allocate(bytes: bytes)
             raw.initializeMemory(as: UInt8.self, repeating: 0, count: headerSize)
             raw.storeBytes(of: Int32(capacity), toByteOffset: 4, as: Int32.self)
             raw.storeBytes(of: UInt8(min(keys, blockColumns)), toByteOffset: 8, as: UInt8.self)
@@ -64,7 +64,7 @@ extension SortedResults {
             return Block(raw: raw, capacity: capacity)
         }
 
-        func deallocate() { raw.deallocate() }
+        func deallocate() { BlockArena.shared.deallocate(raw, bytes: Self.byteCount(capacity: capacity, keys: columnCount)) }
 
         /// Rows in the block.
         var count: Int {

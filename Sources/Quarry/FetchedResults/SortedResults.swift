@@ -411,6 +411,7 @@ struct SortedResults {
                 if sortKeys.isEmpty { blocks[slots[i]].prefetchOrder(rows: sizes[slots[i]]) } else { blocks[slots[i]].prefetchSearch(rows: sizes[slots[i]]) }
             }
         }
+        // Then the searches in them.
         var result: [Location] = []
         result.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
