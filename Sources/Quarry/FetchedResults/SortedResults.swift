@@ -4,14 +4,16 @@ import CPrefetch
 /// object ID), kept sorted by binary search.
 ///
 /// Stored in chunks of at most ``maxChunk`` results, each one block of memory (``Block``:
-/// primary keys, entity indexes and typed sort keys, column by column; strings and other
-/// values as ``KeyColumn``s beside it), so a million results cost about 25 bytes each and no
-/// allocation per result, a change touches one block per chunk, and a batch of k changes
-/// rewrites only the chunks it touches (O(k · chunk) work, not O(n)). Each object's place is
-/// found in constant time through ``PositionIndex`` (primary key → chunk), which changes only
-/// for results that move to another chunk, then a scan of that chunk's keys. The first sort
-/// key of every chunk's first result is kept in one contiguous ``fences`` column, so the
-/// binary search over chunks rarely touches the chunks themselves.
+/// a one-byte order per row, then primary keys, entity indexes and typed sort keys by slot;
+/// strings and other values as ``KeyColumn``s beside it), so a million results cost about
+/// 30 bytes each and no allocation per result, a change touches one block per chunk, and a
+/// batch of k changes rewrites only the chunks it touches (O(k · chunk) work, not O(n)).
+/// Blocks come from ``BlockArena`` (huge pages where the system gives them). Each object's
+/// place is found in constant time through ``PositionIndex`` (primary key → chunk and slot),
+/// which changes only for results that move to another chunk. The first sort key of every
+/// chunk's first result is kept in one contiguous ``fences`` column, so the search over
+/// chunks rarely touches the chunks themselves; a batch galloping through it in key order
+/// reads it once.
 ///
 /// Chunks are reference types: a `SortedResults` is not copied, only mutated in place.
 struct SortedResults {
