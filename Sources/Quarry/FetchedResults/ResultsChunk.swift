@@ -128,12 +128,9 @@ extension SortedResults {
         /// every slot; `nil` when the block does not hold it.
         @inline(__always)
         func row(of id: ObjectID, hint: Int) -> Int? {
-            if hint >= 0 && hint < capacity && isOccupied(hint) && pks[hint] == id.primaryKey && entities[hint] == id.entityIndex {
-                return row(ofSlot: hint)
-            }
-            for s in 0..<capacity where isOccupied(s) && pks[s] == id.primaryKey && entities[s] == id.entityIndex {
-                return row(ofSlot: s)
-            }
+            func holds(_ s: Int) -> Bool { isOccupied(s) && pks[s] == id.primaryKey && entities[s] == id.entityIndex }
+            if hint >= 0 && hint < capacity && holds(hint) { return row(ofSlot: hint) }
+            for s in 0..<capacity where holds(s) { return row(ofSlot: s) }
             return nil
         }
 

@@ -261,11 +261,11 @@ struct SortedResults {
     }
 
     /// The locations of `ids` (`nil` for those not among the results), looked up together:
-    /// each ID's chunk from the position index, then a scan of that chunk's primary keys
-    /// (unique among the results: one root table), then a check of the entity.
+    /// each ID's chunk and slot from the position index, then that slot's ID (the whole chunk
+    /// only when the slot holds another) and the slot's row.
     ///
-    /// Each step runs over the whole batch before the next (chunk handles, then the chunks'
-    /// key arrays, then the scans), so the memory reads for different IDs overlap instead of
+    /// Each step runs over the whole batch before the next (the position entries, then the
+    /// slots' lines, then the reads), so the memory reads for different IDs overlap instead of
     /// each waiting on the one before: a batch from a large index costs far less than one
     /// ``location(of:)`` after another.
     func locations(of ids: [ObjectID]) -> [Location?] {
@@ -448,22 +448,25 @@ struct SortedResults {
         return l
     }
 
-    /// ``chunkAfter(_:)`` for each of `entries` when the fences and the entries' first keys are
-    /// all integers (`nil` otherwise): the entries in the key's order, each one's fences found
-    /// by galloping on from the previous entry's, so that a batch reads the fences once, in
-    /// order, instead of one binary search (a chain of scattered reads) per entry.
+    /// ``chunkAfter(_:)`` for each of `entries`, when the fences are all integers (`nil`
+    /// otherwise): the entries with an integer first key in the key's order, each one's fences
+    /// found by galloping on from the previous entry's, so that a batch reads the fences once,
+    /// in order, instead of one binary search (a chain of scattered reads) per entry; any
+    /// other entry by ``chunkAfter(_:)``.
     private func chunksAfter(_ entries: [Entry]) -> [Int]? {
-        guard let first = sortKeys.first, fences.kind == .integer, !fences.hasNulls, entries.count > 1 else { return nil }
-        var ys: [Int64] = [], keys: [UInt64] = []
+        guard let first = sortKeys.first, fences.kind == .integer, !fences.hasNulls else { return nil }
+        var result = [Int](repeating: 0, count: entries.count)
+        var integral: [Int] = [], ys: [Int64] = [], keys: [UInt64] = []
+        integral.reserveCapacity(entries.count)
         ys.reserveCapacity(entries.count)
         keys.reserveCapacity(entries.count)
-        for entry in entries {
-            guard case .integer(let y) = entry.keys[0] else { return nil }
+        for (i, entry) in entries.enumerated() {
+            guard case .integer(let y) = entry.keys[0] else { result[i] = chunkAfter(entry); continue }
+            integral.append(i)
             ys.append(y)
             let key = UInt64(bitPattern: y) ^ (1 << 63)
             keys.append(first.ascending ? key : ~key)
         }
-        var result = [Int](repeating: 0, count: entries.count)
         fences.ints.withUnsafeBufferPointer { xs in
             let n = xs.count
             // The first fence at or after `start` that is not before `y` (`orEqual`: not
@@ -484,8 +487,8 @@ struct SortedResults {
                 return low
             }
             var lower = 0
-            for i in radixOrder(keys) {
-                let entry = entries[i], y = ys[i]
+            for j in radixOrder(keys) {
+                let i = integral[j], entry = entries[i], y = ys[j]
                 lower = gallop(from: lower, y, orEqual: false)
                 var low = lower, high = lower == n ? lower : gallop(from: lower, y, orEqual: true)
                 // Chunks whose first key equals the entry's: by the whole comparison.
@@ -500,36 +503,11 @@ struct SortedResults {
     }
 
     /// The first chunk whose first result does not precede `entry` (by the fences, looking at
-    /// the chunk itself only when the first keys are equal).
+    /// the chunk itself only when the first keys are equal). Integer fences and keys take
+    /// ``chunksAfter(_:)``.
     private func chunkAfter(_ entry: Entry) -> Int {
         var low = 0, high = chunks.count
         let first = sortKeys.first, value = entry.keys.first ?? .null
-        // Integer fences and key: find the fences equal to it on the integers alone.
-        if let first, fences.kind == .integer, !fences.hasNulls, case .integer(let y) = value {
-            (low, high) = fences.ints.withUnsafeBufferPointer { xs in
-                func bound(_ orEqual: Bool) -> Int {
-                    // The first fence after y (orEqual) or not before it, in the key's direction.
-                    var base = 0, n = xs.count
-                    while n > 1 {
-                        let half = n / 2, x = xs[base + half - 1]
-                        let before = first.ascending ? (orEqual ? x <= y : x < y) : (orEqual ? x >= y : x > y)
-                        base = before ? base + half : base
-                        n -= half
-                    }
-                    guard n == 1 else { return base }
-                    let x = xs[base]
-                    return base + ((first.ascending ? (orEqual ? x <= y : x < y) : (orEqual ? x >= y : x > y)) ? 1 : 0)
-                }
-                let lower = bound(false)
-                return (lower, lower == xs.count ? lower : bound(true))
-            }
-            // Chunks whose first key equals the entry's: by the whole comparison.
-            while low < high {
-                let mid = (low + high) / 2
-                if precedes(chunks[mid], 0, entry) { low = mid + 1 } else { high = mid }
-            }
-            return low
-        }
         while low < high {
             let mid = (low + high) / 2
             var before: Bool
