@@ -278,6 +278,37 @@ extension SortedResults {
             return lower..<upper
         }
 
+        // MARK: Editing
+
+        /// Removes row `o`: frees its slot and shifts the order after it.
+        func remove(at o: Int) {
+            let n = count, s = slot(o)
+            (order + o).update(from: order + o + 1, count: n - o - 1)
+            setOccupied(s, false)
+            count = n - 1
+        }
+
+        /// Stores `entry` in a free slot and inserts it before row `o`, when the block has
+        /// room and every key fits its block column; returns the slot. `nil` (no row
+        /// changed) when the block is full or a key is boxed or of another kind: the
+        /// ``Chunk`` then grows the block or boxes the column.
+        @inline(__always)
+        func insert(_ entry: Entry, at o: Int) -> Int? {
+            let n = count
+            guard n < capacity, entry.keys.count <= columnCount else { return nil }
+            let s = freeSlot()
+            for k in entry.keys.indices {
+                guard mode(k) != Self.boxed, store(k, entry.keys[k], slot: s) else { return nil }
+            }
+            pks[s] = entry.id.primaryKey
+            entities[s] = entry.id.entityIndex
+            (order + o + 1).update(from: order + o, count: n - o)
+            order[o] = UInt8(s)
+            setOccupied(s, true)
+            count = n + 1
+            return s
+        }
+
         // MARK: Prefetching
 
         /// Starts loading the lines of `bytes` bytes from `start` (a hint; nothing waits).
@@ -470,18 +501,14 @@ extension SortedResults {
         }
 
         /// Removes row `o`: frees its slot and shifts the order after it.
-        func remove(at o: Int) {
-            let n = count, s = block.slot(o)
-            (block.order + o).update(from: block.order + o + 1, count: n - o - 1)
-            block.setOccupied(s, false)
-            block.count = n - 1
-        }
+        func remove(at o: Int) { block.remove(at: o) }
 
         /// Inserts `entry` before row `o`, growing the block if it is full (so ``block`` may
         /// change; slots stay). A value of another kind than its column's boxes the column.
         /// Returns the slot the entry is stored in.
         @discardableResult
         func insert(_ entry: Entry, at o: Int) -> Int {
+            if let s = block.insert(entry, at: o) { return s }
             let n = count
             if n == block.capacity { grow(to: max(n + 1, min(SortedResults.maxChunk, (n + n / 2 + 7) & ~7))) }
             let s = block.freeSlot()

@@ -29,14 +29,11 @@ struct SortedResults {
 
     let sortKeys: [SortKey]
     private(set) var chunks: [Chunk] = []
-    /// `blocks[c]`: chunk `c`'s block (read without touching the chunk object).
-    private var blocks: [Block] = []
-    /// `starts[c]`: the index of chunk `c`'s first result; `starts.last` is `count`.
-    private var starts: [Int] = [0]
-    /// `sizes[c]`: how many results chunk `c` holds (kept here so re-numbering reads one array).
-    private var sizes: [Int] = []
-    /// `handles[c]`: chunk `c`'s handle.
-    private var handles: [Int32] = []
+    /// `meta[c]`: chunk `c`'s block, size, first index and handle, in one record (read
+    /// without touching the chunk object; see ``ChunkMeta``).
+    private var meta: [ChunkMeta] = []
+    /// How many results there are.
+    private(set) var count = 0
     /// Row 0 of the first key column of each chunk (for the search over chunks).
     private var fences = KeyColumn()
     /// Chunk handle → its index in `chunks` (-1: unused handle).
@@ -102,36 +99,29 @@ struct SortedResults {
         chunk.keyCount == 0 || chunk.count == 0 ? .null : chunk.value(0, at: 0)
     }
 
-    var count: Int { starts[starts.count - 1] }
-
     private mutating func newHandle() -> Int32 {
         if let h = freeHandles.popLast() { return h }
         slotOfHandle.append(-1)
         return Int32(slotOfHandle.count - 1)
     }
 
-    /// Recomputes chunk starts after chunks changed size.
+    /// Recomputes the chunks' starts and ``count`` after chunks changed size.
     private mutating func renumber() {
-        if starts.count != sizes.count + 1 { starts = [Int](repeating: 0, count: sizes.count + 1) }
-        sizes.withUnsafeBufferPointer { sizes in
-            starts.withUnsafeMutableBufferPointer { starts in
-                var total = 0
-                for c in 0..<sizes.count {
-                    starts[c] = total
-                    total += sizes[c]
-                }
-                starts[sizes.count] = total
+        count = meta.withUnsafeMutableBufferPointer { meta in
+            var total = 0
+            for c in meta.indices {
+                meta[c].start = total
+                total += Int(meta[c].size)
             }
+            return total
         }
     }
 
-    /// Recomputes sizes, handles, fences, starts and handle slots from the chunks.
+    /// Recomputes the chunk records, fences and handle slots from the chunks.
     private mutating func reslot() {
-        sizes = chunks.map(\.count)
-        handles = chunks.map(\.handle)
-        blocks = chunks.map(\.block)
+        meta = chunks.map { ChunkMeta($0) }
         fences = KeyColumn(chunks.map(fence(of:)))
-        for (c, h) in handles.enumerated() { slotOfHandle[Int(h)] = Int32(c) }
+        for (c, chunk) in chunks.enumerated() { slotOfHandle[Int(chunk.handle)] = Int32(c) }
         renumber()
     }
 
@@ -141,17 +131,18 @@ struct SortedResults {
     }
 
     /// The first broken internal invariant, described (`nil` when all hold): the mirrors of
-    /// the chunks (blocks, sizes, starts, handles, fences), the position index, and the order.
+    /// the chunks (records and fences), the position index, and the order.
     /// For tests; O(n).
     func invariantViolation() -> String? {
-        guard blocks.count == chunks.count, sizes.count == chunks.count, handles.count == chunks.count,
-              fences.count == chunks.count, starts.count == chunks.count + 1 else { return "mirror counts differ" }
+        guard meta.count == chunks.count, fences.count == chunks.count else { return "mirror counts differ" }
+        if count != (meta.last.map { $0.start + Int($0.size) } ?? 0) { return "count" }
         var previous: Entry?
         for (c, chunk) in chunks.enumerated() {
             if chunk.count == 0 { return "chunk \(c) is empty" }
-            if blocks[c].raw != chunk.block.raw { return "block \(c) is stale" }
-            if sizes[c] != chunk.count || starts[c + 1] - starts[c] != chunk.count { return "size of chunk \(c)" }
-            if handles[c] != chunk.handle || slotOfHandle[Int(chunk.handle)] != Int32(c) { return "handle of chunk \(c)" }
+            let m = meta[c]
+            if m.block.raw != chunk.block.raw || m.block.capacity != chunk.block.capacity { return "block \(c) is stale" }
+            if Int(m.size) != chunk.count || m.start != (c == 0 ? 0 : meta[c - 1].start + Int(meta[c - 1].size)) { return "size of chunk \(c)" }
+            if m.handle != chunk.handle || slotOfHandle[Int(chunk.handle)] != Int32(c) { return "handle of chunk \(c)" }
             if fences.value(at: c) != fence(of: chunk) { return "fence \(c): \(fences.value(at: c)) vs \(fence(of: chunk))" }
             for o in 0..<chunk.count {
                 let entry = Entry(id: chunk.id(o), keys: sortKeys.indices.map { chunk.value($0, at: o) })
@@ -168,9 +159,9 @@ struct SortedResults {
         var low = 0, high = chunks.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if starts[mid] <= i { low = mid } else { high = mid - 1 }
+            if meta[mid].start <= i { low = mid } else { high = mid - 1 }
         }
-        return (low, i - starts[low])
+        return (low, i - meta[low].start)
     }
 
     /// The ID at global index `i`.
@@ -245,10 +236,10 @@ struct SortedResults {
         let found = locations(of: entries.map(\.id))
         var result: [(location: Location, sameKeys: Bool)?] = []
         result.reserveCapacity(entries.count)
-        blocks.withUnsafeBufferPointer { blocks in
+        meta.withUnsafeBufferPointer { meta in
             for (i, l) in found.enumerated() {
                 guard let l else { result.append(nil); continue }
-                let block = blocks[l.slot], keys = entries[i].keys
+                let block = meta[l.slot].block, keys = entries[i].keys
                 var same = true
                 for k in keys.indices {
                     let holds = block.mode(k) != Block.boxed ? block.holds(k, keys[k], at: l.offset) : chunks[l.slot].holds(k, keys[k], at: l.offset)
@@ -272,29 +263,29 @@ struct SortedResults {
         var slots = [(chunk: Int, slot: Int)](repeating: (-1, -1), count: ids.count)
         let ahead = 12
         for i in 0..<min(ahead, ids.count) { positions.prefetch(ids[i]) }
-        blocks.withUnsafeBufferPointer { blocks in
+        meta.withUnsafeBufferPointer { meta in
             for (i, id) in ids.enumerated() {
                 if i + ahead < ids.count { positions.prefetch(ids[i + ahead]) }
                 if let p = positions[id] {
                     let c = Int(slotOfHandle[Int(p.handle)])
                     slots[i] = (c, p.slot)
-                    if c >= 0 && c < blocks.count { blocks[c].prefetchSlot(p.slot, rows: sizes[c]) }
+                    if c >= 0 && c < meta.count { meta[c].block.prefetchSlot(p.slot, rows: Int(meta[c].size)) }
                 }
             }
         }
         var result = [Location?](repeating: nil, count: ids.count)
-        blocks.withUnsafeBufferPointer { blocks in
+        meta.withUnsafeBufferPointer { meta in
             for (i, id) in ids.enumerated() {
                 let (c, s) = slots[i]
-                guard c >= 0 && c < blocks.count else { continue }
-                if let o = blocks[c].row(of: id, hint: s) { result[i] = Location(slot: c, offset: o) }
+                guard c >= 0 && c < meta.count else { continue }
+                if let o = meta[c].block.row(of: id, hint: s) { result[i] = Location(slot: c, offset: o) }
             }
         }
         return result
     }
 
     /// The global index of `location`.
-    func index(of location: Location) -> Int { starts[location.slot] + location.offset }
+    func index(of location: Location) -> Int { meta[location.slot].start + location.offset }
 
     /// The sort keys stored at `location`.
     func keys(at location: Location) -> [Value] {
@@ -322,8 +313,8 @@ struct SortedResults {
     /// the same ID (so its entry in the position index is rewritten, not removed).
     mutating func apply(dropping drop: [Location], adding additions: [Entry], readded: [Bool]? = nil) -> [(index: Int, survivorsBefore: Int)] {
         precondition(readded == nil || readded!.count == drop.count)
-        blocks.withUnsafeBufferPointer { blocks in
-            for (d, l) in drop.enumerated() where readded?[d] != true { positions.remove(blocks[l.slot].id(l.offset)) }
+        meta.withUnsafeBufferPointer { meta in
+            for (d, l) in drop.enumerated() where readded?[d] != true { positions.remove(meta[l.slot].block.id(l.offset)) }
         }
         if chunks.isEmpty && !additions.isEmpty {
             chunks.append(Chunk(handle: newHandle(), pks: [], entities: [], columns: sortKeys.map { _ in KeyColumn() }))
@@ -361,32 +352,39 @@ struct SortedResults {
             while ai < order.count && places[order[ai]].slot == c { ai += 1 }
             groups.append((c, dropStart..<di, addStart..<ai))
         }
-        // The edits read memory scattered over the whole index: each group's chunk object,
-        // block header and order, then (once the header is in) the slot its first addition
-        // takes, and its additions' position entries. Those loads start a few groups ahead of
-        // the edit that needs them, so that a handful are in flight at any time instead of
-        // each edit waiting on its own.
+        // The edits read memory scattered over the whole index: each group's chunk record,
+        // then its block header and order and its additions' position entries, then (once
+        // the header is in) the slot its first addition takes. Those loads start a few groups
+        // ahead of the edit that needs them, each stage once the one before has arrived, so
+        // that a handful are in flight at any time instead of each edit waiting on its own.
         let ahead = 16
+        func prefetchMeta(_ g: Int) {
+            let c = groups[g].chunk
+            guard c < meta.count else { return }
+            meta.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + c) }
+        }
         func prefetchChunk(_ g: Int) {
             let c = groups[g].chunk
-            guard c < chunks.count else { return }
-            chunks.withUnsafeBufferPointer { quarry_prefetch(Unmanaged.passUnretained($0[c]).toOpaque()) }
-            blocks[c].prefetchOrder(rows: sizes[c])
+            guard c < meta.count else { return }
+            let m = meta[c]
+            m.block.prefetchOrder(rows: Int(m.size))
             for a in groups[g].adds { positions.prefetch(adds[a].entry.id) }
         }
         func prefetchFreeSlot(_ g: Int) {
             let group = groups[g]
-            guard !group.adds.isEmpty, group.chunk < blocks.count else { return }
-            let block = blocks[group.chunk]
+            guard !group.adds.isEmpty, group.chunk < meta.count else { return }
+            let block = meta[group.chunk].block
             guard block.count < block.capacity || !group.drops.isEmpty else { return }
             var slot = block.count < block.capacity ? block.freeSlot() : Int.max
             for d in group.drops { slot = min(slot, block.slot(dropOffsets[d])) }
             block.prefetchSlotForWriting(slot)
         }
+        for g in 0..<min(2 * ahead, groups.count) { prefetchMeta(g) }
         for g in 0..<min(ahead, groups.count) { prefetchChunk(g) }
         for g in 0..<min(ahead / 2, groups.count) { prefetchFreeSlot(g) }
         var replacements: [(chunk: Int, pieces: [Chunk])] = []
         for (n, g) in groups.enumerated() {
+            if n + 2 * ahead < groups.count { prefetchMeta(n + 2 * ahead) }
             if n + ahead < groups.count { prefetchChunk(n + ahead) }
             if n + ahead / 2 < groups.count { prefetchFreeSlot(n + ahead / 2) }
             let pieces = dropOffsets[g.drops].withUnsafeBufferPointer { drops in
@@ -406,11 +404,12 @@ struct SortedResults {
         guard count > 0 else { return entries.map { _ in Location(slot: 0, offset: 0) } }
         // Each entry's chunk, and a start on loading that chunk's first keys for the search in it.
         var slots = chunksAfter(entries) ?? entries.map(chunkAfter)
-        blocks.withUnsafeBufferPointer { blocks in
+        meta.withUnsafeBufferPointer { meta in
             for i in slots.indices {
                 slots[i] -= 1
                 guard slots[i] >= 0 else { continue }
-                if sortKeys.isEmpty { blocks[slots[i]].prefetchOrder(rows: sizes[slots[i]]) } else { blocks[slots[i]].prefetchSearch(rows: sizes[slots[i]]) }
+                let m = meta[slots[i]]
+                if sortKeys.isEmpty { m.block.prefetchOrder(rows: Int(m.size)) } else { m.block.prefetchSearch(rows: Int(m.size)) }
             }
         }
         // Then the searches in them.
@@ -426,7 +425,7 @@ struct SortedResults {
     /// Where `entry` goes in chunk `slot` (whose first row sorts before the entry).
     @inline(__always)
     private func offset(of entry: Entry, in slot: Int) -> Int {
-        let block = blocks[slot]
+        let block = meta[slot].block
         var l = 1, h = block.count
         // An integer first key: search the words, then the equal keys by the rest.
         if case .integer(let y) = entry.keys[0], let equal = block.equalRange(0, of: y, in: l..<h, ascending: sortKeys[0].ascending) {
@@ -525,25 +524,35 @@ struct SortedResults {
     /// order): in place for a few, else rebuilt; returns the pieces replacing the chunk when it
     /// must be split or removed.
     private mutating func edit(_ c: Int, drops: UnsafeBufferPointer<Int>, adds: UnsafeBufferPointer<(at: Int, entry: Entry)>) -> [Chunk]? {
-        let chunk = chunks[c]
-        let final = chunk.count - drops.count + adds.count
+        let m = meta[c]
+        let final = Int(m.size) - drops.count + adds.count
         if final > 0 && final <= Self.maxChunk && drops.count + adds.count <= 8 {
-            // A few changes: edit the chunk's block in place.
-            for o in drops.reversed() { chunk.remove(at: o) }
-            var first = drops.first ?? chunk.count
+            // A few changes: edit the chunk's block in place, through the chunk object only
+            // when the block must grow or a column is boxed.
+            var block = m.block
+            for o in drops.reversed() { block.remove(at: o) }
+            var first = drops.first ?? block.count
             var d = 0
             for (n, add) in adds.enumerated() {
                 while d < drops.count && drops[d] < add.at { d += 1 }
                 let at = add.at - d + n
                 first = min(first, at)
-                let slot = chunk.insert(add.entry, at: at)
-                positions.set(add.entry.id, handle: chunk.handle, slot: slot)
+                let slot: Int
+                if let s = block.insert(add.entry, at: at) {
+                    slot = s
+                } else {
+                    let chunk = chunks[c]
+                    slot = chunk.insert(add.entry, at: at)
+                    block = chunk.block
+                }
+                positions.set(add.entry.id, handle: m.handle, slot: slot)
             }
-            blocks[c] = chunk.block
-            sizes[c] = chunk.count
-            if first == 0 { fences.set(fence(of: chunk), at: c) }
+            meta[c].block = block
+            meta[c].size = Int32(block.count)
+            if first == 0 { fences.set(fence(of: chunks[c]), at: c) }
             return nil
         }
+        let chunk = chunks[c]
         // Many changes: rebuild the chunk, splitting it if it grew too large.
         var order: [Int] = []          // >= 0: old row; < 0: addition -(n + 1)
         order.reserveCapacity(final)
@@ -567,8 +576,7 @@ struct SortedResults {
         if order.count <= Self.maxChunk && !order.isEmpty {
             let rebuilt = Chunk(handle: chunk.handle, pks: pks[...], entities: entities[...], columns: keys)
             chunks[c] = rebuilt
-            blocks[c] = rebuilt.block
-            sizes[c] = rebuilt.count
+            meta[c] = ChunkMeta(rebuilt, start: meta[c].start)
             fences.set(fence(of: rebuilt), at: c)
             stamp(rebuilt)
             return nil
@@ -602,29 +610,23 @@ struct SortedResults {
             for piece in pieces { stamp(piece) }
             guard let head = pieces.first else {
                 chunks.remove(at: r)
-                blocks.remove(at: r)
-                sizes.remove(at: r)
-                handles.remove(at: r)
+                meta.remove(at: r)
                 fences.remove(at: r)
                 continue
             }
             chunks[r] = head
-            blocks[r] = head.block
-            sizes[r] = head.count
-            handles[r] = head.handle
+            meta[r] = ChunkMeta(head)
             fences.set(fence(of: head), at: r)
             let rest = pieces.dropFirst()
             chunks.insert(contentsOf: rest, at: r + 1)
-            blocks.insert(contentsOf: rest.map(\.block), at: r + 1)
-            sizes.insert(contentsOf: rest.map(\.count), at: r + 1)
-            handles.insert(contentsOf: rest.map(\.handle), at: r + 1)
+            meta.insert(contentsOf: rest.map { ChunkMeta($0) }, at: r + 1)
             for (n, piece) in rest.enumerated() { fences.insert(fence(of: piece), at: r + 1 + n) }
         }
-        for i in firstChanged..<handles.count { slotOfHandle[Int(handles[i])] = Int32(i) }
+        for i in firstChanged..<meta.count { slotOfHandle[Int(meta[i].handle)] = Int32(i) }
         renumber()
         // Too many small chunks after many removals: cut them again.
         if chunks.count > 2 * (count / Self.chunkSize) + 16 { rechunk() }
-        assert(fences.count == chunks.count && sizes.count == chunks.count && blocks.count == chunks.count)
+        assert(fences.count == chunks.count && meta.count == chunks.count)
     }
 
     /// Cuts every result into fresh chunks of ``chunkSize``.
@@ -658,11 +660,11 @@ struct SortedResults {
         let uniformByFences = exactKinds.contains(fences.kind)
         for (c, chunk) in chunks.enumerated() where chunk.count > 0 {
             if uniformByFences && c + 1 < chunks.count && fences.same(c, as: fences, c + 1) {
-                visit(fences.value(at: c), at: starts[c])
+                visit(fences.value(at: c), at: meta[c].start)
                 continue
             }
             for i in 0..<chunk.count where i == 0 || !chunk.same(0, i, as: chunk, i - 1) {
-                visit(chunk.value(0, at: i), at: starts[c] + i)
+                visit(chunk.value(0, at: i), at: meta[c].start + i)
             }
         }
         return result
