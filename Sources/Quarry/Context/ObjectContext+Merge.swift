@@ -13,20 +13,40 @@ extension ObjectContext {
     public func merge(fromDidSave changes: SaveChanges) {
         checkQueue()
         processPendingChanges()
-        for id in changes.updated + changes.deleted { prefetchedSnapshots[id] = nil }
+        if !prefetchedSnapshots.isEmpty {
+            for id in changes.updated { prefetchedSnapshots[id] = nil }
+            for id in changes.deleted { prefetchedSnapshots[id] = nil }
+        }
         let carried = changes.carriesSnapshots
         let bits = changes.changedBits.count == changes.updated.count
         var change = ObjectsDidChange()
         change.changedKeys = changes.changedKeys
         var toRefresh: [(object: ManagedObject, carried: Snapshot?)] = []
-        for (n, id) in changes.updated.enumerated() {
-            if let object = registry.object(for: id) {
-                change.updated.append(object)
-                if !object.faulted { toRefresh.append((object, carried ? changes.updatedSnapshots[n] : nil)) }
-            } else {
-                change.mergedUpdatedIDs.append(id)
-                if carried { change.mergedUpdatedSnapshots.append(changes.updatedSnapshots[n]) }
-                if bits { change.mergedUpdatedBits.append(changes.changedBits[n]) }
+        // The updated objects registered here, by their index in `changes.updated`.
+        var registered: [(index: Int, object: ManagedObject)] = []
+        if !registry.isEmpty {
+            for (n, id) in changes.updated.enumerated() {
+                if let object = registry.object(for: id) { registered.append((n, object)) }
+            }
+        }
+        if registered.isEmpty {
+            // None is registered (the common case for a large import): the save's own arrays.
+            change.mergedUpdatedIDs = changes.updated
+            if carried { change.mergedUpdatedSnapshots = changes.updatedSnapshots }
+            if bits { change.mergedUpdatedBits = changes.changedBits }
+        } else {
+            var next = 0
+            for (n, id) in changes.updated.enumerated() {
+                if next < registered.count && registered[next].index == n {
+                    let object = registered[next].object
+                    next += 1
+                    change.updated.append(object)
+                    if !object.faulted { toRefresh.append((object, carried ? changes.updatedSnapshots[n] : nil)) }
+                } else {
+                    change.mergedUpdatedIDs.append(id)
+                    if carried { change.mergedUpdatedSnapshots.append(changes.updatedSnapshots[n]) }
+                    if bits { change.mergedUpdatedBits.append(changes.changedBits[n]) }
+                }
             }
         }
         if !toRefresh.isEmpty {
@@ -49,9 +69,14 @@ extension ObjectContext {
                 object.deleted = true
             }
         }
-        for (n, id) in changes.inserted.enumerated() where registry.object(for: id) == nil {
-            change.mergedInsertedIDs.append(id)
-            if carried { change.mergedInsertedSnapshots.append(changes.insertedSnapshots[n]) }
+        if registry.isEmpty {
+            change.mergedInsertedIDs = changes.inserted
+            if carried { change.mergedInsertedSnapshots = changes.insertedSnapshots }
+        } else {
+            for (n, id) in changes.inserted.enumerated() where registry.object(for: id) == nil {
+                change.mergedInsertedIDs.append(id)
+                if carried { change.mergedInsertedSnapshots.append(changes.insertedSnapshots[n]) }
+            }
         }
         announce(change)
     }

@@ -24,6 +24,10 @@ struct ObjectRegistry {
     /// Removes the entry for `id`.
     mutating func remove(_ id: ObjectID) { table[id] = nil }
 
+    /// Whether no object was ever registered since the last sweep (dead entries count as
+    /// registered until swept).
+    var isEmpty: Bool { table.isEmpty }
+
     /// Every live object.
     var liveObjects: [ManagedObject] { table.values.compactMap(\.object) }
     /// How many live objects.

@@ -220,8 +220,9 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     /// The sort keys of `object`'s current state.
-    func keys(of object: ManagedObject) -> [Value] {
-        keyPlans.map { $0.value(of: ObjectSubject(object: object)) }
+    func keys(of object: ManagedObject) -> SortedResults.Keys {
+        let subject = ObjectSubject(object: object)
+        return SortedResults.Keys(count: keyPlans.count) { keyPlans[$0].value(of: subject) }
     }
 
     func rebuildSections() {

@@ -20,7 +20,18 @@ struct SortedResults {
     /// One result as the comparisons see it (used for the few entries a change event touches).
     struct Entry {
         var id: ObjectID
-        var keys: [Value]
+        var keys: Keys
+
+        /// The entry of `id` with sort keys `keys`.
+        init(id: ObjectID, keys: Keys) {
+            self.id = id
+            self.keys = keys
+        }
+
+        /// The entry of `id` with sort keys `keys`.
+        init(id: ObjectID, keys: [Value]) {
+            self.init(id: id, keys: Keys(keys))
+        }
     }
 
     /// Results per chunk when chunks are cut, and the most a chunk holds before it is split.

@@ -20,7 +20,7 @@ struct SortedResultsTests {
             return false
         }
         for (i, e) in model.enumerated() {
-            guard index.position(of: e.id) == i, i % 5 != 0 || index.keys(at: i) == e.keys, index.id(at: i) == e.id else {
+            guard index.position(of: e.id) == i, i % 5 != 0 || index.keys(at: i) == Array(e.keys), index.id(at: i) == e.id else {
                 Issue.record("\(note): row \(i) \(e.id): position \(String(describing: index.position(of: e.id))), keys \(index.keys(at: i)) vs \(e.keys)")
                 return false
             }
@@ -73,10 +73,10 @@ struct SortedResultsTests {
             if shape == 3 {  // a run at the very end
                 for _ in 0..<400 {
                     var e = entry()
-                    e.keys = keys.map { k in
+                    e.keys = SortedResults.Keys(keys.map { k -> Value in
                         k.keyPath == "b" ? .integer(k.ascending ? 10_000 : -1)
                             : k.ascending ? (k.keyPath == "a" ? .integer(10_000) : k.keyPath == "d" ? .double(1e9) : .string("zzz")) : .null
-                    }
+                    })
                     additions.append(e)
                 }
             }
