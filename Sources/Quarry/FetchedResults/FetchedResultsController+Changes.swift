@@ -136,7 +136,7 @@ extension FetchedResultsController {
         // A drop is of a deleted or leaving object (`deleted`), or of an object re-added
         // elsewhere (`addition`: its index in `additions`; `readded` when under the same ID),
         // or of neither.
-        var drops: [(location: SortedResults.Location, deleted: ObjectID?, addition: Int, readded: Bool)] = []
+        var drops: [(location: SortedResults.Location, index: Int, deleted: ObjectID?, addition: Int, readded: Bool)] = []
         var additions: [SortedResults.Entry] = []
         var additionOld: [Int] = []               // old global index, -1 when new
         var additionKept: [Int] = []              // kept results before the old place
@@ -144,22 +144,23 @@ extension FetchedResultsController {
         for (u, upsert) in upserts.enumerated() {
             let id = upsert.entry.id
             let old = upsert.renamedFrom ?? found[u]?.location
+            let oldIndex = upsert.renamedFrom.map(results.index(of:)) ?? found[u]?.index ?? -1
             if upsert.cancelled {
-                if let old = upsert.renamedFrom { drops.append((old, id, -1, false)) }
+                if let old = upsert.renamedFrom { drops.append((old, oldIndex, id, -1, false)) }
                 continue
             }
-            if let old, upsert.renamedFrom == nil, found[u]?.sameKeys == true {
-                updates.append((id, results.index(of: old)))
+            if old != nil, upsert.renamedFrom == nil, found[u]?.sameKeys == true {
+                updates.append((id, oldIndex))
                 continue
             }
-            if let old { drops.append((old, nil, additions.count, upsert.renamedFrom == nil)) }
+            if let old { drops.append((old, oldIndex, nil, additions.count, upsert.renamedFrom == nil)) }
             additions.append(upsert.entry)
         }
         for (id, l) in zip(untouched, results.locations(of: untouched)) {
             if let l { updates.append((id, results.index(of: l))) }
         }
         for (id, l) in zip(leaving, results.locations(of: leaving)) {
-            if let l { drops.append((l, id, -1, false)) }
+            if let l { drops.append((l, results.index(of: l), id, -1, false)) }
         }
         guard !drops.isEmpty || !additions.isEmpty || !updates.isEmpty else { return }
         drops = drops.sortedByKey { $0.location.slot << 16 | $0.location.offset }
@@ -175,7 +176,7 @@ extension FetchedResultsController {
         for d in drops {
             if dropLocations.last != d.location {
                 dropLocations.append(d.location)
-                dropIndexes.append(results.index(of: d.location))
+                dropIndexes.append(d.index)
                 readded.append(d.readded)
             } else if !d.readded {
                 readded[readded.count - 1] = false

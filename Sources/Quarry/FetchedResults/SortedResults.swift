@@ -240,23 +240,25 @@ struct SortedResults {
     /// The location of `id`, or `nil` when it is not among the results.
     func location(of id: ObjectID) -> Location? { locations(of: [id])[0] }
 
-    /// For each of `entries`: where its ID is among the results (`nil` when it is not), and
-    /// whether the keys stored there equal the entry's (an update that leaves it in place).
-    /// Looked up together, like ``locations(of:)``.
-    func locate(_ entries: [Entry]) -> [(location: Location, sameKeys: Bool)?] {
+    /// For each of `entries`: where its ID is among the results (`nil` when it is not), its
+    /// global index, and whether the keys stored there equal the entry's (an update that
+    /// leaves it in place). Looked up together, like ``locations(of:)``; the index comes
+    /// with the chunk's record read for the keys, so that finding it later costs no second
+    /// read of that record.
+    func locate(_ entries: [Entry]) -> [(location: Location, sameKeys: Bool, index: Int)?] {
         let found = locations(of: entries.map(\.id))
-        var result: [(location: Location, sameKeys: Bool)?] = []
+        var result: [(location: Location, sameKeys: Bool, index: Int)?] = []
         result.reserveCapacity(entries.count)
         meta.withUnsafeBufferPointer { meta in
             for (i, l) in found.enumerated() {
                 guard let l else { result.append(nil); continue }
-                let block = meta[l.slot].block, keys = entries[i].keys
+                let m = meta[l.slot], block = m.block, keys = entries[i].keys
                 var same = true
                 for k in keys.indices {
                     let holds = block.mode(k) != Block.boxed ? block.holds(k, keys[k], at: l.offset) : chunks[l.slot].holds(k, keys[k], at: l.offset)
                     if !holds { same = false; break }
                 }
-                result.append((l, same))
+                result.append((l, same, m.start + l.offset))
             }
         }
         return result
