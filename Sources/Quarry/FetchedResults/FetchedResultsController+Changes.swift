@@ -205,12 +205,15 @@ extension FetchedResultsController {
         // (Kept results before the old place and before the new one: equal when it keeps its
         // place among them.)
         let sectioned = sectionNameKeyPath != nil
+        let newStarts = sectionStarts
+        func oldPath(_ i: Int) -> RowPath { Self.path(ofIndex: i, starts: oldStarts) }
+        func newPath(_ i: Int) -> RowPath { Self.path(ofIndex: i, starts: newStarts) }
         var candidates: [(id: ObjectID, old: Int, new: Int)] = []
         for (a, entry) in additions.enumerated() {
             let n = newIndexes[a].index, o = additionOld[a]
             guard o >= 0 else { inserts.append((entry.id, n)); continue }
             if additionKept[a] == newIndexes[a].survivorsBefore
-                && (!sectioned || oldNames[path(ofIndex: o, starts: oldStarts).section] == sectionNames[path(ofIndex: n).section]) {
+                && (!sectioned || oldNames[oldPath(o).section] == sectionNames[newPath(n).section]) {
                 candidates.append((entry.id, o, n))
             } else {
                 moves.append((entry.id, o, n))
@@ -229,7 +232,7 @@ extension FetchedResultsController {
         // A move may not go to the same index path: report it as a delete and an insert.
         var deletePaths = deletes
         moves.removeAll { move in
-            guard path(ofIndex: move.from, starts: oldStarts) == path(ofIndex: move.to) else { return false }
+            guard oldPath(move.from) == newPath(move.to) else { return false }
             deletePaths.append((move.id, move.from))
             inserts.append((move.id, move.to))
             return true
@@ -257,16 +260,16 @@ extension FetchedResultsController {
         }
         // Index paths sort as global indexes do.
         for (id, at) in deletePaths.sortedByKey(\.at).reversed() {
-            delegate.controller(self, didChangeObject: id, at: path(ofIndex: at, starts: oldStarts), for: .delete, newIndexPath: nil)
+            delegate.controller(self, didChangeObject: id, at: oldPath(at), for: .delete, newIndexPath: nil)
         }
         for (id, at) in inserts.sortedByKey(\.at) {
-            delegate.controller(self, didChangeObject: id, at: nil, for: .insert, newIndexPath: path(ofIndex: at))
+            delegate.controller(self, didChangeObject: id, at: nil, for: .insert, newIndexPath: newPath(at))
         }
         for (id, from, to) in moves.sortedByKey(\.to) {
-            delegate.controller(self, didChangeObject: id, at: path(ofIndex: from, starts: oldStarts), for: .move, newIndexPath: path(ofIndex: to))
+            delegate.controller(self, didChangeObject: id, at: oldPath(from), for: .move, newIndexPath: newPath(to))
         }
         for (id, at) in updates.sortedByKey(\.at) {
-            delegate.controller(self, didChangeObject: id, at: path(ofIndex: at, starts: oldStarts), for: .update, newIndexPath: nil)
+            delegate.controller(self, didChangeObject: id, at: oldPath(at), for: .update, newIndexPath: nil)
         }
         delegate.controllerDidChangeContent(self)
     }

@@ -299,8 +299,11 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     /// The section and row of global index `i`.
-    func path(ofIndex i: Int, starts: [Int]? = nil) -> RowPath {
-        let starts = starts ?? sectionStarts
+    func path(ofIndex i: Int) -> RowPath { Self.path(ofIndex: i, starts: sectionStarts) }
+
+    /// The section and row of global index `i` when sections start at `starts`.
+    static func path(ofIndex i: Int, starts: [Int]) -> RowPath {
+        if starts.count == 1 { return RowPath(section: 0, row: i - starts[0]) }
         var low = 0, high = starts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2

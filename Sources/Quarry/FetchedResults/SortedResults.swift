@@ -274,16 +274,23 @@ struct SortedResults {
     /// ``location(of:)`` after another.
     func locations(of ids: [ObjectID]) -> [Location?] {
         var slots = [(chunk: Int, slot: Int)](repeating: (-1, -1), count: ids.count)
-        let ahead = 12
-        for i in 0..<min(ahead, ids.count) { positions.prefetch(ids[i]) }
+        // Three reads depend on one another (the position entry, the chunk's record, the
+        // block's lines): each starts `distance` IDs before the next needs it.
+        let distance = 8
+        func entry(_ i: Int) {
+            guard let p = positions[ids[i]] else { return }
+            let c = Int(slotOfHandle[Int(p.handle)])
+            slots[i] = (c, p.slot)
+            if c >= 0 && c < meta.count { meta.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + c) } }
+        }
+        for i in 0..<min(2 * distance, ids.count) { positions.prefetch(ids[i]) }
+        for i in 0..<min(distance, ids.count) { entry(i) }
         meta.withUnsafeBufferPointer { meta in
-            for (i, id) in ids.enumerated() {
-                if i + ahead < ids.count { positions.prefetch(ids[i + ahead]) }
-                if let p = positions[id] {
-                    let c = Int(slotOfHandle[Int(p.handle)])
-                    slots[i] = (c, p.slot)
-                    if c >= 0 && c < meta.count { meta[c].block.prefetchSlot(p.slot, rows: Int(meta[c].size)) }
-                }
+            for i in ids.indices {
+                if i + 2 * distance < ids.count { positions.prefetch(ids[i + 2 * distance]) }
+                if i + distance < ids.count { entry(i + distance) }
+                let (c, s) = slots[i]
+                if c >= 0 && c < meta.count { meta[c].block.prefetchSlot(s, rows: Int(meta[c].size)) }
             }
         }
         var result = [Location?](repeating: nil, count: ids.count)
@@ -417,9 +424,16 @@ struct SortedResults {
         guard count > 0 else { return entries.map { _ in Location(slot: 0, offset: 0) } }
         // Each entry's chunk, and a start on loading that chunk's first keys for the search in it.
         var slots = chunksAfter(entries) ?? entries.map(chunkAfter)
+        // The chunk's record, then (`distance` entries later) the block's first lines.
+        let distance = 8
         meta.withUnsafeBufferPointer { meta in
-            for i in slots.indices {
+            func prefetchRecord(_ i: Int) {
                 slots[i] -= 1
+                if slots[i] >= 0 { quarry_prefetch(meta.baseAddress! + slots[i]) }
+            }
+            for i in 0..<min(distance, slots.count) { prefetchRecord(i) }
+            for i in slots.indices {
+                if i + distance < slots.count { prefetchRecord(i + distance) }
                 guard slots[i] >= 0 else { continue }
                 let m = meta[slots[i]]
                 if sortKeys.isEmpty { m.block.prefetchOrder(rows: Int(m.size)) } else { m.block.prefetchSearch(rows: Int(m.size)) }
