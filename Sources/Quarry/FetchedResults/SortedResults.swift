@@ -10,7 +10,8 @@ import CPrefetch
 /// batch of k changes rewrites only the chunks it touches (O(k · chunk) work, not O(n)).
 /// Blocks come from ``BlockArena`` (huge pages where the system gives them). Each object's
 /// place is found in constant time through ``PositionIndex`` (primary key → chunk and slot),
-/// which changes only for results that move to another chunk. The first sort key of every
+/// which changes only for results that move to another chunk. What a lookup needs of a chunk
+/// (its block, size, first index and handle) is one ``ChunkMeta`` record. The first sort key of every
 /// chunk's first result is kept in one contiguous ``fences`` column, so the search over
 /// chunks rarely touches the chunks themselves; a batch galloping through it in key order
 /// reads it once.

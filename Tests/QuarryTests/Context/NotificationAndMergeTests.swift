@@ -124,6 +124,41 @@ struct NotificationAndMergeTests {
         #expect(change.mergedDeletedIDs == [ids[2]])
     }
 
+    @Test("a merge into a context that registered none of the objects announces the save's IDs, states and change bits in the save's order", arguments: StoreKind.allCases)
+    func mergeWithNothingRegistered(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        let importer = try store.context("importer")
+        let ids = try importer.performAndWait {
+            let tickers = try (0..<6).map { i -> Ticker in let t = try importer.insert(Ticker.self); t.symbol = "T\(i)"; return t }
+            try importer.save()
+            return tickers.map(\.objectID)
+        }
+        let saved = try importer.performAndWait { () -> SaveChanges in
+            for (n, id) in ids.enumerated().reversed() { (importer.object(with: id) as! Ticker).price = Double(n) + 1 }
+            let n = try importer.insert(Ticker.self); n.symbol = "NEW"
+            guard case .saved(let changes) = try importer.save() else { return SaveChanges() }
+            return changes
+        }
+        #expect(saved.updated.count == 6 && saved.inserted.count == 1)
+        let main = try store.context("main")
+        let announced = Mutex<ObjectsDidChange?>(nil)
+        main.addObjectsDidChangeObserver { c in announced.withLock { $0 = c } }
+        main.performAndWait {
+            main.merge(fromDidSave: saved)
+            #expect(main.registeredObjectCount == 0, "nothing loaded")
+        }
+        let change = try #require(announced.withLock { $0 })
+        #expect(change.updated.isEmpty && change.refreshed.isEmpty)
+        #expect(change.mergedUpdatedIDs == saved.updated)
+        #expect(change.mergedInsertedIDs == saved.inserted)
+        #expect(change.mergedUpdatedSnapshots == saved.updatedSnapshots)
+        #expect(change.mergedInsertedSnapshots == saved.insertedSnapshots)
+        #expect(change.mergedUpdatedBits == saved.changedBits)
+        if saved.carriesSnapshots {
+            #expect(change.mergedUpdatedSnapshots.count == 6)
+        }
+    }
+
     @Test("refresh without merging discards changes; reset forgets everything", arguments: StoreKind.allCases)
     func refreshAndReset(kind: StoreKind) throws {
         let context = try TestStore(kind).context()
