@@ -300,13 +300,21 @@ extension SortedResults {
             for k in entry.keys.indices {
                 guard mode(k) != Self.boxed, store(k, entry.keys[k], slot: s) else { return nil }
             }
-            pks[s] = entry.id.primaryKey
-            entities[s] = entry.id.entityIndex
+            link(entry.id, slot: s, at: o)
+            return s
+        }
+
+        /// Makes slot `s` (free, its keys stored) hold `id` as row `o`: writes the ID, shifts
+        /// the order from `o` on and marks the slot occupied.
+        @inline(__always)
+        func link(_ id: ObjectID, slot s: Int, at o: Int) {
+            let n = count
+            pks[s] = id.primaryKey
+            entities[s] = id.entityIndex
             (order + o + 1).update(from: order + o, count: n - o)
             order[o] = UInt8(s)
             setOccupied(s, true)
             count = n + 1
-            return s
         }
 
         // MARK: Prefetching
@@ -512,8 +520,6 @@ extension SortedResults {
             let n = count
             if n == block.capacity { grow(to: max(n + 1, min(SortedResults.maxChunk, (n + n / 2 + 7) & ~7))) }
             let s = block.freeSlot()
-            block.pks[s] = entry.id.primaryKey
-            block.entities[s] = entry.id.entityIndex
             for k in 0..<keyCount {
                 let v = entry.keys[k]
                 if isBoxed(k) {
@@ -527,10 +533,7 @@ extension SortedResults {
                     box(column, at: k)
                 }
             }
-            (block.order + o + 1).update(from: block.order + o, count: n - o)
-            block.order[o] = UInt8(s)
-            block.setOccupied(s, true)
-            block.count = n + 1
+            block.link(entry.id, slot: s, at: o)
             return s
         }
 

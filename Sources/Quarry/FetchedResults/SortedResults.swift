@@ -282,7 +282,7 @@ struct SortedResults {
             guard let p = positions[ids[i]] else { return }
             let c = Int(slotOfHandle[Int(p.handle)])
             slots[i] = (c, p.slot)
-            if c >= 0 && c < meta.count { meta.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + c) } }
+            prefetchRecord(c)
         }
         for i in 0..<min(2 * distance, ids.count) { positions.prefetch(ids[i]) }
         for i in 0..<min(distance, ids.count) { entry(i) }
@@ -303,6 +303,13 @@ struct SortedResults {
             }
         }
         return result
+    }
+
+    /// Starts loading chunk `c`'s record (a hint; nothing for a `c` out of range).
+    @inline(__always)
+    private func prefetchRecord(_ c: Int) {
+        guard c >= 0 && c < meta.count else { return }
+        meta.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + c) }
     }
 
     /// The global index of `location`.
@@ -380,9 +387,7 @@ struct SortedResults {
         // that a handful are in flight at any time instead of each edit waiting on its own.
         let ahead = 16
         func prefetchMeta(_ g: Int) {
-            let c = groups[g].chunk
-            guard c < meta.count else { return }
-            meta.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + c) }
+            prefetchRecord(groups[g].chunk)
         }
         func prefetchChunk(_ g: Int) {
             let c = groups[g].chunk
@@ -427,14 +432,14 @@ struct SortedResults {
         var slots = chunksAfter(entries) ?? entries.map(chunkAfter)
         // The chunk's record, then (`distance` entries later) the block's first lines.
         let distance = 8
+        func previousChunk(_ i: Int) {
+            slots[i] -= 1
+            prefetchRecord(slots[i])
+        }
+        for i in 0..<min(distance, slots.count) { previousChunk(i) }
         meta.withUnsafeBufferPointer { meta in
-            func prefetchRecord(_ i: Int) {
-                slots[i] -= 1
-                if slots[i] >= 0 { quarry_prefetch(meta.baseAddress! + slots[i]) }
-            }
-            for i in 0..<min(distance, slots.count) { prefetchRecord(i) }
             for i in slots.indices {
-                if i + distance < slots.count { prefetchRecord(i + distance) }
+                if i + distance < slots.count { previousChunk(i + distance) }
                 guard slots[i] >= 0 else { continue }
                 let m = meta[slots[i]]
                 if sortKeys.isEmpty { m.block.prefetchOrder(rows: Int(m.size)) } else { m.block.prefetchSearch(rows: Int(m.size)) }

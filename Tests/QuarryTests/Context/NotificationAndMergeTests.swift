@@ -82,15 +82,20 @@ struct NotificationAndMergeTests {
         #expect(seen[1] == (0, 1, 1))
     }
 
+    /// `count` tickers (symbols T0, T1, …) inserted and saved in `importer`; their IDs.
+    private func savedTickers(_ count: Int, in importer: ObjectContext) throws -> [ObjectID] {
+        try importer.performAndWait {
+            let tickers = try (0..<count).map { i -> Ticker in let t = try importer.insert(Ticker.self); t.symbol = "T\(i)"; return t }
+            try importer.save()
+            return tickers.map(\.objectID)
+        }
+    }
+
     @Test("merge refreshes registered objects, keeps local edits, forgets deletes, loads nothing else", arguments: StoreKind.allCases)
     func mergeFromDidSave(kind: StoreKind) throws {
         let store = TestStore(kind)
         let importer = try store.context("importer")
-        let ids = try importer.performAndWait {
-            let tickers = try (0..<10).map { i -> Ticker in let t = try importer.insert(Ticker.self); t.symbol = "T\(i)"; return t }
-            try importer.save()
-            return tickers.map(\.objectID)
-        }
+        let ids = try savedTickers(10, in: importer)
         let main = try store.context("main")
         let (shown, edited, gone) = main.performAndWait { () -> (Ticker, Ticker, Ticker) in
             let shown = main.object(with: ids[0]) as! Ticker; _ = shown.symbol
@@ -128,11 +133,7 @@ struct NotificationAndMergeTests {
     func mergeWithNothingRegistered(kind: StoreKind) throws {
         let store = TestStore(kind)
         let importer = try store.context("importer")
-        let ids = try importer.performAndWait {
-            let tickers = try (0..<6).map { i -> Ticker in let t = try importer.insert(Ticker.self); t.symbol = "T\(i)"; return t }
-            try importer.save()
-            return tickers.map(\.objectID)
-        }
+        let ids = try savedTickers(6, in: importer)
         let saved = try importer.performAndWait { () -> SaveChanges in
             for (n, id) in ids.enumerated().reversed() { (importer.object(with: id) as! Ticker).price = Double(n) + 1 }
             let n = try importer.insert(Ticker.self); n.symbol = "NEW"
