@@ -41,6 +41,7 @@ enum SubjectPredicate<Subject: PredicateSubject> {
     }
 
     private static func compile(_ c: PredicateComparison, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+        try PredicateTypeCheck.check(c, entity: entity, model: model)
         let lhs = try operand(c.lhs, entity: entity, model: model, allowToMany: c.modifier != .direct)
         let rhs = try operand(c.rhs, entity: entity, model: model, allowToMany: false)
         if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {

@@ -31,6 +31,8 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [PredicateArgument]
     private var argumentIndex = 0
+    /// The columns of the items of the last literal list parsed (for ``SourceColumns``).
+    private var listItemColumns: [Int] = []
 
     init(_ source: String, arguments: [PredicateArgument]) throws {
         self.tokens = try PredicateTokenizer.tokenize(source)
@@ -104,6 +106,7 @@ struct PredicateParser {
         if isWord("ANY") || isWord("SOME") { modifier = .any; position += 1 }
         else if isWord("ALL") { modifier = .all; position += 1 }
         else if isWord("NONE") { modifier = .none; position += 1 }
+        let lhsColumn = current.column
         let lhs = try parseExpression()
         let op: ComparisonOperator
         switch current.kind {
@@ -124,13 +127,17 @@ struct PredicateParser {
             guard isSymbol("]") else { throw unexpected("']'") }
             position += 1
         }
+        let rhsColumn = current.column
+        listItemColumns = []
         let rhs = try parseExpression()
         if op == .between {
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
                 throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}")
             }
         }
-        return .comparison(PredicateComparison(lhs, op, rhs, modifier: modifier, options: options))
+        var comparison = PredicateComparison(lhs, op, rhs, modifier: modifier, options: options)
+        comparison.columns = SourceColumns(lhs: lhsColumn, rhs: rhsColumn, rhsItems: listItemColumns)
+        return .comparison(comparison)
     }
 
     private mutating func parseExpression() throws -> Operand {
@@ -149,7 +156,9 @@ struct PredicateParser {
             position += 1
             switch try nextArgument(token) {
             case .value(let v): return .constant(v)
-            case .list(let vs): return .list(vs.map(Operand.constant))
+            case .list(let vs):
+                listItemColumns = vs.map { _ in token.column }
+                return .list(vs.map(Operand.constant))
             }
         case .placeholderKey:
             position += 1
@@ -160,15 +169,19 @@ struct PredicateParser {
         case .symbol("{"):
             position += 1
             var items: [Operand] = []
+            var columns: [Int] = []
             if !isSymbol("}") {
+                columns.append(current.column)
                 items.append(try parseExpression())
                 while isSymbol(",") {
                     position += 1
+                    columns.append(current.column)
                     items.append(try parseExpression())
                 }
             }
             guard isSymbol("}") else { throw unexpected("',' or '}'") }
             position += 1
+            listItemColumns = columns
             return .list(items)
         case .identifier(let word):
             switch word.uppercased() {

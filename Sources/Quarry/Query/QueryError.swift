@@ -20,6 +20,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidRegularExpression(String)
     /// An operand does not fit the operator.
     case invalidOperand(String)
+    /// A comparison of values of mismatched types (`price > 'abc'`); `column` is where the
+    /// offending operand began in the parsed text (`nil` for a predicate built in code).
+    case mismatchedTypes(column: Int?, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,7 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unboundVariable(let n): return "variable $\(n) has no value"
         case .invalidRegularExpression(let p): return "invalid regular expression /\(p)/"
         case .invalidOperand(let why): return why
+        case .mismatchedTypes(let column, let why): return column.map { "\(why) at column \($0)" } ?? why
         }
     }
 }

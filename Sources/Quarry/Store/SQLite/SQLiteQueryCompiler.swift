@@ -83,6 +83,7 @@ struct SQLiteQueryCompiler {
     }
 
     private mutating func comparison(_ c: PredicateComparison, entity: EntityDescription, alias: String) throws -> SQLiteFragment {
+        try PredicateTypeCheck.check(c, entity: entity, model: model)
         if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
             throw QueryError.invalidRegularExpression(pattern)
         }
