@@ -22,18 +22,26 @@ public struct PredicateEvaluator: @unchecked Sendable {
 
 /// The in-memory back end, generic over what is evaluated (objects or stored rows).
 enum SubjectPredicate<Subject: PredicateSubject> {
+    /// - Throws: ``QueryError/tooDeep(limit:column:)`` for a tree nested deeper than
+    ///   ``ObjectPredicate/maximumNesting`` (checked without recursion), so compiling and
+    ///   evaluating never overflow the stack.
     static func compile(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+        try p.checkNesting()
+        return try node(p, entity: entity, model: model)
+    }
+
+    private static func node(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
         switch p {
         case .truePredicate: return { _ in true }
         case .falsePredicate: return { _ in false }
         case .and(let ps):
-            let parts = try ps.map { try compile($0, entity: entity, model: model) }
+            let parts = try ps.map { try node($0, entity: entity, model: model) }
             return { o in parts.allSatisfy { $0(o) } }
         case .or(let ps):
-            let parts = try ps.map { try compile($0, entity: entity, model: model) }
+            let parts = try ps.map { try node($0, entity: entity, model: model) }
             return { o in parts.contains { $0(o) } }
         case .not(let q):
-            let inner = try compile(q, entity: entity, model: model)
+            let inner = try node(q, entity: entity, model: model)
             return { o in !inner(o) }
         case .comparison(let c):
             return try compile(c, entity: entity, model: model)

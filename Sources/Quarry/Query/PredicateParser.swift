@@ -31,6 +31,8 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [PredicateArgument]
     private var argumentIndex = 0
+    /// How many `(` and `NOT` are open: bounded, so deep input is an error, never a stack overflow.
+    private var nesting = 0
     /// The columns of the items of the last literal list parsed (for ``SourceColumns``).
     private var listItemColumns: [Int] = []
 
@@ -80,9 +82,19 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
+    /// Enters one more level of `(` or `NOT` at the current token.
+    private mutating func nest() throws {
+        nesting += 1
+        if nesting > ObjectPredicate.maximumNesting {
+            throw QueryError.tooDeep(limit: ObjectPredicate.maximumNesting, column: current.column)
+        }
+    }
+
     private mutating func parseNot() throws -> ObjectPredicate {
         if isWord("NOT") || isSymbol("!") {
+            try nest()
             position += 1
+            defer { nesting -= 1 }
             return .not(try parseNot())
         }
         return try parsePrimary()
@@ -90,10 +102,12 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> ObjectPredicate {
         if isSymbol("(") {
+            try nest()
             position += 1
             let p = try parseOr()
             guard isSymbol(")") else { throw unexpected("')'") }
             position += 1
+            nesting -= 1
             return p
         }
         if isWord("TRUEPREDICATE") { position += 1; return .truePredicate }

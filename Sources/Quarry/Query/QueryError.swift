@@ -23,6 +23,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A comparison of values of mismatched types (`price > 'abc'`); `column` is where the
     /// offending operand began in the parsed text (`nil` for a predicate built in code).
     case mismatchedTypes(column: Int?, reason: String)
+    /// Parentheses and `NOT`s nest deeper than `limit` (``ObjectPredicate/maximumNesting``);
+    /// `column` is where the parser met the level too many (`nil` for a tree built in code).
+    case tooDeep(limit: Int, column: Int?)
 
     public var description: String {
         switch self {
@@ -36,6 +39,8 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unboundVariable(let n): return "variable $\(n) has no value"
         case .invalidRegularExpression(let p): return "invalid regular expression /\(p)/"
         case .invalidOperand(let why): return why
+        case .tooDeep(let limit, let column):
+            return "nesting deeper than \(limit)" + (column.map { " at column \($0)" } ?? " (a predicate built in code)")
         case .mismatchedTypes(let column, let why): return column.map { "\(why) at column \($0)" } ?? why
         }
     }
