@@ -31,36 +31,39 @@ struct PredicateTypeCheckTests {
 
     @Test("mismatched comparisons are refused with the column, in the store and in memory", arguments: StoreKind.allCases)
     func refusedWithColumn(kind: StoreKind) throws {
+        try forEach(Self.refused.map { ($0.format, $0.arguments) }, in: kind) { n, predicate, context, entity in
+            let (format, _, column, message) = Self.refused[n]
+            let error = #expect(throws: QueryError.self, "store: \(format)") {
+                try context.fetch(FetchRequest(entityName: "Ticker", predicate: predicate))
+            }
+            #expect(error?.description == message, "store: \(format)")
+            if case .mismatchedTypes(let c, _)? = error { #expect(c == column, "store: \(format)") }
+            let memory = #expect(throws: QueryError.self, "memory: \(format)") {
+                try PredicateEvaluator(predicate, entity: entity, model: context.model)
+            }
+            #expect(memory?.description == message, "memory: \(format)")
+        }
+    }
+
+    /// Parses each of `formats` and calls `body` with its index, the predicate, a context on a
+    /// fresh store of `kind` (on its queue) and the Ticker entity.
+    func forEach(_ formats: [(String, [PredicateArgument])], in kind: StoreKind,
+                 _ body: (Int, ObjectPredicate, ObjectContext, EntityDescription) throws -> Void) throws {
         let store = TestStore(kind)
         let context = try store.context()
         let entity = context.model.entity(named: "Ticker")!
         try context.performAndWait {
-            for (format, arguments, column, message) in Self.refused {
-                let predicate = try ObjectPredicate(format: format, arguments: arguments)
-                let error = #expect(throws: QueryError.self, "store: \(format)") {
-                    try context.fetch(FetchRequest(entityName: "Ticker", predicate: predicate))
-                }
-                #expect(error?.description == message, "store: \(format)")
-                if case .mismatchedTypes(let c, _)? = error { #expect(c == column, "store: \(format)") }
-                let memory = #expect(throws: QueryError.self, "memory: \(format)") {
-                    try PredicateEvaluator(predicate, entity: entity, model: context.model)
-                }
-                #expect(memory?.description == message, "memory: \(format)")
+            for (n, (format, arguments)) in formats.enumerated() {
+                try body(n, try ObjectPredicate(format: format, arguments: arguments), context, entity)
             }
         }
     }
 
     @Test("valid comparisons across numbers, dates, Booleans, nil and arguments still run", arguments: StoreKind.allCases)
     func validMixesRun(kind: StoreKind) throws {
-        let store = TestStore(kind)
-        let context = try store.context()
-        let entity = context.model.entity(named: "Ticker")!
-        try context.performAndWait {
-            for (format, arguments) in Self.accepted {
-                let predicate = try ObjectPredicate(format: format, arguments: arguments)
-                _ = try context.fetch(FetchRequest(entityName: "Ticker", predicate: predicate))
-                _ = try PredicateEvaluator(predicate, entity: entity, model: context.model)
-            }
+        try forEach(Self.accepted, in: kind) { _, predicate, context, entity in
+            _ = try context.fetch(FetchRequest(entityName: "Ticker", predicate: predicate))
+            _ = try PredicateEvaluator(predicate, entity: entity, model: context.model)
         }
     }
 
