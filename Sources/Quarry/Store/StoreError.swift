@@ -6,7 +6,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(path: String)
     /// The store was made with a different model; `entities` lists each entity that differs.
     case modelMismatch(path: String, entities: [String])
-    /// The store has no Quarry metadata (it is SQLite, but not a Quarry store) and no model was given.
+    /// The store is an SQLite file with no tables and no Quarry metadata, and no model was given
+    /// to create the store with.
     case missingMetadata(path: String)
     /// The file is an SQLite database with tables of its own but no Quarry metadata: Quarry
     /// leaves it alone (even when a model was given).

@@ -56,7 +56,7 @@ public final class SQLiteStore: PersistentStore {
     /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite (left
     ///   untouched), ``StoreError/modelMismatch(path:entities:)`` when `model` differs from
     ///   the stored one, ``StoreError/notAQuarryStore(path:)`` for an SQLite file with tables of
-    ///   its own (``StoreError/missingMetadata(path:)`` when no model was given),
+    ///   its own, ``StoreError/missingMetadata(path:)`` for an empty one opened without a model,
     ///   ``StoreError/cannotOpen(path:reason:)`` for a directory, ``StoreError/locked(path:)``
     ///   when creation cannot get the write lock. A refused file, its `-wal` and `-shm` are
     ///   never written.
@@ -74,7 +74,7 @@ public final class SQLiteStore: PersistentStore {
             if let metadata = found.metadata {
                 _ = try Self.check(metadata, against: model, path: path)
             } else if found.hasOtherTables {
-                throw model == nil ? StoreError.missingMetadata(path: path) : StoreError.notAQuarryStore(path: path)
+                throw StoreError.notAQuarryStore(path: path)
             } else if model == nil || options.readOnly {
                 throw StoreError.missingMetadata(path: path)
             }

@@ -58,7 +58,7 @@ struct SQLiteStoreRefusalTests {
                 try db.execute(sql: "INSERT INTO notes VALUES ('keep me')")
             }
         }
-        try expectRefusedUntouched(url) { [StoreError.notAQuarryStore(path: url.path), .missingMetadata(path: url.path)].contains($0 as? StoreError) }
+        try expectRefusedUntouched(url) { $0 as? StoreError == .notAQuarryStore(path: url.path) }
         #expect(StoreError.notAQuarryStore(path: url.path).description.contains("no model was given") == false)
         #expect(StoreError.missingMetadata(path: url.path).description != StoreError.notAQuarryStore(path: url.path).description)
     }
@@ -73,7 +73,7 @@ struct SQLiteStoreRefusalTests {
     @Test("a Quarry store without Z_METADATA is refused; nothing is written")
     func missingMetadataTable() throws {
         let url = try closedStore { try $0.execute(sql: "DROP TABLE Z_METADATA") }
-        try expectRefusedUntouched(url) { [StoreError.notAQuarryStore(path: url.path), .missingMetadata(path: url.path)].contains($0 as? StoreError) }
+        try expectRefusedUntouched(url) { $0 as? StoreError == .notAQuarryStore(path: url.path) }
     }
 
     @Test("a store made with another model is refused; nothing is written")
@@ -116,6 +116,16 @@ struct SQLiteStoreRefusalTests {
         try expectRefusedUntouched(url) { $0 is StoreError }
         #expect(throws: StoreError.self) { try SQLiteStore.readMetadata(url: url) }
         #expect(try fingerprint().count == (withSHM ? 3 : 2))
+    }
+
+    @Test("an SQLite file with no tables, opened without a model, says no model was given; nothing is written")
+    func emptyDatabaseWithoutModel() throws {
+        let url = dir.file("empty.sqlite")
+        try DatabaseQueue(path: url.path).close()
+        let before = try fingerprint()
+        #expect(throws: StoreError.missingMetadata(path: url.path)) { try SQLiteStore(url: url, model: nil) }
+        #expect(StoreError.missingMetadata(path: url.path).description.contains("no model was given"))
+        #expect(try fingerprint() == before)
     }
 
     @Test("a directory given as the store says so")
