@@ -27,7 +27,10 @@ let package = Package(
                 "CPrefetch",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            // MATCHES runs on the toolchain's ICU (the engine under NSRegularExpression) for its
+            // step budget; Foundation loads the library already, this names it to the linker.
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]
         ),
         .target(name: "QuarryTUI", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
         // ncursesw's headers and library are at the standard paths on Debian; the module map links it.

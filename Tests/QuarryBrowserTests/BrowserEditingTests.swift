@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import QuarryTestSupport
 import QuarryTUI
 import Testing
 @testable import QuarryBrowser
@@ -118,7 +119,7 @@ struct BrowserEditingTests {
         #expect(try f.storedValue(of: "T00", key: "symbol") == nil)
     }
 
-    @Test("an importer write to the same object while the form is open is reported as a conflict")
+    @Test("an importer write to the same object while the form is open is reported as overwritten")
     func conflict() async throws {
         let f = try BrowserFixture()
         f.type("e")
@@ -128,8 +129,30 @@ struct BrowserEditingTests {
         }
         f.press(.control("s"))
         let lines = f.screen()
-        #expect(lines[39].contains("conflict: price: the importer wrote 42.00 meanwhile; kept 5 (overwrite)"))
+        #expect(lines[39].contains("saved; price: overwrote 42.00 written elsewhere with 5"))
         #expect(try f.storedValue(of: "T00", key: "price") == .double(5))
+    }
+
+    @Test("a write by another process while the form is open is overwritten on disk and named on the status line")
+    func overwriteAnotherProcess() throws {
+        let f = try BrowserFixture()
+        f.type("e")
+        try replace("price", with: "5", in: f)
+        // A second stack on the file stands for another process: the browser's main context never hears of it.
+        var options = PersistentStack.Options()
+        options.storeURL = f.directory.file("browse.sqlite")
+        let other = try PersistentStack(model: TestModels.tickers(), options: options)
+        let importer = other.importerContext()
+        try importer.performAndWait {
+            let ticker = try BrowserFixture.ticker("T00", in: importer)
+            try ticker.setValues(["price": .double(42), "name": .string("Renamed")])
+            try importer.save()
+        }
+        f.press(.control("s"))
+        let lines = f.screen()
+        #expect(lines[39].contains("saved; price: overwrote 42.00 written elsewhere with 5"))
+        #expect(try f.storedValue(of: "T00", key: "price") == .double(5))
+        #expect(try f.storedValue(of: "T00", key: "name") == .string("Renamed"))
     }
 
     @Test("read-only disables editing")

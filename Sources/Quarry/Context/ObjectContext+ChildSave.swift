@@ -6,6 +6,21 @@ struct ChildObjectChange {
     var toOne: [ObjectID?]
     var changed: PropertyMask
     var toMany: [Int: [ObjectID]]
+    /// The state the child last loaded (updates): what its edits were based on.
+    var base: Snapshot?
+}
+
+/// A child context's pending changes, collected for its parent (the objects stay pending
+/// here until ``ObjectContext/markSaved(_:)``).
+struct ChildSave {
+    var inserts: [ChildObjectChange]
+    var updates: [ChildObjectChange]
+    var deletes: [ObjectID]
+    var insertedObjects: [ManagedObject]
+    var updatedObjects: [ManagedObject]
+    var deletedObjects: [ManagedObject]
+    /// What the child's did-save announces.
+    var changes: SaveChanges
 }
 
 extension ObjectContext {
@@ -13,6 +28,16 @@ extension ObjectContext {
     /// pending changes) and marks them saved here.
     func saveToParent() throws -> SaveChanges {
         guard let parent else { return SaveChanges() }
+        let save = try collectChildSave()
+        try parent.performAndWait {
+            try parent.absorbChildSave(inserts: save.inserts, updates: save.updates, deletes: save.deletes)
+        }
+        markSaved(save)
+        return save.changes
+    }
+
+    /// The pending changes as a parent absorbs them (nothing is marked saved yet).
+    func collectChildSave() throws -> ChildSave {
         let inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         let deletes = deletedObjects.values.sorted { $0.objectID < $1.objectID }
@@ -23,27 +48,27 @@ extension ObjectContext {
                 lists[r] = try toManyContents(of: o, relationship: r)
             }
             return ChildObjectChange(id: o.objectID, entity: o.entity, values: o.values, toOne: o.toOne,
-                                     changed: o.changedMask, toMany: lists)
+                                     changed: o.changedMask, toMany: lists, base: o.committed)
         }
-        let insertChanges = try inserts.map(change)
-        let updateChanges = try updates.map(change)
         let deleteIDs = deletes.map(\.objectID)
-        try parent.performAndWait {
-            try parent.absorbChildSave(inserts: insertChanges, updates: updateChanges, deletes: deleteIDs)
-        }
         var saved = SaveChanges(inserted: inserts.map(\.objectID), updated: updates.map(\.objectID), deleted: deleteIDs)
         for o in updates { saved.changedKeys[o.objectID] = o.changedKeys }
-        for o in inserts + updates {
+        return ChildSave(inserts: try inserts.map(change), updates: try updates.map(change), deletes: deleteIDs,
+                         insertedObjects: inserts, updatedObjects: updates, deletedObjects: deletes, changes: saved)
+    }
+
+    /// Marks the changes of `save` saved here (the parent has them now).
+    func markSaved(_ save: ChildSave) {
+        for o in save.insertedObjects + save.updatedObjects {
             o.inserted = false
             o.committed = Snapshot(values: o.values, toOne: o.toOne, version: o.committed?.version ?? 0)
             o.changedMask = PropertyMask()
             for key in o.toMany.keys { o.toMany[key]?.clearPending() }
         }
-        for o in deletes { forget(o) }
+        for o in save.deletedObjects { forget(o) }
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
-        return saved
     }
 
     /// Applies a child's saved changes as this context's own pending changes, then announces them.

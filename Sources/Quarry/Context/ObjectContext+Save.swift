@@ -18,23 +18,34 @@ extension ObjectContext {
     /// resolved by ``mergePolicy``. On success a ``DidSaveEvent`` is posted.
     @discardableResult
     public func save() throws -> SaveOutcome {
+        try save(overwriting: nil).outcome
+    }
+
+    /// Saves like ``save()`` and reports every value the save overwrote that another writer
+    /// had changed since this context loaded it. Only a context that saves through to the store
+    /// (``PersistentStack/creatorContext()``) reports such values: its changed properties are
+    /// written with overwrite semantics whatever the parent's merge policy, the properties it
+    /// did not change keep the store's values. If the parent's save fails, the parent is left
+    /// as it was and the changes stay pending here.
+    @discardableResult
+    public func saveReportingOverwrites() throws -> SaveReport {
+        try save(overwriting: nil)
+    }
+
+    /// The save; `plan` (a child's save-through) names properties written with overwrite semantics.
+    func save(overwriting plan: OverwritePlan?) throws -> SaveReport {
         checkQueue()
         if let saveRefusal { throw QuarryError.refused(saveRefusal) }
-        if isReadOnly { return .ignoredReadOnly }
+        if isReadOnly { return SaveReport(outcome: .ignoredReadOnly) }
         processPendingChanges()
-        guard hasChanges else { return .noChanges }
+        guard hasChanges else { return SaveReport(outcome: .noChanges) }
         try validateForSave()
-        let changes = parent == nil ? try saveToStore() : try saveToParent()
+        if savesThroughToStore, let parent { return try saveThrough(into: parent) }
+        var overwritten: [OverwrittenValue] = []
+        let changes = parent == nil ? try saveToStore(plan: plan, overwritten: &overwritten) : try saveToParent()
         announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
                               coordinatorID: coordinator.identifier, reachedStore: parent == nil))
-        if savesThroughToStore, let parent {
-            return try parent.performAndWait {
-                let outcome = try parent.save()
-                // The parent's save ran with its own merge policy; report what reached the store.
-                return outcome == .noChanges ? .saved(changes) : outcome
-            }
-        }
-        return .saved(changes)
+        return SaveReport(outcome: .saved(changes), overwritten: overwritten)
     }
 
     /// The to-many lists a store needs for `object` (only changed, list-stored relationships).
@@ -49,7 +60,7 @@ extension ObjectContext {
         return lists
     }
 
-    private func saveToStore() throws -> SaveChanges {
+    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue]) throws -> SaveChanges {
         var inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         var changes = StoreChangeSet()
@@ -66,7 +77,17 @@ extension ObjectContext {
             changes.deletes.append((object.objectID, object.committed?.version ?? 0))
         }
         let policy = mergePolicy
-        let result = try coordinator.save(changes) { policy.resolve($0) }
+        // What the store held under each planned object: the loaded state unless a conflict shows newer.
+        var before: [ObjectID: Snapshot] = [:]
+        if let plan {
+            for change in changes.updates where plan[change.id] != nil { before[change.id] = change.committed }
+        }
+        let result = try coordinator.save(changes) { conflict in
+            guard let entry = plan?[conflict.objectID] else { return policy.resolve(conflict) }
+            before[conflict.objectID] = conflict.persistedSnapshot
+            return Self.resolveThrough(conflict, changed: entry.changed, policy: policy)
+        }
+        if let plan { overwritten = overwrittenValues(plan: plan, before: before, written: result.written) }
         changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
         clearInserted()
         apply(result, inserts: &inserts, updates: updates)

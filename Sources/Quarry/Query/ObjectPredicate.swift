@@ -33,6 +33,9 @@ public struct PredicateComparison: Sendable, Hashable {
     public var rhs: Operand
     /// String comparison options (`[c]`, `[d]`, `[cd]`).
     public var options: ComparisonOptions
+    /// Where the operands began in the parsed text (`nil` for a comparison built in code):
+    /// lets a type error name the column. Not part of equality.
+    var columns: SourceColumns?
 
     /// Creates a comparison.
     public init(_ lhs: Operand, _ op: ComparisonOperator, _ rhs: Operand,
@@ -43,6 +46,28 @@ public struct PredicateComparison: Sendable, Hashable {
         self.rhs = rhs
         self.options = options
     }
+
+    public static func == (a: PredicateComparison, b: PredicateComparison) -> Bool {
+        a.modifier == b.modifier && a.lhs == b.lhs && a.op == b.op && a.rhs == b.rhs && a.options == b.options
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(modifier)
+        hasher.combine(lhs)
+        hasher.combine(op)
+        hasher.combine(rhs)
+        hasher.combine(options)
+    }
+}
+
+/// The 1-based columns where a parsed comparison's operands began.
+struct SourceColumns: Sendable {
+    /// The left-hand side.
+    var lhs: Int
+    /// The right-hand side.
+    var rhs: Int
+    /// Each item of a literal list on the right (`{1, 'a'}`), in order.
+    var rhsItems: [Int] = []
 }
 
 /// How a comparison treats a to-many key path on its left.

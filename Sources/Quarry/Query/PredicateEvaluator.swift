@@ -8,39 +8,62 @@
 /// as a value.
 public struct PredicateEvaluator: @unchecked Sendable {
     // Immutable after init; the closure reads objects only on their context's queue.
-    private let test: (ObjectSubject) -> Bool
+    private let check: (ObjectSubject) throws -> Bool
 
     /// Compiles `predicate` for objects of `entity`.
     /// - Throws: ``QueryError`` for unknown keys, unbound variables or invalid patterns.
     public init(_ predicate: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws {
-        test = try SubjectPredicate<ObjectSubject>.compile(predicate, entity: entity, model: model)
+        check = try SubjectPredicate<ObjectSubject>.compileThrowing(predicate, entity: entity, model: model)
     }
 
+    /// Whether `object` satisfies the predicate (`false` when a `MATCHES` pattern exceeds its
+    /// step budget: ``test(_:)`` reports that).
+    public func evaluate(_ object: ManagedObject) -> Bool { (try? check(ObjectSubject(object: object))) ?? false }
+
     /// Whether `object` satisfies the predicate.
-    public func evaluate(_ object: ManagedObject) -> Bool { test(ObjectSubject(object: object)) }
+    /// - Throws: ``QueryError/regexTooCostly(pattern:)`` when a `MATCHES` pattern exceeds its step budget.
+    public func test(_ object: ManagedObject) throws -> Bool { try check(ObjectSubject(object: object)) }
 }
 
 /// The in-memory back end, generic over what is evaluated (objects or stored rows).
 enum SubjectPredicate<Subject: PredicateSubject> {
+    /// - Throws: ``QueryError/tooDeep(limit:column:)`` for a tree nested deeper than
+    ///   ``ObjectPredicate/maximumNesting`` (checked without recursion), so compiling and
+    ///   evaluating never overflow the stack.
+    ///   A `MATCHES` over its step budget makes the closure answer `false`; use
+    ///   ``compileThrowing(_:entity:model:)`` to hear of it.
     static func compile(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+        let test = try compileThrowing(p, entity: entity, model: model)
+        return { (try? test($0)) ?? false }
+    }
+
+    /// Like ``compile(_:entity:model:)``, with a closure that throws
+    /// ``QueryError/regexTooCostly(pattern:)`` when a `MATCHES` exceeds its step budget.
+    static func compileThrowing(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) throws -> Bool {
+        try p.checkNesting()
+        return try node(p, entity: entity, model: model)
+    }
+
+    private static func node(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) throws -> Bool {
         switch p {
         case .truePredicate: return { _ in true }
         case .falsePredicate: return { _ in false }
         case .and(let ps):
-            let parts = try ps.map { try compile($0, entity: entity, model: model) }
-            return { o in parts.allSatisfy { $0(o) } }
+            let parts = try ps.map { try node($0, entity: entity, model: model) }
+            return { o in try parts.allSatisfy { try $0(o) } }
         case .or(let ps):
-            let parts = try ps.map { try compile($0, entity: entity, model: model) }
-            return { o in parts.contains { $0(o) } }
+            let parts = try ps.map { try node($0, entity: entity, model: model) }
+            return { o in try parts.contains { try $0(o) } }
         case .not(let q):
-            let inner = try compile(q, entity: entity, model: model)
-            return { o in !inner(o) }
+            let inner = try node(q, entity: entity, model: model)
+            return { o in try !inner(o) }
         case .comparison(let c):
             return try compile(c, entity: entity, model: model)
         }
     }
 
-    private static func compile(_ c: PredicateComparison, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
+    private static func compile(_ c: PredicateComparison, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) throws -> Bool {
+        try PredicateTypeCheck.check(c, entity: entity, model: model)
         let lhs = try operand(c.lhs, entity: entity, model: model, allowToMany: c.modifier != .direct)
         let rhs = try operand(c.rhs, entity: entity, model: model, allowToMany: false)
         if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
@@ -49,13 +72,13 @@ enum SubjectPredicate<Subject: PredicateSubject> {
         let op = c.op, options = c.options
         switch c.modifier {
         case .direct:
-            return { o in PredicateSemantics.test(lhs(o).first ?? .null, op, rhs(o), options) }
+            return { o in try PredicateSemantics.test(lhs(o).first ?? .null, op, rhs(o), options) }
         case .any:
-            return { o in let r = rhs(o); return lhs(o).contains { PredicateSemantics.test($0, op, r, options) } }
+            return { o in let r = rhs(o); return try lhs(o).contains { try PredicateSemantics.test($0, op, r, options) } }
         case .all:
-            return { o in let r = rhs(o); return lhs(o).allSatisfy { PredicateSemantics.test($0, op, r, options) } }
+            return { o in let r = rhs(o); return try lhs(o).allSatisfy { try PredicateSemantics.test($0, op, r, options) } }
         case .none:
-            return { o in let r = rhs(o); return !lhs(o).contains { PredicateSemantics.test($0, op, r, options) } }
+            return { o in let r = rhs(o); return try !lhs(o).contains { try PredicateSemantics.test($0, op, r, options) } }
         }
     }
 
@@ -86,7 +109,8 @@ enum SubjectPredicate<Subject: PredicateSubject> {
 /// PredicateComparison semantics shared by every back end.
 enum PredicateSemantics {
     /// One comparison of a left value against the right operand's values.
-    static func test(_ l: Value, _ op: ComparisonOperator, _ r: [Value], _ options: ComparisonOptions) -> Bool {
+    /// - Throws: ``QueryError/regexTooCostly(pattern:)`` from a `MATCHES` over its step budget.
+    static func test(_ l: Value, _ op: ComparisonOperator, _ r: [Value], _ options: ComparisonOptions) throws(QueryError) -> Bool {
         switch op {
         case .in:
             return r.contains { ValueOrdering.compare(l, $0, options: options) == 0 && l.isNull == $0.isNull }
@@ -94,11 +118,11 @@ enum PredicateSemantics {
             guard r.count == 2, !l.isNull, !r[0].isNull, !r[1].isNull else { return false }
             return ValueOrdering.compare(l, r[0], options: options) >= 0 && ValueOrdering.compare(l, r[1], options: options) <= 0
         default:
-            return compare(l, op, r.first ?? .null, options)
+            return try compare(l, op, r.first ?? .null, options)
         }
     }
 
-    static func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value, _ options: ComparisonOptions) -> Bool {
+    static func compare(_ l: Value, _ op: ComparisonOperator, _ r: Value, _ options: ComparisonOptions) throws(QueryError) -> Bool {
         switch op {
         case .equal: return l.isNull == r.isNull && ValueOrdering.compare(l, r, options: options) == 0
         case .notEqual: return !(l.isNull == r.isNull && ValueOrdering.compare(l, r, options: options) == 0)
@@ -113,9 +137,9 @@ enum PredicateSemantics {
             }
         case .beginsWith, .endsWith, .contains, .like, .matches:
             guard let text = textValue(l), let pattern = textValue(r) else { return false }
-            return StringMatching.matches(op, text: text, pattern: pattern, options: options)
+            return try StringMatching.match(op, text: text, pattern: pattern, options: options)
         case .in, .between:
-            return test(l, op, [r], options)
+            return try test(l, op, [r], options)
         }
     }
 

@@ -31,6 +31,10 @@ struct PredicateParser {
     private var position = 0
     private var arguments: [PredicateArgument]
     private var argumentIndex = 0
+    /// How many `(` and `NOT` are open: bounded, so deep input is an error, never a stack overflow.
+    private var nesting = 0
+    /// The columns of the items of the last literal list parsed (for ``SourceColumns``).
+    private var listItemColumns: [Int] = []
 
     init(_ source: String, arguments: [PredicateArgument]) throws {
         self.tokens = try PredicateTokenizer.tokenize(source)
@@ -78,9 +82,19 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
+    /// Enters one more level of `(` or `NOT` at the current token.
+    private mutating func nest() throws {
+        nesting += 1
+        if nesting > ObjectPredicate.maximumNesting {
+            throw QueryError.tooDeep(limit: ObjectPredicate.maximumNesting, column: current.column)
+        }
+    }
+
     private mutating func parseNot() throws -> ObjectPredicate {
         if isWord("NOT") || isSymbol("!") {
+            try nest()
             position += 1
+            defer { nesting -= 1 }
             return .not(try parseNot())
         }
         return try parsePrimary()
@@ -88,10 +102,12 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> ObjectPredicate {
         if isSymbol("(") {
+            try nest()
             position += 1
             let p = try parseOr()
             guard isSymbol(")") else { throw unexpected("')'") }
             position += 1
+            nesting -= 1
             return p
         }
         if isWord("TRUEPREDICATE") { position += 1; return .truePredicate }
@@ -104,6 +120,7 @@ struct PredicateParser {
         if isWord("ANY") || isWord("SOME") { modifier = .any; position += 1 }
         else if isWord("ALL") { modifier = .all; position += 1 }
         else if isWord("NONE") { modifier = .none; position += 1 }
+        let lhsColumn = current.column
         let lhs = try parseExpression()
         let op: ComparisonOperator
         switch current.kind {
@@ -124,13 +141,17 @@ struct PredicateParser {
             guard isSymbol("]") else { throw unexpected("']'") }
             position += 1
         }
+        let rhsColumn = current.column
+        listItemColumns = []
         let rhs = try parseExpression()
         if op == .between {
             guard case .list(let bounds) = rhs, bounds.count == 2 else {
                 throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}")
             }
         }
-        return .comparison(PredicateComparison(lhs, op, rhs, modifier: modifier, options: options))
+        var comparison = PredicateComparison(lhs, op, rhs, modifier: modifier, options: options)
+        comparison.columns = SourceColumns(lhs: lhsColumn, rhs: rhsColumn, rhsItems: listItemColumns)
+        return .comparison(comparison)
     }
 
     private mutating func parseExpression() throws -> Operand {
@@ -149,7 +170,9 @@ struct PredicateParser {
             position += 1
             switch try nextArgument(token) {
             case .value(let v): return .constant(v)
-            case .list(let vs): return .list(vs.map(Operand.constant))
+            case .list(let vs):
+                listItemColumns = vs.map { _ in token.column }
+                return .list(vs.map(Operand.constant))
             }
         case .placeholderKey:
             position += 1
@@ -160,15 +183,19 @@ struct PredicateParser {
         case .symbol("{"):
             position += 1
             var items: [Operand] = []
+            var columns: [Int] = []
             if !isSymbol("}") {
+                columns.append(current.column)
                 items.append(try parseExpression())
                 while isSymbol(",") {
                     position += 1
+                    columns.append(current.column)
                     items.append(try parseExpression())
                 }
             }
             guard isSymbol("}") else { throw unexpected("',' or '}'") }
             position += 1
+            listItemColumns = columns
             return .list(items)
         case .identifier(let word):
             switch word.uppercased() {

@@ -18,8 +18,20 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     case unboundVariable(String)
     /// A `MATCHES` pattern is not a valid regular expression.
     case invalidRegularExpression(String)
+    /// A `MATCHES` pattern needed more than its step budget on some text (it backtracks
+    /// catastrophically, like `(.*)*(.*)*z`); the query stops instead of hanging.
+    case regexTooCostly(pattern: String)
     /// An operand does not fit the operator.
     case invalidOperand(String)
+    /// A comparison of values of mismatched types (`price > 'abc'`); `column` is where the
+    /// offending operand began in the parsed text (`nil` for a predicate built in code).
+    case mismatchedTypes(column: Int?, reason: String)
+    /// Parentheses and `NOT`s nest deeper than `limit` (``ObjectPredicate/maximumNesting``);
+    /// `column` is where the parser met the level too many (`nil` for a tree built in code).
+    case tooDeep(limit: Int, column: Int?)
+
+    /// The end of ``regexTooCostly(pattern:)``'s message (SQLite errors carry it back).
+    static let regexBudgetMessage = "exceeded its budget of about a million match steps (it backtracks too much): simplify it"
 
     public var description: String {
         switch self {
@@ -33,6 +45,22 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unboundVariable(let n): return "variable $\(n) has no value"
         case .invalidRegularExpression(let p): return "invalid regular expression /\(p)/"
         case .invalidOperand(let why): return why
+        case .regexTooCostly(let p):
+            return "regular expression /\(p)/ \(Self.regexBudgetMessage)"
+        case .tooDeep(let limit, let column):
+            return "nesting deeper than \(limit)" + (column.map { " at column \($0)" } ?? " (a predicate built in code)")
+        case .mismatchedTypes(let column, let why): return column.map { "\(why) at column \($0)" } ?? why
         }
+    }
+}
+
+extension QueryError {
+    /// The ``regexTooCostly(pattern:)`` a failed SQLite statement reports by its message (the
+    /// `quarry_match` function fails with the error's description); `nil` for any other message.
+    init?(sqliteMessage message: String?) {
+        let prefix = "regular expression /", suffix = "/ " + Self.regexBudgetMessage
+        guard let message, message.hasPrefix(prefix), message.hasSuffix(suffix),
+              message.count >= prefix.count + suffix.count else { return nil }
+        self = .regexTooCostly(pattern: String(message.dropFirst(prefix.count).dropLast(suffix.count)))
     }
 }

@@ -9,8 +9,9 @@ import Synchronization
 ///   string is canonically decomposed and every non-spacing mark (`Mn`) dropped. Folded strings
 ///   are then recomposed (NFC), so `é` and `e` + U+0301 fold alike.
 /// - `LIKE` takes `*` (any run of characters) and `?` (one character), on grapheme clusters.
-/// - `MATCHES` is a whole-string `NSRegularExpression` match; `[c]` makes it case-insensitive,
-///   `[d]` folds the text (not the pattern).
+/// - `MATCHES` is a whole-string match by ICU's engine (`NSRegularExpression`'s syntax) under a
+///   step budget (``BoundedRegex``); `[c]` makes it case-insensitive, `[d]` folds the text (not
+///   the pattern).
 ///
 /// The SQL back end calls these same functions through functions registered on each SQLite
 /// connection (`quarry_fold`, `quarry_match`), so results are identical by construction.
@@ -57,10 +58,18 @@ public enum StringMatching {
         }
     }
 
-    /// Whether `text` satisfies `text op pattern` for a string operator, with `options`.
+    /// Whether `text` satisfies `text op pattern` for a string operator, with `options`;
+    /// `false` when a `MATCHES` pattern exceeds its step budget (``match(_:text:pattern:options:)`` throws then).
     public static func matches(_ op: ComparisonOperator, text: String, pattern: String, options: ComparisonOptions) -> Bool {
-        if op == .matches { return regexMatches(text: fold(text, options.subtracting(.caseInsensitive)), pattern: pattern,
-                                                caseInsensitive: options.contains(.caseInsensitive)) }
+        (try? match(op, text: text, pattern: pattern, options: options)) ?? false
+    }
+
+    /// Whether `text` satisfies `text op pattern` for a string operator, with `options`.
+    /// - Throws: ``QueryError/regexTooCostly(pattern:)`` when a `MATCHES` pattern needs more
+    ///   than its step budget on `text` (see ``BoundedRegex``): never a hang.
+    public static func match(_ op: ComparisonOperator, text: String, pattern: String, options: ComparisonOptions) throws(QueryError) -> Bool {
+        if op == .matches { return try regexMatches(text: fold(text, options.subtracting(.caseInsensitive)), pattern: pattern,
+                                                    caseInsensitive: options.contains(.caseInsensitive)) }
         let t = fold(text, options)
         let p = fold(pattern, options)
         switch op {
@@ -99,9 +108,9 @@ public enum StringMatching {
         return pi == p.count
     }
 
-    private static func regexMatches(text: String, pattern: String, caseInsensitive: Bool) -> Bool {
+    private static func regexMatches(text: String, pattern: String, caseInsensitive: Bool) throws(QueryError) -> Bool {
         guard let regex = compiledRegex(pattern, caseInsensitive: caseInsensitive) else { return false }
-        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        return try regex.matches(text)
     }
 
     /// Whether `pattern` compiles (checked before a predicate runs).
@@ -109,18 +118,19 @@ public enum StringMatching {
         compiledRegex(pattern, caseInsensitive: false) != nil
     }
 
-    private static func compiledRegex(_ pattern: String, caseInsensitive: Bool) -> NSRegularExpression? {
+    private static func compiledRegex(_ pattern: String, caseInsensitive: Bool) -> BoundedRegex? {
         let key = (caseInsensitive ? "i:" : "s:") + pattern
         return regexCache.withLock { cache in
             if let cached = cache[key] { return cached }
-            let compiled = try? NSRegularExpression(pattern: "^(?:\(pattern))$", options: caseInsensitive ? [.caseInsensitive] : [])
+            if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+            let compiled = BoundedRegex(pattern, caseInsensitive: caseInsensitive)
             cache[key] = compiled
             return compiled
         }
     }
 }
 
-private let regexCache = Mutex<[String: NSRegularExpression?]>([:])
+private let regexCache = Mutex<[String: BoundedRegex?]>([:])
 
 /// Recently folded non-ASCII strings: predicates fold the same values over and over.
 private struct FoldKey: Hashable {

@@ -6,8 +6,12 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(path: String)
     /// The store was made with a different model; `entities` lists each entity that differs.
     case modelMismatch(path: String, entities: [String])
-    /// The store has no Quarry metadata (it is SQLite, but not a Quarry store) and no model was given.
+    /// The store is an SQLite file with no tables and no Quarry metadata, and no model was given
+    /// to create the store with.
     case missingMetadata(path: String)
+    /// The file is an SQLite database with tables of its own but no Quarry metadata: Quarry
+    /// leaves it alone (even when a model was given).
+    case notAQuarryStore(path: String)
     /// The store's metadata could not be read.
     case corruptMetadata(path: String, reason: String)
     /// The file could not be opened or created.
@@ -26,6 +30,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .modelMismatch(let p, let e):
             return "\(p): store was made with a different model; entities that differ: \(e.joined(separator: ", "))"
         case .missingMetadata(let p): return "\(p): not a Quarry store (no metadata table) and no model was given"
+        case .notAQuarryStore(let p): return "\(p): not a Quarry store (an SQLite database with other tables and no Z_METADATA); left untouched"
         case .corruptMetadata(let p, let why): return "\(p): store metadata unreadable: \(why)"
         case .cannotOpen(let p, let why): return "\(p): cannot open store: \(why)"
         case .uniquenessViolation(let e, let k): return "uniqueness constraint on \(e)(\(k.joined(separator: ", "))) violated"

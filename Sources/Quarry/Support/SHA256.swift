@@ -15,8 +15,11 @@ enum SHA256 {
     ]
 
     /// The SHA-256 digest of `text`'s UTF-8 bytes, as 64 lowercase hex digits.
-    static func hex(_ text: String) -> String {
-        var message = Array(text.utf8)
+    static func hex(_ text: String) -> String { hex(Array(text.utf8)) }
+
+    /// The SHA-256 digest of `bytes`, as 64 lowercase hex digits.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var message = bytes
         let bitLength = UInt64(message.count) * 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }

@@ -28,7 +28,7 @@ extension Browser {
             if report.conflicts.isEmpty {
                 message = (session.isNew ? "added; saved to disk" : "saved to disk", false)
             } else {
-                message = ("saved; conflict: " + report.conflicts.joined(separator: "; "), true)
+                message = ("saved; " + report.conflicts.joined(separator: "; "), true)
             }
         case .escape:
             if session.hasChanges && !(session.isNew && !session.fields.contains(where: \.isModified)) {

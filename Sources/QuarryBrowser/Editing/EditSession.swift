@@ -5,8 +5,9 @@ import QuarryTUI
 /// main and on to disk, and which is simply dropped on discard (nothing reaches main).
 ///
 /// Fields are typed by the model; a value that does not parse, or that the model rejects on save,
-/// is shown under its field and nothing is saved. A value the importer changed while the form was
-/// open is reported after the save as a conflict, resolved by the creator context's overwrite policy.
+/// is shown under its field and nothing is saved. The fields the user changed are written over the
+/// store's values (the creator context overwrites all the way to disk, even when the main context
+/// is stale); a value another writer stored meanwhile is reported after the save as overwritten.
 @MainActor
 final class EditSession {
     /// One editable property.
@@ -33,8 +34,6 @@ final class EditSession {
 
     /// The creator context.
     let context: ObjectContext
-    /// The main context (to detect importer changes made while editing).
-    let mainContext: ObjectContext
     /// The object edited (inserted for a new object).
     let object: ManagedObject
     /// Whether this form creates a new object.
@@ -51,7 +50,6 @@ final class EditSession {
     /// Opens a form for the object `id`, or for a new object of `entityName` when `id` is nil.
     init(stack: PersistentStack, entityName: String, id: ObjectID?) throws {
         context = stack.creatorContext()
-        mainContext = stack.mainContext
         if let id {
             object = try context.existingObject(with: id)
             isNew = false
@@ -150,7 +148,8 @@ final class EditSession {
     struct SaveReport {
         /// The saved object's ID (permanent).
         var objectID: ObjectID
-        /// Fields the importer changed while the form was open, as "key: theirs → yours" texts.
+        /// The values another writer stored after the form opened that the save replaced
+        /// (found by the store-level save), as "key: overwrote theirs with yours" texts.
         var conflicts: [String]
     }
 
@@ -161,8 +160,6 @@ final class EditSession {
     func save() -> SaveReport? {
         message = nil
         var failed = false
-        var conflicts: [String] = []
-        let mainObject: ManagedObject? = isNew ? nil : mainContext.object(with: object.objectID)
         for index in fields.indices where fields[index].isModified || (isNew && fields[index].isEditable) {
             let field = fields[index]
             do {
@@ -172,9 +169,6 @@ final class EditSession {
                     try object.setValue(value, forKey: field.key)
                 } else if let destination = field.destination {
                     try object.setObject(try lookUp(field.text, in: destination), forKey: field.key)
-                }
-                if let mainObject, field.isModified, let theirs = currentText(of: field, in: mainObject), theirs != field.original {
-                    conflicts.append("\(field.key): the importer wrote \(theirs) meanwhile; kept \(field.text) (overwrite)")
                 }
             } catch {
                 fields[index].error = "\(error)"
@@ -186,7 +180,10 @@ final class EditSession {
             return nil
         }
         do {
-            try context.save()
+            let report = try context.saveReportingOverwrites()
+            let conflicts = report.overwritten.map { overwrite in
+                "\(overwrite.property): overwrote \(overwriteText(overwrite.overwritten, key: overwrite.property)) written elsewhere with \(overwriteText(overwrite.written, key: overwrite.property))"
+            }
             return SaveReport(objectID: object.objectID, conflicts: conflicts)
         } catch let error as ValidationError {
             for failure in error.failures {
@@ -212,12 +209,13 @@ final class EditSession {
         }
     }
 
-    private func currentText(of field: Field, in object: ManagedObject) -> String? {
-        if field.type != nil {
-            return (try? object.value(forKey: field.key)).map(ValueText.format)
-        }
-        guard let destination = field.destination, let related = try? object.object(forKey: field.key) else { return nil }
-        return (try? related.value(forKey: destination.displayKey)).map(ValueText.format)
+    /// A reported value as the form shows it: a to-one (an object URI) by its display key.
+    private func overwriteText(_ value: Value, key: String) -> String {
+        guard case .uri(let uri) = value, let field = fields.first(where: { $0.key == key }), let destination = field.destination,
+              let id = try? context.coordinator.objectID(forURI: uri),
+              let related = try? context.existingObject(with: id), let shown = try? related.value(forKey: destination.displayKey)
+        else { return ValueText.format(value) }
+        return ValueText.format(shown)
     }
 
     private func lookUp(_ text: String, in destination: (entity: String, displayKey: String)) throws -> ManagedObject? {

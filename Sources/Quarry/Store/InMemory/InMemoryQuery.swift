@@ -57,8 +57,8 @@ extension InMemoryStore {
             ids = ids.filter(wanted.contains)
         }
         if let predicate = query.predicate {
-            let test = try SubjectPredicate<RowSubject>.compile(predicate, entity: query.entity, model: model)
-            ids = ids.filter { test(RowSubject(state: state, store: self, id: $0)) }
+            let test = try SubjectPredicate<RowSubject>.compileThrowing(predicate, entity: query.entity, model: model)
+            ids = try ids.filter { try test(RowSubject(state: state, store: self, id: $0)) }
         }
         if !query.sortDescriptors.isEmpty {
             let sorter = try SubjectSorter<RowSubject>(query.sortDescriptors, entity: query.entity, model: model)

@@ -21,7 +21,9 @@ enum SQLiteFunctions {
               let text = String.fromDatabaseValue(args[1]), let pattern = String.fromDatabaseValue(args[2])
         else { return 0 }
         let options = ComparisonOptions(rawValue: Int.fromDatabaseValue(args[3]) ?? 0)
-        return StringMatching.matches(op, text: text, pattern: pattern, options: options) ? 1 : 0
+        // A pattern over its step budget fails the statement (SQLiteStore.read turns the
+        // message back into QueryError.regexTooCostly): never a silent "no match".
+        return try StringMatching.match(op, text: text, pattern: pattern, options: options) ? 1 : 0
     }
 
     /// Case-folded binary order (``SortKey/StringComparison/caseInsensitive``).

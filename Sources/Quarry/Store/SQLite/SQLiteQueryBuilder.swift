@@ -4,6 +4,9 @@ import GRDB
 struct SQLiteFragment {
     var sql: String
     var arguments: StatementArguments = []
+    /// The value of a fragment that is one bound constant (`?`), so a long `IN` list can be
+    /// bound as one JSON array instead (``SQLiteInList``).
+    var constant: DatabaseValue? = nil
 }
 
 /// A `SELECT` over one root table, assembled from parts so the query layer can add a compiled

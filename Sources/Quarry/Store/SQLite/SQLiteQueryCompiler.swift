@@ -29,11 +29,13 @@ struct SQLiteQueryCompiler {
         select.alias = "t0"
         if let filter = SQLiteQueryBuilder(layout: layout).entityFilter(query, table: table, alias: "t0") { select.filters.append(filter) }
         if let predicate = query.predicate {
+            try predicate.checkNesting()
             select.filters.append(try condition(predicate, entity: query.entity, alias: "t0"))
         }
         if let ids = query.restrictedTo {
-            select.filters.append(SQLiteFragment(sql: ids.isEmpty ? "0" : "t0.Z_PK IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
-                                                 arguments: StatementArguments(ids.map(\.primaryKey))))
+            // One JSON array, not one parameter per ID: any number of IDs fits.
+            select.filters.append(SQLiteFragment(sql: ids.isEmpty ? "0" : "t0.Z_PK IN (SELECT value FROM json_each(?))",
+                                                 arguments: ["[" + ids.map { String($0.primaryKey) }.joined(separator: ",") + "]"]))
         }
         var ordering: [String] = []
         for key in query.sortDescriptors {
@@ -68,21 +70,44 @@ struct SQLiteQueryCompiler {
         case .truePredicate: return SQLiteFragment(sql: "1")
         case .falsePredicate: return SQLiteFragment(sql: "0")
         case .not(let q):
+            // Every fragment is a primary (parenthesized, a call, EXISTS) or a NOT of one, so
+            // no parentheses are added: SQLite's parser stack holds only ~30 nested ones.
             let inner = try condition(q, entity: entity, alias: alias)
-            return SQLiteFragment(sql: "NOT (\(inner.sql))", arguments: inner.arguments)
+            return SQLiteFragment(sql: "NOT \(inner.sql)", arguments: inner.arguments)
         case .and(let ps), .or(let ps):
             guard !ps.isEmpty else { return SQLiteFragment(sql: { if case .and = p { return "1" } else { return "0" } }()) }
             let parts = try ps.map { try condition($0, entity: entity, alias: alias) }
             let glue: String = { if case .and = p { return " AND " } else { return " OR " } }()
-            var args = StatementArguments()
-            for part in parts { args += part.arguments }
-            return SQLiteFragment(sql: parts.map { "(\($0.sql))" }.joined(separator: glue), arguments: args)
+            return Self.balanced(parts[...], glue: glue)
         case .comparison(let c):
             return try comparison(c, entity: entity, alias: alias)
         }
     }
 
+    /// `parts` joined by `glue` as a balanced tree of groups of at most 64: a chain of 10,000
+    /// terms nests 3 groups deep (SQLite's parser holds only ~30 nested parentheses) and each
+    /// group's expression tree is 64 deep, far from SQLite's limit of 1,000, where a flat
+    /// `a AND b AND …` nests once per term. Each part is a primary or a NOT of one (see
+    /// ``condition(_:entity:alias:)``), so parts need no parentheses of their own.
+    static func balanced(_ parts: ArraySlice<SQLiteFragment>, glue: String) -> SQLiteFragment {
+        let fanOut = 64
+        var level = Array(parts)
+        repeat {
+            var next: [SQLiteFragment] = []
+            next.reserveCapacity(level.count / fanOut + 1)
+            for start in stride(from: 0, to: level.count, by: fanOut) {
+                let group = level[start..<min(start + fanOut, level.count)]
+                var args = StatementArguments()
+                for part in group { args += part.arguments }
+                next.append(SQLiteFragment(sql: "(" + group.map(\.sql).joined(separator: glue) + ")", arguments: args))
+            }
+            level = next
+        } while level.count > 1
+        return level[0]
+    }
+
     private mutating func comparison(_ c: PredicateComparison, entity: EntityDescription, alias: String) throws -> SQLiteFragment {
+        try PredicateTypeCheck.check(c, entity: entity, model: model)
         if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
             throw QueryError.invalidRegularExpression(pattern)
         }
@@ -171,6 +196,9 @@ struct SQLiteQueryCompiler {
             return join([left, folded(r[0])]) { "COALESCE(\($0[0]) \(symbol) \($0[1]), 0)" }
         case .in:
             guard !r.isEmpty else { return SQLiteFragment(sql: "0") }
+            if r.count > SQLiteInList.inlineLimit, let list = SQLiteInList(r) {
+                return list.membership(of: l, options: options)
+            }
             var parts = [left]
             for item in r { parts.append(left); parts.append(folded(item)) }
             return join(parts) { texts in
@@ -276,7 +304,8 @@ struct SQLiteQueryCompiler {
 
     /// A constant as a bound parameter, stored the way the store stores it.
     static func bound(_ v: Value) -> SQLiteFragment {
-        SQLiteFragment(sql: "?", arguments: [databaseValue(v)])
+        let value = databaseValue(v)
+        return SQLiteFragment(sql: "?", arguments: [value], constant: value)
     }
 
     static func databaseValue(_ v: Value) -> DatabaseValue {

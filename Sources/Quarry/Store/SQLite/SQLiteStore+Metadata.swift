@@ -21,25 +21,14 @@ extension SQLiteStore {
     /// let metadata = try SQLiteStore.readMetadata(url: url)
     /// print(metadata.identifier, metadata.model.entities.count)
     /// ```
-    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/missingMetadata(path:)``,
+    /// - Throws: ``StoreError/notADatabase(path:)``, ``StoreError/notAQuarryStore(path:)``,
     ///   ``StoreError/corruptMetadata(path:reason:)`` or ``StoreError/cannotOpen(path:reason:)``.
     public static func readMetadata(url: URL) throws -> Metadata {
         let path = url.path
         guard FileManager.default.fileExists(atPath: path) else { throw StoreError.cannotOpen(path: path, reason: "no such file") }
-        // No header check of our own: reading the file outside SQLite drops this process's
-        // locks on it (see `SQLiteStore.peekMetadata`). A read-only connection refuses a file
-        // that is not SQLite with `SQLITE_NOTADB` and writes nothing.
-        var configuration = Configuration()
-        configuration.readonly = true
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            guard let metadata = try queue.read({ try readMetadata(db: $0, path: path) }) else {
-                throw StoreError.missingMetadata(path: path)
-            }
-            return metadata
-        } catch {
-            throw storeError(error, path: path)
-        }
+        // The peek writes nothing and creates no -wal/-shm beside a store that has none.
+        guard let metadata = try peek(path: path).metadata else { throw StoreError.notAQuarryStore(path: path) }
+        return metadata
     }
 
     /// The size in bytes of the store at `url`, its write-ahead log included (0 when missing).
@@ -60,6 +49,11 @@ extension SQLiteStore {
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM Z_METADATA") {
             if let key: String = row["key"], let value: String = row["value"] { values[key] = value }
         }
+        return try metadata(from: values, path: path)
+    }
+
+    /// The metadata recorded by the rows of a `Z_METADATA` table.
+    static func metadata(from values: [String: String], path: String) throws -> Metadata {
         func corrupt(_ reason: String) -> StoreError { StoreError.corruptMetadata(path: path, reason: reason) }
         guard let identifier = values[MetadataKey.identifier].flatMap(UUID.init(uuidString:)) else { throw corrupt("no store identifier") }
         guard let hash = values[MetadataKey.modelVersionHash] else { throw corrupt("no model version hash") }

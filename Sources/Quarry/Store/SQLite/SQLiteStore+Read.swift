@@ -88,6 +88,9 @@ extension SQLiteStore {
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
             return try pool.read(body)
+        } catch let error as DatabaseError {
+            if let regexError = QueryError(sqliteMessage: error.message) { throw regexError }
+            throw Self.storeError(error, path: path)
         } catch {
             throw Self.storeError(error, path: path)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// The SQLite persistent store: one file, laid out like a Core Data store, written in WAL mode
 /// through a GRDB `DatabasePool`.
@@ -54,8 +55,11 @@ public final class SQLiteStore: PersistentStore {
     ///   - options: Read-only mode and busy timeout.
     /// - Throws: ``StoreError/notADatabase(path:)`` for a file that is not SQLite (left
     ///   untouched), ``StoreError/modelMismatch(path:entities:)`` when `model` differs from
-    ///   the stored one, ``StoreError/missingMetadata(path:)`` for an SQLite file that is not a
-    ///   Quarry store, ``StoreError/locked(path:)`` when creation cannot get the write lock.
+    ///   the stored one, ``StoreError/notAQuarryStore(path:)`` for an SQLite file with tables of
+    ///   its own, ``StoreError/missingMetadata(path:)`` for an empty one opened without a model,
+    ///   ``StoreError/cannotOpen(path:reason:)`` for a directory, ``StoreError/locked(path:)``
+    ///   when creation cannot get the write lock. A refused file, its `-wal` and `-shm` are
+    ///   never written.
     public init(url: URL, model: ManagedObjectModel?, options: Options = .init()) throws {
         let path = url.path
         self.path = path
@@ -64,16 +68,19 @@ public final class SQLiteStore: PersistentStore {
         let exists = FileManager.default.fileExists(atPath: path)
         var existingMetadata: Metadata?
         if exists {
-            // Check the stored model before the pool opens: opening a pool may write to the file.
-            // The read-only peek also refuses a file that is not SQLite (`SQLITE_NOTADB`) without
-            // writing to it. Never read the file outside SQLite: see ``peekMetadata(path:)``.
-            existingMetadata = try Self.peekMetadata(path: path)
-            if let existingMetadata { _ = try Self.check(existingMetadata, against: model, path: path) }
+            // Decide from a look that writes nothing (see ``peek(path:busyTimeout:)``): a file
+            // Quarry refuses is never opened for writing, so it and its -wal/-shm stay as they were.
+            let found = try Self.peek(path: path, busyTimeout: options.busyTimeout)
+            if let metadata = found.metadata {
+                _ = try Self.check(metadata, against: model, path: path)
+            } else if found.hasOtherTables {
+                throw StoreError.notAQuarryStore(path: path)
+            } else if model == nil || options.readOnly {
+                throw StoreError.missingMetadata(path: path)
+            }
+            existingMetadata = found.metadata
         } else if options.readOnly {
             throw StoreError.cannotOpen(path: path, reason: "no such file (a read-only store is never created)")
-        }
-        if existingMetadata == nil && (model == nil || options.readOnly) && exists {
-            throw StoreError.missingMetadata(path: path)
         }
 
         var configuration = Configuration()
@@ -83,7 +90,7 @@ public final class SQLiteStore: PersistentStore {
         configuration.prepareDatabase { SQLiteFunctions.register($0) }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            pool = try DatabasePool(path: Self.poolPath(path, readOnly: options.readOnly), configuration: configuration)
             if options.readOnly {
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
             }
@@ -110,9 +117,7 @@ public final class SQLiteStore: PersistentStore {
         self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
     }
 
-    /// The metadata of an existing file, read through a read-only connection (`nil`: none yet).
-    ///
-    /// The file is only ever opened through SQLite, never with `open`/`FileHandle`: POSIX
+    /// Why the file is only ever opened through SQLite, never with `open`/`FileHandle`: POSIX
     /// advisory locks belong to the process, and closing *any* descriptor of the file drops every
     /// lock the process holds on it, including the `SHARED` lock that this process's WAL
     /// connections (another store on the same file, e.g. a stack's second coordinator) keep on
@@ -121,14 +126,14 @@ public final class SQLiteStore: PersistentStore {
     /// commits into an unlinked log (lost to every other process) and checkpoints it into the
     /// file behind their backs (they read torn pages: `SQLITE_CORRUPT`). SQLite's own opens share
     /// one descriptor set per file and defer closing, so they keep the locks.
-    private static func peekMetadata(path: String) throws -> Metadata? {
-        var configuration = Configuration()
-        configuration.readonly = true
-        do {
-            return try DatabaseQueue(path: path, configuration: configuration).read { try readMetadata(db: $0, path: path) }
-        } catch {
-            throw storeError(error, path: path)
-        }
+    ///
+    /// The path the pool opens: a read-only store without `-wal` is fully checkpointed and is
+    /// opened `immutable=1`, so reading it creates no `-wal`/`-shm` beside it (a read-only
+    /// connection would create both and, unable to checkpoint, leave them behind).
+    static func poolPath(_ path: String, readOnly: Bool) -> String {
+        guard readOnly, !FileManager.default.fileExists(atPath: path + "-wal"),
+              sqlite3_compileoption_used("USE_URI") == 1 else { return path }
+        return fileURI(path) + "?immutable=1"
     }
 
     private static func check(_ stored: Metadata, against model: ManagedObjectModel?, path: String) throws -> (UUID, ManagedObjectModel) {

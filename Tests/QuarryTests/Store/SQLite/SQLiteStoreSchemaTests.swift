@@ -71,8 +71,8 @@ import QuarryTestSupport
     @Test func sqliteFileWithoutMetadataNeedsNoForeignTables() throws {
         let url = dir.file("other.sqlite")
         try DatabaseQueue(path: url.path).write { try $0.execute(sql: "CREATE TABLE t (x)") }
-        #expect(throws: StoreError.missingMetadata(path: url.path)) { try SQLiteStore(url: url, model: nil) }
-        #expect(throws: StoreError.missingMetadata(path: url.path)) { try SQLiteStore(url: url, model: TestModels.tickers()) }
+        #expect(throws: StoreError.notAQuarryStore(path: url.path)) { try SQLiteStore(url: url, model: nil) }
+        #expect(throws: StoreError.notAQuarryStore(path: url.path)) { try SQLiteStore(url: url, model: TestModels.tickers()) }
     }
 
     @Test func readOnlyStoreRefusesSaves() throws {

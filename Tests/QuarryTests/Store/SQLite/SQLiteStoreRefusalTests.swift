@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Quarry
+import QuarryTestSupport
+
+/// A store Quarry refuses is never modified: the file, its `-wal` and `-shm` keep their bytes
+/// (sha256) and no file appears beside them. Read-only opens create no `-wal`/`-shm` either.
+@Suite("SQLite store: refused files are never written")
+struct SQLiteStoreRefusalTests {
+    let dir = TemporaryDirectory()
+
+    /// sha256 of every file in the directory, by name.
+    func fingerprint() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.url.path) {
+            result[name] = SHA256.hex(Array(try Data(contentsOf: dir.file(name))))
+        }
+        return result
+    }
+
+    /// A Quarry store, closed and checkpointed (no `-wal`/`-shm` left), after `change` ran on it.
+    func closedStore(_ name: String = "store.sqlite", change: ((Database) throws -> Void)? = nil) throws -> URL {
+        let url = dir.file(name)
+        do {
+            let store = try SQLiteStore(url: url, model: TestModels.tickers())
+            let make = ChangeMaker(model: store.model)
+            _ = try store.insert([make.insert("Sector", ["name": .string("Tech")])])
+        }
+        if let change { try DatabaseQueue(path: url.path).write(change) }
+        try #require(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+        try #require(!FileManager.default.fileExists(atPath: url.path + "-shm"))
+        return url
+    }
+
+    /// Opening `url` (with the tickers model and without one) throws, and changes no byte in the directory.
+    func expectRefusedUntouched(_ url: URL, _ check: (any Error) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try fingerprint()
+        for model in [TestModels.tickers(), nil] {
+            do {
+                _ = try SQLiteStore(url: url, model: model)
+                Issue.record("opened a store Quarry should refuse", sourceLocation: sourceLocation)
+            } catch {
+                #expect(check(error), "unexpected error \(error)", sourceLocation: sourceLocation)
+            }
+        }
+        #expect(try fingerprint() == before, sourceLocation: sourceLocation)
+    }
+
+    @Test("an SQLite database of another program is refused with a model and without; nothing is written")
+    func foreignDatabase() throws {
+        let url = dir.file("other.sqlite")
+        do {
+            let queue = try DatabaseQueue(path: url.path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                try db.execute(sql: "CREATE TABLE notes (text)")
+                try db.execute(sql: "INSERT INTO notes VALUES ('keep me')")
+            }
+        }
+        try expectRefusedUntouched(url) { $0 as? StoreError == .notAQuarryStore(path: url.path) }
+        #expect(StoreError.notAQuarryStore(path: url.path).description.contains("no model was given") == false)
+        #expect(StoreError.missingMetadata(path: url.path).description != StoreError.notAQuarryStore(path: url.path).description)
+    }
+
+    @Test("a file that is not SQLite is refused; nothing is written")
+    func notSQLite() throws {
+        let url = dir.file("notes.txt")
+        try Data("plain text, not a database\n".utf8).write(to: url)
+        try expectRefusedUntouched(url) { $0 as? StoreError == .notADatabase(path: url.path) }
+    }
+
+    @Test("a Quarry store without Z_METADATA is refused; nothing is written")
+    func missingMetadataTable() throws {
+        let url = try closedStore { try $0.execute(sql: "DROP TABLE Z_METADATA") }
+        try expectRefusedUntouched(url) { $0 as? StoreError == .notAQuarryStore(path: url.path) }
+    }
+
+    @Test("a store made with another model is refused; nothing is written")
+    func modelMismatch() throws {
+        let url = try closedStore()
+        let before = try fingerprint()
+        var definition = TestModels.tickerDefinition()
+        definition.entities.append(EntityDefinition(name: "Extra"))
+        #expect(throws: StoreError.modelMismatch(path: url.path, entities: ["Extra"])) { try SQLiteStore(url: url, model: ManagedObjectModel(definition)) }
+        #expect(try fingerprint() == before)
+    }
+
+    @Test("a store with corrupt metadata is refused; nothing is written")
+    func corruptMetadata() throws {
+        let url = try closedStore { try $0.execute(sql: "UPDATE Z_METADATA SET value = 'not json' WHERE key = 'model'") }
+        try expectRefusedUntouched(url) { if case .corruptMetadata? = $0 as? StoreError { return true } else { return false } }
+        #expect(throws: StoreError.self) { try SQLiteStore.readMetadata(url: url) }
+    }
+
+    /// Another database's write-ahead log, with uncheckpointed pages, copied beside `url`.
+    func placeForeignLog(beside url: URL, withSHM: Bool) throws {
+        let other = dir.file("scratch-other.sqlite")
+        let queue = try DatabaseQueue(path: other.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "CREATE TABLE foreign_rows (x)")
+            try db.execute(sql: "INSERT INTO foreign_rows VALUES (randomblob(5000))")
+        }
+        try FileManager.default.copyItem(atPath: other.path + "-wal", toPath: url.path + "-wal")
+        if withSHM { try FileManager.default.copyItem(atPath: other.path + "-shm", toPath: url.path + "-shm") }
+        try queue.close()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: other.path + suffix) }
+    }
+
+    @Test("a foreign -wal beside a store (with or without -shm) is never checkpointed into it", arguments: [false, true])
+    func foreignLog(withSHM: Bool) throws {
+        let url = try closedStore()
+        try placeForeignLog(beside: url, withSHM: withSHM)
+        try expectRefusedUntouched(url) { $0 is StoreError }
+        #expect(throws: StoreError.self) { try SQLiteStore.readMetadata(url: url) }
+        #expect(try fingerprint().count == (withSHM ? 3 : 2))
+    }
+
+    @Test("an SQLite file with no tables, opened without a model, says no model was given; nothing is written")
+    func emptyDatabaseWithoutModel() throws {
+        let url = dir.file("empty.sqlite")
+        try DatabaseQueue(path: url.path).close()
+        let before = try fingerprint()
+        #expect(throws: StoreError.missingMetadata(path: url.path)) { try SQLiteStore(url: url, model: nil) }
+        #expect(StoreError.missingMetadata(path: url.path).description.contains("no model was given"))
+        #expect(try fingerprint() == before)
+    }
+
+    @Test("a directory given as the store says so")
+    func directory() throws {
+        let url = dir.file("folder")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let error = #expect(throws: StoreError.self) { try SQLiteStore(url: url, model: TestModels.tickers()) }
+        #expect(error?.description.contains("is a directory") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty)
+    }
+
+    @Test("reading metadata and read-only opens create no -wal or -shm beside a checkpointed store")
+    func readOnlyCreatesNoLogFiles() throws {
+        let url = try closedStore()
+        let before = try fingerprint()
+        let metadata = try SQLiteStore.readMetadata(url: url)
+        #expect(metadata.modelVersionHash == TestModels.tickers().versionHash)
+        #expect(try fingerprint() == before)
+        do {
+            let store = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
+            #expect(try store.count(for: StoreQuery(entity: store.model.entity(named: "Sector")!)) == 1)
+        }
+        #expect(try fingerprint() == before)
+    }
+
+    @Test("a live store's uncheckpointed log is read, not refused")
+    func liveLogIsRead() throws {
+        let url = dir.file("live.sqlite")
+        let writer = try SQLiteStore(url: url, model: TestModels.tickers())
+        let make = ChangeMaker(model: writer.model)
+        _ = try writer.insert([make.insert("Sector", ["name": .string("Tech")])])
+        #expect(try SQLiteStore.readMetadata(url: url).identifier == writer.identifier)
+        let second = try SQLiteStore(url: url, model: TestModels.tickers())
+        #expect(try second.count(for: StoreQuery(entity: second.model.entity(named: "Sector")!)) == 1)
+    }
+}
