@@ -45,13 +45,16 @@ enum BrowserLauncher {
                     try app.start()
                 } catch {
                     app.stop()
-                    FileHandle.standardError.write(Data("quarry: \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped("\(error)"))\n".utf8))
                     exit(1)
                 }
             }
+            // Quit by a signal: the terminal is restored; exit as a shell expects (130 for
+            // SIGINT, 143 for SIGTERM, 129 for SIGHUP) so scripts can tell.
+            if let signal = browser.quitSignal { exit(128 + signal) }
         } catch {
             terminal.stop()
-            FileHandle.standardError.write(Data("quarry: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped("\(error)"))\n".utf8))
             exit(1)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Quarry
 import QuarryTUI
 
@@ -8,8 +9,8 @@ extension Browser {
         case .resize(let size):
             lastSize = size
         case .terminate(let signal):
-            // SIGTERM always quits; SIGINT asks first when edits are pending.
-            if signal == 2 { requestQuit() } else { wantsQuit = true }
+            // SIGTERM and SIGHUP always quit; SIGINT (Ctrl-C) asks first when a form is open.
+            if signal == SIGINT { requestQuit(signal: signal) } else { quit(signal: signal) }
         case .key(let key):
             handle(key)
         }

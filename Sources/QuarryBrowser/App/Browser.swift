@@ -33,6 +33,9 @@ public final class Browser {
     var lastSearch: String?
     /// Set when the user asked to quit; the app loop then restores the terminal and exits.
     public internal(set) var wantsQuit = false
+    /// The signal that made the browser quit (SIGINT, SIGTERM, SIGHUP), if one did: the process
+    /// exits with 128 + its number, as shells expect.
+    public internal(set) var quitSignal: Int32?
     /// Called when something changed that needs a new frame (live merges, highlight expiry).
     public var onNeedsDisplay: (@MainActor () -> Void)?
     /// Extra text for the right of the status line (the importer's rate), asked at each frame.
@@ -85,14 +88,25 @@ public final class Browser {
         }
     }
 
-    /// Asks to quit, first confirming when an edit form holds unsaved changes.
-    func requestQuit() {
-        if hasPendingEdits {
-            overlay = .confirm(Confirmation(title: "Unsaved edits", lines: ["Quit and discard the unsaved edits? (y/n)"]) { [weak self] in
-                self?.wantsQuit = true
-            })
-        } else {
-            wantsQuit = true
+    /// Asks to quit, first confirming when an edit or add form is open.
+    ///
+    /// Answering no (`n`, Esc) puts the form back exactly as it was, typed values and caret
+    /// included: the session object is kept, only the question is laid over it.
+    func requestQuit(signal: Int32? = nil) {
+        guard case .form(let session) = overlay else {
+            quit(signal: signal)
+            return
         }
+        let what = session.isNew ? "the new \(session.object.entity.name)" : "the unsaved edits"
+        overlay = .confirm(Confirmation(
+            title: "Quit?", lines: ["Quit and discard \(what)? (y/n)"],
+            onYes: { [weak self] in self?.quit(signal: signal) },
+            onNo: { [weak self] in self?.overlay = .form(session) }))
+    }
+
+    /// Quits, remembering the signal that asked (for the exit status).
+    func quit(signal: Int32?) {
+        quitSignal = signal
+        wantsQuit = true
     }
 }
