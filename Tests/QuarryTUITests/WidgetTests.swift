@@ -96,7 +96,7 @@ struct WidgetTests {
     @Test("a prompt shows an error with a caret under the column at fault")
     func prompt() {
         var screen = buffer(40, 2)
-        PromptLine(prompt: "filter: ", text: "price >> 3", caret: 10, error: ("unexpected '>'", 8))
+        PromptLine(prompt: "filter: ", text: EditableText("price >> 3"), error: ("unexpected '>'", 8))
             .render(into: &screen, rect: screen.bounds, theme: theme)
         #expect(screen.lines[0] == "               ^ unexpected '>'")
         #expect(screen.lines[1] == "filter: price >> 3")
@@ -121,7 +121,7 @@ struct WidgetTests {
         FormView(title: "t", fields: [FormField(label: "a", text: "b")]).render(into: &screen, area: screen.bounds, theme: theme)
         ListOverlay(title: "t", entries: [.init(label: "a")]).render(into: &screen, area: screen.bounds, theme: theme)
         MessageBox(title: "t", lines: ["hello"]).render(into: &screen, area: screen.bounds, theme: theme)
-        PromptLine(prompt: "/", text: "abc", caret: 3, error: ("e", 2)).render(into: &screen, rect: screen.bounds, theme: theme)
+        PromptLine(prompt: "/", text: EditableText("abc"), error: ("e", 2)).render(into: &screen, rect: screen.bounds, theme: theme)
         #expect(screen.size == TerminalSize(width: 3, height: 1))
     }
 }

@@ -53,6 +53,8 @@ public final class CursesTerminal: TerminalBackend {
     var colors = CursesColorResolver(terminalColors: 0, usesColor: false, supportsDefaultColors: false)
     var pairs = ColorPairTable(pairCount: 1)
     var glyphScratch: [wchar_t] = []
+    /// The text of a bracketed paste being received (between `ESC[200~` and `ESC[201~`).
+    var pasteBuffer: String?
 
     /// The device curses draws on and reads from.
     static let ttyPath = "/dev/tty"
@@ -127,6 +129,7 @@ public final class CursesTerminal: TerminalBackend {
         TerminalRestoration.begin(.init(ttyDescriptor: descriptor, originalSettings: original))
 
         enterProgramMode()
+        BracketedPaste.enable(descriptor: descriptor)
         configureColors()
         usesSynchronizedOutput = SynchronizedOutput.isSupported(environment: environment)
         size = currentCursesSize()
@@ -168,10 +171,12 @@ public final class CursesTerminal: TerminalBackend {
             body()
             return
         }
+        BracketedPaste.disable(descriptor: ttyDescriptor)
         endwin()  // restores the settings found at start ("shell mode")
         body()
         fflush(nil)
         resumeProgramMode()
+        BracketedPaste.enable(descriptor: ttyDescriptor)
     }
 
     // MARK: - Set-up steps
@@ -180,6 +185,7 @@ public final class CursesTerminal: TerminalBackend {
     /// as CR, non-blocking reads, a hidden cursor, and flow control off.
     private func enterProgramMode() {
         set_escdelay(25)
+        BracketedPaste.defineKeys()
         cbreak()
         noecho()
         nonl()

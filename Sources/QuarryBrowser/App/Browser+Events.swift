@@ -13,7 +13,26 @@ extension Browser {
             if signal == SIGINT { requestQuit(signal: signal) } else { quit(signal: signal) }
         case .key(let key):
             handle(key)
+        case .paste(let text):
+            handlePaste(text)
         }
+    }
+
+    /// Pasted text is text, never keys: it goes into the open prompt or form field as one
+    /// edit, and is ignored anywhere else (so a pasted ESC or `q` never runs as a command).
+    private func handlePaste(_ text: String) {
+        switch overlay {
+        case .prompt(let state): editPrompt(state) { $0.insert(Self.singleLine(text)) }
+        case .form(let session): session.paste(Self.singleLine(text))
+        default: message = ("paste ignored: open a prompt (f, /) or a form (e, a) first", false)
+        }
+    }
+
+    /// Pasted text as one line: line breaks and tabs become spaces (other controls stay, and
+    /// are shown escaped).
+    static func singleLine(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }) else { return text }
+        return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" ? " " : $0 })
     }
 
     private func handle(_ key: Key) {
@@ -63,10 +82,9 @@ extension Browser {
         case .character("?"), .function(1): overlay = .help(scroll: 0)
         case .tab: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
         case .character("/"):
-            overlay = .prompt(PromptState(kind: .search, text: "", caret: 0, origin: table.cursorID))
+            overlay = .prompt(PromptState(kind: .search, text: "", origin: table.cursorID))
         case .character("f"):
-            let current = table.query.filter ?? ""
-            overlay = .prompt(PromptState(kind: .filter, text: current, caret: current.count))
+            overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
         case .character("n"): repeatSearch(forward: true)
         case .character("N"): repeatSearch(forward: false)
         case .character("s"): sortByColumnUnderCursor(ascending: true)

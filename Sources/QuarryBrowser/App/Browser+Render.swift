@@ -72,7 +72,7 @@ extension Browser {
 
     private var promptView: PromptLine? {
         guard case .prompt(let state) = overlay else { return nil }
-        return PromptLine(prompt: state.kind == .filter ? "filter: " : "/", text: state.text, caret: state.caret, error: state.error)
+        return PromptLine(prompt: state.kind == .filter ? "filter: " : "/", text: state.text, error: state.error)
     }
 
     private func renderTable(into buffer: inout ScreenBuffer, rect: Rect) {
