@@ -125,3 +125,18 @@ struct WidgetTests {
         #expect(screen.size == TerminalSize(width: 3, height: 1))
     }
 }
+
+@Suite("A bar's message has priority")
+struct BarLinePriorityTests {
+    @Test("a message is whole at 40, 60 and 120 columns; the left text is shortened with an ellipsis", arguments: [40, 60, 120])
+    func messageWins(width: Int) {
+        var screen = ScreenBuffer(size: TerminalSize(width: width, height: 1))
+        let left = "row 1234/56789 · col 3/9 · sort symbol ▲ · filter price > 100 AND volume < 5"
+        BarLine(left: left, right: "import 5 rows/s", style: .plain, message: ("error: database is locked", .plain))
+            .render(into: &screen, rect: screen.bounds)
+        let line = screen.lines[0]
+        #expect(line.contains("error: database is locked"))
+        if width < 120 { #expect(line.contains("…")) }
+        #expect(line.hasPrefix(" row "))
+    }
+}

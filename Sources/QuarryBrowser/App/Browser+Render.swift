@@ -29,8 +29,9 @@ extension Browser {
         if let prompt {
             prompt.render(into: &buffer, rect: bottom, theme: theme)
         } else {
+            let shown = message ?? liveAlert?().map { ($0, true) }
             BarLine(left: statusText, right: liveText, style: theme[.status],
-                    message: message.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
+                    message: shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
                 .render(into: &buffer, rect: bottom)
         }
         renderOverlay(into: &buffer, area: Rect(x: 0, y: 1, width: size.width, height: size.height - 2))

@@ -40,6 +40,10 @@ public final class Browser {
     public var onNeedsDisplay: (@MainActor () -> Void)?
     /// Extra text for the right of the status line (the importer's rate), asked at each frame.
     public var liveStatus: (@MainActor () -> String?)?
+    /// Text the status line must always show, asked at each frame: the importer paused on a busy
+    /// store, or stopped by an error. Shown like an error message (whole, before anything else)
+    /// while no other message is up.
+    public var liveAlert: (@MainActor () -> String?)?
     /// The size of the last frame rendered.
     var lastSize = TerminalSize(width: 80, height: 24)
 
