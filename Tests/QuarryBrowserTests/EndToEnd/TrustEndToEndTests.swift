@@ -1,0 +1,124 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// Issue 15 in a real terminal: exit statuses, `--sort -price`, escaped control characters,
+/// `TERM=dumb`, `LC_ALL=C`, and pastes, driven with `send-keys` and read back with `capture-pane`.
+@Suite("End to end in tmux: trust", .serialized, .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
+struct TrustEndToEndTests {
+    let directory = TemporaryDirectory()
+    let e2e = TerminalEndToEndTests()
+
+    /// A seeded store of `rows` tickers.
+    func store(_ name: String, rows: Int = 50) throws -> String {
+        let path = directory.file(name).path
+        try e2e.seed(path, rows: rows)
+        return path
+    }
+
+    /// Runs `quarry browse ARGS` in the shell, followed by an echo of its exit status.
+    func browse(_ tmux: TmuxHarness, _ arguments: String, environment: String = "") throws {
+        // The marker is split in the typed line, so only the shell's output matches it.
+        try e2e.type(tmux, "clear; \(environment) \(try e2e.quarry()) browse \(arguments); echo \"ex\"\"it=$?\"")
+    }
+
+    /// The pid of the program the pane's shell runs.
+    func childPID(_ tmux: TmuxHarness) throws -> Int32 {
+        let shellPID = try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_pid}").output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try TmuxHarness.run(["pgrep", "-P", shellPID]).output
+        return try #require(children.split(separator: "\n").first.flatMap { Int32($0) })
+    }
+
+    @Test("exit status 130 after Ctrl-C, 143 after SIGTERM, 129 after SIGHUP, the terminal restored each time")
+    func exitStatuses() async throws {
+        let path = try store("exit.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        let before = try await e2e.stty(tmux, "before")
+        for (signal, status) in [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)] {
+            try browse(tmux, "\(path) --entity Ticker")
+            _ = try await e2e.waitFor(tmux, text: "row 1/50")
+            if signal == SIGINT { try tmux.send("C-c") } else { kill(try childPID(tmux), signal) }
+            _ = try await e2e.waitFor(tmux, text: "exit=\(status)")
+        }
+        #expect(try await e2e.stty(tmux, "after") == before)
+    }
+
+    @Test("--sort -price sorts by price descending, as --help documents")
+    func sortWithLeadingDash() async throws {
+        let path = try store("sort.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try browse(tmux, "\(path) --entity Ticker --sort -price")
+        let screen = try await e2e.waitFor(tmux, text: "row 1/50")
+        #expect(screen[0].contains("sort price ▼"))
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+
+    @Test("a store's ESC sequences and an --entity echo are shown escaped: no retitle, no clear")
+    func controlCharactersAreEscaped() async throws {
+        let path = try store("evil.sqlite")
+        let update = "UPDATE Ticker SET name = char(27)||']2;pwned'||char(7)||char(27)||'[2J' WHERE symbol = 'A'"
+        #expect(try TmuxHarness.run(["sqlite3", path, update]).status == 0)
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try tmux.tmux("set-option", "-t", tmux.session, "allow-rename", "on")
+        let title = try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_title}").output
+        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        let screen = try await e2e.waitFor(tmux, text: "^[]2;pwned^G^[[2J")
+        #expect(screen[0].contains("quarry · evil.sqlite"))
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+        try browse(tmux, "\(path) --entity \"$(printf 'X\\033]2;pwned\\a')\"")
+        let error = try await e2e.waitFor(tmux, text: "exit=")
+        #expect(error.contains { $0.contains("X^[]2;pwned^G") })
+        #expect(try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_title}").output == title)
+    }
+
+    @Test("TERM=dumb is refused with a clear message before the screen is touched")
+    func dumbTerminalIsRefused() async throws {
+        let path = try store("dumb.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try browse(tmux, "\(path)", environment: "TERM=dumb")
+        let screen = try await e2e.waitFor(tmux, text: "exit=")
+        #expect(screen.contains { $0.contains("cannot move the cursor") })
+        #expect(screen.contains { $0.contains("exit=1") })
+    }
+
+    @Test("with LC_ALL=C every glyph has an ASCII stand-in: the sort arrow is ^ and the separators are dots")
+    func asciiLocale() async throws {
+        let path = try store("ascii.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try browse(tmux, "\(path) --entity Ticker --sort symbol", environment: "LC_ALL=C")
+        let screen = try await e2e.waitFor(tmux, text: "row 1/50")
+        #expect(screen[0].contains("quarry . ascii.sqlite . Ticker . sort symbol ^"))
+        #expect(screen[1].hasPrefix("symbol ^"))
+        #expect(screen.contains { $0.contains("row 1/50 . col 1/") && $0.contains("sort symbol ^") })
+        #expect(!screen.joined().contains { !$0.isASCII })
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+
+    @Test("a bracketed paste with an ESC and q goes into the filter prompt as text; a combining accent does not crash")
+    func pasteAndCombiningCharacter() async throws {
+        let path = try store("paste.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        _ = try await e2e.waitFor(tmux, text: "row 1/50")
+        try tmux.send("f")
+        try tmux.send("C-u")
+        try tmux.tmux("send-keys", "-t", tmux.session, "-l", "name == 'e\u{301}")
+        try tmux.tmux("set-buffer", "-b", "p", "x\u{1B}q")
+        try tmux.tmux("paste-buffer", "-p", "-b", "p", "-t", tmux.session)
+        _ = try await e2e.waitFor(tmux, text: "filter: name == 'é" + "x^[q")
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, "the prompt to close") { s in !s.contains { $0.contains("filter: name") } }
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+}
