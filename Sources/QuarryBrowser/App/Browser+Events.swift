@@ -9,8 +9,13 @@ extension Browser {
         case .resize(let size):
             lastSize = size
         case .terminate(let signal):
-            // SIGTERM and SIGHUP always quit; SIGINT (Ctrl-C) asks first when a form is open.
-            if signal == SIGINT { requestQuit(signal: signal) } else { quit(signal: signal) }
+            // SIGTERM and SIGHUP always quit. SIGINT (Ctrl-C) cancels a running query first, and
+            // asks before quitting when a form is open.
+            if signal == SIGINT {
+                if !cancelPendingFetch() { requestQuit(signal: signal) }
+            } else {
+                quit(signal: signal)
+            }
         case .key(let key):
             handle(key)
         case .paste(let text):
@@ -101,7 +106,7 @@ extension Browser {
         case .character("e"): beginEdit(new: false)
         case .character("a"): beginEdit(new: true)
         case .character("d"): confirmDelete()
-        case .escape: break
+        case .escape: cancelPendingFetch()
         default: break
         }
     }
@@ -151,8 +156,13 @@ extension Browser {
             query.sort = [SortKey(keyPath, ascending: ascending)]
         }
         do {
-            try table.reload(query)
-            message = ("sorted by \(keyPath) \(ascending ? "▲" : "▼")", false)
+            try startFetch(query, label: "sorting") { [weak self] error in
+                switch error {
+                case nil: self?.message = ("sorted by \(keyPath) \(ascending ? "▲" : "▼")", false)
+                case QueryCancellationError.cancelled?: self?.message = ("sort cancelled", false)
+                case let error?: self?.message = ("cannot sort by \(keyPath): \(error)", true)
+                }
+            }
         } catch {
             message = ("cannot sort by \(keyPath): \(error)", true)
         }
@@ -221,10 +231,17 @@ extension Browser {
             return
         }
         do {
-            try table.reload(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil))
-            columnCursor = 0
-            firstColumn = 0
-            message = ("showing \(name)", false)
+            try startFetch(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil), label: "loading \(name)") { [weak self] error in
+                guard let self else { return }
+                switch error {
+                case nil:
+                    self.columnCursor = 0
+                    self.firstColumn = 0
+                    self.message = ("showing \(name)", false)
+                case QueryCancellationError.cancelled?: self.message = ("cancelled; still showing \(self.table.entity.name)", false)
+                case let error?: self.message = ("cannot show \(name): \(error)", true)
+                }
+            }
         } catch {
             message = ("cannot show \(name): \(error)", true)
         }

@@ -44,25 +44,49 @@ extension Browser {
         }
     }
 
-    /// Applies `text` as the table's filter. On error the old filter stays and the prompt shows
-    /// the error at its column. Returns whether the filter was applied.
+    /// Applies `text` as the table's filter, its query off the main queue ("filtering…", Esc
+    /// cancels). A filter that does not compile is refused at once: the prompt shows the error
+    /// at its column. Returns whether the query started (the prompt then closes); if the query
+    /// itself fails, the prompt comes back with the text and the error. Meanwhile, and after a
+    /// failure or a cancellation, the old filter stays.
     private func applyFilter(_ text: String, state: PromptState) -> Bool {
         var query = table.query
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         query.filter = trimmed.isEmpty ? nil : trimmed
         do {
-            try table.reload(query)
-            message = query.filter == nil ? ("filter cleared", false) : ("\(table.rowCount) rows match", false)
+            try startFetch(query, label: "filtering") { [weak self] error in
+                guard let self else { return }
+                switch error {
+                case nil:
+                    self.message = query.filter == nil ? ("filter cleared", false) : ("\(self.table.rowCount) rows match", false)
+                case QueryCancellationError.cancelled?:
+                    self.message = ("filter cancelled; the old filter stays", false)
+                case let error?:
+                    self.showFilterError(error, text: text, state: state)
+                }
+            }
             return true
-        } catch let error as QueryError {
-            let column = Self.column(of: error, in: text)
-            state.error = (error.description, column)
-            // Put the caret on the column at fault, so a long filter scrolls to show it.
-            if let column { state.text.moveCaret(to: column - 1) }
         } catch {
-            state.error = ("\(error)", nil)
+            showFilterError(error, text: text, state: state)
         }
         return false
+    }
+
+    /// Shows `error` in the filter prompt (reopened when nothing else is open), the caret on the
+    /// column at fault so a long filter scrolls to show it.
+    private func showFilterError(_ error: Error, text: String, state: PromptState) {
+        if let error = error as? QueryError {
+            let column = Self.column(of: error, in: text)
+            state.error = (error.description, column)
+            if let column { state.text.moveCaret(to: column - 1) }
+        } else {
+            state.error = ("\(error)", nil)
+        }
+        if case .none = overlay {
+            overlay = .prompt(state)
+        } else {
+            message = ("filter failed: \(error)", true)  // something else was opened meanwhile
+        }
     }
 
     /// The 1-based column a query error points at in `text`, if it can be told.

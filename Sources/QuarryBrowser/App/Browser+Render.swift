@@ -29,7 +29,10 @@ extension Browser {
         if let prompt {
             prompt.render(into: &buffer, rect: bottom, theme: theme)
         } else {
-            let shown = message ?? liveAlert?().map { ($0, true) }
+            // An error first, then the importer's alert and a running query, both when both.
+            let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
+            let alert = liveAlert?()
+            let shown = message ?? ([alert, waiting].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
             BarLine(left: statusText, right: liveText, style: theme[.status],
                     message: shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
                 .render(into: &buffer, rect: bottom)
@@ -111,4 +114,9 @@ extension Browser {
             MessageBox(title: confirmation.title, lines: confirmation.lines).render(into: &buffer, area: area, theme: theme)
         }
     }
+}
+
+private extension String {
+    /// `nil` for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -44,6 +44,12 @@ public final class Browser {
     /// store, or stopped by an error. Shown like an error message (whole, before anything else)
     /// while no other message is up.
     public var liveAlert: (@MainActor () -> String?)?
+    /// The query running off the main queue, if any.
+    var pendingFetch: PendingFetch?
+    /// Callers of ``fetchesSettled()`` waiting for it to end.
+    var fetchWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Makes the token of each fetch (tests hand in tokens that hold the query open).
+    var makeCancellation: () -> QueryCancellation = { QueryCancellation() }
     /// The size of the last frame rendered.
     var lastSize = TerminalSize(width: 80, height: 24)
 
@@ -110,6 +116,7 @@ public final class Browser {
 
     /// Quits, remembering the signal that asked (for the exit status).
     func quit(signal: Int32?) {
+        cancelPendingFetch()
         quitSignal = signal
         wantsQuit = true
     }

@@ -41,31 +41,6 @@ struct BackgroundFetchTests {
         }
     }
 
-    /// A one-shot signal from the querying thread to the test.
-    final class Gate: @unchecked Sendable {
-        // Guarded by `lock`.
-        private let lock = NSLock()
-        private var opened = false
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-
-        /// On the first call only: says the query started, then holds it until released.
-        func holdOnce(_ body: () -> Void = {}) {
-            let first = lock.withLock { () -> Bool in defer { opened = true }; return !opened }
-            guard first else { return }
-            body()
-            started.signal()
-            release.wait()
-        }
-
-        /// Waits (off the cooperative pool) until the query started.
-        func waitUntilStarted() async {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async { self.started.wait(); done.resume() }
-            }
-        }
-    }
-
     @Test("a background fetch installs exactly what performFetch does")
     func sameResultsAsPerformFetch() async throws {
         let (_, context) = try seeded()
@@ -89,12 +64,12 @@ struct BackgroundFetchTests {
             return controller
         }
         let before = context.performAndWait { controller.snapshot }
-        let gate = Gate()
-        let cancellation = QueryCancellation { _ in gate.holdOnce() }
+        let gate = QueryGate()
+        let cancellation = QueryCancellation { _ in gate.hold() }
         async let outcome = fetch(controller, cancellation)
         await gate.waitUntilStarted()
         cancellation.cancel()
-        gate.release.signal()
+        gate.release()
         let error = await outcome
         #expect(error as? QueryCancellationError == .cancelled)
         #expect(context.performAndWait { controller.snapshot } == before)
@@ -114,9 +89,9 @@ struct BackgroundFetchTests {
     func changesDuringTheQueryAreApplied() async throws {
         let (_, context) = try seeded()
         let controller = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name") }
-        let gate = Gate()
+        let gate = QueryGate()
         let cancellation = QueryCancellation { _ in
-            gate.holdOnce {
+            gate.hold {
                 // The query's read transaction already started: this save is not in its snapshot.
                 try? context.performAndWait {
                     let t = try context.insert(Ticker.self)
@@ -128,7 +103,7 @@ struct BackgroundFetchTests {
         }
         async let outcome = fetch(controller, cancellation)
         await gate.waitUntilStarted()
-        gate.release.signal()
+        gate.release()
         #expect(await outcome == nil)
         let ids = context.performAndWait { controller.snapshot.items.flatMap { $0 } }
         #expect(ids.count == 1601)
