@@ -89,9 +89,16 @@ public final class Browser {
             message = ("live merge paused (p resumes)", false)
         } else {
             stack.mainContext.reset()
+            // Off the main queue like any query the user started: Esc cancels it (the rows then
+            // stay as they were when paused, until the next p or filter).
             do {
-                try table.refetch()
-                message = ("live merge resumed", false)
+                try startFetch(table.query, label: "refetching") { [weak self] error in
+                    switch error {
+                    case nil: self?.message = ("live merge resumed", false)
+                    case QueryCancellationError.cancelled?: self?.message = ("refetch cancelled; rows may be stale (f Enter refetches)", true)
+                    case let error?: self?.message = ("refetch failed: \(error)", true)
+                    }
+                }
             } catch {
                 message = ("refetch failed: \(error)", true)
             }

@@ -121,4 +121,50 @@ struct TrustEndToEndTests {
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
     }
+
+    /// A filter that takes minutes on 20,000 tickers: every ticker joined with every ticker of
+    /// its sector (36 million pairs), each through the LIKE function, and nothing matches, so no
+    /// row stops the scan early.
+    static let slowFilter = "ANY sector.tickers.name LIKE '*zz*'"
+
+    @Test("a slow filter says filtering…; Esc cancels it and the old filter stays; q and SIGTERM quit during one")
+    func slowFilterIsCancellable() async throws {
+        let path = try store("slow.sqlite", rows: 20000)
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        let before = try await e2e.stty(tmux, "before")
+        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        _ = try await e2e.waitFor(tmux, text: "row 1/20000")
+        try tmux.send("f")
+        try tmux.send("C-u")
+        try e2e.type(tmux, "price > 100")
+        _ = try await e2e.waitFor(tmux, "the first filter") { s in s[0].contains("filter price > 100") }
+
+        try tmux.send("f")
+        try tmux.send("C-u")
+        try e2e.type(tmux, Self.slowFilter)
+        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+        try tmux.send("j")
+        _ = try await e2e.waitFor(tmux, text: "row 2/")
+        try tmux.send("Escape")
+        let screen = try await e2e.waitFor(tmux, text: "filter cancelled; the old filter stays")
+        #expect(screen[0].contains("filter price > 100"))
+
+        try tmux.send("f")
+        try tmux.send("C-u")
+        try e2e.type(tmux, Self.slowFilter)
+        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+
+        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        _ = try await e2e.waitFor(tmux, text: "row 1/20000")
+        try tmux.send("f")
+        try tmux.send("C-u")
+        try e2e.type(tmux, Self.slowFilter)
+        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+        kill(try childPID(tmux), SIGTERM)
+        _ = try await e2e.waitFor(tmux, text: "exit=143")
+        #expect(try await e2e.stty(tmux, "after") == before)
+    }
 }
