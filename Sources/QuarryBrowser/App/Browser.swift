@@ -59,11 +59,23 @@ public final class Browser {
         self.stack = stack
         self.configuration = configuration
         self.theme = configuration.theme
+        // The rows show unfiltered first; the filter's query then runs off the main queue like
+        // any other, so a slow `--where` cannot keep the browser from starting (or quitting).
         let query = TableQuery(entityName: configuration.entityName, sort: configuration.sort,
-                               sectionKey: configuration.sectionKey, filter: configuration.filter)
+                               sectionKey: configuration.sectionKey, filter: nil)
         self.table = try ResultsTable(context: stack.mainContext, query: query)
-        if let start = configuration.startMessage { message = (start, true) }
         table.onChange = { [weak self] in self?.onNeedsDisplay?() }
+        if let filter = configuration.filter {
+            var filtered = query
+            filtered.filter = filter
+            try startFetch(filtered, label: "filtering") { [weak self] error in
+                switch error {
+                case nil, QueryCancellationError.cancelled?: break
+                case let error?: self?.message = ("--where: \(error)", true)
+                }
+            }
+        }
+        if let start = configuration.startMessage { message = (start, true) }
     }
 
     /// Whether a form with unsaved edits is open.

@@ -83,3 +83,22 @@ struct BackgroundQueryTests {
         await f.browser.fetchesSettled()
     }
 }
+
+@MainActor
+@Suite("Browser: the --where filter runs off the main queue")
+struct InitialFilterTests {
+    @Test("a browser opened with a filter draws at once, says filtering…, then shows the filtered rows")
+    func initialFilterIsFetchedInTheBackground() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        let browser = try Browser(stack: f.stack, configuration: BrowserConfiguration(
+            storeTitle: "t", entityName: "Ticker", sort: [SortKey("symbol")], filter: "price >= 200"))
+        let size = TerminalSize(width: 120, height: 20)
+        // The store query was handed to a background queue; its results land on the main queue.
+        #expect(browser.isFetching)
+        #expect(browser.render(size: size).line(19).contains("filtering… (Esc cancels)"))
+        await browser.fetchesSettled()
+        let lines = browser.render(size: size).lines
+        #expect(lines[0].contains("filter price >= 200"))
+        #expect(lines[19].contains("row 1/10"))
+    }
+}
