@@ -167,4 +167,26 @@ struct TrustEndToEndTests {
         _ = try await e2e.waitFor(tmux, text: "exit=143")
         #expect(try await e2e.stty(tmux, "after") == before)
     }
+
+    @Test("Ctrl-C over an edit form asks; n returns to the form with the typed value; y quits with 130")
+    func quitQuestionOverAForm() async throws {
+        let path = try store("quit.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        _ = try await e2e.waitFor(tmux, text: "row 1/50")
+        try await e2e.editPrice(tmux, "4242.5")
+        _ = try await e2e.waitFor(tmux, text: "4242.5")
+        try tmux.send("C-c")
+        _ = try await e2e.waitFor(tmux, text: "Quit and discard the unsaved edits? (y/n)")
+        try tmux.send("n")
+        let screen = try await e2e.waitFor(tmux, "the form again") { s in
+            s.contains { $0.contains("Edit Ticker") } && !s.contains { $0.contains("Quit and discard") }
+        }
+        #expect(screen.contains { $0.contains("4242.5") })
+        try tmux.send("C-c")
+        _ = try await e2e.waitFor(tmux, text: "Quit and discard the unsaved edits? (y/n)")
+        try tmux.send("y")
+        _ = try await e2e.waitFor(tmux, text: "exit=130")
+    }
 }
