@@ -72,7 +72,8 @@ struct TrustEndToEndTests {
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
         try browse(tmux, "\(path) --entity \"$(printf 'X\\033]2;pwned\\a')\"")
-        let error = try await e2e.waitFor(tmux, text: "exit=")
+        // A usage error (64), so the previous run's exit=0 cannot be mistaken for this one's.
+        let error = try await e2e.waitFor(tmux, text: "exit=64")
         #expect(error.contains { $0.contains("X^[]2;pwned^G") })
         #expect(try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_title}").output == title)
     }
@@ -127,6 +128,14 @@ struct TrustEndToEndTests {
     /// row stops the scan early.
     static let slowFilter = "ANY sector.tickers.name LIKE '*zz*'"
 
+    /// Types the slow filter into the prompt and waits until the status line says it runs.
+    func startSlowFilter(_ tmux: TmuxHarness) async throws {
+        try tmux.send("f")
+        try tmux.send("C-u")
+        try e2e.type(tmux, Self.slowFilter)
+        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+    }
+
     @Test("a slow filter says filtering…; Esc cancels it and the old filter stays; q and SIGTERM quit during one")
     func slowFilterIsCancellable() async throws {
         let path = try store("slow.sqlite", rows: 20000)
@@ -140,29 +149,20 @@ struct TrustEndToEndTests {
         try e2e.type(tmux, "price > 100")
         _ = try await e2e.waitFor(tmux, "the first filter") { s in s[0].contains("filter price > 100") }
 
-        try tmux.send("f")
-        try tmux.send("C-u")
-        try e2e.type(tmux, Self.slowFilter)
-        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+        try await startSlowFilter(tmux)
         try tmux.send("j")
         _ = try await e2e.waitFor(tmux, text: "row 2/")
         try tmux.send("Escape")
         let screen = try await e2e.waitFor(tmux, text: "filter cancelled; the old filter stays")
         #expect(screen[0].contains("filter price > 100"))
 
-        try tmux.send("f")
-        try tmux.send("C-u")
-        try e2e.type(tmux, Self.slowFilter)
-        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+        try await startSlowFilter(tmux)
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
 
         try browse(tmux, "\(path) --entity Ticker --sort symbol")
         _ = try await e2e.waitFor(tmux, text: "row 1/20000")
-        try tmux.send("f")
-        try tmux.send("C-u")
-        try e2e.type(tmux, Self.slowFilter)
-        _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
+        try await startSlowFilter(tmux)
         kill(try childPID(tmux), SIGTERM)
         _ = try await e2e.waitFor(tmux, text: "exit=143")
         #expect(try await e2e.stty(tmux, "after") == before)
