@@ -75,6 +75,14 @@ struct TrustEndToEndTests {
         // A usage error (64), so the previous run's exit=0 cannot be mistaken for this one's.
         let error = try await e2e.waitFor(tmux, text: "exit=64")
         #expect(error.contains { $0.contains("X^[]2;pwned^G") })
+
+        // A store whose model names an entity with escape sequences: the refusal shows them escaped.
+        let crafted = try store("crafted.sqlite")
+        let rename = #"UPDATE Z_METADATA SET value = replace(value, '"name": "Quote"', '"name": "Q\u001b]2;pwned\u0007\u001b[2J"') WHERE key = 'model'"#
+        #expect(try TmuxHarness.run(["sqlite3", crafted, rename]).status == 0)
+        try browse(tmux, crafted)
+        let refusal = try await e2e.waitFor(tmux, text: "exit=1")
+        #expect(refusal.joined().contains("'Q^[]2;pwned^G^[[2J' is not a valid name"))  // the message wraps
         #expect(try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_title}").output == title)
     }
 
