@@ -98,15 +98,23 @@ public struct EditableText: Sendable {
     /// column in it, and the index (in characters) of the first character shown.
     ///
     /// Looks only at the characters that fit around the caret, so drawing costs O(width). The
-    /// text before the caret is shown from its start when it fits, else the caret sits at the
-    /// right edge.
+    /// text before the caret is shown from its start when it fits; else it is cut so the caret
+    /// has up to a third of the width of following text on its right.
     public func window(width: Int) -> (visible: String, caretColumn: Int, start: Int) {
         let width = max(1, width)
+        // Up to a third of the width stays for the text after the caret, so the caret (an
+        // error's column, say) is seen with what follows it, not pinned to the right edge.
+        var reserve = 0
+        for character in afterReversed.reversed() {
+            let w = DisplayWidth.of(character)
+            if reserve + w > width / 3 { break }
+            reserve += w
+        }
         var shownBefore: [Character] = []
         var used = 0
         for character in before.reversed() {
             let w = DisplayWidth.of(character)
-            if used + w > width - 1 { break }
+            if used + w > width - 1 - reserve { break }
             shownBefore.append(character)
             used += w
         }

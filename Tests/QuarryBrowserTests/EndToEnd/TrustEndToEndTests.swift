@@ -197,4 +197,27 @@ struct TrustEndToEndTests {
         try tmux.send("y")
         _ = try await e2e.waitFor(tmux, text: "exit=130")
     }
+
+    @Test("a long filter's error scrolls the prompt so the marker stands under the column at fault")
+    func longFilterErrorShowsItsColumn() async throws {
+        let path = try store("long.sqlite")
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        _ = try await e2e.waitFor(tmux, text: "row 1/50")
+        try tmux.send("f")
+        try tmux.send("C-u")
+        let head = (0..<20).map { "price > \($0)" }.joined(separator: " AND ")
+        try e2e.type(tmux, head + " AND price >> 1 AND volume > 0")
+        let screen = try await e2e.waitFor(tmux, text: "unexpected '>' at column 298")
+        let errorRow = try #require(screen.first { $0.contains("unexpected '>' at column 298") })
+        let promptRow = Array(try #require(screen.first { $0.hasPrefix("filter: ") }))
+        // The marker is `^ message` or, near the right edge, `message ^`.
+        let marker = try #require(errorRow.range(of: "^ unexpected")?.lowerBound ?? errorRow.lastIndex(of: "^"))
+        let column = errorRow.distance(from: errorRow.startIndex, to: marker)
+        #expect(promptRow.indices.contains(column) && promptRow[column] == ">" && promptRow[column - 1] == ">")
+        try tmux.send("Escape")
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
 }
