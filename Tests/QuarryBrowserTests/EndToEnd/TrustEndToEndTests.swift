@@ -22,6 +22,22 @@ struct TrustEndToEndTests {
         try e2e.type(tmux, "clear; \(environment) \(try e2e.quarry()) browse \(arguments); echo \"ex\"\"it=$?\"")
     }
 
+    /// A shell running `quarry browse` on a new store of `rows` tickers, showing its first screen.
+    func browsing(_ name: String, rows: Int = 50, arguments: String = "--entity Ticker --sort symbol",
+                  environment: String = "") async throws -> TmuxHarness {
+        let path = try store(name, rows: rows)
+        let tmux = try await e2e.shell()
+        try browse(tmux, "\(path) \(arguments)", environment: environment)
+        _ = try await e2e.waitFor(tmux, text: "row 1/\(rows)")
+        return tmux
+    }
+
+    /// Opens the filter prompt and clears it.
+    func openFilterPrompt(_ tmux: TmuxHarness) throws {
+        try tmux.send("f")
+        try tmux.send("C-u")
+    }
+
     /// The pid of the program the pane's shell runs.
     func childPID(_ tmux: TmuxHarness) throws -> Int32 {
         let shellPID = try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{pane_pid}").output
@@ -47,11 +63,9 @@ struct TrustEndToEndTests {
 
     @Test("--sort -price sorts by price descending, as --help documents")
     func sortWithLeadingDash() async throws {
-        let path = try store("sort.sqlite")
-        let tmux = try await e2e.shell()
+        let tmux = try await browsing("sort.sqlite", arguments: "--entity Ticker --sort -price")
         defer { tmux.shutDown() }
-        try browse(tmux, "\(path) --entity Ticker --sort -price")
-        let screen = try await e2e.waitFor(tmux, text: "row 1/50")
+        let screen = try tmux.screen()
         #expect(screen[0].contains("sort price ▼"))
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
@@ -99,11 +113,9 @@ struct TrustEndToEndTests {
 
     @Test("with LC_ALL=C every glyph has an ASCII stand-in: the sort arrow is ^ and the separators are dots")
     func asciiLocale() async throws {
-        let path = try store("ascii.sqlite")
-        let tmux = try await e2e.shell()
+        let tmux = try await browsing("ascii.sqlite", environment: "LC_ALL=C")
         defer { tmux.shutDown() }
-        try browse(tmux, "\(path) --entity Ticker --sort symbol", environment: "LC_ALL=C")
-        let screen = try await e2e.waitFor(tmux, text: "row 1/50")
+        let screen = try tmux.screen()
         #expect(screen[0].contains("quarry . ascii.sqlite . Ticker . sort symbol ^"))
         #expect(screen[1].hasPrefix("symbol ^"))
         #expect(screen.contains { $0.contains("row 1/50 . col 1/") && $0.contains("sort symbol ^") })
@@ -114,13 +126,9 @@ struct TrustEndToEndTests {
 
     @Test("a bracketed paste with an ESC and q goes into the filter prompt as text; a combining accent does not crash")
     func pasteAndCombiningCharacter() async throws {
-        let path = try store("paste.sqlite")
-        let tmux = try await e2e.shell()
+        let tmux = try await browsing("paste.sqlite")
         defer { tmux.shutDown() }
-        try browse(tmux, "\(path) --entity Ticker --sort symbol")
-        _ = try await e2e.waitFor(tmux, text: "row 1/50")
-        try tmux.send("f")
-        try tmux.send("C-u")
+        try openFilterPrompt(tmux)
         try tmux.tmux("send-keys", "-t", tmux.session, "-l", "name == 'e\u{301}")
         try tmux.tmux("set-buffer", "-b", "p", "x\u{1B}q")
         try tmux.tmux("paste-buffer", "-p", "-b", "p", "-t", tmux.session)
@@ -138,22 +146,16 @@ struct TrustEndToEndTests {
 
     /// Types the slow filter into the prompt and waits until the status line says it runs.
     func startSlowFilter(_ tmux: TmuxHarness) async throws {
-        try tmux.send("f")
-        try tmux.send("C-u")
+        try openFilterPrompt(tmux)
         try e2e.type(tmux, Self.slowFilter)
         _ = try await e2e.waitFor(tmux, text: "filtering… (Esc cancels)")
     }
 
     @Test("a slow filter says filtering…; Esc cancels it and the old filter stays; q and SIGTERM quit during one")
     func slowFilterIsCancellable() async throws {
-        let path = try store("slow.sqlite", rows: 20000)
-        let tmux = try await e2e.shell()
+        let tmux = try await browsing("slow.sqlite", rows: 20000)
         defer { tmux.shutDown() }
-        let before = try await e2e.stty(tmux, "before")
-        try browse(tmux, "\(path) --entity Ticker --sort symbol")
-        _ = try await e2e.waitFor(tmux, text: "row 1/20000")
-        try tmux.send("f")
-        try tmux.send("C-u")
+        try openFilterPrompt(tmux)
         try e2e.type(tmux, "price > 100")
         _ = try await e2e.waitFor(tmux, "the first filter") { s in s[0].contains("filter price > 100") }
 
@@ -167,8 +169,9 @@ struct TrustEndToEndTests {
         try await startSlowFilter(tmux)
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
+        let before = try await e2e.stty(tmux, "after-q")
 
-        try browse(tmux, "\(path) --entity Ticker --sort symbol")
+        try browse(tmux, "\(directory.file("slow.sqlite").path) --entity Ticker --sort symbol")
         _ = try await e2e.waitFor(tmux, text: "row 1/20000")
         try await startSlowFilter(tmux)
         kill(try childPID(tmux), SIGTERM)
@@ -178,11 +181,8 @@ struct TrustEndToEndTests {
 
     @Test("Ctrl-C over an edit form asks; n returns to the form with the typed value; y quits with 130")
     func quitQuestionOverAForm() async throws {
-        let path = try store("quit.sqlite")
-        let tmux = try await e2e.shell()
+        let tmux = try await browsing("quit.sqlite")
         defer { tmux.shutDown() }
-        try browse(tmux, "\(path) --entity Ticker --sort symbol")
-        _ = try await e2e.waitFor(tmux, text: "row 1/50")
         try await e2e.editPrice(tmux, "4242.5")
         _ = try await e2e.waitFor(tmux, text: "4242.5")
         try tmux.send("C-c")
@@ -200,13 +200,9 @@ struct TrustEndToEndTests {
 
     @Test("a long filter's error scrolls the prompt so the marker stands under the column at fault")
     func longFilterErrorShowsItsColumn() async throws {
-        let path = try store("long.sqlite")
-        let tmux = try await e2e.shell()
+        let tmux = try await browsing("long.sqlite")
         defer { tmux.shutDown() }
-        try browse(tmux, "\(path) --entity Ticker --sort symbol")
-        _ = try await e2e.waitFor(tmux, text: "row 1/50")
-        try tmux.send("f")
-        try tmux.send("C-u")
+        try openFilterPrompt(tmux)
         let head = (0..<20).map { "price > \($0)" }.joined(separator: " AND ")
         try e2e.type(tmux, head + " AND price >> 1 AND volume > 0")
         let screen = try await e2e.waitFor(tmux, text: "unexpected '>' at column 298")
