@@ -122,7 +122,13 @@ public final class Browser {
     /// Answering no (`n`, Esc) puts the form back exactly as it was, typed values and caret
     /// included: the session object is kept, only the question is laid over it.
     func requestQuit(signal: Int32? = nil) {
-        guard case .form(let session) = overlay else {
+        let open: EditSession?
+        switch overlay {
+        case .form(let session): open = session
+        case .confirm(let question): open = question.form  // e.g. the discard question over a form
+        default: open = nil
+        }
+        guard let session = open else {
             quit(signal: signal)
             return
         }

@@ -54,4 +54,7 @@ struct Confirmation {
     var onYes: @MainActor () -> Void
     /// What answering no does (by default: just close the question).
     var onNo: (@MainActor () -> Void)? = nil
+    /// The form this question was asked over, if any (a quit then asks about it, not about the
+    /// question).
+    var form: EditSession? = nil
 }

@@ -68,4 +68,19 @@ struct QuitQuestionTests {
         h.browser.handle(.terminate(signal: SIGHUP))
         #expect(h.browser.quitSignal == SIGHUP)
     }
+
+    @Test("Ctrl-C while the discard question is over a form asks about quitting; n returns to the form")
+    func ctrlCOverTheDiscardQuestion() throws {
+        let f = try BrowserFixture()
+        f.type("e")
+        retype("edited", f)
+        let typed = try #require(session(f)).fields.map(\.text)
+        f.press(.escape)
+        #expect(f.screen().contains(text: "Discard the edits"))
+        f.browser.handle(.terminate(signal: SIGINT))
+        #expect(!f.browser.wantsQuit)
+        #expect(f.screen().contains(text: "Quit and discard the unsaved edits? (y/n)"))
+        f.type("n")
+        #expect(try #require(session(f)).fields.map(\.text) == typed)
+    }
 }
