@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 
 // glibc declares wcwidth only under _XOPEN_SOURCE, which the Swift Glibc module does not set.
 extern int wcwidth(wchar_t c);

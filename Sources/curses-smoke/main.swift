@@ -45,6 +45,8 @@ do {
             exit(3)  // without stop(): the atexit hook must give the terminal back
         case .key(let key):
             lastKey = name(of: key)
+        case .paste(let text):
+            lastKey = "paste \(text.count) characters"
         case .resize:
             resizes += 1
         case .terminate(let signal):

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quarry
 import QuarryBrowser
+import QuarryTUI
 
 /// `quarry browse STORE`: opens any Quarry store in the browser.
 struct BrowseCommand: AsyncParsableCommand {
@@ -23,7 +24,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The entity to show first (default: the one with the most objects).")
     var entity: String?
 
-    @Option(name: .long, help: "Sort keys, comma-separated; a leading - sorts descending (e.g. price,-volume).")
+    // Unconditional: the value is taken even when it starts with `-` (`--sort -price`).
+    @Option(name: .long, parsing: .unconditional,
+            help: "Sort keys, comma-separated; a leading - sorts descending (e.g. price,-volume).")
     var sort: String?
 
     @Option(name: .long, help: "A key path to section the rows by (it becomes the first sort key).")
@@ -39,6 +42,27 @@ struct BrowseCommand: AsyncParsableCommand {
     var readOnly = false
 
     func run() async throws {
+        // Messages echo names from the model file, the store and the command line: escape
+        // their control characters so a crafted store cannot drive the terminal.
+        do {
+            try await browse()
+        } catch let error as ArgumentParser.ValidationError {
+            throw ArgumentParser.ValidationError(ControlEscaping.escaped(error.message))
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw EscapedError(message: ControlEscaping.escaped("\(error)"))
+        }
+    }
+
+    /// An error whose message had its control characters escaped.
+    struct EscapedError: Error, CustomStringConvertible {
+        /// The escaped message.
+        var message: String
+        var description: String { message }
+    }
+
+    private func browse() async throws {
         let url = URL(fileURLWithPath: store)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ValidationError("\(store): no such file")

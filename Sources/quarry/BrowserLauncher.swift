@@ -24,8 +24,12 @@ enum BrowserLauncher {
     ///
     /// The caller awaits on the main actor, so the main queue keeps running the UI loop, the
     /// smart merge and the controllers' updates in between keystrokes.
+    ///
+    /// `liveStatus` is the importer's rate for the right of the status line; `liveAlert` is text
+    /// the status line must always show (the importer paused on a busy store, or stopped by an
+    /// error), before anything else.
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
-                    liveStatus: (@MainActor () -> String?)? = nil) async {
+                    liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil) async {
         guard CursesTerminal.isInteractive() else {
             FileHandle.standardError.write(Data("quarry: the browser needs a terminal (stdin and stdout must be a tty)\n".utf8))
             exit(2)
@@ -38,6 +42,7 @@ enum BrowserLauncher {
         do {
             let browser = try Browser(stack: stack, configuration: configuration)
             browser.liveStatus = liveStatus
+            browser.liveAlert = liveAlert
             let app = BrowserApp(browser: browser, backend: terminal)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 app.onQuit = { done.resume() }
@@ -45,13 +50,16 @@ enum BrowserLauncher {
                     try app.start()
                 } catch {
                     app.stop()
-                    FileHandle.standardError.write(Data("quarry: \(error)\n".utf8))
+                    FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped("\(error)"))\n".utf8))
                     exit(1)
                 }
             }
+            // Quit by a signal: the terminal is restored; exit as a shell expects (130 for
+            // SIGINT, 143 for SIGTERM, 129 for SIGHUP) so scripts can tell.
+            if let signal = browser.quitSignal { exit(128 + signal) }
         } catch {
             terminal.stop()
-            FileHandle.standardError.write(Data("quarry: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped("\(error)"))\n".utf8))
             exit(1)
         }
     }

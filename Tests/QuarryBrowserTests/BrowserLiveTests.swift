@@ -102,6 +102,7 @@ struct BrowserLiveTests {
         await Task.yield()
         #expect(f.screen()[4].contains("30.00"))
         f.type("p")
+        await f.browser.fetchesSettled()
         #expect(f.screen()[4].contains("77.00"))
     }
 

@@ -8,11 +8,12 @@ import Testing
 @Suite("Browser: screens, navigation and filters")
 struct BrowserScreenTests {
     /// Opens the filter prompt, replaces its text with `text` and presses Enter.
-    func filter(_ text: String, in f: BrowserFixture) {
+    func filter(_ text: String, in f: BrowserFixture) async {
         f.type("f")
         f.press(.control("u"))
         f.type(text)
         f.press(.enter)
+        await f.browser.fetchesSettled()
     }
 
     @Test("the first screen shows the title, the sorted header, section headers and rows")
@@ -63,13 +64,13 @@ struct BrowserScreenTests {
     }
 
     @Test("a filter narrows the rows; a bad filter shows its column and keeps the old filter")
-    func filters() throws {
+    func filters() async throws {
         let f = try BrowserFixture()
-        filter("price >= 200", in: f)
+        await filter("price >= 200", in: f)
         var lines = f.screen()
         #expect(lines[0].contains("filter price >= 200"))
         #expect(lines[39].contains("row 1/10"))
-        filter("price >> 3", in: f)
+        await filter("price >> 3", in: f)
         lines = f.screen()
         // The prompt stays open with the error under the column at fault.
         let errorLine = try #require(lines.line(containing: "^ unexpected"))
@@ -83,9 +84,9 @@ struct BrowserScreenTests {
     }
 
     @Test("an unknown key in a filter is reported with its column")
-    func unknownKeyFilter() throws {
+    func unknownKeyFilter() async throws {
         let f = try BrowserFixture()
-        filter("prize > 3", in: f)
+        await filter("prize > 3", in: f)
         let lines = f.screen()
         #expect(lines.contains(text: "^ entity 'Ticker' has no property 'prize'"))
     }
@@ -112,10 +113,11 @@ struct BrowserScreenTests {
     }
 
     @Test("s and S sort by the column under the column cursor")
-    func sortByColumn() throws {
+    func sortByColumn() async throws {
         let f = try BrowserFixture(sectioned: false)
         for _ in 0..<4 { f.press(.right) }  // symbol, name, active, listed, price
         f.type("S")
+        await f.browser.fetchesSettled()
         let lines = f.screen()
         #expect(lines[0].contains("sort price ▼"))
         #expect(lines[1].contains("price ▼"))
@@ -205,7 +207,7 @@ struct BrowserScreenTests {
     }
 
     @Test("Tab picks another entity")
-    func entityPicker() throws {
+    func entityPicker() async throws {
         let f = try BrowserFixture()
         f.press(.tab)
         #expect(f.screen().contains(text: "Quote"))
@@ -213,6 +215,7 @@ struct BrowserScreenTests {
         let from = try #require(names.firstIndex(of: "Ticker")), to = try #require(names.firstIndex(of: "Quote"))
         for _ in 0..<((to - from + names.count) % names.count) { f.press(.down) }
         f.press(.enter)
+        await f.browser.fetchesSettled()
         let lines = f.screen()
         #expect(lines[0].contains("· Quote ·"))
         #expect(lines[39].contains("row 1/60"))

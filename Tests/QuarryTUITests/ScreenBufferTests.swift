@@ -16,10 +16,10 @@ import Testing
         #expect(buffer[3, 0].isContinuation)
     }
 
-    @Test func controlCharactersAreShownAsQuestionMarks() {
-        var buffer = ScreenBuffer(size: TerminalSize(width: 6, height: 1))
+    @Test func controlCharactersAreShownEscaped() {
+        var buffer = ScreenBuffer(size: TerminalSize(width: 7, height: 1))
         buffer.write("a\u{1B}[2J", x: 0, y: 0, style: .plain)
-        #expect(buffer.line(0) == "a?[2J ")
+        #expect(buffer.line(0) == "a^[[2J ")
     }
 
     @Test func truncationUsesDisplayWidth() {

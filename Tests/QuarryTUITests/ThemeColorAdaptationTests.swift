@@ -128,3 +128,14 @@ import Testing
         #expect(theme.adapted(to: .truecolor) == theme)
     }
 }
+
+@Suite("NO_COLOR keeps live changes visible")
+struct NoColorFlashTests {
+    @Test("without colour a flashed row is marked bold and underlined, unlike a plain row")
+    func flashIsMarkedWithoutColour() {
+        let theme = Theme.builtInDefault.adapted(to: .none)
+        #expect(theme[.updatedFlash].attributes.contains(.bold))
+        #expect(theme[.updatedFlash].attributes.contains(.underline))
+        #expect(theme[.updatedFlash] != theme[.row])
+    }
+}

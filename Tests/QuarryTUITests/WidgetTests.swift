@@ -96,7 +96,7 @@ struct WidgetTests {
     @Test("a prompt shows an error with a caret under the column at fault")
     func prompt() {
         var screen = buffer(40, 2)
-        PromptLine(prompt: "filter: ", text: "price >> 3", caret: 10, error: ("unexpected '>'", 8))
+        PromptLine(prompt: "filter: ", text: EditableText("price >> 3"), error: ("unexpected '>'", 8))
             .render(into: &screen, rect: screen.bounds, theme: theme)
         #expect(screen.lines[0] == "               ^ unexpected '>'")
         #expect(screen.lines[1] == "filter: price >> 3")
@@ -121,7 +121,22 @@ struct WidgetTests {
         FormView(title: "t", fields: [FormField(label: "a", text: "b")]).render(into: &screen, area: screen.bounds, theme: theme)
         ListOverlay(title: "t", entries: [.init(label: "a")]).render(into: &screen, area: screen.bounds, theme: theme)
         MessageBox(title: "t", lines: ["hello"]).render(into: &screen, area: screen.bounds, theme: theme)
-        PromptLine(prompt: "/", text: "abc", caret: 3, error: ("e", 2)).render(into: &screen, rect: screen.bounds, theme: theme)
+        PromptLine(prompt: "/", text: EditableText("abc"), error: ("e", 2)).render(into: &screen, rect: screen.bounds, theme: theme)
         #expect(screen.size == TerminalSize(width: 3, height: 1))
+    }
+}
+
+@Suite("A bar's message has priority")
+struct BarLinePriorityTests {
+    @Test("a message is whole at 40, 60 and 120 columns; the left text is shortened with an ellipsis", arguments: [40, 60, 120])
+    func messageWins(width: Int) {
+        var screen = ScreenBuffer(size: TerminalSize(width: width, height: 1))
+        let left = "row 1234/56789 · col 3/9 · sort symbol ▲ · filter price > 100 AND volume < 5"
+        BarLine(left: left, right: "import 5 rows/s", style: .plain, message: ("error: database is locked", .plain))
+            .render(into: &screen, rect: screen.bounds)
+        let line = screen.lines[0]
+        #expect(line.contains("error: database is locked"))
+        if width < 120 { #expect(line.contains("…")) }
+        #expect(line.hasPrefix(" row "))
     }
 }

@@ -52,7 +52,8 @@ extension CursesTerminal {
                 let isWide = x + 1 < buffer.size.width && buffer[x + 1, run.row].isContinuation
                 guard let pair = pairNumber(for: cell.style, fallBackWhenFull: fallBackWhenFull) else { return false }
                 let attributes = Self.cursesAttributes(cell.style.attributes)
-                let drawnWidth = put(cell.text, isWide: isWide && x + 1 < limit.width, at: x, row: run.row, window: window, attributes: attributes, pair: pair)
+                let text = usesAsciiGlyphs ? AsciiFallback.glyph(for: cell.text) : cell.text
+                let drawnWidth = put(text, isWide: isWide && x + 1 < limit.width, at: x, row: run.row, window: window, attributes: attributes, pair: pair)
                 if isWide, drawnWidth < 2, x + 1 < limit.width {
                     // Drawn narrower than the buffer expects: blank the right half so nothing stale shows.
                     _ = put(" ", isWide: false, at: x + 1, row: run.row, window: window, attributes: attributes, pair: pair)

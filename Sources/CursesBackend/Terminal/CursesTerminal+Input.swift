@@ -33,11 +33,36 @@ extension CursesTerminal {
                 return
             }
             readAny = true
+            if receivePaste(input) { continue }
             switch KeyDecoder.decode(input) {
             case .key(let key): handler?(.key(key))
             case .resize: handleResize()
             case .ignored: break
             }
+        }
+    }
+
+    /// Collects a bracketed paste: from the start marker to the end marker every character is
+    /// text, delivered once as ``TerminalEvent/paste(_:)``. Returns whether `input` was taken.
+    ///
+    /// Key codes curses decodes inside a paste (a pasted `ESC[A` reads as KEY_UP) are dropped:
+    /// pasted text never runs as a command.
+    private func receivePaste(_ input: KeyDecoder.Input) -> Bool {
+        switch input {
+        case .keyCode(BracketedPaste.startKeyCode):
+            pasteBuffer = ""
+            return true
+        case .keyCode(BracketedPaste.endKeyCode):
+            guard let text = pasteBuffer else { return true }
+            pasteBuffer = nil
+            handler?(.paste(text))
+            return true
+        case .keyCode:
+            return pasteBuffer != nil
+        case .character(let value):
+            guard pasteBuffer != nil else { return false }
+            if let scalar = Unicode.Scalar(value) { pasteBuffer?.unicodeScalars.append(scalar) }
+            return true
         }
     }
 

@@ -53,6 +53,10 @@ public final class CursesTerminal: TerminalBackend {
     var colors = CursesColorResolver(terminalColors: 0, usesColor: false, supportsDefaultColors: false)
     var pairs = ColorPairTable(pairCount: 1)
     var glyphScratch: [wchar_t] = []
+    /// Whether cells are drawn with ``AsciiFallback`` glyphs (the locale is not UTF-8).
+    public private(set) var usesAsciiGlyphs = false
+    /// The text of a bracketed paste being received (between `ESC[200~` and `ESC[201~`).
+    var pasteBuffer: String?
 
     /// The device curses draws on and reads from.
     static let ttyPath = "/dev/tty"
@@ -102,6 +106,7 @@ public final class CursesTerminal: TerminalBackend {
     public func start(handler: @escaping @MainActor (TerminalEvent) -> Void) throws {
         guard screen == nil, !TerminalRestoration.isActive else { throw CursesTerminalError.alreadyActive }
         TerminalLocale.apply(environment: environment)
+        usesAsciiGlyphs = !TerminalLocale.isUTF8
 
         let descriptor = open(Self.ttyPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw CursesTerminalError.cannotOpenTerminal(path: Self.ttyPath, errno: errno) }
@@ -109,6 +114,19 @@ public final class CursesTerminal: TerminalBackend {
         guard tcgetattr(descriptor, &original) == 0, let file = fdopen(descriptor, "r+") else {
             close(descriptor)
             throw CursesTerminalError.notATerminal(path: Self.ttyPath)
+        }
+
+        // A terminal that cannot move the cursor (TERM=dumb) is refused before anything is sent.
+        var status: Int32 = 0
+        let type = environment["TERM"] ?? ""
+        guard setupterm(type.isEmpty ? nil : type, descriptor, &status) == OK else {
+            fclose(file)
+            throw CursesTerminalError.unknownTerminalType(type)
+        }
+        let cup = tigetstr("cup")
+        guard let cup, Int(bitPattern: cup) != -1 else {
+            fclose(file)
+            throw CursesTerminalError.noCursorAddressing(type)
         }
 
         // Ignored before newterm so curses installs no handlers of its own for these signals;
@@ -127,6 +145,7 @@ public final class CursesTerminal: TerminalBackend {
         TerminalRestoration.begin(.init(ttyDescriptor: descriptor, originalSettings: original))
 
         enterProgramMode()
+        BracketedPaste.enable(descriptor: descriptor)
         configureColors()
         usesSynchronizedOutput = SynchronizedOutput.isSupported(environment: environment)
         size = currentCursesSize()
@@ -168,10 +187,12 @@ public final class CursesTerminal: TerminalBackend {
             body()
             return
         }
+        BracketedPaste.disable(descriptor: ttyDescriptor)
         endwin()  // restores the settings found at start ("shell mode")
         body()
         fflush(nil)
         resumeProgramMode()
+        BracketedPaste.enable(descriptor: ttyDescriptor)
     }
 
     // MARK: - Set-up steps
@@ -180,6 +201,7 @@ public final class CursesTerminal: TerminalBackend {
     /// as CR, non-blocking reads, a hidden cursor, and flow control off.
     private func enterProgramMode() {
         set_escdelay(25)
+        BracketedPaste.defineKeys()
         cbreak()
         noecho()
         nonl()

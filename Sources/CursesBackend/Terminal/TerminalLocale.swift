@@ -18,6 +18,13 @@ package enum TerminalLocale {
         return named ? nil : "C.UTF-8"
     }
 
+    /// Whether the character type now in effect is UTF-8 (else glyphs need ASCII stand-ins).
+    static var isUTF8: Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
     /// Applies the user's locale, with the fallback above.
     static func apply(environment: [String: String]) {
         setlocale(LC_ALL, "")

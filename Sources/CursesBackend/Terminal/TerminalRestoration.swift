@@ -52,6 +52,7 @@ enum TerminalRestoration {
             defer { current = nil }
             return current
         }) else { return false }
+        BracketedPaste.disable(descriptor: active.ttyDescriptor)
         curs_set(1)
         endwin()
         var settings = active.originalSettings

@@ -67,7 +67,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// Where each section starts in `results`, and its name.
     var sectionStarts: [Int] = []
     var sectionNames: [String] = []
-    private var observation: ObservationToken?
+    var observation: ObservationToken?
     var fetched = false
     /// How many store queries decided merged objects that are not registered (at most one
     /// per event, and none when the save's carried state or its changed keys decide them).
@@ -184,6 +184,11 @@ public final class FetchedResultsController: @unchecked Sendable {
             results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
             rebuildSections()
         }
+        startTracking()
+    }
+
+    /// Marks the results fetched and starts applying the context's changes to them.
+    func startTracking() {
         fetched = true
         if observation == nil {
             observation = context.addObjectsDidChangeObserver { [weak self] change in self?.handle(change) }

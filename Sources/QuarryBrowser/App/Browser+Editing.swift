@@ -35,7 +35,7 @@ extension Browser {
                 overlay = .confirm(Confirmation(
                     title: "Unsaved edits", lines: ["Discard the edits to this \(session.object.entity.name)? (y/n)"],
                     onYes: { [weak self] in self?.message = ("edits discarded", false) },
-                    onNo: { [weak self] in self?.overlay = .form(session) }))
+                    onNo: { [weak self] in self?.overlay = .form(session) }, form: session))
             } else {
                 overlay = nil
                 message = ("nothing saved", false)

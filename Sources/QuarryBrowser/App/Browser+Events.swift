@@ -1,3 +1,4 @@
+import Foundation
 import Quarry
 import QuarryTUI
 
@@ -8,11 +9,35 @@ extension Browser {
         case .resize(let size):
             lastSize = size
         case .terminate(let signal):
-            // SIGTERM always quits; SIGINT asks first when edits are pending.
-            if signal == 2 { requestQuit() } else { wantsQuit = true }
+            // SIGTERM and SIGHUP always quit. SIGINT (Ctrl-C) cancels a running query first, and
+            // asks before quitting when a form is open.
+            if signal == SIGINT {
+                if !cancelPendingFetch() { requestQuit(signal: signal) }
+            } else {
+                quit(signal: signal)
+            }
         case .key(let key):
             handle(key)
+        case .paste(let text):
+            handlePaste(text)
         }
+    }
+
+    /// Pasted text is text, never keys: it goes into the open prompt or form field as one
+    /// edit, and is ignored anywhere else (so a pasted ESC or `q` never runs as a command).
+    private func handlePaste(_ text: String) {
+        switch overlay {
+        case .prompt(let state): editPrompt(state) { $0.insert(Self.singleLine(text)) }
+        case .form(let session): session.paste(Self.singleLine(text))
+        default: message = ("paste ignored: open a prompt (f, /) or a form (e, a) first", false)
+        }
+    }
+
+    /// Pasted text as one line: line breaks and tabs become spaces (other controls stay, and
+    /// are shown escaped).
+    static func singleLine(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }) else { return text }
+        return String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" ? " " : $0 })
     }
 
     private func handle(_ key: Key) {
@@ -62,10 +87,9 @@ extension Browser {
         case .character("?"), .function(1): overlay = .help(scroll: 0)
         case .tab: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
         case .character("/"):
-            overlay = .prompt(PromptState(kind: .search, text: "", caret: 0, origin: table.cursorID))
+            overlay = .prompt(PromptState(kind: .search, text: "", origin: table.cursorID))
         case .character("f"):
-            let current = table.query.filter ?? ""
-            overlay = .prompt(PromptState(kind: .filter, text: current, caret: current.count))
+            overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
         case .character("n"): repeatSearch(forward: true)
         case .character("N"): repeatSearch(forward: false)
         case .character("s"): sortByColumnUnderCursor(ascending: true)
@@ -82,7 +106,7 @@ extension Browser {
         case .character("e"): beginEdit(new: false)
         case .character("a"): beginEdit(new: true)
         case .character("d"): confirmDelete()
-        case .escape: break
+        case .escape: cancelPendingFetch()
         default: break
         }
     }
@@ -132,8 +156,13 @@ extension Browser {
             query.sort = [SortKey(keyPath, ascending: ascending)]
         }
         do {
-            try table.reload(query)
-            message = ("sorted by \(keyPath) \(ascending ? "▲" : "▼")", false)
+            try startFetch(query, label: "sorting") { [weak self] error in
+                switch error {
+                case nil: self?.message = ("sorted by \(keyPath) \(ascending ? "▲" : "▼")", false)
+                case QueryCancellationError.cancelled?: self?.message = ("sort cancelled", false)
+                case let error?: self?.message = ("cannot sort by \(keyPath): \(error)", true)
+                }
+            }
         } catch {
             message = ("cannot sort by \(keyPath): \(error)", true)
         }
@@ -202,10 +231,17 @@ extension Browser {
             return
         }
         do {
-            try table.reload(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil))
-            columnCursor = 0
-            firstColumn = 0
-            message = ("showing \(name)", false)
+            try startFetch(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil), label: "loading \(name)") { [weak self] error in
+                guard let self else { return }
+                switch error {
+                case nil:
+                    self.columnCursor = 0
+                    self.firstColumn = 0
+                    self.message = ("showing \(name)", false)
+                case QueryCancellationError.cancelled?: self.message = ("cancelled; still showing \(self.table.entity.name)", false)
+                case let error?: self.message = ("cannot show \(name): \(error)", true)
+                }
+            }
         } catch {
             message = ("cannot show \(name): \(error)", true)
         }

@@ -4,73 +4,89 @@ import QuarryTUI
 extension Browser {
     /// Keys typed into the filter or search prompt.
     func handlePromptKey(_ key: Key, state: PromptState) {
-        var state = state
         switch key {
         case .escape:
             overlay = nil
             if state.kind == .search, let origin = state.origin, let index = table.displayIndex(of: origin) {
                 table.moveCursor(to: index)
             }
-            return
         case .enter:
             switch state.kind {
             case .filter:
-                if applyFilter(state.text, state: &state) { overlay = nil } else { overlay = .prompt(state) }
+                if applyFilter(state.text.text, state: state) { overlay = nil }
             case .search:
                 overlay = nil
-                lastSearch = state.text.isEmpty ? lastSearch : state.text
+                let text = state.text.text
+                lastSearch = text.isEmpty ? lastSearch : text
             }
-            return
-        case .backspace:
-            guard state.caret > 0 else { break }
-            var characters = Array(state.text)
-            characters.remove(at: state.caret - 1)
-            state.text = String(characters)
-            state.caret -= 1
-        case .delete:
-            var characters = Array(state.text)
-            if state.caret < characters.count { characters.remove(at: state.caret) }
-            state.text = String(characters)
-        case .left: state.caret = max(0, state.caret - 1)
-        case .right: state.caret = min(state.text.count, state.caret + 1)
-        case .home, .control("a"): state.caret = 0
-        case .end, .control("e"): state.caret = state.text.count
-        case .control("u"):
-            state.text = ""
-            state.caret = 0
-        case .character(let c):
-            var characters = Array(state.text)
-            characters.insert(c, at: state.caret)
-            state.text = String(characters)
-            state.caret += 1
-        default:
-            return
+        case .backspace: editPrompt(state) { $0.deleteBackward() }
+        case .delete: editPrompt(state) { $0.deleteForward() }
+        case .left: state.text.moveLeft()
+        case .right: state.text.moveRight()
+        case .home, .control("a"): state.text.moveToStart()
+        case .end, .control("e"): state.text.moveToEnd()
+        case .control("u"): editPrompt(state) { $0.removeAll() }
+        case .character(let c): editPrompt(state) { $0.insert(c) }
+        default: break
         }
-        state.error = nil
-        if state.kind == .search, !state.text.isEmpty {
-            if !search(state.text, from: state.origin.flatMap(table.displayIndex(of:)) ?? 0, forward: true, includeStart: true) {
-                state.error = ("no match for \"\(state.text)\"", nil)
-            }
-        }
-        overlay = .prompt(state)
     }
 
-    /// Applies `text` as the table's filter. On error the old filter stays and the prompt shows
-    /// the error at its column. Returns whether the filter was applied.
-    private func applyFilter(_ text: String, state: inout PromptState) -> Bool {
+    /// Applies one edit to the prompt's text (in place: O(1) amortized for typing), clears the
+    /// error, and for the search prompt searches again.
+    func editPrompt(_ state: PromptState, _ edit: (inout EditableText) -> Void) {
+        edit(&state.text)
+        state.error = nil
+        if state.kind == .search, !state.text.isEmpty {
+            let text = state.text.text
+            if !search(text, from: state.origin.flatMap(table.displayIndex(of:)) ?? 0, forward: true, includeStart: true) {
+                state.error = ("no match for \"\(text)\"", nil)
+            }
+        }
+    }
+
+    /// Applies `text` as the table's filter, its query off the main queue ("filtering…", Esc
+    /// cancels). A filter that does not compile is refused at once: the prompt shows the error
+    /// at its column. Returns whether the query started (the prompt then closes); if the query
+    /// itself fails, the prompt comes back with the text and the error. Meanwhile, and after a
+    /// failure or a cancellation, the old filter stays.
+    private func applyFilter(_ text: String, state: PromptState) -> Bool {
         var query = table.query
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         query.filter = trimmed.isEmpty ? nil : trimmed
         do {
-            try table.reload(query)
-            message = query.filter == nil ? ("filter cleared", false) : ("\(table.rowCount) rows match", false)
+            try startFetch(query, label: "filtering") { [weak self] error in
+                guard let self else { return }
+                switch error {
+                case nil:
+                    self.message = query.filter == nil ? ("filter cleared", false) : ("\(self.table.rowCount) rows match", false)
+                case QueryCancellationError.cancelled?:
+                    self.message = ("filter cancelled; the old filter stays", false)
+                case let error?:
+                    self.showFilterError(error, text: text, state: state)
+                }
+            }
             return true
-        } catch let error as QueryError {
-            state.error = (error.description, Self.column(of: error, in: text))
         } catch {
-            state.error = ("\(error)", nil)
+            showFilterError(error, text: text, state: state)
         }
         return false
+    }
+
+    /// Shows `error` in the filter prompt (reopened when nothing else is open), the caret on the
+    /// column at fault so a long filter scrolls to show it.
+    private func showFilterError(_ error: Error, text: String, state: PromptState) {
+        if let error = error as? QueryError {
+            let column = Self.column(of: error, in: text)
+            state.error = (error.description, column)
+            if let column { state.text.moveCaret(to: column - 1) }
+        } else {
+            state.error = ("\(error)", nil)
+        }
+        if case .none = overlay {
+            overlay = .prompt(state)
+        } else {
+            message = ("filter failed: \(error)", true)  // something else was opened meanwhile
+        }
     }
 
     /// The 1-based column a query error points at in `text`, if it can be told.

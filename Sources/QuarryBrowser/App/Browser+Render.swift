@@ -29,8 +29,12 @@ extension Browser {
         if let prompt {
             prompt.render(into: &buffer, rect: bottom, theme: theme)
         } else {
+            // An error first, then the importer's alert and a running query, both when both.
+            let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
+            let alert = liveAlert?()
+            let shown = message ?? ([alert, waiting].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
             BarLine(left: statusText, right: liveText, style: theme[.status],
-                    message: message.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
+                    message: shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
                 .render(into: &buffer, rect: bottom)
         }
         renderOverlay(into: &buffer, area: Rect(x: 0, y: 1, width: size.width, height: size.height - 2))
@@ -72,7 +76,7 @@ extension Browser {
 
     private var promptView: PromptLine? {
         guard case .prompt(let state) = overlay else { return nil }
-        return PromptLine(prompt: state.kind == .filter ? "filter: " : "/", text: state.text, caret: state.caret, error: state.error)
+        return PromptLine(prompt: state.kind == .filter ? "filter: " : "/", text: state.text, error: state.error)
     }
 
     private func renderTable(into buffer: inout ScreenBuffer, rect: Rect) {
@@ -110,4 +114,9 @@ extension Browser {
             MessageBox(title: confirmation.title, lines: confirmation.lines).render(into: &buffer, area: area, theme: theme)
         }
     }
+}
+
+private extension String {
+    /// `nil` for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

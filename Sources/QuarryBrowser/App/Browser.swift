@@ -33,10 +33,23 @@ public final class Browser {
     var lastSearch: String?
     /// Set when the user asked to quit; the app loop then restores the terminal and exits.
     public internal(set) var wantsQuit = false
+    /// The signal that made the browser quit (SIGINT, SIGTERM, SIGHUP), if one did: the process
+    /// exits with 128 + its number, as shells expect.
+    public internal(set) var quitSignal: Int32?
     /// Called when something changed that needs a new frame (live merges, highlight expiry).
     public var onNeedsDisplay: (@MainActor () -> Void)?
     /// Extra text for the right of the status line (the importer's rate), asked at each frame.
     public var liveStatus: (@MainActor () -> String?)?
+    /// Text the status line must always show, asked at each frame: the importer paused on a busy
+    /// store, or stopped by an error. Shown like an error message (whole, before anything else)
+    /// while no other message is up.
+    public var liveAlert: (@MainActor () -> String?)?
+    /// The query running off the main queue, if any.
+    var pendingFetch: PendingFetch?
+    /// Callers of ``fetchesSettled()`` waiting for it to end.
+    var fetchWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Makes the token of each fetch (tests hand in tokens that hold the query open).
+    var makeCancellation: () -> QueryCancellation = { QueryCancellation() }
     /// The size of the last frame rendered.
     var lastSize = TerminalSize(width: 80, height: 24)
 
@@ -46,11 +59,23 @@ public final class Browser {
         self.stack = stack
         self.configuration = configuration
         self.theme = configuration.theme
+        // The rows show unfiltered first; the filter's query then runs off the main queue like
+        // any other, so a slow `--where` cannot keep the browser from starting (or quitting).
         let query = TableQuery(entityName: configuration.entityName, sort: configuration.sort,
-                               sectionKey: configuration.sectionKey, filter: configuration.filter)
+                               sectionKey: configuration.sectionKey, filter: nil)
         self.table = try ResultsTable(context: stack.mainContext, query: query)
-        if let start = configuration.startMessage { message = (start, true) }
         table.onChange = { [weak self] in self?.onNeedsDisplay?() }
+        if let filter = configuration.filter {
+            var filtered = query
+            filtered.filter = filter
+            try startFetch(filtered, label: "filtering") { [weak self] error in
+                switch error {
+                case nil, QueryCancellationError.cancelled?: break
+                case let error?: self?.message = ("--where: \(error)", true)
+                }
+            }
+        }
+        if let start = configuration.startMessage { message = (start, true) }
     }
 
     /// Whether a form with unsaved edits is open.
@@ -76,23 +101,48 @@ public final class Browser {
             message = ("live merge paused (p resumes)", false)
         } else {
             stack.mainContext.reset()
+            // Off the main queue like any query the user started: Esc cancels it (the rows then
+            // stay as they were when paused, until the next p or filter).
             do {
-                try table.refetch()
-                message = ("live merge resumed", false)
+                try startFetch(table.query, label: "refetching") { [weak self] error in
+                    switch error {
+                    case nil: self?.message = ("live merge resumed", false)
+                    case QueryCancellationError.cancelled?: self?.message = ("refetch cancelled; rows may be stale (f Enter refetches)", true)
+                    case let error?: self?.message = ("refetch failed: \(error)", true)
+                    }
+                }
             } catch {
                 message = ("refetch failed: \(error)", true)
             }
         }
     }
 
-    /// Asks to quit, first confirming when an edit form holds unsaved changes.
-    func requestQuit() {
-        if hasPendingEdits {
-            overlay = .confirm(Confirmation(title: "Unsaved edits", lines: ["Quit and discard the unsaved edits? (y/n)"]) { [weak self] in
-                self?.wantsQuit = true
-            })
-        } else {
-            wantsQuit = true
+    /// Asks to quit, first confirming when an edit or add form is open.
+    ///
+    /// Answering no (`n`, Esc) puts the form back exactly as it was, typed values and caret
+    /// included: the session object is kept, only the question is laid over it.
+    func requestQuit(signal: Int32? = nil) {
+        let open: EditSession?
+        switch overlay {
+        case .form(let session): open = session
+        case .confirm(let question): open = question.form  // e.g. the discard question over a form
+        default: open = nil
         }
+        guard let session = open else {
+            quit(signal: signal)
+            return
+        }
+        let what = session.isNew ? "the new \(session.object.entity.name)" : "the unsaved edits"
+        overlay = .confirm(Confirmation(
+            title: "Quit?", lines: ["Quit and discard \(what)? (y/n)"],
+            onYes: { [weak self] in self?.quit(signal: signal) },
+            onNo: { [weak self] in self?.overlay = .form(session) }))
+    }
+
+    /// Quits, remembering the signal that asked (for the exit status).
+    func quit(signal: Int32?) {
+        cancelPendingFetch()
+        quitSignal = signal
+        wantsQuit = true
     }
 }

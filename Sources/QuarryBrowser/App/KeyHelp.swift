@@ -15,6 +15,7 @@ enum KeyHelp {
         .init(label: "n N", value: "next / previous match"),
         .init(label: "f", value: "filter with a predicate (empty clears)"),
         .init(label: "Tab", value: "pick the entity"),
+        .init(label: "Esc  Ctrl-C", value: "cancel a running query (filtering…)"),
         .init(label: "Columns", isHeading: true),
         .init(label: "s S", value: "sort by this column ascending / descending"),
         .init(label: "< >", value: "narrow / widen this column"),

@@ -19,19 +19,28 @@ enum Overlay {
 }
 
 /// The state of the filter or search prompt.
-struct PromptState {
+///
+/// A class, so typing edits the text in place: a struct held by the overlay enum would be
+/// copied (with its whole text) on every key.
+@MainActor
+final class PromptState {
     /// Which prompt.
     enum Kind { case filter, search }
     /// Which prompt this is.
-    var kind: Kind
-    /// The text typed.
-    var text: String
-    /// The caret, in characters.
-    var caret: Int
+    let kind: Kind
+    /// The text typed, with its caret.
+    var text: EditableText
     /// The last error and the column it points at.
     var error: (message: String, column: Int?)?
     /// Where the cursor was when the search started (restored on Esc).
-    var origin: ObjectID?
+    let origin: ObjectID?
+
+    /// A prompt of `kind` holding `text` with the caret at its end.
+    init(kind: Kind, text: String, origin: ObjectID? = nil) {
+        self.kind = kind
+        self.text = EditableText(text)
+        self.origin = origin
+    }
 }
 
 /// A yes/no question and what `y` does.
@@ -45,4 +54,7 @@ struct Confirmation {
     var onYes: @MainActor () -> Void
     /// What answering no does (by default: just close the question).
     var onNo: (@MainActor () -> Void)? = nil
+    /// The form this question was asked over, if any (a quit then asks about it, not about the
+    /// question).
+    var form: EditSession? = nil
 }

@@ -102,38 +102,37 @@ final class EditSession {
         switch key {
         case .tab, .down: moveFocus(by: 1)
         case .backTab, .up: moveFocus(by: -1)
-        case .left: caret = max(0, caret - 1)
+        case .left: caret = max(0, min(caret, fields[focus].text.count) - 1)
         case .right: caret = min(fields[focus].text.count, caret + 1)
         case .home, .control("a"): caret = 0
         case .end, .control("e"): caret = fields[focus].text.count
-        case .backspace:
-            guard fields[focus].isEditable, caret > 0 else { return true }
-            var characters = Array(fields[focus].text)
-            characters.remove(at: caret - 1)
-            fields[focus].text = String(characters)
-            caret -= 1
-            fields[focus].error = nil
-        case .delete:
-            guard fields[focus].isEditable else { return true }
-            var characters = Array(fields[focus].text)
-            if caret < characters.count { characters.remove(at: caret) }
-            fields[focus].text = String(characters)
-            fields[focus].error = nil
-        case .control("u"):
-            guard fields[focus].isEditable else { return true }
-            fields[focus].text = ""
-            caret = 0
-        case .character(let c):
-            guard fields[focus].isEditable else { return true }
-            var characters = Array(fields[focus].text)
-            characters.insert(c, at: min(caret, characters.count))
-            fields[focus].text = String(characters)
-            caret += 1
-            fields[focus].error = nil
+        case .backspace: editFocusedField { $0.deleteBackward() }
+        case .delete: editFocusedField { $0.deleteForward() }
+        case .control("u"): editFocusedField { $0.removeAll() }
+        case .character(let c): editFocusedField { $0.insert(c) }
         default:
             return false
         }
         return true
+    }
+
+    /// Inserts pasted text into the focused field as one edit.
+    func paste(_ text: String) {
+        guard fields.indices.contains(focus) else { return }
+        editFocusedField { $0.insert(text) }
+    }
+
+    /// Applies `edit` to the focused field's text at the caret, by grapheme: a combining mark
+    /// joins the character before it, and the caret is taken from the edited text, so it can
+    /// never point past the end.
+    private func editFocusedField(_ edit: (inout EditableText) -> Void) {
+        guard fields[focus].isEditable else { return }
+        var text = EditableText(fields[focus].text)
+        text.moveCaret(to: caret)
+        edit(&text)
+        fields[focus].text = text.text
+        caret = text.caret
+        fields[focus].error = nil
     }
 
     private func moveFocus(by delta: Int) {

@@ -83,10 +83,43 @@ final class ResultsTable {
     }
 
     /// Replaces the query (new filter, sort, entity), keeping the cursor on the same object when
-    /// it is still in the results. On error the old query stays in place.
+    /// it is still in the results. On error the old query stays in place. Runs the query on the
+    /// calling queue: for the first fetch and refetches; a query the user typed goes through
+    /// ``beginReload(_:cancellation:completion:)``.
     func reload(_ newQuery: TableQuery) throws {
         let newController = try Self.makeController(context: context, query: newQuery)
         try newController.performFetch()
+        try install(newController, for: newQuery)
+    }
+
+    /// Starts replacing the query with its store query off the main queue, cancellable through
+    /// `cancellation`; the table keeps showing the old results until the new ones are installed.
+    ///
+    /// - Throws: at once, for a query that does not compile (a bad filter or sort key); the
+    ///   query's own failure, or its cancellation, is passed to `completion` instead, and the old
+    ///   query then stays in place.
+    func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation,
+                     completion: @escaping @MainActor @Sendable (Error?) -> Void) throws {
+        let newController = try Self.makeController(context: context, query: newQuery)
+        newController.performFetch(cancellation: cancellation) { [weak self] error in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                if let error {
+                    completion(error)
+                    return
+                }
+                do {
+                    try self.install(newController, for: newQuery)
+                    completion(nil)
+                } catch {
+                    completion(error)
+                }
+            }
+        }
+    }
+
+    /// Shows `newController`'s results (fetched for `newQuery`), keeping the cursor's object.
+    private func install(_ newController: FetchedResultsController, for newQuery: TableQuery) throws {
         if newQuery.entityName != query.entityName {
             entity = try context.model.requireEntity(newQuery.entityName)
             columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath))
@@ -109,6 +142,7 @@ final class ResultsTable {
             top = 0
             moveCursor(to: 0)
         }
+        onChange?()
     }
 
     /// Fetches again (after the live merge was paused and resumed), keeping the cursor's object.

@@ -60,7 +60,7 @@ enum ValueText {
             }
         case .date:
             guard let d = parseDate(trimmed) else {
-                throw ValueTextError("expected a date like 2026-11-22 14:30:00")
+                throw ValueTextError("expected an existing date like 2026-11-22 14:30:00")
             }
             return .date(d)
         case .uuid:
@@ -113,6 +113,9 @@ enum ValueText {
     }
 
     /// Parses `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (also with `T`), in UTC.
+    ///
+    /// Strict: a date that does not exist (`2026-02-30`, a leap second) is refused rather than
+    /// rolled over, by converting back and requiring the same fields (`timegm` normalizes).
     static func parseDate(_ text: String) -> Date? {
         let fields = text.split(whereSeparator: { "-: T".contains($0) }).map { Int($0) }
         guard (fields.count == 3 || fields.count == 5 || fields.count == 6), fields.allSatisfy({ $0 != nil }) else { return nil }
@@ -131,7 +134,13 @@ enum ValueText {
             guard (0...60).contains(f[5]) else { return nil }
             parts.tm_sec = Int32(f[5])
         }
-        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
+        let expected = parts
+        var seconds = timegm(&parts)
+        var check = tm()
+        gmtime_r(&seconds, &check)
+        guard check.tm_year == expected.tm_year, check.tm_mon == expected.tm_mon, check.tm_mday == expected.tm_mday,
+              check.tm_hour == expected.tm_hour, check.tm_min == expected.tm_min, check.tm_sec == expected.tm_sec else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }
 

@@ -40,6 +40,8 @@ public enum Key: Hashable, Sendable {
 public enum TerminalEvent: Hashable, Sendable {
     /// A key press.
     case key(Key)
+    /// Text pasted with bracketed paste: text only, never keys (a pasted ESC is a character).
+    case paste(String)
     /// The terminal now has this size (SIGWINCH).
     case resize(TerminalSize)
     /// SIGINT or SIGTERM arrived: the application should quit, restoring the terminal.

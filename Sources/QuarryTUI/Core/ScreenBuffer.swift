@@ -47,10 +47,12 @@ public struct ScreenBuffer: Hashable, Sendable {
     /// right edge). Returns the cells used.
     ///
     /// A wide character that does not fit entirely is replaced by a blank; control characters
-    /// are shown as `?` so stored text can never move the cursor.
+    /// (C0, DEL, C1, ESC) are shown escaped (`^[`, `\x9b`, see ``ControlEscaping``) so stored
+    /// text can never move the cursor or start an escape sequence.
     @discardableResult
     public mutating func write(_ text: String, x: Int, y: Int, style: CellStyle, maxWidth: Int = .max) -> Int {
         guard y >= 0, y < size.height, x < size.width else { return 0 }
+        let text = ControlEscaping.escaped(text)
         let limit = min(size.width, x &+ max(0, maxWidth) < x ? Int.max : x + max(0, maxWidth))
         var column = x
         for character in text {

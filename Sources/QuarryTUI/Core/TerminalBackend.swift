@@ -61,6 +61,9 @@ public final class InMemoryTerminal: TerminalBackend {
         for character in text { handler?(.key(.character(character))) }
     }
 
+    /// Delivers `text` as one bracketed paste.
+    public func paste(_ text: String) { handler?(.paste(text)) }
+
     /// Changes the size and delivers a resize event.
     public func resize(to newSize: TerminalSize) {
         size = newSize

@@ -93,19 +93,12 @@ public struct FormView: Sendable {
     }
 
     /// The part of `text` to show in `width` cells so the caret is visible, and the caret's column.
+    ///
+    /// One pass over the text (the caret is clamped to it), so a long field costs O(n), never O(n²).
     public static func window(of text: String, caret: Int, width: Int) -> (String, Int) {
-        let characters = Array(text)
-        let caret = min(max(0, caret), characters.count)
-        var start = 0
-        while DisplayWidth.of(String(characters[start..<caret])) >= width { start += 1 }
-        var shown = ""
-        var used = 0
-        for character in characters[start...] {
-            let w = DisplayWidth.of(character)
-            if used + w > width { break }
-            shown.append(character)
-            used += w
-        }
-        return (shown, DisplayWidth.of(String(characters[start..<caret])))
+        var editable = EditableText(text)
+        editable.moveCaret(to: caret)
+        let window = editable.window(width: width)
+        return (window.visible, window.caretColumn)
     }
 }

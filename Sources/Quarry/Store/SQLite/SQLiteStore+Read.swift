@@ -84,14 +84,17 @@ extension SQLiteStore {
         return try read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
     }
 
-    /// Runs `body` in a read transaction, translating errors to ``StoreError``.
+    /// Runs `body` in a read transaction, translating errors to ``StoreError``; under a
+    /// current ``QueryCancellation`` the read can be cancelled (and then throws
+    /// ``QueryCancellationError/cancelled``).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
+        // Read on the calling thread: the pool may run `body` on one of its own.
+        let cancellation = QueryCancellation.current
         do {
-            return try pool.read(body)
-        } catch let error as DatabaseError {
-            if let regexError = QueryError(sqliteMessage: error.message) { throw regexError }
-            throw Self.storeError(error, path: path)
+            return try pool.read { db in try Self.withCancellation(cancellation, on: db) { try body(db) } }
         } catch {
+            if let cancellation, cancellation.isCancelled { throw QueryCancellationError.cancelled }
+            if let error = error as? DatabaseError, let regexError = QueryError(sqliteMessage: error.message) { throw regexError }
             throw Self.storeError(error, path: path)
         }
     }

@@ -1,0 +1,69 @@
+import Quarry
+import QuarryTUI
+
+/// A query running off the main queue for the table (a filter, a sort, another entity).
+@MainActor
+struct PendingFetch {
+    /// What the status line says meanwhile ("filtering").
+    var label: String
+    /// Cancels it (Esc, Ctrl-C, quitting, or a newer query).
+    var cancellation: QueryCancellation
+}
+
+extension Browser {
+    /// Replaces the table's query with `query`, its store query off the main queue, so the UI
+    /// keeps drawing and handling keys; the status line says `label…` until it lands.
+    ///
+    /// A query that does not compile throws at once. Otherwise `done` runs on the main actor
+    /// with `nil` once the new results show, or the error (``QueryCancellationError/cancelled``
+    /// when cancelled), the old query still in place. Starting another fetch cancels this one.
+    func startFetch(_ query: TableQuery, label: String, done: @escaping @MainActor (Error?) -> Void) throws {
+        let cancellation = makeCancellation()
+        let previous = pendingFetch
+        // Recorded first: the completion can run at once (a fetch computed on this queue).
+        pendingFetch = PendingFetch(label: label, cancellation: cancellation)
+        do {
+            try table.beginReload(query, cancellation: cancellation) { [weak self] error in
+                guard let self else { return }
+                // A newer fetch replaced this one: its outcome is no longer wanted.
+                guard self.pendingFetch?.cancellation === cancellation else { return }
+                self.pendingFetch = nil
+                done(error)
+                self.finishedFetch()
+            }
+        } catch {
+            pendingFetch = previous
+            throw error
+        }
+        previous?.cancellation.cancel()
+        if pendingFetch?.cancellation === cancellation { message = nil }
+        onNeedsDisplay?()
+    }
+
+    /// Cancels the running fetch, if any; returns whether there was one. Its completion then
+    /// reports the cancellation.
+    @discardableResult
+    func cancelPendingFetch() -> Bool {
+        guard let pending = pendingFetch else { return false }
+        pending.cancellation.cancel()
+        return true
+    }
+
+    /// Whether a query runs off the main queue now.
+    public var isFetching: Bool { pendingFetch != nil }
+
+    /// Waits until no query runs off the main queue (tests, and a caller that wants the
+    /// results of the last key).
+    public func fetchesSettled() async {
+        while pendingFetch != nil {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in fetchWaiters.append(done) }
+        }
+    }
+
+    private func finishedFetch() {
+        onNeedsDisplay?()
+        let waiters = fetchWaiters
+        fetchWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}

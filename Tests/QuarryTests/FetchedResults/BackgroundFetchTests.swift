@@ -1,0 +1,113 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import Quarry
+import QuarryTestSupport
+
+/// ``FetchedResultsController/performFetch(cancellation:completion:)``: the query off the
+/// context's queue, cancellable, and installed with the changes made meanwhile.
+@Suite("Fetched-results controller: background, cancellable fetch")
+struct BackgroundFetchTests {
+    static let request = FetchRequest(entityName: "Ticker", predicate: try! ObjectPredicate(format: "price >= 2"),
+                                      sortDescriptors: [SortKey("sector.name"), SortKey("symbol")])
+
+    /// A SQLite store with `count` tickers in three sectors, and a context over it.
+    func seeded(_ count: Int = 2000) throws -> (TestStore, ObjectContext) {
+        let store = TestStore(.sqlite)
+        let context = try store.context("browse")
+        try context.performAndWait {
+            let sectors = try ["tech", "energy", "health"].map { name in
+                let sector = try context.insert(Sector.self)
+                sector.name = name
+                return sector
+            }
+            for i in 0..<count {
+                let t = try context.insert(Ticker.self)
+                t.symbol = String(format: "T%05d", i)
+                t.price = Double(i % 10)
+                t.sector = sectors[i % 3]
+            }
+            try context.save()
+        }
+        return (store, context)
+    }
+
+    /// Starts a background fetch on the context's queue and waits for its completion.
+    func fetch(_ controller: FetchedResultsController, _ cancellation: QueryCancellation) async -> Error? {
+        await withCheckedContinuation { (done: CheckedContinuation<Error?, Never>) in
+            controller.context.perform {
+                controller.performFetch(cancellation: cancellation) { done.resume(returning: $0) }
+            }
+        }
+    }
+
+    @Test("a background fetch installs exactly what performFetch does")
+    func sameResultsAsPerformFetch() async throws {
+        let (_, context) = try seeded()
+        let background = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name") }
+        #expect(await fetch(background, QueryCancellation()) == nil)
+        let expected = try context.performAndWait { () -> ResultsSnapshot in
+            let controller = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name")
+            try controller.performFetch()
+            return controller.snapshot
+        }
+        #expect(context.performAndWait { background.snapshot } == expected)
+        #expect(context.performAndWait { background.count } == 1600)
+    }
+
+    @Test("a fetch cancelled while its query runs ends with .cancelled and leaves the results as they were")
+    func cancelWhileQueryRuns() async throws {
+        let (_, context) = try seeded()
+        let controller = try context.performAndWait { () -> FetchedResultsController in
+            let controller = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name")
+            try controller.performFetch()
+            return controller
+        }
+        let before = context.performAndWait { controller.snapshot }
+        let gate = QueryGate()
+        let cancellation = QueryCancellation { _ in gate.hold() }
+        async let outcome = fetch(controller, cancellation)
+        await gate.waitUntilStarted()
+        cancellation.cancel()
+        gate.release()
+        let error = await outcome
+        #expect(error as? QueryCancellationError == .cancelled)
+        #expect(context.performAndWait { controller.snapshot } == before)
+    }
+
+    @Test("a token cancelled before the fetch starts never queries")
+    func cancelledBeforeStart() async throws {
+        let (_, context) = try seeded(10)
+        let controller = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context) }
+        let cancellation = QueryCancellation()
+        cancellation.cancel()
+        #expect(await fetch(controller, cancellation) as? QueryCancellationError == .cancelled)
+        #expect(context.performAndWait { controller.storeFetchCount } == 0)
+    }
+
+    @Test("a change saved while the query runs is in the installed results")
+    func changesDuringTheQueryAreApplied() async throws {
+        let (_, context) = try seeded()
+        let controller = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name") }
+        let gate = QueryGate()
+        let cancellation = QueryCancellation { _ in
+            gate.hold {
+                // The query's read transaction already started: this save is not in its snapshot.
+                try? context.performAndWait {
+                    let t = try context.insert(Ticker.self)
+                    t.symbol = "ZZZ"
+                    t.price = 9
+                    try context.save()
+                }
+            }
+        }
+        async let outcome = fetch(controller, cancellation)
+        await gate.waitUntilStarted()
+        gate.release()
+        #expect(await outcome == nil)
+        let ids = context.performAndWait { controller.snapshot.items.flatMap { $0 } }
+        #expect(ids.count == 1601)
+        let symbols = try context.performAndWait { try ids.map { try context.existingObject(with: $0).value(forKey: "symbol") } }
+        #expect(symbols.contains(.string("ZZZ")))
+    }
+}
