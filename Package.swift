@@ -35,10 +35,12 @@ let package = Package(
         .target(name: "CursesBackend", dependencies: ["QuarryTUI", "CNCurses"]),
         .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        // The demo's model, seeder and live importer (a library so tests reach them).
+        .target(name: "QuarryDemo", dependencies: ["Quarry"]),
         .executableTarget(
             name: "quarry",
             dependencies: [
-                "Quarry", "QuarryBrowser", "CursesBackend",
+                "Quarry", "QuarryBrowser", "CursesBackend", "QuarryDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +60,7 @@ let package = Package(
         .executableTarget(name: "curses-smoke", dependencies: ["CursesBackend", "QuarryTUI"]),
         .testTarget(name: "QuarryTUITests", dependencies: ["QuarryTUI"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI", "QuarryTestSupport"]),
+        .testTarget(name: "QuarryDemoTests", dependencies: ["QuarryDemo", "Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
