@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Quarry: a Core Data-style object graph over SQLite for Swift on Linux, with a terminal browser.
@@ -66,3 +67,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `QUARRY_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer --product quarry-fuzz`
+// (scripts/fuzz.sh) adds the libFuzzer target: it has no Swift `main` (CFuzzMain starts libFuzzer's
+// driver), so it exists only in that build and never slows or breaks the normal one.
+if ProcessInfo.processInfo.environment["QUARRY_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzMain", path: "Fuzz/CFuzzMain"))
+    package.targets.append(.executableTarget(
+        name: "quarry-fuzz",
+        dependencies: ["Quarry", "QuarryTUI", "CFuzzMain"],
+        path: "Fuzz/QuarryFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+    package.products.append(.executable(name: "quarry-fuzz", targets: ["quarry-fuzz"]))
+}
