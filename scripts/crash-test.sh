@@ -8,7 +8,8 @@
 #   - 5 rounds: `quarry demo --seed-only` killed mid-seed; then integrity_check, and the next
 #     `quarry demo --seed-only` must refuse the partial seed ("seed was interrupted"), or find
 #     the seed finished with every ticker, or (killed before anything was stored) seed anew.
-# Prints "crash-test: 25/25 whole" and exits 0 when every round passes.
+#   - then two importers (two processes) on one store for 3 s: both keep saving, no symbol twice.
+# Prints "crash-test: 26/26 whole" and exits 0 when every round passes.
 # Usage: bash scripts/crash-test.sh [QUARRY_EXECUTABLE (default: .build/debug/quarry, built if absent)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,8 @@ trap 'rm -rf "$work"' EXIT
 
 import_rounds=${CRASH_IMPORT_ROUNDS:-20}
 seed_rounds=${CRASH_SEED_ROUNDS:-5}
-rate=4000                                   # 1,000 rows a save (4 saves a second) …
-per_save=100                                # … of which 100 are new tickers
+rate=1000                                   # 250 rows a save (4 saves a second) …
+per_save=25                                 # … of which 25 are new tickers
 seed_rows=200000
 passed=0
 failed=0
@@ -59,6 +60,21 @@ for round in $(seq 1 "$import_rounds"); do
     fail "import round $round (killed after ${d}s)" "DemoState.saves $saves, $distinct saves stored, highest $highest, $partial partial"
   fi
 done
+
+echo "crash-test: two importers on one store"
+store="$work/import.sqlite"
+before=$(sqlite3 "$store" "SELECT saves FROM DemoState;")
+"$quarry" demo --import-only --rate "$rate" --store "$store" >"$work/out-a" 2>"$work/err-a" & a=$!
+"$quarry" demo --import-only --rate "$rate" --store "$store" >"$work/out-b" 2>"$work/err-b" & b=$!
+sleep 3
+alive=0
+for pid in $a $b; do kill -0 "$pid" 2>/dev/null && alive=$((alive + 1)); kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
+read -r duplicates after < <(sqlite3 -separator ' ' "$store" "SELECT (SELECT COUNT(*) - COUNT(DISTINCT symbol) FROM Ticker), (SELECT saves FROM DemoState);")
+if [ "$alive" -eq 2 ] && [ "$duplicates" = "0" ] && [ ! -s "$work/err-a" ] && [ ! -s "$work/err-b" ] && [ "$after" -gt "$before" ]; then
+  pass "two importers" "$((after - before)) saves, no symbol stored twice"
+else
+  fail "two importers" "$alive of 2 still running, $duplicates duplicate symbols, saves $before -> $after: $(cat "$work/err-a" "$work/err-b" | head -c 300)"
+fi
 
 echo "crash-test: $seed_rounds seed rounds"
 for round in $(seq 1 "$seed_rounds"); do

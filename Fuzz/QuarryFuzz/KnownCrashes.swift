@@ -8,7 +8,7 @@ enum KnownCrashes {
     /// Whether `data` is a known crash of `target`.
     static func contains(_ data: Data, for target: FuzzTarget) -> Bool {
         switch target {
-        case .xcode: return xcodeNameNotUTF8(data)
+        case .xcode: return xcodeNameNotUTF8(data) || xcodeProcessingInstruction(data)
         case .theme: return themeTableNameStartsBadly(data)
         case .predicate, .json: return false
         }
@@ -20,6 +20,17 @@ enum KnownCrashes {
     /// Test: `XcodeContentsEncodingTests.contentsWhoseNamesAreNotUTF8AreRefused`.
     static func xcodeNameNotUTF8(_ data: Data) -> Bool {
         String(validating: data, as: UTF8.self) == nil
+    }
+
+    /// FoundationXML's `_NSXMLParserProcessingInstruction` calls `strlen` on a null pointer
+    /// (SIGSEGV) for a processing instruction after a declaration without a version
+    /// (`<?xml?><?e`); XcodeContentsParser should refuse any processing instruction but the
+    /// leading `<?xml …?>` declaration (Xcode writes none) before XMLParser sees the document.
+    /// Test: `XcodeContentsEncodingTests.aProcessingInstructionIsRefused`.
+    static func xcodeProcessingInstruction(_ data: Data) -> Bool {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 2 else { return false }
+        return (1..<bytes.count).contains { bytes[$0 - 1] == UInt8(ascii: "<") && bytes[$0] == UInt8(ascii: "?") && $0 > 1 }
     }
 
     /// toml++ (TOMLKit's CTOML) fails the assertion `is_bare_key_character(*cp) ||

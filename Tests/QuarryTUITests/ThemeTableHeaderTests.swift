@@ -13,4 +13,14 @@ struct ThemeTableHeaderTests {
             try ThemeLoader.parse(text, file: "broken.toml") { _ in Theme.builtInDefault }
         }
     }
+
+    /// toml++ fails `!is_value_terminator(*cp)` in `parse_value()` (abort) inside deeply nested
+    /// arrays with NUL bytes; the fuzzer's input, as found.
+    @Test(.disabled("aborts in toml++ (parse_value assertion) until the theme loader stops handing toml++ such input (issue 15 CI report)"))
+    func aMalformedNestedArrayIsRefused() throws {
+        let data = try #require(Data(base64Encoded: "IyD/////////////////+P//82h0Igppbmhncml0cyA9W1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbW30AAAAAAAAAW1tbW1tbW1tbW1tbW1tbW1tbW1tbW1tbICJzb2xhEAAAAAAAAAByaXplZC0/YjgzIiAgICAgICAgICAgIyBiYSMAAAAAAAAAc2UwADA="))
+        #expect(throws: ThemeError.self) {
+            try ThemeLoader.parse(String(decoding: data, as: UTF8.self), file: "broken.toml") { _ in Theme.builtInDefault }
+        }
+    }
 }

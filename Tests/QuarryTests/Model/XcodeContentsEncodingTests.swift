@@ -2,8 +2,8 @@ import Foundation
 import Quarry
 import Testing
 
-/// Found by the xcode fuzz target (scripts/fuzz.sh): `contents` whose element or attribute names
-/// are not UTF-8 must be refused with a ModelError, not trap inside FoundationXML.
+/// Found by the xcode fuzz target (scripts/fuzz.sh): `contents` that FoundationXML crashes on (names
+/// that are not UTF-8, processing instructions) must be refused with a ModelError.
 struct XcodeContentsEncodingTests {
     @Test(.disabled("traps in FoundationXML until XcodeContentsParser refuses input that is not UTF-8 (issue 15 CI report; Fuzz/QuarryFuzz/KnownCrashes.swift)"),
           arguments: [
@@ -13,6 +13,14 @@ struct XcodeContentsEncodingTests {
     func contentsWhoseNamesAreNotUTF8AreRefused(contents: Data) {
         #expect(throws: ModelError.self) {
             try ModelDefinition(xcodeContents: contents, path: "Broken.xcdatamodel/contents")
+        }
+    }
+
+    @Test(.disabled("SIGSEGV in FoundationXML until XcodeContentsParser refuses processing instructions (issue 15 CI report; Fuzz/QuarryFuzz/KnownCrashes.swift)"),
+          arguments: ["<?xml?><?e", "<?xml?>\n<m><?e?></m>"])
+    func aProcessingInstructionIsRefused(contents: String) {
+        #expect(throws: ModelError.self) {
+            try ModelDefinition(xcodeContents: Data(contents.utf8), path: "Broken.xcdatamodel/contents")
         }
     }
 }
