@@ -23,14 +23,17 @@ enum KnownCrashes {
     }
 
     /// FoundationXML's `_NSXMLParserProcessingInstruction` calls `strlen` on a null pointer
-    /// (SIGSEGV) for a processing instruction after a declaration without a version
-    /// (`<?xml?><?e`); XcodeContentsParser should refuse any processing instruction but the
+    /// (SIGSEGV) for a processing instruction without data (`<?xm?>`, `<?xml?><?e`); XcodeContentsParser should refuse any processing instruction but the
     /// leading `<?xml …?>` declaration (Xcode writes none) before XMLParser sees the document.
     /// Test: `XcodeContentsEncodingTests.aProcessingInstructionIsRefused`.
     static func xcodeProcessingInstruction(_ data: Data) -> Bool {
         let bytes = [UInt8](data)
-        guard bytes.count >= 2 else { return false }
-        return (1..<bytes.count).contains { bytes[$0 - 1] == UInt8(ascii: "<") && bytes[$0] == UInt8(ascii: "?") && $0 > 1 }
+        let opener = (1..<max(1, bytes.count)).filter { bytes[$0 - 1] == UInt8(ascii: "<") && bytes[$0] == UInt8(ascii: "?") }
+        guard let first = opener.first else { return false }
+        let declaration = Array("<?xml".utf8)
+        let leadingDeclaration = first == 1 && bytes.count > 5 && Array(bytes[0..<5]) == declaration
+            && [UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains(bytes[5])
+        return !leadingDeclaration || opener.count > 1
     }
 
     /// toml++ (TOMLKit's CTOML) fails the assertion `is_bare_key_character(*cp) ||

@@ -17,7 +17,7 @@ struct XcodeContentsEncodingTests {
     }
 
     @Test(.disabled("SIGSEGV in FoundationXML until XcodeContentsParser refuses processing instructions (issue 15 CI report; Fuzz/QuarryFuzz/KnownCrashes.swift)"),
-          arguments: ["<?xml?><?e", "<?xml?>\n<m><?e?></m>"])
+          arguments: ["<?xml?><?e", "<?xml?>\n<m><?e?></m>", "<?xm?>\n<model \"pryear &wt; 200 ers"])
     func aProcessingInstructionIsRefused(contents: String) {
         #expect(throws: ModelError.self) {
             try ModelDefinition(xcodeContents: Data(contents.utf8), path: "Broken.xcdatamodel/contents")
