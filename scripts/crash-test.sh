@@ -2,7 +2,7 @@
 # Crash test: `kill -9` a demo importer and a demo seed at random points, then check the store.
 #   - 20 rounds: `quarry demo --import-only` (an importer saving in a loop) killed after a random
 #     delay; then `PRAGMA integrity_check` must say ok, and every importer save must be whole or
-#     absent: save k inserts exactly N tickers tagged `batch = k` in the same transaction that
+#     absent: save k inserts exactly N tickers tagged `saveNumber = k` in the same transaction that
 #     advances DemoState.saves, so saves 1…DemoState.saves must each hold N tickers and no
 #     ticker may carry a later number.
 #   - 5 rounds: `quarry demo --seed-only` killed mid-seed; then integrity_check, and the next
@@ -52,8 +52,8 @@ for round in $(seq 1 "$import_rounds"); do
   if [ "$check" != "ok" ]; then fail "import round $round (killed after ${d}s)" "integrity_check: $check"; continue; fi
   # saves recorded | distinct save numbers | highest | saves not holding exactly $per_save tickers
   read -r saves distinct highest partial < <(sqlite3 -separator ' ' "$store" "
-    SELECT (SELECT saves FROM DemoState), COUNT(*), COALESCE(MAX(batch), 0), COALESCE(SUM(n != $per_save), 0)
-    FROM (SELECT batch, COUNT(*) AS n FROM Ticker WHERE batch > 0 GROUP BY batch);")
+    SELECT (SELECT saves FROM DemoState), COUNT(*), COALESCE(MAX(saveNumber), 0), COALESCE(SUM(n != $per_save), 0)
+    FROM (SELECT saveNumber, COUNT(*) AS n FROM Ticker WHERE saveNumber > 0 GROUP BY saveNumber);")
   if [ "$distinct" = "$saves" ] && [ "$highest" = "$saves" ] && [ "$partial" = "0" ]; then
     pass "import round $round (killed after ${d}s)" "$saves saves of $per_save tickers"
   else

@@ -14,8 +14,9 @@ public enum DemoModel {
     ///
     /// `Ticker.symbol` is unique, so two importers (two `quarry demo` processes) can never both
     /// store one symbol: the second save is refused whole and retried with a fresh counter.
-    /// `Ticker.batch` is the number of the importer save that inserted the ticker (0 for the
-    /// seed), which lets `scripts/crash-test.sh` check that every save is whole or absent.
+    /// `Ticker.saveNumber` is the number of the importer save that inserted the ticker (0 for the
+    /// seed), which lets `scripts/crash-test.sh` check that every save is whole or absent; its name
+    /// sorts after `price` so the edit form's fields keep their order.
     public static func make() throws -> ManagedObjectModel {
         var b = ModelBuilder()
         b.entity("Sector") { e in
@@ -30,7 +31,7 @@ public enum DemoModel {
             e.attribute("change", .double, default: .double(0))
             e.attribute("volume", .integer64, default: .integer(0), min: 0)
             e.attribute("updated", .date)
-            e.attribute("batch", .integer64, default: .integer(0), min: 0)
+            e.attribute("saveNumber", .integer64, default: .integer(0), min: 0)
             e.toOne("sector", destination: "Sector", inverse: "tickers")
             e.toMany("quotes", destination: "Quote", inverse: "ticker", deleteRule: .cascade)
             e.unique("symbol")

@@ -55,7 +55,7 @@ struct DemoSaveWriter {
                 "price": .double(Double(generator.next() % 100_000) / 100),
                 "volume": .integer(Int64(generator.next() % 1_000_000)),
                 "updated": .date(Date()),
-                "batch": .integer(save),
+                "saveNumber": .integer(save),
             ])
             if !sectors.isEmpty {
                 try ticker.setObject(context.object(with: sectors[Int(generator.next() % UInt64(sectors.count))]), forKey: "sector")

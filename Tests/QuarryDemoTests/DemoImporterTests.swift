@@ -129,7 +129,7 @@ struct DemoImporterTests {
         let context = stack.importerContext()
         let batches = try context.performAndWait {
             try context.objects(ofEntity: "Ticker").compactMap { ticker -> Int64? in
-                guard case .integer(let n) = try ticker.value(forKey: "batch"), n > 0 else { return nil }
+                guard case .integer(let n) = try ticker.value(forKey: "saveNumber"), n > 0 else { return nil }
                 return n
             }
         }
