@@ -21,9 +21,10 @@ bash scripts/crash-test.sh .build/debug/quarry
 step "thread sanitizer"
 tsan_log=$(mktemp)
 # halt_on_error: the first data race ends the run; the log is searched as well in case a
-# report reaches it without ending the process.
+# report reaches it without ending the process. scripts/tsan.supp: TSan's false reports on
+# global Synchronization.Mutex values (see the file).
 status=0
-TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp" \
   swift test --sanitize=thread --scratch-path .build-tsan \
   --filter "PersistentStack|FetchedResults|ConcurrencyTests|NotificationAndMerge|MergedObject|BatchInsert|BlockArena|DemoImporter" \
   >"$tsan_log" 2>&1 || status=$?
