@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Quarry: a Core Data-style object graph over SQLite for Swift on Linux, with a terminal browser.
@@ -38,10 +39,12 @@ let package = Package(
         .target(name: "CursesBackend", dependencies: ["QuarryTUI", "CNCurses"]),
         .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        // The demo's model, seeder and live importer (a library so tests reach them).
+        .target(name: "QuarryDemo", dependencies: ["Quarry"]),
         .executableTarget(
             name: "quarry",
             dependencies: [
-                "Quarry", "QuarryBrowser", "CursesBackend",
+                "Quarry", "QuarryBrowser", "CursesBackend", "QuarryDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -61,7 +64,23 @@ let package = Package(
         .executableTarget(name: "curses-smoke", dependencies: ["CursesBackend", "QuarryTUI"]),
         .testTarget(name: "QuarryTUITests", dependencies: ["QuarryTUI"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI", "QuarryTestSupport"]),
+        .testTarget(name: "QuarryDemoTests", dependencies: ["QuarryDemo", "Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "QuarryCommandTests", dependencies: ["QuarryDemo", "Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `QUARRY_FUZZ=1 swift build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer --product quarry-fuzz`
+// (scripts/fuzz.sh) adds the libFuzzer target: it has no Swift `main` (CFuzzMain starts libFuzzer's
+// driver), so it exists only in that build and never slows or breaks the normal one.
+if ProcessInfo.processInfo.environment["QUARRY_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzMain", path: "Fuzz/CFuzzMain"))
+    package.targets.append(.executableTarget(
+        name: "quarry-fuzz",
+        dependencies: ["Quarry", "QuarryTUI", "CFuzzMain"],
+        path: "Fuzz/QuarryFuzz",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    ))
+    package.products.append(.executable(name: "quarry-fuzz", targets: ["quarry-fuzz"]))
+}

@@ -1,7 +1,47 @@
 #!/usr/bin/env bash
-# The whole test suite: system packages, then every test target.
+# The whole test suite, as CI runs it (.ci/run calls this):
+#   1. system packages;  2. build and every test target;  3. the crash test (kill -9);
+#   4. Thread Sanitizer over the concurrent tests;  5. fuzzing (bounded time per target).
+# Each step prints its wall time; any failure stops the run with a non-zero status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$(date +%s)
+step() { echo "== $1 ($(( $(date +%s) - started )) s so far)"; }
+
+step "system packages"
 bash scripts/install-deps.sh
+
+step "build and tests"
 swift build --build-tests
 swift test --skip-build
+
+step "crash test"
+bash scripts/crash-test.sh .build/debug/quarry
+
+step "thread sanitizer"
+tsan_log=$(mktemp)
+# halt_on_error: the first data race ends the run; the log is searched as well in case a
+# report reaches it without ending the process. scripts/tsan.supp: TSan's false reports on
+# global Synchronization.Mutex values (see the file).
+status=0
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp" \
+  swift test --sanitize=thread --scratch-path .build-tsan \
+  --filter "PersistentStack|FetchedResults|ConcurrencyTests|NotificationAndMerge|MergedObject|BatchInsert|BlockArena|DemoImporter" \
+  >"$tsan_log" 2>&1 || status=$?
+grep -E "Test run with|ThreadSanitizer" "$tsan_log" || true
+if [ "$status" -ne 0 ] || grep -q "ThreadSanitizer" "$tsan_log"; then
+  echo "thread sanitizer: FAILED (exit $status)" >&2
+  if grep -q "WARNING: ThreadSanitizer" "$tsan_log"; then
+    grep -A40 "WARNING: ThreadSanitizer" "$tsan_log" | head -80 >&2
+  else
+    tail -40 "$tsan_log" >&2
+  fi
+  exit 1
+fi
+rm -f "$tsan_log"
+echo "thread sanitizer: no warnings"
+
+step "fuzzing"
+bash scripts/fuzz.sh
+
+step "done"

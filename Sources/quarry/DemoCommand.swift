@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Quarry
 import QuarryBrowser
+import QuarryDemo
 
 /// `quarry demo`: creates (or reopens) the stock-ticker demo store and seeds it.
 struct DemoCommand: AsyncParsableCommand {
@@ -13,7 +14,11 @@ struct DemoCommand: AsyncParsableCommand {
             starts a background importer that keeps inserting and updating tickers through an importer \
             context (--rate rows a second), and opens the browser sectioned by sector. The store lives \
             at --store PATH, or at $XDG_DATA_HOME/quarry/demo.sqlite (~/.local/share/quarry/demo.sqlite). \
-            A store that already holds tickers is reused as it is. Press ? in the browser for every key.
+            A store whose seed finished is reused as it is; a store whose seed was interrupted (the \
+            process killed mid-seed) is refused. The importer pauses while another process holds the \
+            store's write lock ("import paused: store busy") and retries. With --import-only there is \
+            no user interface: the importer runs until the process is stopped (the crash test's mode). \
+            Press ? in the browser for every key.
             """
     )
 
@@ -35,9 +40,15 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not start the live importer.")
     var noImport = false
 
+    @Flag(name: .long, help: "Create and seed the store if needed, then run the live importer without a user interface until stopped.")
+    var importOnly = false
+
     func validate() throws {
         guard rows >= 0 else { throw ArgumentParser.ValidationError("--rows must be 0 or more (got \(rows))") }
         guard rate > 0 else { throw ArgumentParser.ValidationError("--rate must be at least 1 (got \(rate))") }
+        guard !(importOnly && (seedOnly || noImport)) else {
+            throw ArgumentParser.ValidationError("--import-only cannot be combined with --seed-only or --no-import")
+        }
     }
 
     func run() async throws {
@@ -49,16 +60,27 @@ struct DemoCommand: AsyncParsableCommand {
         // seeding run under an exclusive lock on the store's folder (never on the store file
         // itself, whose locks belong to SQLite).
         try withFolderLock(url.deletingLastPathComponent()) {
-            let existing = try stack.writerCoordinator.store.count(for: StoreQuery(entity: try model.requireEntity("Ticker")))
-            if existing == 0 && rows > 0 {
+            switch try DemoState.seed(in: stack.writerCoordinator) {
+            case .absent:
                 let seconds = try measure { try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) }
                 if seedOnly { print("seeded \(rows) tickers into \(url.path) in \(String(format: "%.2f", seconds)) s") }
-            } else if seedOnly {
-                print("reusing \(url.path) (\(existing) tickers)")
+            case .finished(let tickers):
+                if seedOnly { print("reusing \(url.path) (\(tickers) tickers)") }
+            case .interrupted(let written, let target):
+                throw DemoError.interruptedSeed(path: url.path, written: written, target: target)
+            case .unrecorded(let tickers):
+                throw DemoError.unrecordedSeed(path: url.path, tickers: tickers)
             }
         }
         if seedOnly {
             print(try StoreStatistics(coordinator: stack.writerCoordinator).text())
+            return
+        }
+        if importOnly {
+            let importer = DemoImporter(stack: stack, rate: rate)
+            importer.start()
+            importer.waitUntilStopped()
+            try Self.report(importer)
             return
         }
         let importer = noImport ? nil : DemoImporter(stack: stack, rate: rate)
@@ -69,6 +91,12 @@ struct DemoCommand: AsyncParsableCommand {
         importer?.start()
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme, liveStatus: liveStatus)
         importer?.stop()
+        if let importer { try Self.report(importer) }
+    }
+
+    /// Throws the error that stopped `importer`, so it is printed once the screen is restored.
+    private static func report(_ importer: DemoImporter) throws {
+        if let error = importer.error { throw DemoImportStopped(message: error) }
     }
 
     /// Runs `body` holding an exclusive `flock` on `folder` (waiting for another holder).

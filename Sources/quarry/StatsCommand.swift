@@ -15,11 +15,15 @@ struct StatsCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
-    func run() throws {
-        let url = URL(fileURLWithPath: store)
-        guard FileManager.default.fileExists(atPath: url.path) else {
+    // Checked while parsing, so the usage printed with the error is `quarry stats`'s.
+    func validate() throws {
+        guard FileManager.default.fileExists(atPath: store) else {
             throw ArgumentParser.ValidationError("\(store): no such file")
         }
+    }
+
+    func run() throws {
+        let url = URL(fileURLWithPath: store)
         let sqlite = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
         let stats = try StoreStatistics(coordinator: StoreCoordinator(store: sqlite, name: "stats"))
         print(json ? try stats.json() : stats.text())

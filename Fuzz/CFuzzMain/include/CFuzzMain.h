@@ -1,0 +1,1 @@
+// Nothing to import: the module only provides `quarry_fuzz_main` to the linker.

@@ -1,0 +1,63 @@
+import Foundation
+import Quarry
+import QuarryDemo
+import QuarryTestSupport
+import Testing
+
+/// The built `quarry` binary's messages: usage errors, model errors, refused demo stores.
+struct CommandMessageTests {
+    let directory = TemporaryDirectory()
+
+    func quarry(_ arguments: String...) throws -> CommandRunner.Result {
+        let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
+        return try CommandRunner.run(executable, arguments)
+    }
+
+    @Test(arguments: [
+        (["stats"], "stats"),
+        (["stats", "/nonexistent/store.sqlite"], "stats"),
+        (["browse", "/nonexistent/store.sqlite"], "browse"),
+        (["demo", "--rows", "abc"], "demo"),
+        (["demo", "--import-only", "--seed-only"], "demo"),
+    ])
+    func aUsageErrorPrintsTheSubcommandsUsageNotTheRoots(arguments: [String], subcommand: String) throws {
+        let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
+        let result = try CommandRunner.run(executable, arguments)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("Usage: quarry \(subcommand) "))
+        #expect(!result.standardError.contains("quarry <subcommand>"))
+        #expect(result.standardError.contains("See 'quarry \(subcommand) --help'"))
+    }
+
+    @Test func aModelThatFailsToLoadIsNamedInTheError() throws {
+        let store = directory.file("demo.sqlite").path
+        #expect(try quarry("demo", "--seed-only", "--rows", "10", "--store", store).status == 0)
+        let model = directory.file("broken.json")
+        try Data("{\"entities\": [".utf8).write(to: model)
+        let result = try quarry("browse", store, "--model", model.path)
+        #expect(result.status != 0)
+        #expect(result.standardError.contains(model.path))
+        #expect(!result.standardError.contains("no model was given"))
+    }
+
+    @Test func demoRefusesAStoreWhoseSeedWasInterrupted() throws {
+        struct Killed: Error {}
+        let url = directory.file("partial.sqlite")
+        let stack = try PersistentStack(model: DemoModel.make(), storeURL: url)
+        #expect(throws: Killed.self) {
+            try DemoSeeder(coordinator: stack.writerCoordinator, chunk: 10).seed(rows: 40) { written in
+                if written == 10 { throw Killed() }
+            }
+        }
+        let result = try quarry("demo", "--seed-only", "--store", url.path)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("the demo seed was interrupted (10 of 40 tickers written)"))
+        #expect(!result.standardOutput.contains("reusing"))
+    }
+
+    @Test func demoHelpDocumentsImportOnly() throws {
+        let result = try quarry("demo", "--help")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("--import-only"))
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+import Quarry
+import QuarryDemo
+import QuarryTestSupport
+import Testing
+
+/// The live importer: unique symbols across importers, a busy store, errors that stop it.
+struct DemoImporterTests {
+    let directory = TemporaryDirectory()
+    var storeURL: URL { directory.file("demo.sqlite") }
+
+    func stack(busyTimeout: Double = 5, readOnly: Bool = false) throws -> PersistentStack {
+        var options = PersistentStack.Options()
+        options.storeURL = storeURL
+        options.busyTimeout = busyTimeout
+        options.readOnly = readOnly
+        return try PersistentStack(model: DemoModel.make(), options: options)
+    }
+
+    /// An importer whose events arrive on a stream.
+    func importer(_ stack: PersistentStack, rate: Int = 2_000, tick: Double = 0.01)
+        -> (DemoImporter, AsyncStream<DemoImporter.Event>) {
+        let (events, continuation) = AsyncStream.makeStream(of: DemoImporter.Event.self)
+        let importer = DemoImporter(stack: stack, rate: rate, tick: tick) { event in
+            continuation.yield(event)
+            if case .stopped = event { continuation.finish() }
+        }
+        return (importer, events)
+    }
+
+    /// Waits until `importer` has made `count` saves, or stopped; returns the saves seen.
+    func saves(_ count: Int, from events: AsyncStream<DemoImporter.Event>) async -> Int {
+        var seen = 0
+        for await event in events {
+            if case .saved = event { seen += 1 }
+            if case .stopped = event { break }
+            if seen >= count { break }
+        }
+        return seen
+    }
+
+    /// Every ticker's symbol in the store.
+    func symbols() throws -> [String] {
+        let reader = try self.stack()
+        let context = reader.importerContext()
+        return try context.performAndWait {
+            try context.objects(ofEntity: "Ticker").map { ticker in
+                guard case .string(let s) = try ticker.value(forKey: "symbol") else { return "" }
+                return s
+            }
+        }
+    }
+
+    @Test func twoImportersOnOneStoreNeverStoreOneSymbolTwice() async throws {
+        let first = try stack()
+        try DemoSeeder(coordinator: first.writerCoordinator).seed(rows: 50)
+        let second = try stack()  // its own connections, as another process has
+        let (a, aEvents) = importer(first)
+        let (b, bEvents) = importer(second)
+        a.start()
+        b.start()
+        async let aSaves = saves(25, from: aEvents)
+        async let bSaves = saves(25, from: bEvents)
+        let (madeA, madeB) = await (aSaves, bSaves)
+        a.stop()
+        b.stop()
+        #expect(a.error == nil)
+        #expect(b.error == nil)
+        #expect(madeA == 25 && madeB == 25)
+        let symbols = try symbols()
+        #expect(Set(symbols).count == symbols.count)
+        #expect(symbols.count >= 50 + 50 * a.insertsPerSave)
+    }
+
+    @Test func aBusyStorePausesTheImporterWhichResumesWhenTheLockIsReleased() async throws {
+        let stack = try stack(busyTimeout: 0.05)
+        try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: 20)
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true  // the lock outlives one database access
+        let other = try DatabaseQueue(path: storeURL.path, configuration: configuration)
+        try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        let (importer, events) = importer(stack)
+        importer.start()
+        var iterator = events.makeAsyncIterator()
+        var pausedStatus: String?
+        var savedAfterRelease = false
+        while let event = await iterator.next() {
+            switch event {
+            case .paused:
+                guard pausedStatus == nil else { continue }
+                pausedStatus = importer.statusText
+                try other.inDatabase { try $0.execute(sql: "COMMIT") }
+            case .saved:
+                savedAfterRelease = pausedStatus != nil
+            case .stopped:
+                break
+            }
+            if savedAfterRelease { break }
+        }
+        importer.stop()
+        #expect(pausedStatus == "import paused: store busy")
+        #expect(savedAfterRelease)
+        #expect(importer.error == nil)
+        #expect(importer.statusText.hasPrefix("import ") && !importer.statusText.contains("paused"))
+    }
+
+    @Test func anErrorThatStopsTheImporterIsReported() async throws {
+        try DemoSeeder(coordinator: stack().writerCoordinator).seed(rows: 20)
+        let (importer, events) = importer(try stack(readOnly: true))
+        importer.start()
+        var stoppedWith: String?
+        for await event in events {
+            if case .stopped(let error) = event { stoppedWith = error }
+        }
+        let error = try #require(stoppedWith)
+        #expect(error.contains("read-only"))
+        #expect(importer.statusText == "import stopped: \(error)")
+    }
+
+    @Test func everyImporterSaveTagsItsTickersWithItsNumber() async throws {
+        let stack = try stack()
+        try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: 10)
+        let (importer, events) = importer(stack)
+        importer.start()
+        let made = await saves(5, from: events)
+        importer.stop()
+        #expect(made == 5)
+        let context = stack.importerContext()
+        let batches = try context.performAndWait {
+            try context.objects(ofEntity: "Ticker").compactMap { ticker -> Int64? in
+                guard case .integer(let n) = try ticker.value(forKey: "saveNumber"), n > 0 else { return nil }
+                return n
+            }
+        }
+        let counts = Dictionary(grouping: batches, by: { $0 }).mapValues(\.count)
+        #expect(counts.keys.sorted() == Array(1...Int64(counts.count)))
+        #expect(counts.values.allSatisfy { $0 == importer.insertsPerSave })
+    }
+}
