@@ -98,6 +98,16 @@ public final class DemoImporter: Sendable {
     /// The message of the error that stopped the importer, if one did.
     public var error: String? { state.withLock { $0.lastError } }
 
+    /// What the browser must show whatever else it shows: "import paused: store busy" while a
+    /// busy store is retried, "import stopped: <error>" once an error stopped the importer;
+    /// `nil` while it runs normally.
+    public var alertText: String? {
+        state.withLock { s in
+            if let error = s.lastError { return "import stopped: \(error)" }
+            return s.paused ? "import paused: store busy" : nil
+        }
+    }
+
     /// "import 200 rows/s" for the status line, "import paused: store busy" while a busy store
     /// is retried, or "import stopped: <error>".
     public var statusText: String {

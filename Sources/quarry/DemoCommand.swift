@@ -87,9 +87,15 @@ struct DemoCommand: AsyncParsableCommand {
         let configuration = BrowserConfiguration(
             storeTitle: url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
         var liveStatus: (@MainActor () -> String?)?
-        if let importer { liveStatus = { importer.statusText } }
+        var liveAlert: (@MainActor () -> String?)?
+        if let importer {
+            // A pause or a stop is an alert (shown whole, before anything else); the rate is not.
+            liveStatus = { importer.alertText == nil ? importer.statusText : nil }
+            liveAlert = { importer.alertText }
+        }
         importer?.start()
-        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme, liveStatus: liveStatus)
+        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme,
+                                  liveStatus: liveStatus, liveAlert: liveAlert)
         importer?.stop()
         if let importer { try Self.report(importer) }
     }

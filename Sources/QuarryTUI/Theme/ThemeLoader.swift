@@ -29,6 +29,7 @@ public enum ThemeLoader {
     /// - Throws: ``ThemeError`` naming the file, line and key at fault.
     public static func parse(_ text: String, file: String, resolveInherited: (String) throws -> Theme) throws -> Theme {
         let locator = ThemeSourceLocator(text: text)
+        try ThemeSourcePrecheck.check(text, file: file)
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -30,6 +30,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
     /// Parses `data`, naming `path` in warnings and errors.
     /// - Throws: ``ModelError``.
     static func parse(_ data: Data, path: String) throws -> (definition: ModelDefinition, warnings: [ModelWarning]) {
+        try XcodeDocumentPrecheck.check(data, path: path)
         let delegate = XcodeContentsParser(path: path)
         let parser = XMLParser(data: data)
         parser.delegate = delegate
