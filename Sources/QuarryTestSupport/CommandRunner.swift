@@ -31,7 +31,7 @@ public enum CommandRunner {
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let spawnStatus = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
+        let spawnStatus = CleanSpawn.spawn(&pid, executable.path, searchPath: false, actions: &actions, argv: argv, envp: envp)
         guard spawnStatus == 0 else { throw TmuxHarness.SpawnError(command: executable.path, code: spawnStatus) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

@@ -40,7 +40,8 @@ public struct TmuxHarness {
     /// Spawned with `posix_spawnp`, not `Foundation.Process`: the first tmux command forks a
     /// long-lived server that inherits the descriptors `Process` watches to notice the child's
     /// exit, so `waitUntilExit` would never return. Output goes through a temporary file for the
-    /// same reason (a pipe would never reach its end).
+    /// same reason (a pipe would never reach its end). Started with signals as a terminal has
+    /// them (see ``CleanSpawn``).
     @discardableResult
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
@@ -58,7 +59,7 @@ public struct TmuxHarness {
         defer { (argv + envp).forEach { free($0) } }
 
         var pid: pid_t = 0
-        let spawnStatus = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        let spawnStatus = CleanSpawn.spawn(&pid, arguments[0], searchPath: true, actions: &actions, argv: argv, envp: envp)
         guard spawnStatus == 0 else { throw SpawnError(command: arguments[0], code: spawnStatus) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -89,13 +90,23 @@ public struct TmuxHarness {
 
     /// Waits until the whole screen satisfies `predicate`; returns that screen, or nil after `timeout`.
     public func waitForScreen(timeout: Duration = .seconds(60), _ predicate: ([String]) -> Bool) async throws -> [String]? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        try await Self.poll(timeout: timeout) {
             let rows = try screen()
-            if predicate(rows) { return rows }
+            return predicate(rows) ? rows : nil
+        }
+    }
+
+    /// Runs `check` every 50 ms until it gives a value or `timeout` has passed, and once more
+    /// after the deadline: the test process's few threads may all be busy with other tests past
+    /// the deadline, when what is awaited has long been there (the wait is for the terminal, not
+    /// for this process).
+    public static func poll<T>(timeout: Duration, _ check: () throws -> T?) async throws -> T? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let value = try check() { return value }
+            if ContinuousClock.now >= deadline { return nil }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return nil
     }
 
     /// The text on screen, one string per row, trailing blanks removed (with `escapes`, the
@@ -112,23 +123,13 @@ public struct TmuxHarness {
     /// Waits until some row satisfies `predicate`; returns that row, or nil after `timeout`.
     @discardableResult
     public func waitForRow(timeout: Duration = .seconds(60), _ predicate: (String) -> Bool) async throws -> String? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let row = try screen().first(where: predicate) { return row }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
+        try await Self.poll(timeout: timeout) { try screen().first(where: predicate) }
     }
 
     /// Waits until the last non-empty row is exactly `text` (a shell prompt, say); returns
     /// whether it happened before `timeout`.
     public func waitForLastRow(_ text: String, timeout: Duration = .seconds(60)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try screen().last(where: { !$0.isEmpty }) == text { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await Self.poll(timeout: timeout) { try screen().last(where: { !$0.isEmpty }) == text ? true : nil } ?? false
     }
 
     /// Waits until a row starts with `prefix`.
@@ -139,22 +140,12 @@ public struct TmuxHarness {
 
     /// Waits until the session has ended (its only pane's process exited).
     public func waitForSessionEnd(timeout: Duration = .seconds(60)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try tmux("has-session", "-t", session).status != 0 { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await Self.poll(timeout: timeout) { try tmux("has-session", "-t", session).status != 0 ? true : nil } ?? false
     }
 
     /// Waits until `path` exists.
     public static func waitForFile(_ path: String, timeout: Duration = .seconds(60)) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if FileManager.default.fileExists(atPath: path) { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
+        try await poll(timeout: timeout) { FileManager.default.fileExists(atPath: path) ? true : nil } ?? false
     }
 
     /// Sends keys in tmux's notation (`j`, `C-s`, `Escape`, `Up`).
