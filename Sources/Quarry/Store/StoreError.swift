@@ -12,6 +12,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is an SQLite database with tables of its own but no Quarry metadata: Quarry
     /// leaves it alone (even when a model was given).
     case notAQuarryStore(path: String)
+    /// The write-ahead log beside the file (`<path>-wal`, with no `-shm`) does not belong to it:
+    /// the file alone is a Quarry store, the file with the log is not. Opening would replay the
+    /// log into the store, so Quarry leaves both alone.
+    case foreignLog(path: String)
     /// The store's metadata could not be read.
     case corruptMetadata(path: String, reason: String)
     /// The file could not be opened or created.
@@ -31,6 +35,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(p): store was made with a different model; entities that differ: \(e.joined(separator: ", "))"
         case .missingMetadata(let p): return "\(p): not a Quarry store (no metadata table) and no model was given"
         case .notAQuarryStore(let p): return "\(p): not a Quarry store (an SQLite database with other tables and no Z_METADATA); left untouched"
+        case .foreignLog(let p):
+            return "\(p): the write-ahead log \(p)-wal beside it belongs to another database (with it, the file is no longer this Quarry store); both left untouched: move the -wal away to open the store as last checkpointed"
         case .corruptMetadata(let p, let why): return "\(p): store metadata unreadable: \(why)"
         case .cannotOpen(let p, let why): return "\(p): cannot open store: \(why)"
         case .uniquenessViolation(let e, let k): return "uniqueness constraint on \(e)(\(k.joined(separator: ", "))) violated"

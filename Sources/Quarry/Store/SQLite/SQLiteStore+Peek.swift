@@ -32,7 +32,11 @@ extension SQLiteStore {
         let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
         let hasSHM = FileManager.default.fileExists(atPath: path + "-shm")
         if !hasWAL { return try peek(uri: fileURI(path) + "?immutable=1", reportedPath: path, busyTimeout: busyTimeout) }
-        if hasSHM { return try peek(uri: fileURI(path) + "?mode=ro&readonly_shm=1", reportedPath: path, busyTimeout: busyTimeout) }
+        if hasSHM {
+            return try peekWithLog(path: path, busyTimeout: busyTimeout) {
+                try peek(uri: fileURI(path) + "?mode=ro&readonly_shm=1", reportedPath: path, busyTimeout: busyTimeout)
+            }
+        }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-peek-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         do {
@@ -40,12 +44,35 @@ extension SQLiteStore {
             let copy = scratch.appendingPathComponent("store").path
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy + "-wal")
-            return try peek(uri: fileURI(copy) + "?mode=ro", reportedPath: path, busyTimeout: busyTimeout)
+            return try peekWithLog(path: path, busyTimeout: busyTimeout) {
+                try peek(uri: fileURI(copy) + "?mode=ro", reportedPath: path, busyTimeout: busyTimeout)
+            }
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "cannot check the write-ahead log beside it: \(error.localizedDescription)")
         }
+    }
+
+    /// A look at the file with its log (`body`) that blames the log when the file alone is a
+    /// Quarry store but the two together are not (or cannot be read).
+    private static func peekWithLog(path: String, busyTimeout: TimeInterval, _ body: () throws -> Peek) throws -> Peek {
+        let withLog: Peek
+        do {
+            withLog = try body()
+        } catch {
+            try refuseForeignLog(path: path, busyTimeout: busyTimeout)
+            throw error
+        }
+        if withLog.metadata == nil { try refuseForeignLog(path: path, busyTimeout: busyTimeout) }
+        return withLog
+    }
+
+    /// Throws ``StoreError/foreignLog(path:)`` when the file alone (its log ignored) is a
+    /// Quarry store: then the log beside it, which made it look like something else, is at fault.
+    private static func refuseForeignLog(path: String, busyTimeout: TimeInterval) throws {
+        let alone = try? peek(uri: fileURI(path) + "?immutable=1", reportedPath: path, busyTimeout: busyTimeout)
+        if alone?.metadata != nil { throw StoreError.foreignLog(path: path) }
     }
 
     /// `file:` URI of `path` with the characters URIs reserve escaped.

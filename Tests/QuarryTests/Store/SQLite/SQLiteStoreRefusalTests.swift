@@ -113,8 +113,9 @@ struct SQLiteStoreRefusalTests {
     func foreignLog(withSHM: Bool) throws {
         let url = try closedStore()
         try placeForeignLog(beside: url, withSHM: withSHM)
-        try expectRefusedUntouched(url) { $0 is StoreError }
-        #expect(throws: StoreError.self) { try SQLiteStore.readMetadata(url: url) }
+        try expectRefusedUntouched(url) { $0 as? StoreError == .foreignLog(path: url.path) }
+        #expect(throws: StoreError.foreignLog(path: url.path)) { try SQLiteStore.readMetadata(url: url) }
+        #expect(StoreError.foreignLog(path: url.path).description.contains("\(url.path)-wal beside it belongs to another database"))
         #expect(try fingerprint().count == (withSHM ? 3 : 2))
     }
 
