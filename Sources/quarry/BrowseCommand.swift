@@ -90,7 +90,13 @@ struct BrowseCommand: AsyncParsableCommand {
             throw ValidationError("\(entityDescription.name) has no attribute to sort by; give --sort")
         }
         if let filter {
-            do { _ = try ObjectPredicate(format: filter) } catch { throw ValidationError("--where: \(error)") }
+            // Parsed and checked against the entity (unknown keys, mismatched types), so a bad
+            // --where is reported with its column before the screen opens.
+            do {
+                _ = try PredicateEvaluator(try ObjectPredicate(format: filter), entity: entityDescription, model: objectModel)
+            } catch {
+                throw ValidationError("--where: \(error)")
+            }
         }
         var options = PersistentStack.Options()
         options.storeURL = url

@@ -29,6 +29,21 @@ struct CommandMessageTests {
         #expect(result.standardError.contains("See 'quarry \(subcommand) --help'"))
     }
 
+    @Test(arguments: [
+        ("price > 'abc'", "at column 9"),
+        ("symbol == 5", "at column 11"),
+        ("nosuchkey > 1", "nosuchkey"),
+    ])
+    func aWhereThatDoesNotFitTheEntityIsRefusedBeforeTheScreenOpens(filter: String, expected: String) throws {
+        let store = directory.file("where.sqlite").path
+        #expect(try quarry("demo", "--seed-only", "--rows", "10", "--store", store).status == 0)
+        let result = try quarry("browse", store, "--entity", "Ticker", "--where", filter)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--where: "))
+        #expect(result.standardError.contains(expected), "\(result.standardError)")
+        #expect(!result.standardError.contains("needs a terminal"))
+    }
+
     @Test func aModelThatFailsToLoadIsNamedInTheError() throws {
         let store = directory.file("demo.sqlite").path
         #expect(try quarry("demo", "--seed-only", "--rows", "10", "--store", store).status == 0)
