@@ -38,6 +38,16 @@ struct ThemeSourcePrecheckTests {
         }
     }
 
+    /// Found by the theme fuzz target with toml++'s assertions on: a `}` where an array expects a
+    /// value aborted the process (`parse_value`: `!is_value_terminator(*cp)`).
+    @Test(arguments: ["attrs = [}\n", "attrs = [ }\n", "attrs = {b=[}\n", "attrs = [[}]]\n", "attrs = [\n}\n]\n",
+                      "attrs = [ # c\n}\n", "attrs = [}}}}}}}}\"bold\"]\n", "attrs = ]\n"])
+    func aBracketClosedByTheWrongKindIsRefused(line: String) {
+        #expect(throws: ThemeError.self) {
+            try ThemeLoader.parse("[header]\n" + line, file: "brackets.toml") { _ in Theme.builtInDefault }
+        }
+    }
+
     @Test func deepNestingIsRefused() {
         let text = "[row]\nattrs = " + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "\n"
         #expect(throws: ThemeError.self) {

@@ -2,10 +2,11 @@
 ///
 /// Found by the `theme` fuzz target (`scripts/fuzz.sh`): toml++ fails internal assertions (the
 /// process aborts) on a table header whose name starts with a character that is neither a
-/// bare-key character nor a quote (`[é]`), and on control characters inside deeply nested
-/// arrays. Every refusal here is one TOML itself makes (control characters other than tab are
-/// not allowed anywhere; a table name starts with a bare key or a quoted key), except the
-/// nesting limit, which no theme comes near. The check only tracks strings, comments and
+/// bare-key character nor a quote (`[é]`), on control characters inside deeply nested arrays,
+/// and on a `}` where an array expects a value (`attrs = [}`). Every refusal here is one TOML
+/// itself makes (control characters other than tab are not allowed anywhere; a table name
+/// starts with a bare key or a quoted key; brackets pair up), except the nesting limit, which
+/// no theme comes near. The check only tracks strings, comments and
 /// brackets; everything else is left to toml++.
 enum ThemeSourcePrecheck {
     /// Arrays and inline tables nested deeper than this are refused.
@@ -24,7 +25,8 @@ enum ThemeSourcePrecheck {
         let scalars: [Unicode.Scalar]
         var index = 0
         var line = 1
-        var depth = 0
+        /// The arrays (`[`) and inline tables (`{`) open at this point, innermost last.
+        var open: [Unicode.Scalar] = []
         /// Only white space since the start of the line.
         var atLineStart = true
 
@@ -52,19 +54,21 @@ enum ThemeSourcePrecheck {
                 case "\"", "'":
                     atLineStart = false
                     skipString(quote: scalar)
-                case "[" where atLineStart && depth == 0:
+                case "[" where atLineStart && open.isEmpty:
                     if let problem = checkTableHeader() { return (line, problem) }
                     skipToEndOfLine()
                 case "[", "{":
                     atLineStart = false
-                    depth += 1
-                    if depth > ThemeSourcePrecheck.maximumNesting {
+                    open.append(scalar)
+                    if open.count > ThemeSourcePrecheck.maximumNesting {
                         return (line, "arrays or inline tables nested deeper than \(ThemeSourcePrecheck.maximumNesting)")
                     }
                     index += 1
                 case "]", "}":
                     atLineStart = false
-                    depth = max(0, depth - 1)
+                    let opening: Unicode.Scalar = scalar == "]" ? "[" : "{"
+                    guard let innermost = open.popLast() else { return (line, "'\(scalar)' closes nothing") }
+                    guard innermost == opening else { return (line, "'\(scalar)' cannot close the '\(innermost)' open here") }
                     index += 1
                 default:
                     atLineStart = false
