@@ -6,7 +6,8 @@ import Testing
 /// character that is neither a bare-key character nor a quote aborts inside toml++ (a failed
 /// assertion in `parse_key()`); the theme loader must refuse it with a ThemeError instead.
 struct ThemeTableHeaderTests {
-    @Test(arguments: ["[é]\n", "[!]\n", "[ \u{7F}]\n", "[[é]]\n", "[row]\nforeground = \"red\"\n[\u{FFFD}\u{0F}er]\n"])
+    @Test(arguments: ["[é]\n", "[!]\n", "[ \u{7F}]\n", "[[é]]\n", "[row]\nforeground = \"red\"\n[\u{FFFD}\u{0F}er]\n",
+                      "\u{FEFF}[\u{FFFD}\u{FFFD}"])
     func aTableNameStartingWithAnInvalidCharacterIsRefused(text: String) {
         #expect(throws: ThemeError.self) {
             try ThemeLoader.parse(text, file: "broken.toml") { _ in Theme.builtInDefault }

@@ -40,6 +40,8 @@ enum ThemeSourcePrecheck {
                     return (countedLine, "control character U+\(ThemeSourcePrecheck.hex(scalar)) is not allowed in TOML")
                 }
             }
+            // toml++ skips a leading byte-order mark, so the first line starts after it.
+            if scalars.first == "\u{FEFF}" { index = 1 }
             while index < scalars.count {
                 let scalar = scalars[index]
                 switch scalar {
