@@ -15,7 +15,8 @@ struct XcodeContentsEncodingTests {
         }
     }
 
-    @Test(arguments: ["<?xml?><?e", "<?xml?>\n<m><?e?></m>", "<?xm?>\n<model \"pryear &wt; 200 ers"])
+    @Test(arguments: ["<?xml?><?e", "<?xml?>\n<m><?e?></m>", "<?xm?>\n<model \"pryear &wt; 200 ers",
+                      "<?xml version=\"1.0\" encoe=\"yes\"\u{7F}>\n<model\" documentangu-<?n?>s\"\n<modele tiiyfr=2\">eDCor"])
     func aProcessingInstructionIsRefused(contents: String) {
         #expect(throws: ModelError.self) {
             try ModelDefinition(xcodeContents: Data(contents.utf8), path: "Broken.xcdatamodel/contents")

@@ -21,10 +21,11 @@ enum XcodeDocumentPrecheck {
             guard isDeclaration(bytes, at: start) else {
                 throw error(at: start, in: bytes, path: path, "the file must start with an <?xml version=\"1.0\"?> declaration")
             }
-            guard let end = find(Array("?>".utf8), in: bytes, from: start + 2) else {
-                throw error(at: start, in: bytes, path: path, "the <?xml declaration is never closed")
+            // Nothing in a declaration may hold '>': it ends at the first one, which must close '?>'.
+            guard let end = find([UInt8(ascii: ">")], in: bytes, from: start + 2), bytes[end - 1] == UInt8(ascii: "?") else {
+                throw error(at: start, in: bytes, path: path, "the <?xml declaration is not closed by ?>")
             }
-            start = end + 2
+            start = end + 1
         }
         var i = start
         while i < bytes.count {
