@@ -21,6 +21,11 @@ extension ModelWarning {
     /// expression element (skipped), an R-tree index or a descending order (made a plain index).
     public static let xcodeFetchIndex = "xcode.fetch-index"
 
+    /// The name of the warning for a default value Core Data accepts although it does not fit
+    /// the attribute's type as written (a Boolean `"1.0"`, an integer `"YES"`, any Binary default):
+    /// it is read the way Core Data reads it, and the message says how.
+    public static let xcodeDefaultValue = "xcode.default-value"
+
     /// A warning located at `line` of `path`.
     static func xcode(_ name: String, path: String, line: Int, _ detail: String) -> ModelWarning {
         ModelWarning(name: name, message: "\(path)\(line > 0 ? ":\(line)" : ""): \(detail)")

@@ -35,7 +35,7 @@ struct XcodePropertyMapping {
             name: name, type: type,
             isOptional: Self.flag(xml["optional"]),
             isTransient: Self.flag(xml["transient"]),
-            defaultValue: xml["defaultValueString"].map { Self.defaultValue($0, for: type) },
+            defaultValue: xml["defaultValueString"].flatMap { lenientDefault($0, for: type, of: name, warnings: &warnings) },
             minValue: try bound("minValueString", of: name, in: xml),
             maxValue: try bound("maxValueString", of: name, in: xml),
             regularExpression: xml["regularExpressionString"],
@@ -93,6 +93,32 @@ struct XcodePropertyMapping {
                 reason: "\(key) '\(text)' of '\(entity).\(relationship)' is not a count")
         }
         return value
+    }
+
+    /// A default Core Data accepts although it does not fit the type as written, read the way
+    /// Core Data reads it, with a ``ModelWarning/xcodeDefaultValue`` warning: a Boolean written as
+    /// a number (`"1.0"`, `"0.0"`), an integer written as `"YES"`/`"NO"`, and any default of a
+    /// Binary attribute (Core Data ignores those). Anything else goes to ``defaultValue(_:for:)``.
+    func lenientDefault(_ text: String, for type: AttributeType, of name: String, warnings: inout [ModelWarning]) -> Value? {
+        func warn(_ detail: String) {
+            warnings.append(.xcode(ModelWarning.xcodeDefaultValue, path: path, line: line, "'\(entity).\(name)': \(detail)"))
+        }
+        switch type {
+        case .boolean where !["YES", "NO", "1", "0", "true", "false"].contains(text):
+            guard let number = Double(text) else { break }
+            warn("Boolean default '\(text)' read as \(number != 0 ? "YES" : "NO"), as Core Data reads it")
+            return .bool(number != 0)
+        case .integer16, .integer32, .integer64:
+            guard text == "YES" || text == "NO" else { break }
+            warn("integer default '\(text)' read as \(text == "YES" ? 1 : 0), as Core Data reads it")
+            return .integer(text == "YES" ? 1 : 0)
+        case .binary:
+            if !text.isEmpty { warn("Binary default ignored, as Core Data ignores it") }
+            return nil
+        default:
+            break
+        }
+        return Self.defaultValue(text, for: type)
     }
 
     /// The value Xcode's `defaultValueString` stands for, in the canonical ``Value`` case of

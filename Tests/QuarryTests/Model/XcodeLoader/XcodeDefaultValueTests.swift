@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import Quarry
+import QuarryTestSupport
+
+/// Default values Xcode writes and Core Data accepts although they do not fit the type as
+/// written (issue 16, real-world item 1): they load, read as Core Data reads them, each with a
+/// named warning; a default that fits no reading is still refused by name.
+struct XcodeDefaultValueTests {
+    private func load(_ attributes: String) throws -> ManagedObjectModel {
+        let body = "<entity name=\"E\" syncable=\"YES\">\n\(attributes)\n</entity>"
+        let (definition, warnings) = try ModelDefinition.xcodeContents(Data(XcodeFixtures.document(body).utf8), path: "M.xcdatamodel/contents")
+        return try ManagedObjectModel(definition, warnings: warnings)
+    }
+
+    @Test func lenientDefaultsLoadWithAWarningEach() throws {
+        let model = try load("""
+            <attribute name="on" optional="YES" attributeType="Boolean" defaultValueString="1.0" usesScalarValueType="YES"/>
+            <attribute name="off" optional="YES" attributeType="Boolean" defaultValueString="0.0" usesScalarValueType="YES"/>
+            <attribute name="flag" optional="YES" attributeType="Boolean" defaultValueString="YES" usesScalarValueType="YES"/>
+            <attribute name="count" optional="YES" attributeType="Integer 32" defaultValueString="YES" usesScalarValueType="YES"/>
+            <attribute name="none" optional="YES" attributeType="Integer 16" defaultValueString="NO" usesScalarValueType="YES"/>
+            <attribute name="blob" optional="YES" attributeType="Binary" defaultValueString=""/>
+            <attribute name="image" optional="YES" attributeType="Binary" defaultValueString="abc"/>
+            """)
+        let entity = try #require(model.entity(named: "E"))
+        #expect(entity.attribute("on")?.defaultValue == .bool(true))
+        #expect(entity.attribute("off")?.defaultValue == .bool(false))
+        #expect(entity.attribute("flag")?.defaultValue == .bool(true))
+        #expect(entity.attribute("count")?.defaultValue == .integer(1))
+        #expect(entity.attribute("none")?.defaultValue == .integer(0))
+        #expect(entity.attribute("blob")?.defaultValue == nil)
+        #expect(entity.attribute("image")?.defaultValue == nil)
+        let notes = model.warnings.filter { $0.name == ModelWarning.xcodeDefaultValue }.map(\.message)
+        #expect(notes.count == 5)
+        #expect(notes.contains { $0.contains("'E.on': Boolean default '1.0' read as YES") })
+        #expect(notes.contains { $0.contains("'E.count': integer default 'YES' read as 1") })
+        #expect(notes.contains { $0.contains("'E.image': Binary default ignored") })
+        #expect(notes.allSatisfy { $0.hasPrefix("M.xcdatamodel/contents:") })
+    }
+
+    @Test func aDefaultThatFitsNoReadingIsStillRefusedByName() {
+        #expect(throws: ModelError.invalidDefault(entity: "E", attribute: "n", value: "'many'")) {
+            try load("<attribute name=\"n\" optional=\"YES\" attributeType=\"Integer 64\" defaultValueString=\"many\" usesScalarValueType=\"YES\"/>")
+        }
+    }
+}
