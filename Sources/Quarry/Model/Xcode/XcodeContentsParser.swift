@@ -158,6 +158,15 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 "skipped expression element of fetch index \(indexName)"))
             return
         }
+        // Core Data indexes a to-one's foreign key; Quarry's indexes name attributes only, so the
+        // element is left out rather than refusing the whole model (a relationship named here
+        // is one declared above the index, as Xcode writes them).
+        if entity!.relationships.contains(where: { $0.name == property }) {
+            warnings.append(.xcode(
+                ModelWarning.xcodeFetchIndex, path: path, line: line,
+                "fetch index \(indexName) element '\(property)' is a relationship; Quarry indexes attributes only, so it is left out"))
+            return
+        }
         index!.attributes.append(property)
         if let type = xml["type"], type != "Binary" {
             warnings.append(.xcode(

@@ -45,3 +45,33 @@ struct XcodeDefaultValueTests {
         }
     }
 }
+
+/// A fetch index naming a relationship (issue 16, real-world item 5) loads with a warning
+/// instead of refusing the whole model.
+struct XcodeRelationshipFetchIndexTests {
+    @Test func theRelationshipIsLeftOutOfTheIndexWithAWarning() throws {
+        let body = """
+            <entity name="Ticker" syncable="YES">
+                <attribute name="symbol" optional="YES" attributeType="String"/>
+                <relationship name="sector" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Sector" inverseName="tickers" inverseEntity="Sector"/>
+                <fetchIndex name="bySectorAndSymbol">
+                    <fetchIndexElement property="sector" type="Binary" order="ascending"/>
+                    <fetchIndexElement property="symbol" type="Binary" order="ascending"/>
+                </fetchIndex>
+                <fetchIndex name="bySector">
+                    <fetchIndexElement property="sector" type="Binary" order="ascending"/>
+                </fetchIndex>
+            </entity>
+            <entity name="Sector" syncable="YES">
+                <relationship name="tickers" optional="YES" toMany="YES" deletionRule="Nullify" destinationEntity="Ticker" inverseName="sector" inverseEntity="Ticker"/>
+            </entity>
+            """
+        let (definition, warnings) = try ModelDefinition.xcodeContents(Data(XcodeFixtures.document(body).utf8), path: "M.xcdatamodel/contents")
+        let model = try ManagedObjectModel(definition, warnings: warnings)
+        let ticker = try #require(model.entity(named: "Ticker"))
+        #expect(ticker.indexes.map(\.attributes) == [["symbol"]])
+        let notes = model.warnings.filter { $0.name == ModelWarning.xcodeFetchIndex }.map(\.message)
+        #expect(notes.count == 2)
+        #expect(notes.allSatisfy { $0.contains("element 'sector' is a relationship") })
+    }
+}
