@@ -9,8 +9,10 @@ import Foundation
 /// anything else costs no real model and keeps every error a ``ModelError`` with a position.
 enum XcodeDocumentPrecheck {
     /// Throws ``ModelError/malformedFile(path:line:column:reason:)`` for a document that is not
-    /// UTF-8, whose leading declaration is not `<?xml version…`, or that holds any other
-    /// processing instruction outside comments and CDATA sections.
+    /// UTF-8, whose leading declaration is not `<?xml version…`, that holds any other
+    /// processing instruction outside comments and CDATA sections, or that stops before its
+    /// closing `</model>` (cut short: reported where it ends, before the half element it ends in
+    /// could be mistaken for a model error such as `unsupported attribute type 'Da'`).
     static func check(_ data: Data, path: String) throws {
         let bytes = [UInt8](data)
         if let bad = firstInvalidUTF8Offset(bytes) {
@@ -27,6 +29,7 @@ enum XcodeDocumentPrecheck {
             }
             start = end + 1
         }
+        try checkWhole(bytes, from: start, path: path)
         var i = start
         while i < bytes.count {
             guard bytes[i] == UInt8(ascii: "<"), i + 1 < bytes.count else { i += 1; continue }
@@ -40,6 +43,20 @@ enum XcodeDocumentPrecheck {
                 i += 1
             }
         }
+    }
+
+    /// The document, white space aside, ends with `</model>` (or a self-closed `<model …/>` root),
+    /// as every file Xcode writes does.
+    private static func checkWhole(_ bytes: [UInt8], from start: Int, path: String) throws {
+        var end = bytes.count
+        while end > start, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[end - 1]) { end -= 1 }
+        // Empty, or some other XML (a plist): the parser names what it is.
+        guard end > start, find(Array("<model".utf8), in: bytes, from: start) != nil else { return }
+        let tail = bytes[start..<end]
+        if tail.suffix(8).elementsEqual("</model>".utf8) || tail.suffix(3).elementsEqual("-->".utf8) { return }
+        if tail.suffix(2).elementsEqual("/>".utf8), let open = tail.lastIndex(of: UInt8(ascii: "<")),
+           bytes[open...].starts(with: Array("<model".utf8)) { return }
+        throw error(at: bytes.count, in: bytes, path: path, "the file ends here, expected </model>: it is cut short")
     }
 
     /// `<?xml` followed by white space and `version`, as XML requires of a declaration.
