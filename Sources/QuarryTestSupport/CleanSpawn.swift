@@ -29,4 +29,30 @@ enum CleanSpawn {
             ? posix_spawnp(&pid, path, &actions, &attributes, argv, envp)
             : posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     }
+
+    /// Runs `arguments` to its end with standard input from `/dev/null`, standard output to
+    /// `outputPath` and standard error to `errorPath` (`/dev/null` when nil); returns the exit
+    /// status (128 + the signal number when a signal ended it).
+    static func run(_ arguments: [String], searchPath: Bool, environment: [String: String],
+                    outputPath: String, errorPath: String?) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let errorPath {
+            posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawnStatus = spawn(&pid, arguments[0], searchPath: searchPath, actions: &actions, argv: argv, envp: envp)
+        guard spawnStatus == 0 else { throw TmuxHarness.SpawnError(command: arguments[0], code: spawnStatus) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
 }

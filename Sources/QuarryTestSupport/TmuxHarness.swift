@@ -46,25 +46,9 @@ public struct TmuxHarness {
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-out-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-
-        var pid: pid_t = 0
-        let spawnStatus = CleanSpawn.spawn(&pid, arguments[0], searchPath: true, actions: &actions, argv: argv, envp: envp)
-        guard spawnStatus == 0 else { throw SpawnError(command: arguments[0], code: spawnStatus) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let exitStatus = try CleanSpawn.run(arguments, searchPath: true, environment: ProcessInfo.processInfo.environment,
+                                            outputPath: outputPath, errorPath: nil)
         let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        let exitStatus = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return (exitStatus, String(decoding: data, as: UTF8.self))
     }
 
