@@ -22,12 +22,15 @@ public struct AttributeDescription: Sendable, Hashable {
     public var regularExpression: String?
     /// Whether a single-column index is created for this attribute.
     public var isIndexed: Bool
+    /// The attribute's name in an earlier model version, when it was renamed (Core Data's
+    /// `renamingIdentifier`): migration carries its values over. Not part of the version hash.
+    public var renamingIdentifier: String?
 
     /// Creates an attribute description.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-        regularExpression: String? = nil, isIndexed: Bool = false
+        regularExpression: String? = nil, isIndexed: Bool = false, renamingIdentifier: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -38,5 +41,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.maxValue = maxValue
         self.regularExpression = regularExpression
         self.isIndexed = isIndexed
+        self.renamingIdentifier = renamingIdentifier
     }
 }

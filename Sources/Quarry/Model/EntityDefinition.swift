@@ -34,12 +34,17 @@ public struct EntityDefinition: Sendable, Hashable {
     public var indexes: [IndexDescription]
     /// Uniqueness constraints: each is a list of attribute names whose combination is unique.
     public var uniquenessConstraints: [[String]]
+    /// The entity's name in an earlier model version, when it was renamed (Core Data's
+    /// `renamingIdentifier`): migration carries that entity's rows over. Not part of the
+    /// version hash.
+    public var renamingIdentifier: String?
 
     /// Creates an entity definition.
     public init(
         name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
-        indexes: [IndexDescription] = [], uniquenessConstraints: [[String]] = []
+        indexes: [IndexDescription] = [], uniquenessConstraints: [[String]] = [],
+        renamingIdentifier: String? = nil
     ) {
         self.name = name
         self.parent = parent
@@ -49,6 +54,7 @@ public struct EntityDefinition: Sendable, Hashable {
         self.relationships = relationships
         self.indexes = indexes
         self.uniquenessConstraints = uniquenessConstraints
+        self.renamingIdentifier = renamingIdentifier
     }
 
     /// The same definition with properties, indexes and constraints in a canonical order, so

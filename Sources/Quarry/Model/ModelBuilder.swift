@@ -24,9 +24,11 @@ public struct ModelBuilder: Sendable {
     /// Adds an entity, configured by `configure`.
     public mutating func entity(
         _ name: String, parent: String? = nil, abstract: Bool = false, className: String? = nil,
+        renamedFrom renamingIdentifier: String? = nil,
         _ configure: (inout EntityBuilder) -> Void = { _ in }
     ) {
-        var entity = EntityBuilder(EntityDefinition(name: name, parent: parent, isAbstract: abstract, className: className))
+        var entity = EntityBuilder(EntityDefinition(
+            name: name, parent: parent, isAbstract: abstract, className: className, renamingIdentifier: renamingIdentifier))
         configure(&entity)
         definition.entities.append(entity.definition)
     }
@@ -49,31 +51,34 @@ public struct EntityBuilder: Sendable {
     public mutating func attribute(
         _ name: String, _ type: AttributeType, optional: Bool = true, transient: Bool = false,
         default defaultValue: Value? = nil, min: Double? = nil, max: Double? = nil,
-        regex: String? = nil, indexed: Bool = false
+        regex: String? = nil, indexed: Bool = false, renamedFrom renamingIdentifier: String? = nil
     ) {
         definition.attributes.append(AttributeDescription(
             name: name, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
-            minValue: min, maxValue: max, regularExpression: regex, isIndexed: indexed))
+            minValue: min, maxValue: max, regularExpression: regex, isIndexed: indexed,
+            renamingIdentifier: renamingIdentifier))
     }
 
     /// Adds a to-one relationship.
     public mutating func toOne(
         _ name: String, destination: String, inverse: String? = nil, optional: Bool = true,
-        deleteRule: DeleteRule = .nullify
+        deleteRule: DeleteRule = .nullify, renamedFrom renamingIdentifier: String? = nil
     ) {
         definition.relationships.append(RelationshipDescription(
             name: name, destination: destination, inverse: inverse, isToMany: false, isOptional: optional,
-            deleteRule: deleteRule))
+            deleteRule: deleteRule, renamingIdentifier: renamingIdentifier))
     }
 
     /// Adds a to-many relationship.
     public mutating func toMany(
         _ name: String, destination: String, inverse: String? = nil, ordered: Bool = false,
-        optional: Bool = true, deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int = 0
+        optional: Bool = true, deleteRule: DeleteRule = .nullify, minCount: Int = 0, maxCount: Int = 0,
+        renamedFrom renamingIdentifier: String? = nil
     ) {
         definition.relationships.append(RelationshipDescription(
             name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
-            isOptional: optional, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount))
+            isOptional: optional, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount,
+            renamingIdentifier: renamingIdentifier))
     }
 
     /// Adds a (compound) index over `attributes`.

@@ -30,12 +30,15 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var minCount: Int
     /// The largest number of related objects allowed at save (to-many; 0: no limit).
     public var maxCount: Int
+    /// The relationship's name in an earlier model version, when it was renamed (Core Data's
+    /// `renamingIdentifier`): migration carries its contents over. Not part of the version hash.
+    public var renamingIdentifier: String?
 
     /// Creates a relationship description.
     public init(
         name: String, destination: String, inverse: String? = nil, isToMany: Bool = false,
         isOrdered: Bool = false, isOptional: Bool = true, deleteRule: DeleteRule = .nullify,
-        minCount: Int = 0, maxCount: Int = 0
+        minCount: Int = 0, maxCount: Int = 0, renamingIdentifier: String? = nil
     ) {
         self.name = name
         self.destination = destination
@@ -46,5 +49,6 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.deleteRule = deleteRule
         self.minCount = minCount
         self.maxCount = maxCount
+        self.renamingIdentifier = renamingIdentifier
     }
 }

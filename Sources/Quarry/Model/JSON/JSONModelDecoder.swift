@@ -8,9 +8,9 @@ struct JSONModelDecoder {
     let document: JSONDocument
 
     static let modelKeys: Set<String> = ["entities"]
-    static let entityKeys: Set<String> = ["name", "parent", "abstract", "className", "attributes", "relationships", "indexes", "unique"]
-    static let attributeKeys: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed"]
-    static let relationshipKeys: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "deleteRule", "minCount", "maxCount"]
+    static let entityKeys: Set<String> = ["name", "parent", "abstract", "className", "attributes", "relationships", "indexes", "unique", "renamingIdentifier"]
+    static let attributeKeys: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "renamingIdentifier"]
+    static let relationshipKeys: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "deleteRule", "minCount", "maxCount", "renamingIdentifier"]
     static let indexKeys: Set<String> = ["name", "attributes"]
 
     func decode() throws -> ModelDefinition {
@@ -32,6 +32,7 @@ struct JSONModelDecoder {
         entity.parent = try fields.string("parent")
         entity.isAbstract = try fields.bool("abstract") ?? false
         entity.className = try fields.string("className")
+        entity.renamingIdentifier = try fields.string("renamingIdentifier")
         entity.attributes = try fields.array("attributes").enumerated().map { i, n in
             try decodeAttribute(n, entity: name, position: i)
         }
@@ -75,6 +76,7 @@ struct JSONModelDecoder {
         attribute.maxValue = try fields.double("max")
         attribute.regularExpression = try fields.string("regex")
         attribute.isIndexed = try fields.bool("indexed") ?? false
+        attribute.renamingIdentifier = try fields.string("renamingIdentifier")
         return attribute
     }
 
@@ -98,6 +100,7 @@ struct JSONModelDecoder {
         }
         relationship.minCount = try fields.int("minCount") ?? 0
         relationship.maxCount = try fields.int("maxCount") ?? 0
+        relationship.renamingIdentifier = try fields.string("renamingIdentifier")
         return relationship
     }
 

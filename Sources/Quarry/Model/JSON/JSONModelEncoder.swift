@@ -14,6 +14,7 @@ struct JSONModelEncoder {
         if let p = e.parent { fields.append("\"parent\": \(q(p))") }
         if e.isAbstract { fields.append("\"abstract\": true") }
         if let c = e.className { fields.append("\"className\": \(q(c))") }
+        if let r = e.renamingIdentifier { fields.append("\"renamingIdentifier\": \(q(r))") }
         if !e.attributes.isEmpty { fields.append(list("attributes", e.attributes.map(attribute))) }
         if !e.relationships.isEmpty { fields.append(list("relationships", e.relationships.map(relationship))) }
         if !e.indexes.isEmpty {
@@ -42,6 +43,7 @@ struct JSONModelEncoder {
         if let m = a.maxValue { f.append("\"max\": \(JSONModelValues.number(m))") }
         if let r = a.regularExpression { f.append("\"regex\": \(q(r))") }
         if a.isIndexed { f.append("\"indexed\": true") }
+        if let i = a.renamingIdentifier { f.append("\"renamingIdentifier\": \(q(i))") }
         return "{" + f.joined(separator: ", ") + "}"
     }
 
@@ -54,6 +56,7 @@ struct JSONModelEncoder {
         if r.deleteRule != .nullify { f.append("\"deleteRule\": \(q(r.deleteRule.rawValue))") }
         if r.minCount != 0 { f.append("\"minCount\": \(r.minCount)") }
         if r.maxCount != 0 { f.append("\"maxCount\": \(r.maxCount)") }
+        if let i = r.renamingIdentifier { f.append("\"renamingIdentifier\": \(q(i))") }
         return "{" + f.joined(separator: ", ") + "}"
     }
 }

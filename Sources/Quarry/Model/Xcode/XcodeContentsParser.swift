@@ -120,7 +120,8 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
             let name = try mapping.required("name", of: "entity", in: xml)
             entity = EntityDefinition(
                 name: name, parent: xml["parentEntity"], isAbstract: XcodePropertyMapping.flag(xml["isAbstract"]),
-                className: xml["representedClassName"])
+                className: xml["representedClassName"],
+                renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml))
         case ("entity", "attribute"):
             if XcodePropertyMapping.flag(xml["derived"]) {
                 warnings.append(.xcode(

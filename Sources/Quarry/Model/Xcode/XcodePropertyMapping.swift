@@ -16,6 +16,12 @@ struct XcodePropertyMapping {
     /// Whether `value` is Xcode's spelling of true.
     static func flag(_ value: String?) -> Bool { value == "YES" }
 
+    /// The renaming identifier of an entity or property element: Xcode's model editor writes
+    /// its "Renaming ID" field as `elementID`; `renamingIdentifier` is accepted too.
+    static func renamingIdentifier(_ xml: [String: String]) -> String? {
+        (xml["renamingIdentifier"] ?? xml["elementID"]).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Maps an `<attribute>` element. Warnings for accepted but approximated features are
     /// appended to `warnings`.
     func attribute(_ xml: [String: String], warnings: inout [ModelWarning]) throws -> AttributeDescription {
@@ -39,7 +45,8 @@ struct XcodePropertyMapping {
             minValue: try bound("minValueString", of: name, in: xml),
             maxValue: try bound("maxValueString", of: name, in: xml),
             regularExpression: xml["regularExpressionString"],
-            isIndexed: Self.flag(xml["indexed"]))
+            isIndexed: Self.flag(xml["indexed"]),
+            renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml))
     }
 
     /// Maps a `<relationship>` element.
@@ -62,7 +69,8 @@ struct XcodePropertyMapping {
             name: name, destination: destination, inverse: xml["inverseName"].flatMap { $0.isEmpty ? nil : $0 },
             isToMany: toMany, isOrdered: toMany && Self.flag(xml["ordered"]),
             isOptional: Self.flag(xml["optional"]), deleteRule: rule,
-            minCount: minCount, maxCount: maxCount)
+            minCount: minCount, maxCount: maxCount,
+            renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml))
     }
 
     /// The value of XML attribute `key`, which `element` must have.
