@@ -34,9 +34,17 @@ public final class PersistentStack: @unchecked Sendable {
         public var storeName = "quarry"
         /// Keep the store in memory instead of SQLite.
         public var inMemory = false
-        /// Migrate a store made with an older model automatically (default on). Until the
-        /// migration issue lands, a model mismatch is reported as an error either way.
+        /// Migrate a store made with another model to this stack's model on open (default on):
+        /// Core Data's inferred lightweight migration, in one transaction (see
+        /// ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off: opening such a store
+        /// throws ``StoreError/modelMismatch(path:entities:)`` naming the entities that differ.
+        /// The in-memory store is never migrated.
         public var automaticLightweightMigration = true
+        /// The model's versions (an `.xcdatamodeld` bundle), so a store of any version migrates
+        /// step by step when no direct mapping keeps its data.
+        public var modelVersions: ModelVersionHistory?
+        /// Called with the progress of a migration on open that copies rows.
+        public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
         /// Merge importer saves into the main context (default on).
         public var mergesIncomingSavedObjects = true
         /// Make saving the main context a reported no-op.
@@ -190,6 +198,9 @@ public final class PersistentStack: @unchecked Sendable {
         var sqliteOptions = SQLiteStore.Options()
         sqliteOptions.busyTimeout = options.busyTimeout
         sqliteOptions.readOnly = options.readOnly
+        sqliteOptions.migratesAutomatically = options.automaticLightweightMigration
+        sqliteOptions.modelVersions = options.modelVersions
+        sqliteOptions.migrationProgress = options.migrationProgress
         let writer = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "writer")
         let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
         return (main, writer)

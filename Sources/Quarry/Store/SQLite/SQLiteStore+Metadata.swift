@@ -74,15 +74,23 @@ extension SQLiteStore {
 
     /// Writes the metadata rows of a new store.
     static func writeMetadata(db: Database, identifier: UUID, model: ManagedObjectModel) throws {
+        try db.execute(sql: "INSERT INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [MetadataKey.identifier, identifier.uuidString])
+        try replaceModel(db: db, with: model)
+    }
+
+    /// Records `model` as the store's model (its JSON, version hashes and the Quarry version),
+    /// replacing the rows of the model it had: at creation and after a migration.
+    static func replaceModel(db: Database, with model: ManagedObjectModel) throws {
+        let prefix = MetadataKey.entityHashPrefix
+        try db.execute(sql: "DELETE FROM Z_METADATA WHERE substr(key, 1, ?) = ?", arguments: [prefix.count, prefix])
         var rows: [(String, String)] = [
-            (MetadataKey.identifier, identifier.uuidString),
             (MetadataKey.modelVersionHash, model.versionHash),
             (MetadataKey.model, model.definition.jsonText()),
             (MetadataKey.quarryVersion, QuarryVersion.string),
         ]
         rows += model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
         for (key, value) in rows {
-            try db.execute(sql: "INSERT INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
         }
     }
 

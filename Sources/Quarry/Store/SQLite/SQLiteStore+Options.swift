@@ -6,18 +6,33 @@ extension SQLiteStore {
     /// ```swift
     /// let store = try SQLiteStore(url: url, model: model, options: .init(readOnly: true, busyTimeout: 1))
     /// ```
-    public struct Options: Sendable, Hashable {
+    public struct Options: Sendable {
         /// Open with `PRAGMA query_only`: reads work, ``SQLiteStore/save(_:resolve:)`` throws
         /// ``StoreError/readOnly(path:)``. The file must exist.
         public var readOnly: Bool
         /// How long (seconds) a write waits for another connection's write lock before failing
         /// with ``StoreError/locked(path:)``.
         public var busyTimeout: TimeInterval
+        /// Migrate a store made with another model to the model given, on open (lightweight,
+        /// inferred; see ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off by
+        /// default for a bare store, which then refuses with ``StoreError/modelMismatch(path:entities:)``;
+        /// ``PersistentStack`` turns it on (its `automaticLightweightMigration`).
+        public var migratesAutomatically: Bool
+        /// The versions of the model, for migrating step by step (see ``ModelVersionHistory``).
+        public var modelVersions: ModelVersionHistory?
+        /// Called with the progress of a migration on open that copies rows.
+        public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
 
         /// Creates options.
-        public init(readOnly: Bool = false, busyTimeout: TimeInterval = 5) {
+        public init(
+            readOnly: Bool = false, busyTimeout: TimeInterval = 5, migratesAutomatically: Bool = false,
+            modelVersions: ModelVersionHistory? = nil, migrationProgress: (@Sendable (MigrationProgress) -> Void)? = nil
+        ) {
             self.readOnly = readOnly
             self.busyTimeout = busyTimeout
+            self.migratesAutomatically = migratesAutomatically
+            self.modelVersions = modelVersions
+            self.migrationProgress = migrationProgress
         }
     }
 }

@@ -11,8 +11,9 @@ import GRDBSQLite
 /// silently. Reads see committed data only and never block writers.
 ///
 /// The file keeps its model as JSON in `Z_METADATA`, so it can be opened without a model file.
-/// Opening it with a model whose version hash differs throws ``StoreError/modelMismatch(path:entities:)``
-/// and leaves the file untouched.
+/// Opening it with a model whose version hash differs migrates the store when
+/// ``Options/migratesAutomatically`` is on (see ``migrate(url:to:versions:busyTimeout:progress:)``);
+/// otherwise it throws ``StoreError/modelMismatch(path:entities:)`` and leaves the file untouched.
 ///
 /// Values are stored as: integers `INTEGER`; doubles and floats `REAL`; decimals `TEXT`;
 /// strings `TEXT`; booleans `INTEGER` 0/1; dates `REAL` (seconds since 2001-01-01);
@@ -67,12 +68,17 @@ public final class SQLiteStore: PersistentStore {
         self.options = options
         let exists = FileManager.default.fileExists(atPath: path)
         var existingMetadata: Metadata?
+        var needsMigration = false
         if exists {
             // Decide from a look that writes nothing (see ``peek(path:busyTimeout:)``): a file
             // Quarry refuses is never opened for writing, so it and its -wal/-shm stay as they were.
             let found = try Self.peek(path: path, busyTimeout: options.busyTimeout)
             if let metadata = found.metadata {
-                _ = try Self.check(metadata, against: model, path: path)
+                if let model, model.versionHash != metadata.modelVersionHash, options.migratesAutomatically, !options.readOnly {
+                    needsMigration = true
+                } else {
+                    _ = try Self.check(metadata, against: model, path: path)
+                }
             } else if found.hasOtherTables {
                 throw StoreError.notAQuarryStore(path: path)
             } else if model == nil || options.readOnly {
@@ -102,12 +108,18 @@ public final class SQLiteStore: PersistentStore {
         let identifier: UUID
         let resolvedModel: ManagedObjectModel
         do {
+            if needsMigration, let model {
+                _ = try Self.migrate(writer: pool, path: path, to: model, versions: options.modelVersions, progress: options.migrationProgress)
+                existingMetadata = nil
+            }
             if let stored = try existingMetadata ?? pool.read({ try Self.readMetadata(db: $0, path: path) }) {
                 (identifier, resolvedModel) = try Self.check(stored, against: model, path: path)
             } else {
                 guard let model else { throw StoreError.missingMetadata(path: path) }
                 (identifier, resolvedModel) = try Self.create(pool: pool, model: model, path: path)
             }
+        } catch let error as MigrationError {
+            throw error
         } catch {
             throw Self.storeError(error, path: path)
         }
