@@ -11,11 +11,12 @@ struct BrowseCommand: AsyncParsableCommand {
         abstract: "Browse a Quarry store in the terminal.",
         discussion: """
             The model comes from the store's own metadata unless --model names a model file \
-            (.json, .xcdatamodel or .xcdatamodeld). Press ? in the browser for every key.
+            (.json, .xcdatamodel or .xcdatamodeld). With --model, a STORE that does not exist is \
+            created, new and empty (never with --read-only). Press ? in the browser for every key.
             """
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store).")
+    @Argument(help: "The store file (a Quarry SQLite store; created when absent and --model is given).")
     var store: String
 
     @Option(name: .long, help: "A model file to use instead of the one kept in the store.")
@@ -79,7 +80,7 @@ struct BrowseCommand: AsyncParsableCommand {
             // made for a browser that will open on it.
             BrowserLauncher.requireTerminal()
             try StoreCreation.create(at: url, model: objectModel)
-            startMessage = StoreCreation.summary(of: url, model: objectModel)
+            startMessage = "created a new, empty store for \(objectModel.entities.count) entities"
         }
         var options = PersistentStack.Options()
         options.storeURL = url

@@ -44,11 +44,18 @@ struct QuarryCommand: AsyncParsableCommand {
             let escaped = ValidationError(ControlEscaping.escaped(error.message))
             FileHandle.standardError.write(Data(SubcommandUsage.message(for: escaped, in: type(of: command)).utf8))
             exit(withError: ExitCode.validationFailure)
-        } catch let error as ExitCode {
+        } catch where isArgumentParserError(error) {
+            // --help, --version and exit codes: ArgumentParser prints (or not) as it should.
             exit(withError: error)
         } catch {
             exit(withError: EscapedError(message: ControlEscaping.escaped("\(error)")))
         }
+    }
+
+    /// Whether `error` is one of ArgumentParser's own (`ExitCode`, `CleanExit`, the help
+    /// request its built-in help command throws), which must reach `exit(withError:)` as is.
+    private static func isArgumentParserError(_ error: any Error) -> Bool {
+        error is ExitCode || error is CleanExit || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
     }
 }
 
