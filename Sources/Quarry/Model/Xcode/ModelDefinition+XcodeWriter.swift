@@ -4,7 +4,9 @@ extension ModelDefinition {
     /// The document is what Xcode's Core Data model editor writes: a
     /// `com.apple.IDECoreDataModeler.DataModel` model, entities and properties sorted by name,
     /// renaming identifiers as `elementID`, indexes as `<fetchIndex>` elements, uniqueness
-    /// constraints as `<uniquenessConstraints>`. Reading it back with
+    /// constraints as `<uniquenessConstraints>`, indexed attributes as `indexed="YES"`. An entity
+    /// without a class name is given its own name as `representedClassName`, as Xcode's editor
+    /// gives a new entity (class names are not part of model equality). Reading it back with
     /// ``ManagedObjectModel/load(xcodeModelAt:)`` gives an equal model (`==`), except for what
     /// Xcode's format cannot hold, which ``xcodeContentsLosses()`` lists. Pure; runs on the
     /// calling thread.
