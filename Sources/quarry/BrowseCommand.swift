@@ -11,11 +11,12 @@ struct BrowseCommand: AsyncParsableCommand {
         abstract: "Browse a Quarry store in the terminal.",
         discussion: """
             The model comes from the store's own metadata unless --model names a model file \
-            (.json, .xcdatamodel or .xcdatamodeld). Press ? in the browser for every key.
+            (.json, .xcdatamodel or .xcdatamodeld). With --model, a STORE that does not exist is \
+            created, new and empty (never with --read-only). Press ? in the browser for every key.
             """
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store).")
+    @Argument(help: "The store file (a Quarry SQLite store; created when absent and --model is given).")
     var store: String
 
     @Option(name: .long, help: "A model file to use instead of the one kept in the store.")
@@ -42,39 +43,14 @@ struct BrowseCommand: AsyncParsableCommand {
     var readOnly = false
 
     func run() async throws {
-        // Messages echo names from the model file, the store and the command line: escape
-        // their control characters so a crafted store cannot drive the terminal.
-        do {
-            try await browse()
-        } catch let error as ArgumentParser.ValidationError {
-            throw ArgumentParser.ValidationError(ControlEscaping.escaped(error.message))
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw EscapedError(message: ControlEscaping.escaped("\(error)"))
-        }
-    }
-
-    /// An error whose message had its control characters escaped.
-    struct EscapedError: Error, CustomStringConvertible {
-        /// The escaped message.
-        var message: String
-        var description: String { message }
-    }
-
-    private func browse() async throws {
         let url = URL(fileURLWithPath: store)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw ValidationError("\(store): no such file")
-        }
+        let creating = try Self.needsCreating(url, model: model, readOnly: readOnly)
         let objectModel: ManagedObjectModel
         if let model {
-            let modelURL = URL(fileURLWithPath: model)
-            objectModel = modelURL.pathExtension == "json"
-                ? try ManagedObjectModel.load(jsonAt: modelURL)
-                : try ManagedObjectModel.load(xcodeModelAt: modelURL)
+            objectModel = try ModelLoading.load(modelAt: model)
         } else {
             objectModel = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true)).model
+            ModelLoading.reportWarnings(of: objectModel)
         }
         let entityDescription: EntityDescription
         if let entity {
@@ -83,7 +59,7 @@ struct BrowseCommand: AsyncParsableCommand {
             }
             entityDescription = found
         } else {
-            entityDescription = try Self.largestEntity(in: objectModel, storeURL: url)
+            entityDescription = try Self.largestEntity(in: objectModel, storeURL: creating ? nil : url)
         }
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
         guard !sortKeys.isEmpty || section != nil else {
@@ -98,20 +74,49 @@ struct BrowseCommand: AsyncParsableCommand {
                 throw ValidationError("--where: \(error)")
             }
         }
+        var startMessage: String?
+        if creating {
+            // Everything that could refuse the command has been checked: a new store is only
+            // made for a browser that will open on it.
+            BrowserLauncher.requireTerminal()
+            try StoreCreation.create(at: url, model: objectModel)
+            startMessage = "created a new, empty store for \(objectModel.entities.count) entities"
+        }
         var options = PersistentStack.Options()
         options.storeURL = url
         options.readOnly = readOnly
         let stack = try PersistentStack(model: objectModel, options: options)
         let configuration = BrowserConfiguration(
             storeTitle: url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
-            filter: filter, isReadOnly: readOnly)
+            filter: filter, isReadOnly: readOnly, startMessage: startMessage)
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }
 
-    /// The concrete entity with the most objects (the first in model order on a tie).
-    static func largestEntity(in model: ManagedObjectModel, storeURL: URL) throws -> EntityDescription {
+    /// Whether the store at `url` must be created: nothing is there, or an empty file (which
+    /// SQLite also creates). That needs `--model` and is refused with `--read-only`.
+    static func needsCreating(_ url: URL, model: String?, readOnly: Bool) throws -> Bool {
+        let path = url.path
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let isEmptyFile = attributes?[.type] as? FileAttributeType == .typeRegular
+            && (attributes?[.size] as? NSNumber)?.int64Value == 0
+        guard !StoreCreation.somethingExists(at: path) || isEmptyFile else { return false }
+        let what = isEmptyFile ? "an empty file" : "no such file"
+        guard model != nil else {
+            throw ValidationError("\(path): \(what) (give --model to create a new store there)")
+        }
+        guard !readOnly else {
+            throw ValidationError("\(path): \(what), and --read-only never creates a store")
+        }
+        if !isEmptyFile { try StoreCreation.checkCreatable(url) }
+        return true
+    }
+
+    /// The concrete entity with the most objects (the first in model order on a tie, and for a
+    /// store not created yet, `storeURL` nil).
+    static func largestEntity(in model: ManagedObjectModel, storeURL: URL?) throws -> EntityDescription {
         let concrete = model.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
+        guard let storeURL else { return concrete[0] }
         let store = try SQLiteStore(url: storeURL, model: model, options: .init(readOnly: true))
         var best = concrete[0], bestCount = -1
         for entity in concrete {

@@ -20,6 +20,14 @@ enum BrowserLauncher {
         return (resolution.theme, resolution.problem.map { "theme: \($0) (using the default theme)" })
     }
 
+    /// Exits with status 2 and a message unless standard input and output are a terminal.
+    nonisolated static func requireTerminal() {
+        guard CursesTerminal.isInteractive() else {
+            FileHandle.standardError.write(Data("quarry: the browser needs a terminal (stdin and stdout must be a tty)\n".utf8))
+            exit(2)
+        }
+    }
+
     /// Runs the browser on `stack` until the user quits; the terminal is restored when this returns.
     ///
     /// The caller awaits on the main actor, so the main queue keeps running the UI loop, the
@@ -30,10 +38,7 @@ enum BrowserLauncher {
     /// error), before anything else.
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
                     liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil) async {
-        guard CursesTerminal.isInteractive() else {
-            FileHandle.standardError.write(Data("quarry: the browser needs a terminal (stdin and stdout must be a tty)\n".utf8))
-            exit(2)
-        }
+        requireTerminal()
         let terminal = CursesTerminal()
         var configuration = configuration
         let (theme, problem) = theme(named: themeName)

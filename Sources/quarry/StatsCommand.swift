@@ -25,6 +25,7 @@ struct StatsCommand: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: store)
         let sqlite = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
+        ModelLoading.reportWarnings(of: sqlite.model)
         let stats = try StoreStatistics(coordinator: StoreCoordinator(store: sqlite, name: "stats"))
         print(json ? try stats.json() : stats.text())
     }

@@ -9,8 +9,7 @@ struct CommandMessageTests {
     let directory = TemporaryDirectory()
 
     func quarry(_ arguments: String...) throws -> CommandRunner.Result {
-        let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
-        return try CommandRunner.run(executable, arguments)
+        try QuarryExecutable.run(arguments)
     }
 
     @Test(arguments: [
@@ -21,8 +20,7 @@ struct CommandMessageTests {
         (["demo", "--import-only", "--seed-only"], "demo"),
     ])
     func aUsageErrorPrintsTheSubcommandsUsageNotTheRoots(arguments: [String], subcommand: String) throws {
-        let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
-        let result = try CommandRunner.run(executable, arguments)
+        let result = try QuarryExecutable.run(arguments)
         #expect(result.status == 64)
         #expect(result.standardError.contains("Usage: quarry \(subcommand) "))
         #expect(!result.standardError.contains("quarry <subcommand>"))
@@ -74,5 +72,18 @@ struct CommandMessageTests {
         let result = try quarry("demo", "--help")
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("--import-only"))
+    }
+
+    @Test(arguments: [
+        ([], "SUBCOMMANDS:"),
+        (["create", "--help"], "USAGE: quarry create <store> --model <model>"),
+        (["model", "--help"], "USAGE: quarry model <model-or-store> [--json] [--xcode] [--output <output>]"),
+        (["help", "browse"], "created, new and empty"),
+    ])
+    func helpIsPrintedAsTheManualWithStatusZero(arguments: [String], expected: String) throws {
+        let result = try QuarryExecutable.run(arguments.isEmpty ? ["--help"] : arguments)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains(expected), "\(result.standardOutput)")
+        #expect(result.standardError.isEmpty)
     }
 }

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import Quarry
+
+/// `quarry create STORE --model MODEL`: a new, empty store for a model.
+struct CreateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create",
+        abstract: "Create a new, empty store for a model.",
+        discussion: """
+            The model is a JSON model file, an Xcode model (.xcdatamodeld or .xcdatamodel folder) \
+            or its contents file. Nothing is written when STORE exists already, whatever it is.
+            """
+    )
+
+    @Argument(help: "The store file to create (it must not exist).")
+    var store: String
+
+    @Option(name: .long, help: "The model file (.json, .xcdatamodel, .xcdatamodeld or contents).")
+    var model: String
+
+    func run() throws {
+        let url = URL(fileURLWithPath: store)
+        // Refused before the model is even read: whatever is at STORE is never opened.
+        try StoreCreation.checkCreatable(url)
+        let objectModel = try ModelLoading.load(modelAt: model)
+        try StoreCreation.create(at: url, model: objectModel)
+        print(StoreCreation.summary(of: url, model: objectModel))
+    }
+}

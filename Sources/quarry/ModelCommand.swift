@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import Quarry
+import QuarryTUI
+
+/// `quarry model MODEL_OR_STORE [--json | --xcode]`: prints a model, or converts it.
+struct ModelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "model",
+        abstract: "Describe a model, or convert it to JSON or to an Xcode model.",
+        discussion: """
+            MODEL_OR_STORE is a model file (.json, .xcdatamodel, .xcdatamodeld or contents) or a \
+            Quarry store, whose recorded model is read without changing the file. Without a flag \
+            the model is described: entities, attributes with types and flags, relationships, \
+            inverses, delete rules, constraints, indexes and the loader's warnings. --json prints \
+            the JSON model format (to --output FILE if given); --xcode writes an .xcdatamodel \
+            folder at --output. An existing --output is never overwritten.
+            """
+    )
+
+    /// What to print the model as.
+    enum Format: String, EnumerableFlag {
+        /// The JSON model format.
+        case json
+        /// An Xcode `.xcdatamodel` folder.
+        case xcode
+
+        static func help(for value: Format) -> ArgumentHelp? {
+            switch value {
+            case .json: return "Print the model in the JSON model format."
+            case .xcode: return "Write the model as an .xcdatamodel folder at --output."
+            }
+        }
+    }
+
+    @Argument(help: "A model file or folder, or a Quarry store.")
+    var modelOrStore: String
+
+    @Flag(help: "The format to convert to (default: a readable description).")
+    var format: Format?
+
+    @Option(name: .long, help: "Where to write --json or --xcode output (never overwritten).")
+    var output: String?
+
+    func validate() throws {
+        guard StoreCreation.somethingExists(at: modelOrStore) else {
+            throw ArgumentParser.ValidationError("\(modelOrStore): no such file")
+        }
+        if output != nil, format == nil {
+            throw ArgumentParser.ValidationError("--output needs --json or --xcode")
+        }
+        if format == .xcode {
+            guard let output else { throw ArgumentParser.ValidationError("--xcode needs --output PATH.xcdatamodel") }
+            guard URL(fileURLWithPath: output).pathExtension == "xcdatamodel" else {
+                throw ArgumentParser.ValidationError("--output \(output): an Xcode model folder's name ends in .xcdatamodel")
+            }
+        }
+        if let output, StoreCreation.somethingExists(at: output) {
+            throw ArgumentParser.ValidationError("--output \(output): already exists; it is never overwritten")
+        }
+    }
+
+    func run() throws {
+        let url = URL(fileURLWithPath: modelOrStore)
+        let model: ManagedObjectModel
+        let source: String
+        if Self.isSQLiteFile(url) {
+            // A peek at Z_METADATA: the store, its -wal and -shm are never written.
+            model = try SQLiteStore.readMetadata(url: url).model
+            source = "\(url.path) (the model recorded in the store)"
+        } else {
+            // The description lists the warnings itself; conversions print them on stderr.
+            model = try ModelLoading.load(modelAt: modelOrStore, reportingWarnings: format != nil)
+            source = url.path
+        }
+        switch format {
+        case nil:
+            print(ModelDescriptionText(source: source, model: model).text)
+        case .json:
+            let text = model.definition.jsonText()
+            if let output {
+                try write(Data(text.utf8), to: URL(fileURLWithPath: output))
+                print("wrote \(output): \(model.entities.count) entities")
+            } else {
+                print(text, terminator: "")
+            }
+        case .xcode:
+            let folder = URL(fileURLWithPath: output!)
+            for loss in model.definition.xcodeContentsLosses() {
+                FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped(loss.description))\n".utf8))
+            }
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            } catch {
+                throw OutputError(path: folder.path, reason: "\(error.localizedDescription)")
+            }
+            do {
+                try write(Data(model.definition.xcodeContentsXML().utf8), to: folder.appendingPathComponent("contents"))
+            } catch {
+                try? FileManager.default.removeItem(at: folder)  // made above, empty
+                throw error
+            }
+            print("wrote \(folder.path): \(model.entities.count) entities")
+        }
+    }
+
+    /// Writes `data` to a new file at `url`, refusing (rather than replacing) one that
+    /// appeared since ``validate()`` looked.
+    private func write(_ data: Data, to url: URL) throws {
+        do {
+            try data.write(to: url, options: .withoutOverwriting)
+        } catch {
+            throw OutputError(path: url.path, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    /// Whether `url` is a regular file starting with SQLite's header.
+    static func isSQLiteFile(_ url: URL) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
+    }
+}
+
+/// An output file of `quarry model` could not be written.
+struct OutputError: Error, CustomStringConvertible {
+    /// The file or folder.
+    var path: String
+    /// What the system said.
+    var reason: String
+    var description: String { "\(path): cannot be written: \(reason)" }
+}

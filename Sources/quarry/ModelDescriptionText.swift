@@ -1,0 +1,112 @@
+import Foundation
+import Quarry
+import QuarryTUI
+
+/// The readable description `quarry model` prints: per entity its parent, attributes with
+/// types and flags, relationships, uniqueness constraints and indexes, then the loader's
+/// warnings. Control characters in names, defaults and messages are escaped (they come from
+/// the model file).
+///
+/// ```
+/// Ticker  (parent Asset)
+///   attributes:
+///     price   Double  required  default 0.0  min 0
+///   relationships:
+///     quotes  -> Quote  to-many  optional  inverse Quote.ticker  delete Cascade
+/// ```
+struct ModelDescriptionText {
+    /// Where the model came from (a model file, or a store and its recorded model).
+    var source: String
+    /// The model.
+    var model: ManagedObjectModel
+
+    var text: String {
+        var lines = [
+            "model: \(source)",
+            "version hash: \(model.versionHash)",
+            "entities: \(model.entities.count)",
+        ]
+        for entity in model.entities {
+            lines.append("")
+            lines += describe(entity)
+        }
+        lines.append("")
+        if model.warnings.isEmpty {
+            lines.append("warnings: none")
+        } else {
+            lines.append("warnings: \(model.warnings.count)")
+            lines += model.warnings.map { "  \($0)" }
+        }
+        return lines.map { ControlEscaping.escaped($0) }.joined(separator: "\n")
+    }
+
+    private func describe(_ entity: EntityDescription) -> [String] {
+        let own = entity.definition
+        var header = [entity.name]
+        if let parent = own.parent { header.append("(parent \(parent))") }
+        if own.isAbstract { header.append("abstract") }
+        if let renamed = own.renamingIdentifier { header.append("renamed from \(renamed)") }
+        var lines = [header.joined(separator: "  ")]
+        if !entity.subentityNames.isEmpty { lines.append("  sub-entities: \(entity.subentityNames.joined(separator: ", "))") }
+        let inherited = entity.attributes.count + entity.relationships.count - own.attributes.count - own.relationships.count
+        if inherited > 0, let parent = own.parent {
+            lines.append("  inherits \(inherited) \(inherited == 1 ? "property" : "properties") from \(parent)")
+        }
+        if !own.attributes.isEmpty {
+            lines.append("  attributes:")
+            lines += table(own.attributes.map(attributeColumns))
+        }
+        if !own.relationships.isEmpty {
+            lines.append("  relationships:")
+            lines += table(own.relationships.map(relationshipColumns))
+        }
+        for constraint in own.uniquenessConstraints {
+            lines.append("  unique: \(constraint.joined(separator: ", "))")
+        }
+        for index in own.indexes {
+            lines.append("  index \(index.name): \(index.attributes.joined(separator: ", "))")
+        }
+        return lines
+    }
+
+    private func attributeColumns(_ a: AttributeDescription) -> [String] {
+        var flags = [a.isOptional ? "optional" : "required"]
+        if a.isTransient { flags.append("transient") }
+        if a.isIndexed { flags.append("indexed") }
+        if let value = a.defaultValue { flags.append("default \(value)") }
+        if let min = a.minValue { flags.append("min \(Self.number(min))") }
+        if let max = a.maxValue { flags.append("max \(Self.number(max))") }
+        if let regex = a.regularExpression { flags.append("regex \(regex)") }
+        if let renamed = a.renamingIdentifier { flags.append("renamed from \(renamed)") }
+        return [a.name, a.type.rawValue, flags.joined(separator: "  ")]
+    }
+
+    private func relationshipColumns(_ r: RelationshipDescription) -> [String] {
+        var flags = [r.isToMany ? (r.isOrdered ? "to-many ordered" : "to-many") : "to-one"]
+        flags.append(r.isOptional ? "optional" : "required")
+        flags.append(r.inverse.map { "inverse \(r.destination).\($0)" } ?? "no inverse")
+        flags.append("delete \(r.deleteRule.rawValue)")
+        if r.isToMany, r.minCount != 0 { flags.append("min \(r.minCount)") }
+        if r.isToMany, r.maxCount != 0 { flags.append("max \(r.maxCount)") }
+        if let renamed = r.renamingIdentifier { flags.append("renamed from \(renamed)") }
+        return [r.name, "-> \(r.destination)", flags.joined(separator: "  ")]
+    }
+
+    /// Rows of columns, each column padded to its widest cell, indented under a heading.
+    private func table(_ rows: [[String]]) -> [String] {
+        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            let cells = row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }
+            var line = "    " + cells.joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
+        }
+    }
+
+    /// A bound without a fraction when it has none.
+    private static func number(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    }
+}

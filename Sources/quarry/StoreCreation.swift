@@ -1,0 +1,69 @@
+import Foundation
+import Quarry
+
+/// Creates new, empty stores for `quarry create` and `quarry browse NEW --model M`.
+enum StoreCreation {
+    /// Why a store was not created.
+    enum Refusal: Error, CustomStringConvertible {
+        /// Something (a file, a folder, a link) is at the path already.
+        case exists(path: String)
+        /// A write-ahead log or shared-memory file of an earlier store is beside the path: a new
+        /// store there could pick it up.
+        case leftover(path: String)
+        /// The folder the store would go in does not exist.
+        case noFolder(path: String)
+
+        var description: String {
+            switch self {
+            case .exists(let path): return "\(path): already exists; quarry create never overwrites a file"
+            case .leftover(let path): return "\(path): an earlier store's file is there; remove it or choose another path"
+            case .noFolder(let path): return "\(path): no such folder"
+            }
+        }
+    }
+
+    /// Whether anything, even a dangling symbolic link, is at `path` (SQLite would create the
+    /// link's target).
+    static func somethingExists(at path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
+    /// Checks that a store can be created at `url`: nothing is there, no `-wal`/`-shm` of an
+    /// earlier store is beside it, and its folder exists.
+    static func checkCreatable(_ url: URL) throws {
+        let path = url.path
+        guard !somethingExists(at: path) else { throw Refusal.exists(path: path) }
+        for suffix in ["-wal", "-shm", "-journal"] where somethingExists(at: path + suffix) {
+            throw Refusal.leftover(path: path + suffix)
+        }
+        var isDirectory: ObjCBool = false
+        let folder = url.deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Refusal.noFolder(path: folder)
+        }
+    }
+
+    /// Creates an empty store for `model` at `url` (schema and metadata in one transaction),
+    /// or fills an empty file there, and closes it, so no `-wal`/`-shm` is left beside it.
+    /// When creation fails, the files it made are removed; files that were there before stay.
+    static func create(at url: URL, model: ManagedObjectModel) throws {
+        let paths = ["", "-wal", "-shm"].map { url.path + $0 }
+        let existing = Set(paths.filter(somethingExists))
+        do {
+            // The store is released at the end of this scope: its connections close and the
+            // last one checkpoints the log away.
+            _ = try SQLiteStore(url: url, model: model)
+        } catch {
+            for path in paths where !existing.contains(path) { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+    }
+
+    /// "created PATH: N entities (A, B, C)", for the user.
+    static func summary(of url: URL, model: ManagedObjectModel) -> String {
+        let names = model.entities.map(\.name)
+        return "created \(url.path): \(names.count) \(names.count == 1 ? "entity" : "entities")"
+            + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
+    }
+}
