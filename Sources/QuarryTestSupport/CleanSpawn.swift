@@ -34,11 +34,11 @@ enum CleanSpawn {
     /// `outputPath` and standard error to `errorPath` (`/dev/null` when nil); returns the exit
     /// status (128 + the signal number when a signal ended it).
     static func run(_ arguments: [String], searchPath: Bool, environment: [String: String],
-                    outputPath: String, errorPath: String?) throws -> Int32 {
+                    outputPath: String, errorPath: String?, inputPath: String = "/dev/null") throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         if let errorPath {
             posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

@@ -52,6 +52,9 @@ struct BrowseCommand: AsyncParsableCommand {
             objectModel = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true)).model
             ModelLoading.reportWarnings(of: objectModel)
         }
+        if let model, !creating {
+            try Self.migrateIfAsked(url, to: objectModel, modelPath: model, readOnly: readOnly)
+        }
         let entityDescription: EntityDescription
         if let entity {
             guard let found = objectModel.entity(named: entity) else {
@@ -109,6 +112,20 @@ struct BrowseCommand: AsyncParsableCommand {
         }
         if !isEmptyFile { try StoreCreation.checkCreatable(url) }
         return true
+    }
+
+    /// When the store was made with another model: shows the migration plan and migrates after
+    /// the user agrees (never silently); refuses with `--read-only`, and when the user declines.
+    static func migrateIfAsked(_ url: URL, to model: ManagedObjectModel, modelPath: String, readOnly: Bool) throws {
+        let versions = try MigrationConsole.versions(forModelAt: modelPath)
+        guard let plan = try SQLiteStore.migrationPlan(url: url, to: model, versions: versions) else { return }
+        if readOnly { throw MigrationError.readOnly(path: url.path, plan: plan.description) }
+        MigrationConsole.show(plan, on: .standardError)
+        guard MigrationConsole.confirm("The store was made with another model. Migrate it?") else {
+            FileHandle.standardError.write(Data("quarry: \(url.path): not migrated (unchanged); open it without --model, or migrate it\n".utf8))
+            throw ExitCode(1)
+        }
+        try MigrationConsole.migrate(url, to: model, versions: versions)
     }
 
     /// The concrete entity with the most objects (the first in model order on a tie, and for a

@@ -11,6 +11,7 @@ struct QuarryCommand: AsyncParsableCommand {
         BrowseCommand.self,
         CreateCommand.self,
         ModelCommand.self,
+        MigrateCommand.self,
         StatsCommand.self,
     ]
 

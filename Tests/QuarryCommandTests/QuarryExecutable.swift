@@ -4,10 +4,10 @@ import Testing
 
 /// The built `quarry` binary, run to its end.
 enum QuarryExecutable {
-    /// Runs `quarry ARGUMENTS` with standard input from `/dev/null`.
-    static func run(_ arguments: [String]) throws -> CommandRunner.Result {
+    /// Runs `quarry ARGUMENTS` with standard input from `input` (`/dev/null` when `nil`).
+    static func run(_ arguments: [String], input: String? = nil) throws -> CommandRunner.Result {
         let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
-        return try CommandRunner.run(executable, arguments)
+        return try CommandRunner.run(executable, arguments, input: input)
     }
 
     /// Writes `text` to `url`, creating its folder.
