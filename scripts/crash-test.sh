@@ -9,7 +9,11 @@
 #     `quarry demo --seed-only` must refuse the partial seed ("seed was interrupted"), or find
 #     the seed finished with every ticker, or (killed before anything was stored) seed anew.
 #   - then two importers (two processes) on one store for 3 s: both keep saving, no symbol twice.
-# Prints "crash-test: 26/26 whole" and exits 0 when every round passes.
+#   - 10 rounds: `quarry migrate --yes` of a 300,000-row store (a rename, a type change that
+#     copies the table, an added attribute) killed at a random moment; then integrity_check, and
+#     the store must be wholly old (old model hash, old columns, every row) or wholly migrated
+#     (new hash, new columns, every row with its values), and say so to `quarry migrate --dry-run`.
+# Prints "crash-test: 36/36 whole" and exits 0 when every round passes.
 # Usage: bash scripts/crash-test.sh [QUARRY_EXECUTABLE (default: .build/debug/quarry, built if absent)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +24,8 @@ trap 'rm -rf "$work"' EXIT
 
 import_rounds=${CRASH_IMPORT_ROUNDS:-20}
 seed_rounds=${CRASH_SEED_ROUNDS:-5}
+migrate_rounds=${CRASH_MIGRATE_ROUNDS:-10}
+migrate_rows=300000
 rate=1000                                   # 250 rows a save (4 saves a second) …
 per_save=25                                 # … of which 25 are new tickers
 seed_rows=200000
@@ -97,6 +103,54 @@ for round in $(seq 1 "$seed_rounds"); do
     pass "$name" "killed before the seed began: seeded anew"
   else
     fail "$name" "exit $status, $tickers tickers: $(head -c 300 "$work/out" "$work/err" | tr '\n' ' ')"
+  fi
+done
+
+echo "crash-test: $migrate_rounds migration rounds"
+cat >"$work/v1.json" <<'JSON'
+{"entities": [{"name": "Item", "attributes": [{"name": "name", "type": "String", "indexed": true}, {"name": "count", "type": "Integer 32"}]}]}
+JSON
+cat >"$work/v2.json" <<'JSON'
+{"entities": [{"name": "Item", "attributes": [{"name": "title", "renamingIdentifier": "name", "type": "String", "indexed": true},
+  {"name": "count", "type": "Double"}, {"name": "note", "type": "String"}]}]}
+JSON
+pristine="$work/pristine.sqlite"
+"$quarry" create "$pristine" --model "$work/v1.json" >/dev/null
+sqlite3 "$pristine" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $migrate_rows)
+  INSERT INTO Item (Z_PK, Z_ENT, Z_OPT, name, count) SELECT i, 0, 1, 'item ' || i, i FROM n;
+  UPDATE Z_PRIMARYKEY SET Z_MAX = $migrate_rows;"
+old_hash=$(sqlite3 "$pristine" "SELECT value FROM Z_METADATA WHERE key = 'modelVersionHash';")
+expected_sum=$(( migrate_rows * (migrate_rows + 1) / 2 ))
+# One migration to the end, timed, gives the new hash and the range the kills fall in.
+cp "$pristine" "$work/whole.sqlite"
+started=$(date +%s%N)
+"$quarry" migrate "$work/whole.sqlite" --model "$work/v2.json" --yes >/dev/null
+took_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+new_hash=$(sqlite3 "$work/whole.sqlite" "SELECT value FROM Z_METADATA WHERE key = 'modelVersionHash';")
+echo "  a whole migration takes ${took_ms} ms"
+for round in $(seq 1 "$migrate_rounds"); do
+  store="$work/migrate-$round.sqlite"
+  cp "$pristine" "$store"
+  d=$(delay 5 $(( took_ms * 16 / 10 )))
+  kill_after "$d" "$quarry" migrate "$store" --model "$work/v2.json" --yes
+  name="migration round $round (killed after ${d}s)"
+  check=$(integrity "$store")
+  if [ "$check" != "ok" ]; then fail "$name" "integrity_check: $check"; continue; fi
+  hash=$(sqlite3 "$store" "SELECT value FROM Z_METADATA WHERE key = 'modelVersionHash';")
+  if [ "$hash" = "$old_hash" ]; then
+    read -r rows total < <(sqlite3 -separator ' ' "$store" "SELECT COUNT(*), SUM(count) FROM Item WHERE name = 'item ' || Z_PK;")
+    model=v1; state="old model"
+  elif [ "$hash" = "$new_hash" ]; then
+    read -r rows total < <(sqlite3 -separator ' ' "$store" "SELECT COUNT(*), CAST(SUM(count) AS INTEGER) FROM Item WHERE title = 'item ' || Z_PK AND typeof(count) = 'real' AND note IS NULL;")
+    model=v2; state="migrated"
+  else
+    fail "$name" "model hash is neither the old nor the new one: $hash"; continue
+  fi
+  if [ "$rows" = "$migrate_rows" ] && [ "$total" = "$expected_sum" ] \
+     && "$quarry" migrate "$store" --model "$work/$model.json" --dry-run 2>&1 | grep -q "already has this model"; then
+    pass "$name" "$state, $rows rows"
+  else
+    fail "$name" "$state but $rows rows (sum $total)"
   fi
 done
 
