@@ -10,6 +10,8 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "frc-update-rounds": runFRCUpdateRoundsScenario,
     "frc-fetch": runFRCFetchScenario,
     "import-live": runImportLiveScenario,
+    "migrate-add": runMigrateAddScenario,
+    "migrate-copy": runMigrateCopyScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
