@@ -63,38 +63,77 @@ import QuarryTestSupport
 
     // MARK: Item 4: siblings declaring one name with different types
 
+    /// `Album` sorts before `Book`, so its INTEGER `code` is laid out first: the old layout
+    /// stored Book's strings in that column, and `"0123"` came back as `"123"`.
     private func siblingsModel() throws -> ManagedObjectModel {
         var builder = ModelBuilder()
         builder.entity("Item", abstract: true) { $0.attribute("title", .string) }
+        builder.entity("Album", parent: "Item") { e in
+            e.attribute("code", .integer64, indexed: true)
+            e.attribute("pages", .integer16)
+            e.toOne("label", destination: "Label", inverse: "albums")
+        }
         builder.entity("Book", parent: "Item") { e in
             e.attribute("code", .string, indexed: true)
             e.attribute("pages", .integer32)
+            e.attribute("label", .string)
             e.unique("code")
         }
-        builder.entity("Disc", parent: "Item") { e in
-            e.attribute("code", .integer64, indexed: true)
-            e.attribute("pages", .integer16)
+        builder.entity("Label") { e in
+            e.attribute("name", .string)
+            e.toMany("albums", destination: "Album", inverse: "label")
         }
         return try builder.build()
     }
 
     @Test func siblingsWithOneNameOfDifferentTypesDoNotShareAColumn() throws {
         let stack = try PersistentStack(model: siblingsModel(), storeURL: dir.file("items.sqlite"))
-        try save([("Book", ["code": .string("0123"), "title": .string("B1"), "pages": .integer(10)]),
+        try save([("Book", ["code": .string("0123"), "title": .string("B1"), "pages": .integer(10), "label": .string("L")]),
                   ("Book", ["code": .string("0042"), "title": .string("B2"), "pages": .integer(20)]),
-                  ("Disc", ["code": .integer(7), "title": .string("D1"), "pages": .integer(1)]),
-                  ("Disc", ["code": .integer(123), "title": .string("D2"), "pages": .integer(2)])],
+                  ("Album", ["code": .integer(7), "title": .string("A1"), "pages": .integer(1)]),
+                  ("Album", ["code": .integer(123), "title": .string("A2"), "pages": .integer(2)])],
                  in: stack)
-        // Same name and SQL type (`pages`, both INTEGER) still share one column, as before.
-        #expect(try columns(stack, "Item") == ["Z_PK", "Z_ENT", "Z_OPT", "title", "code", "pages", "Disc_code"])
-        let books = try fetch(Quarry.FetchRequest(entityName: "Book", sortDescriptors: [SortKey("code")]), ["code"], in: stack)
-        #expect(books == [[.string("0042")], [.string("0123")]], "a leading zero is kept: the string is not read back as 123")
-        let discs = try fetch(Quarry.FetchRequest(entityName: "Disc", predicate: try ObjectPredicate(format: "code > 10"),
-                                           sortDescriptors: [SortKey("code", ascending: false)]), ["title", "code"], in: stack)
-        #expect(discs == [[.string("D2"), .integer(123)]])
+        // Same name and SQL type (`pages`, both INTEGER) still share one column, as before;
+        // Book's `label` (TEXT, an attribute: laid out before to-ones) moves Album's to-one aside.
+        #expect(try columns(stack, "Item") == ["Z_PK", "Z_ENT", "Z_OPT", "title", "code", "pages", "label", "Book_code", "Album_label"])
+        let books = try fetch(Quarry.FetchRequest(entityName: "Book", sortDescriptors: [SortKey("code")]), ["code", "label"], in: stack)
+        #expect(books == [[.string("0042"), .null], [.string("0123"), .string("L")]], "a leading zero is kept: the string is not read back as 123")
+        let filtered = try fetch(Quarry.FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "code BEGINSWITH '01'")), ["title"], in: stack)
+        #expect(filtered == [[.string("B1")]])
+        let albums = try fetch(Quarry.FetchRequest(entityName: "Album", predicate: try ObjectPredicate(format: "code > 10"),
+                                                   sortDescriptors: [SortKey("code", ascending: false)]), ["title", "code"], in: stack)
+        #expect(albums == [[.string("A2"), .integer(123)]])
         let all = try fetch(Quarry.FetchRequest(entityName: "Item", sortDescriptors: [SortKey("title")]), ["title", "code", "pages"], in: stack)
-        #expect(all == [[.string("B1"), .string("0123"), .integer(10)], [.string("B2"), .string("0042"), .integer(20)],
-                        [.string("D1"), .integer(7), .integer(1)], [.string("D2"), .integer(123), .integer(2)]])
+        #expect(all == [[.string("A1"), .integer(7), .integer(1)], [.string("A2"), .integer(123), .integer(2)],
+                        [.string("B1"), .string("0123"), .integer(10)], [.string("B2"), .string("0042"), .integer(20)]])
+    }
+
+    @Test func aToOneBesideASiblingsAttributeOfItsNameKeepsItsDestination() throws {
+        let stack = try PersistentStack(model: siblingsModel(), storeURL: dir.file("items.sqlite"))
+        let context = stack.importerContext()
+        try context.performAndWait {
+            let label = try context.insertObject(entityName: "Label")
+            label["name"] = .string("Blue Note")
+            for n in 1...2 {
+                let album = try context.insertObject(entityName: "Album")
+                album["title"] = .string("A\(n)")
+                try album.setObject(label, forKey: "label")
+            }
+            try context.insertObject(entityName: "Book").setValues(["title": .string("B"), "label": .string("Blue Note")])
+            try context.save()
+        }
+        let reader = stack.importerContext()
+        try reader.performAndWait {
+            let albums = try reader.fetch(Quarry.FetchRequest(entityName: "Album", predicate: try ObjectPredicate(format: "label.name == %@", "Blue Note"),
+                                                              sortDescriptors: [SortKey("label.name"), SortKey("title")]))
+            #expect(albums.map { $0["title"] } == [.string("A1"), .string("A2")])
+            let label = try #require(try reader.fetch(Quarry.FetchRequest(entityName: "Label")).first)
+            #expect(try label.objects(forKey: "albums").count == 2)
+            let withAlbums = try reader.fetch(Quarry.FetchRequest(entityName: "Label", predicate: try ObjectPredicate(format: "albums.@count == 2")))
+            #expect(withAlbums.count == 1)
+            let books = try reader.fetch(Quarry.FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "label == %@", "Blue Note")))
+            #expect(books.count == 1)
+        }
     }
 
     @Test func aSiblingsRenamedColumnIsIndexedAndConstrained() throws {
@@ -102,17 +141,18 @@ import QuarryTestSupport
         _ = try SQLiteStore(url: url, model: siblingsModel())
         try inspect(url) { db in
             let indexes = try db.indexes(on: "Item")
-            #expect(indexes.contains { $0.name == "Disc_code_index" && $0.columns == ["Disc_code"] })
-            #expect(indexes.contains { $0.name == "Book_code_index" && $0.columns == ["code"] })
-            #expect(indexes.contains { $0.isUnique && $0.columns == ["code"] })
+            #expect(indexes.contains { $0.name == "Book_code_index" && $0.columns == ["Book_code"] })
+            #expect(indexes.contains { $0.name == "Album_code_index" && $0.columns == ["code"] })
+            #expect(indexes.contains { $0.isUnique && $0.columns == ["Book_code"] })
+            #expect(indexes.contains { $0.name == "Item_Album_label_fk" && $0.columns == ["Album_label"] }, "the foreign key is indexed")
         }
         let store = try SQLiteStore(url: url, model: siblingsModel())
         let changes = ChangeMaker(model: store.model)
         try store.insert([changes.insert("Book", ["code": .string("x")])])
-        #expect(throws: (any Error).self, "the uniqueness constraint holds on the renamed layout") {
+        #expect(throws: (any Error).self, "the uniqueness constraint holds on the renamed column") {
             try store.insert([changes.insert("Book", ["code": .string("x")])])
         }
-        try store.insert([changes.insert("Disc", ["code": .integer(1)]), changes.insert("Disc", ["code": .integer(1)])])
+        try store.insert([changes.insert("Album", ["code": .integer(1)]), changes.insert("Album", ["code": .integer(1)])])
     }
 
     // MARK: Item 7: names Quarry uses itself
