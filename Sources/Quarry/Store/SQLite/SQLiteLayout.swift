@@ -7,10 +7,15 @@
 /// destination has sub-entities), ordered to-many relationships backed by an inverse foreign key
 /// as a `Z_FOK_<inverse>` order column on the destination table, and many-to-many or
 /// inverse-less to-many relationships as join tables `Z_<Entity>_<rel>`.
+///
+/// Those are the natural names; a name that would clash in SQLite (case-insensitively, with
+/// Quarry's own, or a sibling's column of another SQL type) is replaced by the one rule in
+/// `SQLiteLayout+Naming.swift`, so every query goes through the layout's names, never a
+/// property's.
 struct SQLiteLayout: Sendable {
     /// One table per root entity.
     struct Table: Sendable {
-        /// The table's name (the root entity's name).
+        /// The table's name (the root entity's, unless that clashes: see ``nameTables(_:)``).
         var name: String
         /// Data columns after `Z_PK, Z_ENT, Z_OPT`, in table order.
         var columns: [Column]
@@ -20,6 +25,7 @@ struct SQLiteLayout: Sendable {
 
     /// One data column.
     struct Column: Sendable {
+        /// The property's name, unless that clashes (see ``nameColumns(_:)``).
         var name: String
         var sqlType: String
         /// Whether the column holds a foreign key (and so gets an index).
@@ -207,19 +213,19 @@ struct SQLiteLayout: Sendable {
 
     /// The ancestor (or `entity` itself) whose definition declares relationship `name`.
     static func declaringEntity(of name: String, in entity: EntityDescription, model: ManagedObjectModel) -> EntityDescription {
-        var current = entity
-        while !current.definition.relationships.contains(where: { $0.name == name }),
-              let parent = current.parentName.flatMap(model.entity(named:)) {
-            current = parent
-        }
-        return current
+        declaringEntity(in: entity, model: model) { $0.relationships.contains { $0.name == name } }
     }
 
     /// The ancestor (or `entity` itself) whose definition declares attribute `name`.
     static func declaringEntity(ofAttribute name: String, in entity: EntityDescription, model: ManagedObjectModel) -> EntityDescription {
+        declaringEntity(in: entity, model: model) { $0.attributes.contains { $0.name == name } }
+    }
+
+    /// The nearest of `entity` and its ancestors whose definition satisfies `declares`.
+    private static func declaringEntity(in entity: EntityDescription, model: ManagedObjectModel,
+                                        declares: (EntityDefinition) -> Bool) -> EntityDescription {
         var current = entity
-        while !current.definition.attributes.contains(where: { $0.name == name }),
-              let parent = current.parentName.flatMap(model.entity(named:)) {
+        while !declares(current.definition), let parent = current.parentName.flatMap(model.entity(named:)) {
             current = parent
         }
         return current
