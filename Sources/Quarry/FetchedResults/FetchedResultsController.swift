@@ -24,7 +24,8 @@ import Synchronization
 public final class FetchedResultsController: @unchecked Sendable {
     // State confined to `context.queue`.
 
-    /// The request (at least one sort key).
+    /// The request. With no sort key, results are in object-ID order (the order that breaks
+    /// ties between equal keys).
     public let fetchRequest: FetchRequest
     /// The context whose objects are shown.
     public let context: ObjectContext
@@ -78,8 +79,8 @@ public final class FetchedResultsController: @unchecked Sendable {
     var cacheHitCount = 0
 
     /// Creates a controller.
-    /// - Throws: ``QueryError`` when the request has no sort key, the section key path is not
-    ///   the first sort key's, or a key path or the predicate is invalid.
+    /// - Throws: ``QueryError`` when the section key path is not the first sort key's (or there
+    ///   is no sort key to section by), or a key path or the predicate is invalid.
     public init(fetchRequest: FetchRequest, context: ObjectContext, sectionNameKeyPath: String? = nil, cacheName: String? = nil) throws {
         self.fetchRequest = fetchRequest
         self.context = context
@@ -88,11 +89,8 @@ public final class FetchedResultsController: @unchecked Sendable {
         self.cacheDirectory = Self.defaultCacheDirectory
         let entity = try context.model.requireEntity(fetchRequest.entityName)
         self.entity = entity
-        guard let first = fetchRequest.sortDescriptors.first else {
-            throw QueryError.invalidOperand("a fetched-results controller needs at least one sort key")
-        }
-        if let sectionNameKeyPath, sectionNameKeyPath != first.keyPath {
-            throw QueryError.invalidOperand("section key path '\(sectionNameKeyPath)' must be the first sort key's ('\(first.keyPath)')")
+        if let sectionNameKeyPath, sectionNameKeyPath != fetchRequest.sortDescriptors.first?.keyPath {
+            throw QueryError.invalidOperand("section key path '\(sectionNameKeyPath)' must be the first sort key's ('\(fetchRequest.sortDescriptors.first?.keyPath ?? "none")')")
         }
         self.evaluator = try fetchRequest.predicate.map { try PredicateEvaluator($0, entity: entity, model: context.model) }
         self.keyPlans = try fetchRequest.sortDescriptors.map { key in

@@ -461,7 +461,7 @@ struct SortedResults {
         let block = meta[slot].block
         var l = 1, h = block.count
         // An integer first key: search the words, then the equal keys by the rest.
-        if case .integer(let y) = entry.keys[0], let equal = block.equalRange(0, of: y, in: l..<h, ascending: sortKeys[0].ascending) {
+        if !sortKeys.isEmpty, case .integer(let y) = entry.keys[0], let equal = block.equalRange(0, of: y, in: l..<h, ascending: sortKeys[0].ascending) {
             l = equal.lowerBound
             h = equal.upperBound
             if sortKeys.count == 1 {

@@ -30,6 +30,9 @@ public enum AttributeType: String, Codable, Sendable, CaseIterable, Hashable {
     case uri = "URI"
     /// A JSON-transformable value (dictionaries, arrays, scalars), stored as JSON text.
     case transformable = "Transformable"
+    /// Xcode's "Undefined" type (also what a missing `attributeType` means): allowed only on
+    /// transient attributes, which hold any value in memory and are never stored.
+    case undefined = "Undefined"
 
     /// Whether values of this type are integers (and so compare as integers).
     public var isInteger: Bool {

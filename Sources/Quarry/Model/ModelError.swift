@@ -20,6 +20,9 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidDefault(entity: String, attribute: String, value: String)
     /// A name is empty or cannot be used as an identifier.
     case invalidName(String)
+    /// An attribute of type ``AttributeType/undefined`` is not transient (Core Data stores no
+    /// Undefined attribute, so it must be transient).
+    case undefinedNotTransient(entity: String, attribute: String)
     /// A model file could not be read or parsed; `line`/`column` are 1-based, 0 when unknown.
     case malformedFile(path: String, line: Int, column: Int, reason: String)
     /// A model file uses a feature Quarry does not support.
@@ -39,6 +42,8 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownAttribute(let e, let a, let used): return "\(used) of entity '\(e)' names '\(a)', which is not an attribute of '\(e)'"
         case .invalidDefault(let e, let a, let v): return "default value \(v) does not fit attribute '\(e).\(a)'"
         case .invalidName(let n): return "'\(n)' is not a valid name"
+        case .undefinedNotTransient(let e, let a):
+            return "attribute '\(e).\(a)' has type Undefined but is not transient (an Undefined attribute is never stored, so it must be transient)"
         case .malformedFile(let path, let line, let column, let reason):
             let at = line > 0 ? ":\(line)" + (column > 0 ? ":\(column)" : "") : ""
             return "\(path)\(at): \(reason)"

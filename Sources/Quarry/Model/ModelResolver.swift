@@ -34,6 +34,13 @@ struct ModelResolver {
                 for a in level.attributes {
                     guard Self.isValidName(a.name) else { throw ModelError.invalidName("\(level.name).\(a.name)") }
                     guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
+                    if a.type == .undefined {
+                        guard a.isTransient else { throw ModelError.undefinedNotTransient(entity: level.name, attribute: a.name) }
+                        // No loader can write a default of no type back (the JSON format refuses one).
+                        if let d = a.defaultValue, !d.isNull {
+                            throw ModelError.invalidDefault(entity: level.name, attribute: a.name, value: d.description)
+                        }
+                    }
                     if let d = a.defaultValue, !d.isNull, d.coerced(to: a.type) == nil {
                         throw ModelError.invalidDefault(entity: level.name, attribute: a.name, value: d.description)
                     }

@@ -127,6 +127,9 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             case .string(let s): return URL(string: s).map(Value.uri)
             default: return nil
             }
+        case .undefined:
+            // Undefined (transient-only) attributes hold whatever they are given.
+            return self
         case .transformable:
             switch self {
             case .json: return self

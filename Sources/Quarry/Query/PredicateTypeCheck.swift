@@ -83,7 +83,7 @@ enum PredicateTypeCheck {
         case .integer16, .integer32, .integer64, .decimal, .double, .float, .boolean, .date: return .number
         case .string, .uuid, .uri: return .text
         case .binary: return .binary
-        case .transformable: return .any
+        case .transformable, .undefined: return .any
         }
     }
 

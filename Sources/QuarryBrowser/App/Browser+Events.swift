@@ -226,10 +226,6 @@ extension Browser {
     private func switchEntity(to name: String) {
         guard let entity = stack.model.entity(named: name) else { return }
         let sort = BrowserConfiguration.defaultSort(for: entity)
-        guard !sort.isEmpty else {
-            message = ("\(name) has no attribute to sort by", true)
-            return
-        }
         do {
             try startFetch(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil), label: "loading \(name)") { [weak self] error in
                 guard let self else { return }

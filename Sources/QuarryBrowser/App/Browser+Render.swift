@@ -56,7 +56,7 @@ extension Browser {
         }
         // A message needs the room: sort and filter stay in the title bar then.
         if message == nil {
-            parts.append("sort " + table.query.userSort.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", "))
+            parts.append("sort " + table.query.userSortDescription)
             if let filter = table.query.filter { parts.append("filter " + filter) }
         }
         if hasPendingEdits { parts.append("✎ edits pending") }

@@ -8,7 +8,7 @@ public struct BrowserConfiguration: Sendable {
     public var storeTitle: String
     /// The entity shown first.
     public var entityName: String
-    /// The initial order (at least one key; the section key is put first when needed).
+    /// The initial order (the section key is put first when needed); empty for object-ID order.
     public var sort: [SortKey]
     /// The key path to section by, if any.
     public var sectionKey: String?
@@ -35,7 +35,8 @@ public struct BrowserConfiguration: Sendable {
     }
 
     /// A sensible default order for `entity`: its first indexed attribute, else its display key,
-    /// else its first stored attribute.
+    /// else its first stored attribute that sorts; none (object-ID order) for an entity whose
+    /// attributes are all Binary or Transformable.
     public static func defaultSort(for entity: EntityDescription) -> [SortKey] {
         let stored = entity.attributes.filter { !$0.isTransient && $0.type != .binary && $0.type != .transformable }
         if let indexed = stored.first(where: \.isIndexed) { return [SortKey(indexed.name)] }

@@ -70,7 +70,7 @@ final class ResultsTable {
     }
 
     private static func makeController(context: ObjectContext, query: TableQuery) throws -> FetchedResultsController {
-        guard !query.effectiveSort.isEmpty else { throw QueryError.invalidOperand("the table needs at least one sort key") }
+        // No sort key (nothing of the entity sorts): the controller keeps object-ID order.
         var request = FetchRequest(entityName: query.entityName, predicate: try query.predicate(), sortDescriptors: query.effectiveSort)
         request.fetchBatchSize = 50
         return try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: query.sectionKey)

@@ -4,7 +4,8 @@ import Quarry
 struct TableQuery: Hashable, Sendable {
     /// The entity browsed.
     var entityName: String
-    /// The order; the first key is the section key when the table is sectioned.
+    /// The order; the first key is the section key when the table is sectioned. Empty: by
+    /// object ID (an entity with nothing else to sort by).
     var sort: [SortKey]
     /// The key path sections are made of (must be the first sort key), if any.
     var sectionKey: String?
@@ -31,7 +32,13 @@ struct TableQuery: Hashable, Sendable {
     }
 
     /// The sort as the title bar shows it: `sector.name ▲, symbol ▲`.
-    var sortDescription: String {
-        effectiveSort.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", ")
+    var sortDescription: String { Self.describe(effectiveSort) }
+
+    /// ``userSort`` as the status line shows it.
+    var userSortDescription: String { Self.describe(userSort) }
+
+    /// `keys` as `a ▲, b ▼`; no key at all is object-ID order (ties always are).
+    private static func describe(_ keys: [SortKey]) -> String {
+        keys.isEmpty ? "object ID" : keys.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", ")
     }
 }

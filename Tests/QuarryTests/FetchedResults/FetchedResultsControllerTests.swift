@@ -59,7 +59,8 @@ struct FetchedResultsControllerTests {
         let context = try TestStore(.memory).context()
         let request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
         #expect(throws: QueryError.self) { try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: "sector.name") }
-        #expect(throws: QueryError.self) { try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Ticker"), context: context) }
+        // No sort key at all is object-ID order (FetchedResultsWithoutSortKeyTests), with no section.
+        #expect(throws: QueryError.self) { try FetchedResultsController(fetchRequest: FetchRequest(entityName: "Ticker"), context: context, sectionNameKeyPath: "symbol") }
     }
 
     @Test("one event: will, section changes, object changes, did; a moved object is a move, not an update")

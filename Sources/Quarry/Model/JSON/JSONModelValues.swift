@@ -59,6 +59,8 @@ enum JSONModelValues {
             return .uri(u)
         case .transformable:
             return .json(jsonValue(node))
+        case .undefined:
+            throw fault("an Undefined attribute takes no default value")
         }
     }
 

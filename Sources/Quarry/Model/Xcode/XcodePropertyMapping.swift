@@ -32,6 +32,12 @@ struct XcodePropertyMapping {
                 path: path, line: line,
                 feature: "attribute type '\(typeName)' of '\(entity).\(name)'")
         }
+        if type == .undefined && !Self.flag(xml["transient"]) {
+            // Core Data requires Undefined attributes to be transient; say so with the file.
+            throw ModelError.malformedFile(
+                path: path, line: line, column: 0,
+                reason: ModelError.undefinedNotTransient(entity: entity, attribute: name).description)
+        }
         if type == .transformable, let transformer = xml["valueTransformerName"], !transformer.isEmpty {
             warnings.append(.xcode(
                 ModelWarning.xcodeValueTransformer, path: path, line: line,
@@ -120,8 +126,8 @@ struct XcodePropertyMapping {
             guard text == "YES" || text == "NO" else { break }
             warn("integer default '\(text)' read as \(text == "YES" ? 1 : 0), as Core Data reads it")
             return .integer(text == "YES" ? 1 : 0)
-        case .binary:
-            if !text.isEmpty { warn("Binary default ignored, as Core Data ignores it") }
+        case .binary, .undefined:
+            if !text.isEmpty { warn("\(type.rawValue) default ignored, as Core Data ignores it") }
             return nil
         default:
             break
@@ -160,7 +166,7 @@ struct XcodePropertyMapping {
             parsed = URL(string: text).map(Value.uri)
         case .transformable:
             parsed = .json((try? JSONValue(jsonText: text)) ?? .string(text))
-        case .binary:
+        case .binary, .undefined:
             parsed = nil
         }
         return parsed ?? .string(text)

@@ -7,10 +7,15 @@
 /// destination has sub-entities), ordered to-many relationships backed by an inverse foreign key
 /// as a `Z_FOK_<inverse>` order column on the destination table, and many-to-many or
 /// inverse-less to-many relationships as join tables `Z_<Entity>_<rel>`.
+///
+/// Those are the natural names; a name that would clash in SQLite (case-insensitively, with
+/// Quarry's own, or a sibling's column of another SQL type) is replaced by the one rule in
+/// `SQLiteLayout+Naming.swift`, so every query goes through the layout's names, never a
+/// property's.
 struct SQLiteLayout: Sendable {
     /// One table per root entity.
     struct Table: Sendable {
-        /// The table's name (the root entity's name).
+        /// The table's name (the root entity's, unless that clashes: see ``nameTables(_:)``).
         var name: String
         /// Data columns after `Z_PK, Z_ENT, Z_OPT`, in table order.
         var columns: [Column]
@@ -20,6 +25,7 @@ struct SQLiteLayout: Sendable {
 
     /// One data column.
     struct Column: Sendable {
+        /// The property's name, unless that clashes (see ``nameColumns(_:)``).
         var name: String
         var sqlType: String
         /// Whether the column holds a foreign key (and so gets an index).
@@ -73,59 +79,56 @@ struct SQLiteLayout: Sendable {
 
     init(model: ManagedObjectModel) {
         let all = model.entities
-        var tables: [Table] = []
+        var roots: [EntityDescription] = []
         var tableIndexByRoot: [Int: Int] = [:]
         for root in all where root.index == root.rootIndex {
-            tableIndexByRoot[root.index] = tables.count
-            let members = [root.index] + root.selfAndDescendantIndices.filter { $0 != root.index }
-            var columns: [Column] = []
-            func add(_ name: String, _ type: String, foreignKey: Bool = false) {
-                if !columns.contains(where: { $0.name == name }) { columns.append(Column(name: name, sqlType: type, isForeignKey: foreignKey)) }
-            }
-            for i in members {
-                for a in all[i].definition.attributes where !a.isTransient { add(a.name, Self.sqlType(a.type)) }
-            }
-            for i in members {
-                for r in all[i].definition.relationships where !r.isToMany {
-                    add(r.name, "INTEGER", foreignKey: true)
-                    if model.entity(named: r.destination)?.hasSubentities == true { add(r.name + "_ENT", "INTEGER") }
-                }
-            }
-            // Order columns of ordered to-many relationships whose inverse (a to-one) lives here.
-            for source in all {
-                for r in source.definition.relationships where r.isToMany && r.isOrdered {
-                    guard let inverse = r.inverse, let destination = model.entity(named: r.destination),
-                          destination.rootIndex == root.index, destination.relationship(inverse)?.isToMany == false else { continue }
-                    add("Z_FOK_" + inverse, "INTEGER")
-                }
-            }
-            tables.append(Table(name: root.name, columns: columns, entityIndices: root.selfAndDescendantIndices))
+            tableIndexByRoot[root.index] = roots.count
+            roots.append(root)
+        }
+        let tableNames = Self.nameTables(roots.map(\.name))
+        var tables: [Table] = []
+        var positions: [[ColumnKey: Int]] = []
+        for (t, root) in roots.enumerated() {
+            let (columns, byKey) = Self.nameColumns(Self.columnRequests(root: root, model: model))
+            tables.append(Table(name: tableNames[t], columns: columns, entityIndices: root.selfAndDescendantIndices))
+            positions.append(byKey)
         }
 
-        var joinTables: [JoinTable] = []
-        var joinTableIndex: [String: Int] = [:]
+        // Join tables, keyed by the storing entity and relationship (their natural names can
+        // coincide: `A_B`.`c` and `A`.`B_c` are both `Z_A_B_c`), named once all are known.
+        var joinKeys: [String: Int] = [:]
+        var joinNaturals: [String] = []
+        var joinEnds: [(source: String, destination: String)] = []
         var entities: [EntityLayout] = []
         for e in all {
             let tableIndex = tableIndexByRoot[e.rootIndex]!
-            let table = tables[tableIndex]
-            func position(_ name: String) -> Int? { table.columns.firstIndex { $0.name == name } }
-            let attributeColumns = e.attributes.map { $0.isTransient ? nil : position($0.name) }
+            let byKey = positions[tableIndex]
+            let attributeColumns = e.attributes.map { a in
+                a.isTransient ? nil : byKey[.attribute(entity: Self.declaringEntity(ofAttribute: a.name, in: e, model: model).index, name: a.name)]
+            }
             var toOne: [ToOneColumns?] = []
             var toMany: [ToManyStorage?] = []
             for r in e.relationships {
                 let destination = model.entity(named: r.destination)!
                 if !r.isToMany {
-                    toOne.append(ToOneColumns(key: position(r.name)!, entity: position(r.name + "_ENT"), destinationIndex: destination.index))
+                    let owner = Self.declaringEntity(of: r.name, in: e, model: model).index
+                    toOne.append(ToOneColumns(key: byKey[.toOneKey(entity: owner, relationship: r.name)]!,
+                                              entity: byKey[.toOneEntity(entity: owner, relationship: r.name)],
+                                              destinationIndex: destination.index))
                     toMany.append(nil)
                     continue
                 }
                 toOne.append(nil)
                 let inverse = r.inverse.flatMap { destination.relationship($0) }
                 if let inverse, !inverse.isToMany {
-                    let destinationTable = tables[tableIndexByRoot[destination.rootIndex]!]
+                    let destinationTableIndex = tableIndexByRoot[destination.rootIndex]!
+                    let destinationTable = tables[destinationTableIndex]
+                    let inverseOwner = Self.declaringEntity(of: inverse.name, in: destination, model: model).index
+                    let at = positions[destinationTableIndex]
                     toMany.append(.foreignKey(
-                        table: destinationTable.name, column: inverse.name,
-                        orderColumn: r.isOrdered ? "Z_FOK_" + inverse.name : nil,
+                        table: destinationTable.name,
+                        column: destinationTable.columns[at[.toOneKey(entity: inverseOwner, relationship: inverse.name)]!].name,
+                        orderColumn: r.isOrdered ? destinationTable.columns[at[.order(entity: inverseOwner, inverse: inverse.name)]!].name : nil,
                         destinationIndices: destination.selfAndDescendantIndices,
                         tableIndices: destinationTable.entityIndices))
                     continue
@@ -140,26 +143,69 @@ struct SQLiteLayout: Sendable {
                         reversed = true
                     }
                 }
-                let name = "Z_\(storing.entity.name)_\(storing.relationship.name)"
+                let key = "\(storing.entity.index).\(storing.relationship.name)"
                 let index: Int
-                if let existing = joinTableIndex[name] {
+                if let existing = joinKeys[key] {
                     index = existing
                 } else {
-                    index = joinTables.count
-                    joinTableIndex[name] = index
-                    joinTables.append(JoinTable(
-                        name: name, sourceTable: tables[tableIndexByRoot[storing.entity.rootIndex]!].name,
-                        destinationTable: tables[tableIndexByRoot[storing.destination.rootIndex]!].name))
+                    index = joinNaturals.count
+                    joinKeys[key] = index
+                    joinNaturals.append("Z_\(storing.entity.name)_\(storing.relationship.name)")
+                    joinEnds.append((tables[tableIndexByRoot[storing.entity.rootIndex]!].name,
+                                     tables[tableIndexByRoot[storing.destination.rootIndex]!].name))
                 }
                 toMany.append(.joinTable(index: index, reversed: reversed, ordered: r.isOrdered))
             }
             entities.append(EntityLayout(entityIndex: e.index, tableIndex: tableIndex, attributeColumns: attributeColumns,
                                          toOne: toOne, toMany: toMany))
         }
+        // Join tables share the namespace of the root tables, which keep their names first.
+        let joinNames = Array(Self.nameTables(roots.map(\.name) + joinNaturals).dropFirst(roots.count))
         self.tables = tables
-        self.joinTables = joinTables
+        self.joinTables = joinNaturals.indices.map {
+            JoinTable(name: joinNames[$0], sourceTable: joinEnds[$0].source, destinationTable: joinEnds[$0].destination)
+        }
         self.entities = entities
         self.tableIndexByRoot = tableIndexByRoot
+    }
+
+    /// The columns the table of `root` needs, in table order before naming: every stored
+    /// attribute of the root and its descendants, then their to-ones (`<rel>_ENT` beside the key
+    /// when the destination has sub-entities), then the order columns of ordered to-manys whose
+    /// inverse to-one lives here.
+    static func columnRequests(root: EntityDescription, model: ManagedObjectModel) -> [ColumnRequest] {
+        let all = model.entities
+        let members = [root.index] + root.selfAndDescendantIndices.filter { $0 != root.index }
+        var requests: [ColumnRequest] = []
+        for i in members {
+            let users = Set(all[i].selfAndDescendantIndices)
+            for a in all[i].definition.attributes where !a.isTransient {
+                requests.append(ColumnRequest(key: .attribute(entity: i, name: a.name), natural: a.name, sqlType: sqlType(a.type),
+                                              isForeignKey: false, owner: all[i].name, users: users))
+            }
+        }
+        for i in members {
+            let users = Set(all[i].selfAndDescendantIndices)
+            for r in all[i].definition.relationships where !r.isToMany {
+                requests.append(ColumnRequest(key: .toOneKey(entity: i, relationship: r.name), natural: r.name, sqlType: "INTEGER",
+                                              isForeignKey: true, owner: all[i].name, users: users))
+                if model.entity(named: r.destination)?.hasSubentities == true {
+                    requests.append(ColumnRequest(key: .toOneEntity(entity: i, relationship: r.name), natural: r.name + "_ENT",
+                                                  sqlType: "INTEGER", isForeignKey: false, owner: all[i].name, users: users))
+                }
+            }
+        }
+        for source in all {
+            for r in source.definition.relationships where r.isToMany && r.isOrdered {
+                guard let inverse = r.inverse, let destination = model.entity(named: r.destination),
+                      destination.rootIndex == root.index, destination.relationship(inverse)?.isToMany == false else { continue }
+                let owner = declaringEntity(of: inverse, in: destination, model: model)
+                requests.append(ColumnRequest(key: .order(entity: owner.index, inverse: inverse), natural: "Z_FOK_" + inverse,
+                                              sqlType: "INTEGER", isForeignKey: false, owner: owner.name,
+                                              users: Set(owner.selfAndDescendantIndices)))
+            }
+        }
+        return requests
     }
 
     /// The table holding rows of the entity at `entityIndex`.
@@ -167,12 +213,41 @@ struct SQLiteLayout: Sendable {
 
     /// The ancestor (or `entity` itself) whose definition declares relationship `name`.
     static func declaringEntity(of name: String, in entity: EntityDescription, model: ManagedObjectModel) -> EntityDescription {
+        declaringEntity(in: entity, model: model) { $0.relationships.contains { $0.name == name } }
+    }
+
+    /// The ancestor (or `entity` itself) whose definition declares attribute `name`.
+    static func declaringEntity(ofAttribute name: String, in entity: EntityDescription, model: ManagedObjectModel) -> EntityDescription {
+        declaringEntity(in: entity, model: model) { $0.attributes.contains { $0.name == name } }
+    }
+
+    /// The nearest of `entity` and its ancestors whose definition satisfies `declares`.
+    private static func declaringEntity(in entity: EntityDescription, model: ManagedObjectModel,
+                                        declares: (EntityDefinition) -> Bool) -> EntityDescription {
         var current = entity
-        while !current.definition.relationships.contains(where: { $0.name == name }),
-              let parent = current.parentName.flatMap(model.entity(named:)) {
+        while !declares(current.definition), let parent = current.parentName.flatMap(model.entity(named:)) {
             current = parent
         }
         return current
+    }
+
+    /// The column of attribute `attribute` of the entity at `entityIndex` (`nil` when transient).
+    func attributeColumn(_ attribute: Int, ofEntity entityIndex: Int) -> String? {
+        let layout = entities[entityIndex]
+        return layout.attributeColumns[attribute].map { tables[layout.tableIndex].columns[$0].name }
+    }
+
+    /// The foreign-key column of to-one relationship `relationship` of the entity at `entityIndex`.
+    func toOneKeyColumn(_ relationship: Int, ofEntity entityIndex: Int) -> String {
+        let layout = entities[entityIndex]
+        return tables[layout.tableIndex].columns[layout.toOne[relationship]!.key].name
+    }
+
+    /// The `<rel>_ENT` column of to-one relationship `relationship` of the entity at
+    /// `entityIndex` (`nil` when its destination has no sub-entities).
+    func toOneEntityColumn(_ relationship: Int, ofEntity entityIndex: Int) -> String? {
+        let layout = entities[entityIndex]
+        return layout.toOne[relationship]!.entity.map { tables[layout.tableIndex].columns[$0].name }
     }
 
     /// The declared SQL type of an attribute type's column.
@@ -182,6 +257,9 @@ struct SQLiteLayout: Sendable {
         case .double, .float, .date: return "REAL"
         case .binary: return "BLOB"
         case .decimal, .string, .uuid, .uri, .transformable: return "TEXT"
+        // Never stored (the resolver requires Undefined attributes to be transient); BLOB
+        // affinity would keep any value as given.
+        case .undefined: return "BLOB"
         }
     }
 }

@@ -140,7 +140,7 @@ struct SQLiteQueryCompiler {
             guard case .toOne(let r2) = step else { fatalError() }
             let next = nextAlias()
             let destination = model.destination(of: elementEntity, relationship: r2)
-            sub.from += " JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(elementAlias).\(sqlIdentifier(elementEntity.relationships[r2].name))"
+            sub.from += " JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(elementAlias).\(sqlIdentifier(layout.toOneKeyColumn(r2, ofEntity: elementEntity.index)))"
             elementAlias = next
             elementEntity = destination
         }
@@ -252,7 +252,7 @@ struct SQLiteQueryCompiler {
                 current = existing
             } else {
                 let next = nextAlias()
-                joins.append("LEFT JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(current).\(sqlIdentifier(name))")
+                joins.append("LEFT JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(current).\(sqlIdentifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
                 joinAliases[path] = next
                 current = next
             }
@@ -269,11 +269,13 @@ struct SQLiteQueryCompiler {
         switch plan.terminal {
         case .attribute(let a):
             let attribute = entity.attributes[a]
-            let column = "\(alias).\(sqlIdentifier(attribute.name))"
+            // A transient attribute is never stored: the store holds no value for it.
+            guard let name = layout.attributeColumn(a, ofEntity: entity.index) else { return SQLiteFragment(sql: "NULL") }
+            let column = "\(alias).\(sqlIdentifier(name))"
             return SQLiteFragment(sql: attribute.type == .decimal && !asStored ? "CAST(\(column) AS REAL)" : column)
         case .relationship(let r):
             if r < 0 { return SQLiteFragment(sql: "1") }
-            return SQLiteFragment(sql: "\(alias).\(sqlIdentifier(entity.relationships[r].name))")
+            return SQLiteFragment(sql: "\(alias).\(sqlIdentifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
         case .count:
             return SQLiteFragment(sql: "0")
         }

@@ -119,6 +119,15 @@ struct SQLiteRawStatement {
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let p = sqlite3_column_blob(handle, column) else { return .data(Data()) }
             return .data(Data(bytes: p, count: count))
+        case .undefined:
+            // Undefined attributes are transient and have no column; should one ever be read,
+            // the value comes back as SQLite stored it.
+            switch storage {
+            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+            case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, column))
+            case SQLITE_TEXT: return .string(text(at: column) ?? "")
+            default: return value(at: column, type: .binary)
+            }
         }
     }
 }

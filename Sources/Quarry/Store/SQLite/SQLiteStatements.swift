@@ -27,12 +27,16 @@ struct SQLiteStatements: Sendable {
     let selectRow: [String]
     /// Per entity: its table's name.
     let tableName: [String]
+    /// Per entity: the column each slot writes (the layout's names, which may differ from the
+    /// property's name, see ``SQLiteLayout/nameColumns(_:)``).
+    let columnNames: [[Slot: String]]
 
     init(layout: SQLiteLayout, model: ManagedObjectModel) {
         var insert: [Plan] = []
         var overwrite: [Plan] = []
         var slotsByProperty: [[Int: [Slot]]] = []
         var tableName: [String] = []
+        var columnNames: [[Slot: String]] = []
         for e in model.entities {
             let entityLayout = layout.entities[e.index]
             let table = layout.tables[entityLayout.tableIndex]
@@ -45,13 +49,16 @@ struct SQLiteStatements: Sendable {
                 byProperty[e.attributes.count + r] = toOne.entity == nil ? [.toOneKey(r)] : [.toOneKey(r), .toOneEntity(r)]
             }
             let slots = byProperty.keys.sorted().flatMap { byProperty[$0]! }
-            let names = slots.map { sqlIdentifier(Self.columnName($0, entity: e)) }
+            var names: [Slot: String] = [:]
+            for slot in slots { names[slot] = Self.columnName(slot, entity: e, layout: layout) }
+            columnNames.append(names)
+            let quoted = slots.map { sqlIdentifier(names[$0]!) }
             let t = sqlIdentifier(table.name)
             insert.append(Plan(
-                sql: "INSERT INTO \(t) (Z_PK, Z_ENT, Z_OPT\(names.map { ", " + $0 }.joined())) VALUES (?, ?, ?\(String(repeating: ", ?", count: names.count)))",
+                sql: "INSERT INTO \(t) (Z_PK, Z_ENT, Z_OPT\(quoted.map { ", " + $0 }.joined())) VALUES (?, ?, ?\(String(repeating: ", ?", count: quoted.count)))",
                 slots: slots))
             overwrite.append(Plan(
-                sql: "UPDATE \(t) SET \(names.map { $0 + " = ?, " }.joined())Z_OPT = ? WHERE Z_PK = ?", slots: slots))
+                sql: "UPDATE \(t) SET \(quoted.map { $0 + " = ?, " }.joined())Z_OPT = ? WHERE Z_PK = ?", slots: slots))
             slotsByProperty.append(byProperty)
             tableName.append(table.name)
         }
@@ -59,17 +66,18 @@ struct SQLiteStatements: Sendable {
         self.overwrite = overwrite
         self.slotsByProperty = slotsByProperty
         self.tableName = tableName
+        self.columnNames = columnNames
         self.selectRow = layout.tables.map { table in
             "SELECT Z_PK, Z_ENT, Z_OPT\(table.columns.map { ", " + sqlIdentifier($0.name) }.joined()) FROM \(sqlIdentifier(table.name))"
         }
     }
 
-    /// The column a slot writes.
-    static func columnName(_ slot: Slot, entity: EntityDescription) -> String {
+    /// The column a slot of `entity` writes, as the layout named it.
+    static func columnName(_ slot: Slot, entity: EntityDescription, layout: SQLiteLayout) -> String {
         switch slot {
-        case .attribute(let i): return entity.attributes[i].name
-        case .toOneKey(let r): return entity.relationships[r].name
-        case .toOneEntity(let r): return entity.relationships[r].name + "_ENT"
+        case .attribute(let i): return layout.attributeColumn(i, ofEntity: entity.index)!
+        case .toOneKey(let r): return layout.toOneKeyColumn(r, ofEntity: entity.index)
+        case .toOneEntity(let r): return layout.toOneEntityColumn(r, ofEntity: entity.index)!
         }
     }
 
@@ -78,7 +86,8 @@ struct SQLiteStatements: Sendable {
     func versionedUpdate(entity: EntityDescription, changed: PropertyMask) -> Plan {
         let byProperty = slotsByProperty[entity.index]
         let slots = changed.indices.flatMap { byProperty[$0] ?? [] }
-        let sets = slots.map { sqlIdentifier(Self.columnName($0, entity: entity)) + " = ?, " }.joined()
+        let names = columnNames[entity.index]
+        let sets = slots.map { sqlIdentifier(names[$0]!) + " = ?, " }.joined()
         return Plan(sql: "UPDATE \(sqlIdentifier(tableName[entity.index])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
                     slots: slots)
     }
