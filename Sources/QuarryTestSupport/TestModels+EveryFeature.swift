@@ -21,7 +21,9 @@ extension TestModels {
             .transformable: .json(.object(["k": .array([.number(1), .string("x"), .null, .bool(true)])])),
         ]
         var attributes: [AttributeDescription] = AttributeType.allCases.map { type in
-            AttributeDescription(name: "plain" + type.rawValue.replacingOccurrences(of: " ", with: ""), type: type)
+            // Undefined attributes exist only as transients.
+            AttributeDescription(name: "plain" + type.rawValue.replacingOccurrences(of: " ", with: ""), type: type,
+                                 isTransient: type == .undefined)
         }
         attributes += AttributeType.allCases.compactMap { type in
             defaults[type].map {

@@ -64,10 +64,8 @@ struct BrowseCommand: AsyncParsableCommand {
         } else {
             entityDescription = try Self.largestEntity(in: objectModel, storeURL: creating ? nil : url)
         }
+        // Empty for an entity with nothing sortable (only binary attributes): object-ID order.
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
-        guard !sortKeys.isEmpty || section != nil else {
-            throw ValidationError("\(entityDescription.name) has no attribute to sort by; give --sort")
-        }
         if let filter {
             // Parsed and checked against the entity (unknown keys, mismatched types), so a bad
             // --where is reported with its column before the screen opens.

@@ -166,15 +166,18 @@ struct SQLiteMigrationStep: Sendable {
             }
         }
 
-        // Order columns of ordered to-many relationships stored through a foreign key here: kept
-        // with the key column they order.
-        for (c, column) in table.columns.enumerated() where column.name.hasPrefix("Z_FOK_") {
-            let inverseName = String(column.name.dropFirst("Z_FOK_".count))
-            guard let r = entity.relationshipIndex(inverseName), let key = layout.toOne[r]?.key, case .old = result[key],
-                  let oldTable, let oldEntity, let s = mapping.relationshipSource[e][r] else { continue }
-            let oldName = "Z_FOK_" + oldEntity.relationships[s].name
-            if oldTable.columns.contains(where: { $0.name == oldName }) {
-                result[c] = .old(column: oldName, conversion: .unchanged)
+        // Order columns of ordered to-many relationships stored through this entity's to-one:
+        // kept with the key column they order.
+        for owner in mapping.destination.entities {
+            for (r2, storage) in newLayout.entities[owner.index].toMany.enumerated() {
+                guard case .foreignKey(let tableName, _, let order?, let destinations, _)? = storage, tableName == table.name,
+                      destinations.contains(e), let c = table.columns.firstIndex(where: { $0.name == order }),
+                      let inverseName = owner.relationships[r2].inverse, let r = entity.relationshipIndex(inverseName),
+                      let key = layout.toOne[r]?.key, case .old = result[key],
+                      let s = mapping.entitySource[owner.index], let sr = mapping.relationshipSource[owner.index][r2],
+                      case .foreignKey(let oldTableName, _, let oldOrder?, _, _)? = oldLayout.entities[s].toMany[sr],
+                      oldTableName == oldTable?.name else { continue }
+                result[c] = .old(column: oldOrder, conversion: .unchanged)
             }
         }
         return result

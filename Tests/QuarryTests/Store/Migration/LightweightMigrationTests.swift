@@ -328,4 +328,34 @@ import QuarryTestSupport
         #expect(!FileManager.default.fileExists(atPath: fixture.url.path + "-wal"))
         #expect(!FileManager.default.fileExists(atPath: fixture.url.path + "-shm"))
     }
+
+    @Test func orderedToManyKeepsItsOrderInPlaceAndThroughACopy() throws {
+        let json = """
+            {"entities": [{"name": "List", "attributes": [{"name": "name", "type": "String"}],
+                           "relationships": [{"name": "entries", "destination": "Entry", "inverse": "list", "toMany": true, "ordered": true}]},
+                          {"name": "Entry", "attributes": [{"name": "name", "type": "String"}, {"name": "rank", "type": "Integer 16"}],
+                           "relationships": [{"name": "list", "destination": "List", "inverse": "entries"}]}]}
+            """
+        let v1 = try MigrationFixture.model(json)
+        try fixture.create(v1) { context in
+            let list = try context.make("List", ["name": .string("l")])
+            for name in ["c", "a", "b"] { try list.add(try context.make("Entry", ["name": .string(name), "rank": .integer(1)]), toKey: "entries") }
+        }
+        func order(_ model: ManagedObjectModel) throws -> [String] {
+            let store = try SQLiteStore(url: fixture.url, model: model)
+            let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "read"))
+            return try context.performAndWait {
+                try context.fetch(FetchRequest(entityName: "List"))[0].objects(forKey: "entries").map { MigrationFixture.text(try $0.value(forKey: "name")) }
+            }
+        }
+        let inPlace = try MigrationFixture.model(json.replacingOccurrences(of: #"{"name": "rank", "type": "Integer 16"}"#,
+                                                                             with: #"{"name": "rank", "type": "Integer 16"}, {"name": "note", "type": "String"}"#))
+        try fixture.save(inPlace) { _ in }
+        #expect(try order(inPlace) == ["c", "a", "b"])
+        let copied = try MigrationFixture.model(json.replacingOccurrences(of: #""rank", "type": "Integer 16""#, with: #""rank", "type": "Double""#))
+        let plan = try #require(try SQLiteStore.migrationPlan(url: fixture.url, to: copied))
+        #expect(plan.entities.first { $0.name == "Entry" }?.strategy == .copy)
+        try fixture.save(copied) { _ in }
+        #expect(try order(copied) == ["c", "a", "b"])
+    }
 }

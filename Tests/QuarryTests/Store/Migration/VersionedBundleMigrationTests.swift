@@ -151,6 +151,7 @@ import QuarryTestSupport
         case .uuid: return UUID().uuidString
         case .uri: return "https://example.com/\(key)"
         case .transformable: return "\"t\(key)\""
+        case .undefined: return "\"u\(key)\""
         }
     }
 }
