@@ -37,7 +37,7 @@ extension SQLiteMigrationStep {
         try joinTables(db)
         for (t, table) in newLayout.tables.enumerated() {
             if case .create = tables[t] {
-                try db.execute(sql: createTableSQL(table, name: table.name))
+                try db.execute(sql: newLayout.createTableStatement(table))
             } else if scratchName(t) != table.name, try db.tableExists(scratchName(t)) {
                 try db.execute(sql: "ALTER TABLE \(sqlIdentifier(scratchName(t))) RENAME TO \(sqlIdentifier(table.name))")
             }
@@ -62,18 +62,11 @@ extension SQLiteMigrationStep {
     private func pairTable(_ i: Int) -> String { "temp.\(Self.scratchPrefix)PAIRS_\(i)" }
     private func scratchName(_ t: Int) -> String { "\(Self.scratchPrefix)\(t)" }
 
-    /// `CREATE TABLE` for a table of the new layout under `name`.
-    func createTableSQL(_ table: SQLiteLayout.Table, name: String) -> String {
-        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
-            + table.columns.map { "\(sqlIdentifier($0.name)) \($0.sqlType)" }
-        return "CREATE TABLE \(sqlIdentifier(name)) (\(columns.joined(separator: ", ")))"
-    }
-
     // MARK: - Copies
 
     private func copy(_ t: Int, sources: [(newEntity: Int, oldEntity: Int)], db: Database, progress: MigrationProgressReporter) throws {
         let table = newLayout.tables[t]
-        try db.execute(sql: createTableSQL(table, name: scratchName(t)))
+        try db.execute(sql: newLayout.createTableStatement(table, name: scratchName(t)))
         let columnList = (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { sqlIdentifier($0.name) }).joined(separator: ", ")
         for (newEntity, oldEntity) in sources {
             let position = table.entityIndices.firstIndex(of: newEntity)!

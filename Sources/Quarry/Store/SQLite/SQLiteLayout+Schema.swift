@@ -1,4 +1,12 @@
 extension SQLiteLayout {
+    /// `CREATE TABLE` for root table `table`, under `name` (its own name by default; a migration
+    /// builds a copy under a scratch name).
+    func createTableStatement(_ table: Table, name: String? = nil) -> String {
+        let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
+            + table.columns.map { "\(sqlIdentifier($0.name)) \($0.sqlType)" }
+        return "CREATE TABLE \(sqlIdentifier(name ?? table.name)) (\(columns.joined(separator: ", ")))"
+    }
+
     /// The `CREATE` statements of a new store: root tables, join tables, the bookkeeping tables
     /// and every index (per indexed attribute, per ``IndexDescription``, a `UNIQUE` index per
     /// uniqueness constraint, one per foreign-key and join-table column).
@@ -13,9 +21,7 @@ extension SQLiteLayout {
         // (natural name, the statement after `CREATE [UNIQUE] INDEX <name>`, unique)
         var indexes: [(natural: String, body: String, unique: Bool)] = []
         for table in tables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER NOT NULL", "Z_OPT INTEGER NOT NULL"]
-                + table.columns.map { "\(sqlIdentifier($0.name)) \($0.sqlType)" }
-            sql.append("CREATE TABLE \(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
+            sql.append(createTableStatement(table))
             sql.append("INSERT INTO Z_PRIMARYKEY (Z_ROOT, Z_MAX) VALUES ('\(table.name.replacingOccurrences(of: "'", with: "''"))', 0)")
             if table.entityIndices.count > 1 {
                 indexes.append(("\(table.name)_Z_ENT", "ON \(sqlIdentifier(table.name)) (Z_ENT)", false))
