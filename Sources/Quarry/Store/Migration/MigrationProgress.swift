@@ -12,8 +12,9 @@ public struct MigrationProgress: Sendable, Hashable {
     public var rowsTotal: Int
     /// The table being filled.
     public var table: String
-    /// The step (1-based) and the number of steps (more than one through a versioned bundle).
+    /// The step being run (1-based).
     public var step: Int
+    /// The number of steps (more than one through a versioned bundle's versions).
     public var steps: Int
 
     /// The fraction done in the current step, from 0 to 1.

@@ -12,7 +12,9 @@ import Foundation
 public struct ModelVersionHistory: Sendable {
     /// One version: its name (the `.xcdatamodel` folder without extension) and model.
     public struct Version: Sendable {
+        /// The version's name (`Model 2` for `Model 2.xcdatamodel`).
         public var name: String
+        /// The version's model.
         public var model: ManagedObjectModel
 
         /// Creates a version.
