@@ -25,12 +25,17 @@ public struct AttributeDescription: Sendable, Hashable {
     /// The attribute's name in an earlier model version, when it was renamed (Core Data's
     /// `renamingIdentifier`): migration carries its values over. Not part of the version hash.
     public var renamingIdentifier: String?
+    /// For a `Transformable` attribute: the name of the ``AttributeTransformer`` that turns its
+    /// value into the bytes stored (``PropertyListTransformer`` when `nil`). Must be registered
+    /// with ``AttributeTransformers`` before the model loads.
+    public var valueTransformerName: String?
 
     /// Creates an attribute description.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
-        regularExpression: String? = nil, isIndexed: Bool = false, renamingIdentifier: String? = nil
+        regularExpression: String? = nil, isIndexed: Bool = false, renamingIdentifier: String? = nil,
+        valueTransformerName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -42,5 +47,6 @@ public struct AttributeDescription: Sendable, Hashable {
         self.regularExpression = regularExpression
         self.isIndexed = isIndexed
         self.renamingIdentifier = renamingIdentifier
+        self.valueTransformerName = valueTransformerName
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// A JSON document: the value of a `transformable` attribute.
 ///
-/// Quarry replaces Core Data's value transformers (and na_ios's dictionary ↔ blob transformer)
-/// with JSON: the value is stored as canonical JSON text (sorted keys), so equal values are
-/// stored equally.
+/// In memory a transformable value is JSON-shaped; what a store keeps is what the attribute's
+/// ``AttributeTransformer`` makes of it (a binary property list by default, see
+/// ``PropertyListTransformer``; canonical JSON text, sorted keys, when no transformer can take it).
 public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// JSON `null`.
     case null

@@ -23,6 +23,9 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An attribute of type ``AttributeType/undefined`` is not transient (Core Data stores no
     /// Undefined attribute, so it must be transient).
     case undefinedNotTransient(entity: String, attribute: String)
+    /// A transformable attribute names a value transformer nobody registered (see
+    /// ``AttributeTransformers/register(_:named:)``).
+    case unknownValueTransformer(entity: String, attribute: String, name: String)
     /// A model file could not be read or parsed; `line`/`column` are 1-based, 0 when unknown.
     case malformedFile(path: String, line: Int, column: Int, reason: String)
     /// A model file uses a feature Quarry does not support.
@@ -42,6 +45,8 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownAttribute(let e, let a, let used): return "\(used) of entity '\(e)' names '\(a)', which is not an attribute of '\(e)'"
         case .invalidDefault(let e, let a, let v): return "default value \(v) does not fit attribute '\(e).\(a)'"
         case .invalidName(let n): return "'\(n)' is not a valid name"
+        case .unknownValueTransformer(let e, let a, let n):
+            return "attribute '\(e).\(a)' names value transformer '\(n)', which is not registered (register it with AttributeTransformers.register(_:named:) before loading the model)"
         case .undefinedNotTransient(let e, let a):
             return "attribute '\(e).\(a)' has type Undefined but is not transient (an Undefined attribute is never stored, so it must be transient)"
         case .malformedFile(let path, let line, let column, let reason):

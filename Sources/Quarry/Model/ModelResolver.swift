@@ -44,6 +44,9 @@ struct ModelResolver {
                     if let d = a.defaultValue, !d.isNull, d.coerced(to: a.type) == nil {
                         throw ModelError.invalidDefault(entity: level.name, attribute: a.name, value: d.description)
                     }
+                    if let name = a.valueTransformerName, AttributeTransformers.transformer(named: name) == nil {
+                        throw ModelError.unknownValueTransformer(entity: level.name, attribute: a.name, name: name)
+                    }
                     var resolved = a
                     if let d = a.defaultValue { resolved.defaultValue = d.coerced(to: a.type) }
                     attributes.append(resolved)
@@ -140,7 +143,10 @@ struct ModelResolver {
     ) -> String {
         var lines = ["entity \(name) parent=\(parent ?? "-") abstract=\(isAbstract)"]
         for a in attributes {
-            lines.append("attribute \(a.name) \(a.type.rawValue) optional=\(a.isOptional) transient=\(a.isTransient)")
+            // The transformer shapes the stored bytes; named only when there is one, so
+            // hashes of models without transformers stay as they were.
+            let transformer = a.valueTransformerName.map { " transformer=\($0)" } ?? ""
+            lines.append("attribute \(a.name) \(a.type.rawValue) optional=\(a.isOptional) transient=\(a.isTransient)\(transformer)")
         }
         for r in relationships {
             lines.append("relationship \(r.name) -> \(r.destination) inverse=\(r.inverse ?? "-") toMany=\(r.isToMany) ordered=\(r.isOrdered)")

@@ -44,6 +44,7 @@ struct JSONModelEncoder {
         if let r = a.regularExpression { f.append("\"regex\": \(q(r))") }
         if a.isIndexed { f.append("\"indexed\": true") }
         if let i = a.renamingIdentifier { f.append("\"renamingIdentifier\": \(q(i))") }
+        if let t = a.valueTransformerName { f.append("\"valueTransformer\": \(q(t))") }
         return "{" + f.joined(separator: ", ") + "}"
     }
 

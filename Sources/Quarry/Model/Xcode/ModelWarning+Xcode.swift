@@ -11,12 +11,6 @@ extension ModelWarning {
     /// has no equivalent, so the attribute is left out of the model.
     public static let xcodeDerivedAttribute = "xcode.derived-attribute"
 
-    /// The name of the warning for a transformable attribute with a `valueTransformerName`.
-    ///
-    /// Quarry stores every transformable value as JSON; the named transformer is not used, so
-    /// data written by Core Data through that transformer cannot be read back as is.
-    public static let xcodeValueTransformer = "xcode.value-transformer"
-
     /// The name of the warning for a fetch index part Quarry cannot reproduce exactly: an
     /// expression element (skipped), an R-tree index or a descending order (made a plain index).
     public static let xcodeFetchIndex = "xcode.fetch-index"

@@ -74,6 +74,7 @@ struct XcodeContentsWriter {
             ("defaultValueString", a.defaultValue.flatMap { defaultText($0, type: a.type, of: key) }),
             ("indexed", a.isIndexed ? "YES" : nil),
             ("elementID", a.renamingIdentifier),
+            ("valueTransformerName", a.valueTransformerName),
         ]
         return element("attribute", fields, of: key)
     }

@@ -38,11 +38,6 @@ struct XcodePropertyMapping {
                 path: path, line: line, column: 0,
                 reason: ModelError.undefinedNotTransient(entity: entity, attribute: name).description)
         }
-        if type == .transformable, let transformer = xml["valueTransformerName"], !transformer.isEmpty {
-            warnings.append(.xcode(
-                ModelWarning.xcodeValueTransformer, path: path, line: line,
-                "'\(entity).\(name)' names value transformer '\(transformer)'; Quarry stores the value as JSON"))
-        }
         return AttributeDescription(
             name: name, type: type,
             isOptional: Self.flag(xml["optional"]),
@@ -52,7 +47,8 @@ struct XcodePropertyMapping {
             maxValue: try bound("maxValueString", of: name, in: xml),
             regularExpression: xml["regularExpressionString"],
             isIndexed: Self.flag(xml["indexed"]),
-            renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml))
+            renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml),
+            valueTransformerName: type == .transformable ? xml["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 } : nil)
     }
 
     /// Maps a `<relationship>` element.

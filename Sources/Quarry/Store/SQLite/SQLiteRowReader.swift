@@ -60,7 +60,9 @@ struct SQLiteRowReader {
         values.reserveCapacity(entity.attributes.count)
         for (i, attribute) in entity.attributes.enumerated() {
             if let column = entityLayout.attributeColumns[i] {
-                values.append(statement.value(at: Int32(3 + column), type: attribute.type))
+                values.append(attribute.type == .transformable
+                    ? statement.transformedValue(at: Int32(3 + column), transformer: attribute.valueTransformerName)
+                    : statement.value(at: Int32(3 + column), type: attribute.type))
             } else {
                 values.append(.null)
             }

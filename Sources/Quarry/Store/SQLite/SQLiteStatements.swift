@@ -5,6 +5,9 @@ struct SQLiteStatements: Sendable {
     enum Slot: Sendable, Hashable {
         /// The value of attribute `index`.
         case attribute(Int)
+        /// The value of transformable attribute `index`, as the bytes its transformer makes
+        /// (the named one, ``PropertyListTransformer`` for `nil`).
+        case transformed(Int, transformer: String?)
         /// The destination primary key of to-one relationship `index` (NULL when empty).
         case toOneKey(Int)
         /// The destination entity index of to-one relationship `index` (NULL when empty).
@@ -42,7 +45,8 @@ struct SQLiteStatements: Sendable {
             let table = layout.tables[entityLayout.tableIndex]
             var byProperty: [Int: [Slot]] = [:]
             for (i, column) in entityLayout.attributeColumns.enumerated() where column != nil {
-                byProperty[i] = [.attribute(i)]
+                let attribute = e.attributes[i]
+                byProperty[i] = [attribute.type == .transformable ? .transformed(i, transformer: attribute.valueTransformerName) : .attribute(i)]
             }
             for (r, toOne) in entityLayout.toOne.enumerated() {
                 guard let toOne else { continue }
@@ -75,7 +79,7 @@ struct SQLiteStatements: Sendable {
     /// The column a slot of `entity` writes, as the layout named it.
     static func columnName(_ slot: Slot, entity: EntityDescription, layout: SQLiteLayout) -> String {
         switch slot {
-        case .attribute(let i): return layout.attributeColumn(i, ofEntity: entity.index)!
+        case .attribute(let i), .transformed(let i, _): return layout.attributeColumn(i, ofEntity: entity.index)!
         case .toOneKey(let r): return layout.toOneKeyColumn(r, ofEntity: entity.index)
         case .toOneEntity(let r): return layout.toOneEntityColumn(r, ofEntity: entity.index)!
         }
@@ -102,6 +106,8 @@ extension SQLiteRawStatement {
             switch slot {
             case .attribute(let i):
                 bind(snapshot.values[i], at: index)
+            case .transformed(let i, let transformer):
+                bindTransformed(snapshot.values[i], transformer: transformer, at: index)
             case .toOneKey(let r):
                 if let id = snapshot.toOne[r] { bind(id.primaryKey, at: index) } else { bindNull(at: index) }
             case .toOneEntity(let r):

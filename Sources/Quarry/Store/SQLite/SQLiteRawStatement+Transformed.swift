@@ -1,0 +1,31 @@
+import Foundation
+import GRDBSQLite
+
+extension SQLiteRawStatement {
+    /// Binds a transformable attribute's value as the bytes its transformer makes. A value the
+    /// transformer cannot take (a property list holds no `null`) is bound as JSON text, which
+    /// ``transformedValue(at:transformer:)`` reads back the same: nothing is ever dropped.
+    func bindTransformed(_ value: Value, transformer name: String?, at index: Int32) {
+        guard case .json(let json) = value, let transformer = AttributeTransformers.transformer(for: name),
+              let data = try? transformer.data(from: json) else {
+            bind(value, at: index)
+            return
+        }
+        bind(.data(data), at: index)
+    }
+
+    /// Reads a transformable attribute's column: bytes through its transformer; text as JSON
+    /// (stores written before transformers, and values no transformer could take).
+    func transformedValue(at column: Int32, transformer name: String?) -> Value {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL: return .null
+        case SQLITE_BLOB:
+            guard case .data(let data) = value(at: column, type: .binary),
+                  let transformer = AttributeTransformers.transformer(for: name),
+                  let json = try? transformer.value(from: data) else { return .null }
+            return .json(json)
+        default:
+            return value(at: column, type: .transformable)
+        }
+    }
+}
