@@ -30,34 +30,14 @@ enum MigrationConsole {
     }
 
     /// Migrates, drawing a progress bar on standard error when it is a terminal and the
-    /// migration copies rows.
+    /// migration copies rows for more than a second.
     @discardableResult
     static func migrate(_ url: URL, to model: ManagedObjectModel, versions: ModelVersionHistory?) throws -> MigrationPlan? {
-        let bar = ProgressBar(enabled: isatty(STDERR_FILENO) == 1)
+        let bar = ProgressBar()
         defer { bar.finish() }
-        return try SQLiteStore.migrate(url: url, to: model, versions: versions) { bar.draw($0) }
-    }
-
-    /// A one-line progress bar redrawn in place on standard error.
-    final class ProgressBar {
-        private let enabled: Bool
-        private var drawn = false
-
-        init(enabled: Bool) { self.enabled = enabled }
-
-        func draw(_ progress: MigrationProgress) {
-            guard enabled else { return }
-            let width = 30
-            let filled = Int(progress.fraction * Double(width))
+        return try SQLiteStore.migrate(url: url, to: model, versions: versions) { progress in
             let step = progress.steps > 1 ? "step \(progress.step)/\(progress.steps) " : ""
-            let line = "\r\(step)[\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] "
-                + "\(Int(progress.fraction * 100))% \(progress.rowsCopied)/\(progress.rowsTotal) rows (\(ControlEscaping.escaped(progress.table)))"
-            FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
-            drawn = true
-        }
-
-        func finish() {
-            if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+            bar.draw(done: progress.rowsCopied, total: progress.rowsTotal, label: "\(step)rows (\(progress.table))")
         }
     }
 }

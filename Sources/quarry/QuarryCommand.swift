@@ -12,6 +12,8 @@ struct QuarryCommand: AsyncParsableCommand {
         CreateCommand.self,
         ModelCommand.self,
         MigrateCommand.self,
+        ExportCommand.self,
+        ImportCommand.self,
         StatsCommand.self,
     ]
 

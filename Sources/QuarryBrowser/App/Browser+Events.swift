@@ -106,7 +106,8 @@ extension Browser {
         case .character("e"): beginEdit(new: false)
         case .character("a"): beginEdit(new: true)
         case .character("d"): confirmDelete()
-        case .escape: cancelPendingFetch()
+        case .character("x"): beginExport()
+        case .escape: if !cancelPendingFetch() { cancelExport() }
         default: break
         }
     }

@@ -18,6 +18,12 @@ extension Browser {
                 overlay = nil
                 let text = state.text.text
                 lastSearch = text.isEmpty ? lastSearch : text
+            case .export:
+                if let error = startExport(to: state.text.text) {
+                    state.error = (error, nil)
+                } else {
+                    overlay = nil
+                }
             }
         case .backspace: editPrompt(state) { $0.deleteBackward() }
         case .delete: editPrompt(state) { $0.deleteForward() }

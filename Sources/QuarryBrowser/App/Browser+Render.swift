@@ -32,7 +32,7 @@ extension Browser {
             // An error first, then the importer's alert and a running query, both when both.
             let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
             let alert = liveAlert?()
-            let shown = message ?? ([alert, waiting].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
+            let shown = message ?? ([alert, waiting, exportStatus].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
             BarLine(left: statusText, right: liveText, style: theme[.status],
                     message: shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
                 .render(into: &buffer, rect: bottom)
@@ -76,7 +76,13 @@ extension Browser {
 
     private var promptView: PromptLine? {
         guard case .prompt(let state) = overlay else { return nil }
-        return PromptLine(prompt: state.kind == .filter ? "filter: " : "/", text: state.text, error: state.error)
+        let label: String
+        switch state.kind {
+        case .filter: label = "filter: "
+        case .search: label = "/"
+        case .export: label = "export to: "
+        }
+        return PromptLine(prompt: label, text: state.text, error: state.error)
     }
 
     private func renderTable(into buffer: inout ScreenBuffer, rect: Rect) {

@@ -48,6 +48,17 @@ public final class Browser {
     var pendingFetch: PendingFetch?
     /// Callers of ``fetchesSettled()`` waiting for it to end.
     var fetchWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The export of the view running off the main queue, if any (`x`).
+    var pendingExport: PendingExport?
+    /// Callers of ``exportsSettled()`` waiting for it to end.
+    var exportWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Where exports run (one at a time).
+    let exportQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        queue.name = "Quarry.BrowserExport"
+        return queue
+    }()
     /// Makes the token of each fetch (tests hand in tokens that hold the query open).
     var makeCancellation: () -> QueryCancellation = { QueryCancellation() }
     /// The size of the last frame rendered.

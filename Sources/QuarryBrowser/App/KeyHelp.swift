@@ -26,6 +26,7 @@ enum KeyHelp {
         .init(label: "e", value: "edit the row (Ctrl-S save, Esc discard)"),
         .init(label: "a", value: "add an object"),
         .init(label: "d", value: "delete the row (asks first)"),
+        .init(label: "x", value: "export the view (entity, filter, sort, visible columns) to CSV, .jsonl or .json"),
         .init(label: "Live", isHeading: true),
         .init(label: "p", value: "pause / resume the live merge"),
         .init(label: "Ctrl-L", value: "redraw the screen"),

@@ -25,7 +25,7 @@ enum Overlay {
 @MainActor
 final class PromptState {
     /// Which prompt.
-    enum Kind { case filter, search }
+    enum Kind { case filter, search, export }
     /// Which prompt this is.
     let kind: Kind
     /// The text typed, with its caret.

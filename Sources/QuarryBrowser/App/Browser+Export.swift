@@ -1,0 +1,120 @@
+import Foundation
+import Quarry
+import QuarryTUI
+
+/// An export of the view running off the main queue.
+@MainActor
+struct PendingExport {
+    /// The file being written.
+    var path: String
+    /// The operation (Esc cancels it).
+    var operation: ExportOperation
+    /// Rows written so far and the total, as last reported.
+    var progress: ExportOperation.Progress?
+}
+
+extension Browser {
+    /// `x`: asks where to export the view (entity, filter, sort, visible columns), suggesting
+    /// `<Entity>.csv` in the current folder.
+    func beginExport() {
+        guard pendingExport == nil else {
+            message = ("an export is running (Esc cancels it)", true)
+            return
+        }
+        overlay = .prompt(PromptState(kind: .export, text: "\(table.entity.name).csv"))
+    }
+
+    /// Starts exporting the view to `text` (a path; `~` and relative paths allowed). The format
+    /// follows the extension: `.jsonl` JSON Lines, `.json` a JSON array, anything else CSV.
+    /// Returns an error message for the prompt when the export cannot start.
+    func startExport(to text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return "give a file name" }
+        let url = URL(fileURLWithPath: (trimmed as NSString).expandingTildeInPath)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return "\(url.path) is a folder"
+        }
+        guard FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path) else {
+            return "no such folder: \(url.deletingLastPathComponent().path)"
+        }
+        let predicate: ObjectPredicate?
+        do {
+            predicate = try table.query.filter.map { try ObjectPredicate(format: $0) }
+        } catch {
+            return "the filter does not parse: \(error)"
+        }
+        let columns = shownColumns.map { column -> ExportColumn in
+            switch column.source {
+            case .attribute(let name, _): return ExportColumn(name)
+            case .toOne(let relationship, let displayKey):
+                return ExportColumn(displayKey.map { "\(relationship).\($0)" } ?? relationship, header: column.title)
+            }
+        }
+        let formatter: any EntityFormatter
+        switch url.pathExtension.lowercased() {
+        case "jsonl": formatter = JSONFormatter(layout: .lines, columns: columns)
+        case "json": formatter = JSONFormatter(layout: .array, columns: columns)
+        default: formatter = CSVFormatter(columns: columns)
+        }
+        let operation = ExportOperation(stack: stack, entityName: table.entity.name, predicate: predicate,
+                                        sortDescriptors: table.query.effectiveSort, destination: .file(url), formatter: formatter)
+        operation.progressHandler = { [weak self] progress in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let self, self.pendingExport?.operation === operation else { return }
+                    self.pendingExport?.progress = progress
+                    self.onNeedsDisplay?()
+                }
+            }
+        }
+        operation.completionBlock = { [weak self] in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self?.finishExport(operation, path: url.path) }
+            }
+        }
+        pendingExport = PendingExport(path: url.path, operation: operation)
+        message = nil
+        exportQueue.addOperation(operation)
+        onNeedsDisplay?()
+        return nil
+    }
+
+    /// The status line's text for a running export.
+    var exportStatus: String? {
+        guard let export = pendingExport else { return nil }
+        let done = export.progress.map { " \($0.rowsDone)/\($0.totalRows) rows" } ?? ""
+        return "exporting to \(export.path)\(done)… (Esc cancels)"
+    }
+
+    /// Cancels the running export, if any; returns whether there was one.
+    @discardableResult
+    func cancelExport() -> Bool {
+        guard let export = pendingExport else { return false }
+        export.operation.cancel()
+        return true
+    }
+
+    /// Waits until no export runs (tests).
+    public func exportsSettled() async {
+        while pendingExport != nil {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in exportWaiters.append(done) }
+        }
+    }
+
+    private func finishExport(_ operation: ExportOperation, path: String) {
+        guard pendingExport?.operation === operation else { return }
+        pendingExport = nil
+        if operation.isCancelled {
+            message = ("export cancelled; nothing written to \(path)", false)
+        } else if let error = operation.error {
+            message = ("export failed: \(error)", true)
+        } else {
+            message = ("exported \(operation.statistics.rowsWritten) rows to \(path)", false)
+        }
+        onNeedsDisplay?()
+        let waiters = exportWaiters
+        exportWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}

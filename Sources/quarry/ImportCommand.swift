@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Quarry
+
+/// `quarry import STORE FILE --entity E [--format csv|jsonl|json] [--model M] [--map col=attr]
+/// [--create-missing]`: rows of a file into a store, every row checked before any is written.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a CSV, JSON Lines or JSON file into an entity.",
+        discussion: """
+            Columns map to attributes by name (--map renames: --map Sector=sector.name finds the \
+            to-one destination by its name). Every row is checked first: a bad file writes \
+            nothing and up to 20 bad rows are reported as FILE:LINE:COLUMN: message. Rows are then \
+            saved in chunks, so a browser on the store sees them arrive. With --model, a STORE \
+            that does not exist is created.
+            """
+    )
+
+    @Argument(help: "The store (a Quarry SQLite store or JSON store folder).")
+    var store: String
+
+    @Argument(help: "The file to import.")
+    var file: String
+
+    @Option(name: .long, help: "The entity the rows become.")
+    var entity: String
+
+    @Option(name: .long, help: "csv, jsonl or json (default: from the file's extension, else csv).")
+    var format: String?
+
+    @Option(name: .long, help: "A model file, to create the store when it does not exist.")
+    var model: String?
+
+    @Option(name: .long, parsing: .singleValue, help: "COLUMN=KEY: map a column to an attribute or to-one key path (repeatable).")
+    var map: [String] = []
+
+    @Flag(name: .long, help: "Create a to-one destination a key path does not find.")
+    var createMissing = false
+
+    func validate() throws {
+        if let format, ImportFormat(rawValue: format) == nil {
+            throw ValidationError("--format \(format): one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        for pair in map where !pair.contains("=") { throw ValidationError("--map \(pair): expected COLUMN=KEY") }
+        guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("\(file): no such file") }
+    }
+
+    func run() throws {
+        let url = URL(fileURLWithPath: store)
+        let stack: PersistentStack
+        if FileManager.default.fileExists(atPath: store) {
+            let loaded = try model.map { try ModelLoading.load(modelAt: $0) }
+            stack = try StoreOpening.openForWriting(store, model: loaded)
+        } else {
+            guard let model else { throw ValidationError("\(store): no such store (give --model to create it)") }
+            let loaded = try ModelLoading.load(modelAt: model)
+            try StoreCreation.create(at: url, model: loaded)
+            stack = try StoreOpening.openForWriting(store, model: loaded)
+        }
+        var mapping: [String: String] = [:]
+        for pair in map {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            mapping[parts[0]] = parts[1]
+        }
+        let options = ImportOperation.Options(format: format.flatMap(ImportFormat.init(rawValue:)), columnMapping: mapping,
+                                              createsMissingDestinations: createMissing)
+        let bar = ProgressBar()
+        let operation = ImportOperation(stack: stack, entityName: entity, fileURL: URL(fileURLWithPath: file), options: options) { progress in
+            bar.draw(done: progress.rowsDone, total: progress.totalRows, label: "rows \(progress.phase)")
+        }
+        let summary: ImportSummary
+        do {
+            summary = try operation.run()
+        } catch {
+            bar.finish()
+            throw CommandFailure(error.description)
+        }
+        bar.finish()
+        print("imported \(summary.rowsImported) \(entity) objects from \(file)"
+              + (summary.destinationsCreated > 0 ? " (\(summary.destinationsCreated) related objects created)" : ""))
+    }
+}
