@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import Synchronization
 
 /// Typed classes for ``TestModels/tickers()``.
 public final class Sector: ManagedObject {
@@ -80,6 +81,8 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory
     /// ``SQLiteStore`` in a temporary file.
     case sqlite
+    /// ``JSONStore`` in a temporary folder (one instance shared by every coordinator).
+    case json
 
     public var description: String { rawValue }
 }
@@ -92,9 +95,11 @@ public final class TestStore: @unchecked Sendable {
     public let kind: StoreKind
     /// The model.
     public let model: ManagedObjectModel
-    /// The temporary folder holding an SQLite file.
+    /// The temporary folder holding an SQLite file or a JSON store folder.
     public let directory = TemporaryDirectory()
     private let memory: InMemoryStore
+    /// The JSON store, opened by the first coordinator (the lock guards the lazy open).
+    private let jsonStore = Mutex<JSONStore?>(nil)
 
     /// Creates an empty store of `kind`.
     public init(_ kind: StoreKind, model: ManagedObjectModel = TestModels.tickers()) {
@@ -103,14 +108,22 @@ public final class TestStore: @unchecked Sendable {
         self.memory = InMemoryStore(model: model)
     }
 
-    /// The SQLite file's URL.
-    public var url: URL { directory.file("test.sqlite") }
+    /// The SQLite file's URL (for ``StoreKind/json``: the store folder's URL).
+    public var url: URL { directory.file(kind == .json ? "test.jsonstore" : "test.sqlite") }
 
     /// A new coordinator over the store.
     public func coordinator(_ name: String = "test") throws -> StoreCoordinator {
         switch kind {
         case .memory: return StoreCoordinator(store: memory, name: name)
         case .sqlite: return StoreCoordinator(store: try SQLiteStore(url: url, model: model), name: name)
+        case .json:
+            let store = try jsonStore.withLock { store in
+                if let store { return store }
+                let opened = try JSONStore(url: url, model: model)
+                store = opened
+                return opened
+            }
+            return StoreCoordinator(store: store, name: name)
         }
     }
 

@@ -85,12 +85,16 @@ public final class JSONStore: PersistentStore {
             guard !options.readOnly else { throw JSONStoreError.missingStore(path: folder.path, reason: "a read-only store is never created") }
             try Self.create(folder, model: model)
         }
-        if !options.readOnly { try folder.run(try folder.recoveryPlan(model: try Self.storedModel(folder))) }
-        let (metadata, stored) = try JSONStoreMetadata.decode(try folder.read(JSONStoreFolder.metadataName), folder: folder.path)
-        if let model, model.versionHash != metadata.modelVersionHash {
-            throw StoreError.modelMismatch(path: folder.path, entities: Self.differingEntities(model, stored))
+        let metadataFile = try folder.read(JSONStoreFolder.metadataName)
+        let (metadata, stored) = try JSONStoreMetadata.decode(metadataFile, folder: folder.path)
+        if let model, let hash = metadata.modelVersionHash, model.versionHash != hash {
+            throw StoreError.modelMismatch(path: folder.path, entities: stored.map { Self.differingEntities(model, $0) } ?? [])
         }
-        let model = model ?? stored
+        guard let model = model ?? stored else {
+            throw metadataFile.fault(metadataFile.document.root, "the store metadata has no 'model' and no model was given")
+        }
+        // Saves and recovery never change _Metadata.json's contents, so it is read once.
+        if !options.readOnly { try folder.run(try folder.recoveryPlan(model: model)) }
         self.model = model
         self.identifier = metadata.identifier
         self.generation = Atomic(metadata.generation)
@@ -218,11 +222,6 @@ public final class JSONStore: PersistentStore {
             try? FileManager.default.removeItem(at: staging.url)
             throw error
         }
-    }
-
-    /// The model stored in `folder`'s metadata (to know its entity files before loading).
-    private static func storedModel(_ folder: JSONStoreFolder) throws -> ManagedObjectModel {
-        try JSONStoreMetadata.decode(try folder.read(JSONStoreFolder.metadataName), folder: folder.path).1
     }
 
     /// Reads every entity file of the committed generation.

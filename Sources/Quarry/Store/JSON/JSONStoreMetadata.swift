@@ -15,7 +15,8 @@ import Foundation
 /// }
 /// ```
 /// `model` is the JSON model format (`docs/json-model.md`), so the folder is readable without
-/// the application's model file.
+/// the application's model file. A hand-written folder (a fixture) may leave out `model` and
+/// `modelVersionHash` (the opener then gives the model), `keyCounters` and `formatVersion`.
 struct JSONStoreMetadata: Equatable {
     /// The value of `"format"` that marks a folder as a Quarry JSON store.
     static let formatName = "Quarry JSON store"
@@ -24,10 +25,11 @@ struct JSONStoreMetadata: Equatable {
     var identifier: UUID
     /// Bumped by every committed save; tells a committed save from an interrupted one.
     var generation: Int64
-    var modelVersionHash: String
+    /// `nil` when the file leaves the model out.
+    var modelVersionHash: String?
     /// Last primary key handed out, per root entity name.
     var keyCounters: [String: Int64]
-    /// The model as JSON model text.
+    /// The model as JSON model text (written from the store's model; empty when read).
     var modelText: String
 
     /// The file's text: fixed key order, the model last and indented with the rest.
@@ -40,7 +42,7 @@ struct JSONStoreMetadata: Equatable {
               "formatVersion": \(Self.formatVersion),
               "storeUUID": "\(identifier.uuidString)",
               "generation": \(generation),
-              "modelVersionHash": \(JSONModelValues.quoted(modelVersionHash)),
+              "modelVersionHash": \(JSONModelValues.quoted(modelVersionHash ?? "")),
               "keyCounters": {\(counters.joined(separator: ", "))},
               "model": \(model)
             }
@@ -48,11 +50,11 @@ struct JSONStoreMetadata: Equatable {
             """
     }
 
-    /// Reads `file`, and with it the stored model.
+    /// Reads `file`, and with it the stored model (`nil` when the file has none).
     /// - Throws: ``JSONStoreError/notAJSONStore(path:)`` when the file is JSON but not a store's
     ///   metadata (no `"format"` marker), ``JSONStoreError/malformedFile(path:line:column:reason:)``
     ///   naming the line and column of any other fault (the model's included).
-    static func decode(_ file: JSONStoreFileText, folder: String) throws -> (JSONStoreMetadata, ManagedObjectModel) {
+    static func decode(_ file: JSONStoreFileText, folder: String) throws -> (JSONStoreMetadata, ManagedObjectModel?) {
         guard case .object(let members) = file.document.root.kind,
               let format = members.first(where: { $0.key == "format" })?.value,
               case .string(Self.formatName) = format.kind
@@ -78,23 +80,23 @@ struct JSONStoreMetadata: Equatable {
             throw file.fault(uuidNode, "storeUUID is not a UUID")
         }
         let generation = try file.integer(try required("generation"), "generation")
-        let hash = try file.string(try required("modelVersionHash"), "modelVersionHash")
+        let hash = try fields["modelVersionHash"].map { try file.string($0, "modelVersionHash") }
         var counters: [String: Int64] = [:]
         if let node = fields["keyCounters"] {
             for member in try file.members(of: node, "keyCounters") {
                 counters[member.key] = try file.integer(member.value, "the key counter of \(member.key)")
             }
         }
-        let modelNode = try required("model")
-        let modelText = JSONStoreFileText.text(of: modelNode)
-        let model: ManagedObjectModel
-        do {
-            model = try ManagedObjectModel(ModelDefinition(jsonText: modelText, path: file.path))
-        } catch let error as ModelError {
-            throw file.fault(modelNode, "the stored model: \(error)")
+        var model: ManagedObjectModel?
+        if let modelNode = fields["model"] {
+            do {
+                model = try ManagedObjectModel(ModelDefinition(jsonText: JSONStoreFileText.text(of: modelNode), path: file.path))
+            } catch let error as ModelError {
+                throw file.fault(modelNode, "the stored model: \(error)")
+            }
         }
-        let metadata = JSONStoreMetadata(identifier: identifier, generation: generation, modelVersionHash: hash,
-                                         keyCounters: counters, modelText: modelText)
+        let metadata = JSONStoreMetadata(identifier: identifier, generation: generation, modelVersionHash: hash ?? model?.versionHash,
+                                         keyCounters: counters, modelText: "")
         return (metadata, model)
     }
 }
