@@ -99,7 +99,7 @@ public final class TestStore: @unchecked Sendable {
     public let directory = TemporaryDirectory()
     private let memory: InMemoryStore
     /// The JSON store, opened by the first coordinator (the lock guards the lazy open).
-    private let jsonStore = Mutex<JSONStore?>(nil)
+    private let jsonStore = Mutex<TemporaryJSONStore?>(nil)
 
     /// Creates an empty store of `kind`.
     public init(_ kind: StoreKind, model: ManagedObjectModel = TestModels.tickers()) {
@@ -119,7 +119,7 @@ public final class TestStore: @unchecked Sendable {
         case .json:
             let store = try jsonStore.withLock { store in
                 if let store { return store }
-                let opened = try JSONStore(url: url, model: model)
+                let opened = TemporaryJSONStore(base: try JSONStore(url: url, model: model), directory: directory)
                 store = opened
                 return opened
             }
@@ -133,4 +133,48 @@ public final class TestStore: @unchecked Sendable {
         context.mergePolicy = policy
         return context
     }
+}
+
+extension ManagedObjectModel {
+    /// Binds every class of ``TestModels/tickers()`` to its entity, for tests that reach
+    /// objects through relationships before any typed insert or fetch has bound their class
+    /// (fixtures loaded from files).
+    public func registerTickerClasses() {
+        let classes: [(ManagedObject.Type, String)] = [
+            (Sector.self, "Sector"), (Ticker.self, "Ticker"), (Quote.self, "Quote"), (TickerTag.self, "Tag"),
+            (Person.self, "Person"), (Portfolio.self, "Portfolio"),
+        ]
+        for (type, name) in classes { register(type, for: name) }
+    }
+}
+
+/// A ``JSONStore`` that keeps its temporary folder alive while any coordinator uses it: a test
+/// may drop its ``TestStore`` and keep a context (an SQLite file outlives its removal through
+/// open connections; a JSON store reads its folder on every save).
+public final class TemporaryJSONStore: PersistentStore {
+    /// The store.
+    public let base: JSONStore
+    /// The folder holding it.
+    public let directory: TemporaryDirectory
+
+    init(base: JSONStore, directory: TemporaryDirectory) {
+        self.base = base
+        self.directory = directory
+    }
+
+    public var identifier: UUID { base.identifier }
+    public var model: ManagedObjectModel { base.model }
+    public var url: URL? { base.url }
+    public var isReadOnly: Bool { base.isReadOnly }
+    public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] { try base.snapshots(for: ids) }
+    public func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] { try base.relatedIDs(of: id, relationship: relationship) }
+    public func objectIDs(for request: StoreQuery) throws -> [ObjectID] { try base.objectIDs(for: request) }
+    public func count(for request: StoreQuery) throws -> Int { try base.count(for: request) }
+    public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
+        try base.keyedIDs(for: request, keyPaths: keyPaths)
+    }
+    public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
+        try base.save(changes, resolve: resolve)
+    }
+    public func modificationToken() throws -> String? { try base.modificationToken() }
 }

@@ -109,7 +109,7 @@ struct RelationshipTests {
 
     @Test("relationships given from one side in a fixture folder read back from both sides, in order")
     func fixtureRelationships() throws {
-        let fixtures = try FixtureController(model: TestModels.tickers(), dataURL: FixtureControllerTests.tickersFolder)
+        let fixtures = try FixtureControllerTests.tickerFixtures()
         let context = fixtures.context
         try context.performAndWait {
             let tech = try fixtures.object(withID: 1, inEntity: "Sector", as: Sector.self)

@@ -50,9 +50,11 @@ public final class FixtureController: Sendable {
         return try context.performAndWait { try context.existingObject(with: ObjectID(entityIndex: entity.index, primaryKey: id)) }
     }
 
-    /// The typed object of `entityName` whose fixture ID is `id`.
+    /// The typed object of `entityName` whose fixture ID is `id` (binding `T` to the entity,
+    /// as a typed insert or fetch does).
     public func object<T: ManagedObject>(withID id: Int64, inEntity entityName: String, as type: T.Type) throws -> T {
         let entity = try model.requireEntity(entityName)
+        if model.objectClass(for: entity) != T.self { model.register(T.self, for: entity.name) }
         return try context.performAndWait {
             try context.existingObject(with: ObjectID(entityIndex: entity.index, primaryKey: id), as: type)
         }

@@ -13,7 +13,7 @@ struct JSONEntityFileReader {
     let layout: InMemoryLayout
     private(set) var state = InMemoryState()
     /// To-many lists as read, applied once every object exists.
-    private var lists: [(owner: ObjectID, relationship: Int, members: [ObjectID], node: JSONDocument.Node, file: JSONStoreFileText)] = []
+    private var lists: [(owner: ObjectID, relationship: Int, members: [(id: ObjectID, node: JSONDocument.Node)], file: JSONStoreFileText)] = []
     /// To-ones as read, checked once every object exists.
     private var toOnes: [(owner: ObjectID, relationship: Int, node: JSONDocument.Node, file: JSONStoreFileText)] = []
 
@@ -50,8 +50,7 @@ struct JSONEntityFileReader {
                     guard case .array(let items) = member.value.kind else {
                         throw file.fault(member.value, "\(entity.name).\(member.key) is to-many: expected an array of \"Entity.id\", found \(member.value.typeName)")
                     }
-                    let ids = try items.map { try reference($0, entity: entity, relationship: r, file: file) }
-                    lists.append((id, r, ids, member.value, file))
+                    lists.append((id, r, try items.map { (try reference($0, entity: entity, relationship: r, file: file), $0) }, file))
                 } else if case .null = member.value.kind {
                     continue
                 } else {
@@ -91,14 +90,14 @@ struct JSONEntityFileReader {
         // Join lists first: the storing side of a many-to-many pair is set before the reading
         // side adds the members only it lists.
         for pass in 0..<2 {
-            for (owner, r, members, node, file) in lists {
+            for (owner, r, members, file) in lists {
                 guard let storage = layout.toMany[Int(owner.entityIndex)][r] else { continue }
                 let isJoin: Bool = if case .join = storage { true } else { false }
                 guard isJoin == (pass == 0) else { continue }
                 let entity = model.entities[Int(owner.entityIndex)]
                 let name = "\(entity.name).\(entity.relationships[r].name)"
-                for member in members { try requireExists(member, node: node, file: file, from: name) }
-                try apply(deduplicated(members), owner: owner, storage: storage, node: node, file: file, name: name)
+                for member in members { try requireExists(member.id, node: member.node, file: file, from: name) }
+                try apply(deduplicated(members), owner: owner, storage: storage, file: file, name: name)
             }
         }
         for entity in model.entities where entity.parentName == nil {
@@ -109,14 +108,15 @@ struct JSONEntityFileReader {
         return state
     }
 
-    private mutating func apply(_ members: [ObjectID], owner: ObjectID, storage: ToManyStorage,
-                                node: JSONDocument.Node, file: JSONStoreFileText, name: String) throws {
+    private mutating func apply(_ list: [(id: ObjectID, node: JSONDocument.Node)], owner: ObjectID, storage: ToManyStorage,
+                                file: JSONStoreFileText, name: String) throws {
+        let members = list.map(\.id)
         switch storage {
         case .join(let key):
             state.joins[key, default: [:]][owner] = members.isEmpty ? nil : members
         case .foreignKey(let destination, let inverse, let order):
             let root = model.entities[destination].rootIndex
-            for member in members {
+            for (member, node) in list {
                 let current = state.rows[root]![member.primaryKey]!.snapshot.toOne[inverse]
                 if current == nil {
                     state.rows[root]![member.primaryKey]!.snapshot.toOne[inverse] = owner
@@ -160,8 +160,8 @@ struct JSONEntityFileReader {
 
     private func describe(_ id: ObjectID) -> String { "\(model.entities[Int(id.entityIndex)].name).\(id.primaryKey)" }
 
-    private func deduplicated(_ ids: [ObjectID]) -> [ObjectID] {
+    private func deduplicated(_ list: [(id: ObjectID, node: JSONDocument.Node)]) -> [(id: ObjectID, node: JSONDocument.Node)] {
         var seen = Set<ObjectID>()
-        return ids.filter { seen.insert($0).inserted }
+        return list.filter { seen.insert($0.id).inserted }
     }
 }

@@ -9,9 +9,15 @@ struct FixtureControllerTests {
     /// from one side or the other, IDs with gaps, no Quote, Stock or Bond file).
     static var tickersFolder: URL { Bundle.module.url(forResource: "Fixtures/store/Tickers", withExtension: nil)! }
 
+    static func tickerFixtures() throws -> FixtureController {
+        let model = TestModels.tickers()
+        model.registerTickerClasses()
+        return try FixtureController(model: model, dataURL: tickersFolder)
+    }
+
     @Test("loads a fixture folder and hands out objects by the IDs in its files")
     func objectsByID() throws {
-        let fixtures = try FixtureController(model: TestModels.tickers(), dataURL: Self.tickersFolder)
+        let fixtures = try Self.tickerFixtures()
         #expect(fixtures.store.identifier == UUID(uuidString: "5B0E2C1A-7D3F-4E8B-9A61-0C2D4F6E8A10"))
         let acme = try fixtures.object(withID: 1, inEntity: "Ticker", as: Ticker.self)
         let ada = try fixtures.object(withID: 7, inEntity: "Person")
@@ -53,6 +59,6 @@ struct FixtureControllerTests {
         try FileManager.default.copyItem(at: Self.tickersFolder, to: url)
         try Data("{\n  \"1\": {\"label\": \"fast\", \"tickers\": [\"Ticker.9\"]}\n}\n".utf8).write(to: url.appendingPathComponent("Tag.json"))
         let error = #expect(throws: JSONStoreError.self) { try FixtureController(model: TestModels.tickers(), dataURL: url) }
-        #expect(error?.description == "\(url.appendingPathComponent("Tag.json").path):2:36: Tag.tickers refers to Ticker.9, which does not exist")
+        #expect(error?.description == "\(url.appendingPathComponent("Tag.json").path):2:38: Tag.tickers refers to Ticker.9, which does not exist")
     }
 }

@@ -10,12 +10,12 @@ struct JSONStoreAtomicSaveTests {
     func change(_ store: JSONStore) throws {
         let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store))
         try context.performAndWait {
-            let sectors = try context.fetch(FetchRequest(entityName: "Sector", sortDescriptors: [SortKey("name")]))
-            let ticker = try #require(try context.fetch(FetchRequest(entityName: "Ticker")).first as? Ticker)
-            try sectors[0].setValue(.string("Energy 2"), forKey: "name")
-            ticker.sector = sectors[0] as? Sector
+            let sectors = try context.fetch(FetchRequest(entityName: "Sector", sortDescriptors: [SortKey("name")]), as: Sector.self)
+            let ticker = try #require(try context.fetch(FetchRequest(entityName: "Ticker"), as: Ticker.self).first)
+            sectors[0].name = "Energy 2"
+            ticker.sector = sectors[0]
             context.delete(sectors[1])
-            let bolt = try context.insert(Ticker.self); bolt.symbol = "BOLT"; bolt.sector = sectors[0] as? Sector
+            let bolt = try context.insert(Ticker.self); bolt.symbol = "BOLT"; bolt.sector = sectors[0]
             try context.save()
         }
     }
