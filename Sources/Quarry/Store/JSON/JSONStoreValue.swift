@@ -27,7 +27,9 @@ enum JSONStoreValue {
         }
     }
 
-    /// Reads `node` as a value of `attribute` (of `entity`), from `file`.
+    /// Reads `node` as a value of `attribute` (of `entity`), from `file`: the JSON model's
+    /// reading of default values (``JSONModelValues``), except for dates (the store's form),
+    /// non-finite doubles and a transformable's JSON `null`.
     /// - Throws: ``JSONStoreError/malformedFile(path:line:column:reason:)`` naming the entity and attribute.
     static func decode(_ node: JSONDocument.Node, attribute: AttributeDescription, entity: String,
                        file: JSONStoreFileText) throws -> Value {
@@ -35,56 +37,27 @@ enum JSONStoreValue {
         func fault(_ what: String) -> JSONStoreError {
             file.fault(node, "\(entity).\(attribute.name) (\(type.rawValue)): \(what)")
         }
-        func expected(_ what: String) -> JSONStoreError { fault("expected \(what), found \(node.typeName)") }
-        if case .null = node.kind, type != .transformable { return .null }
-        switch type {
-        case .integer16, .integer32, .integer64:
-            guard case .number(let text) = node.kind else { throw expected("an integer") }
-            guard let v = Int64(text), type.integerRange!.contains(v) else { throw fault("\(text) is not a \(type.rawValue) value") }
-            return .integer(v)
-        case .double, .float:
-            switch node.kind {
-            case .number(let text): return .double(Double(text) ?? .nan)
-            case .string("NaN"): return .double(.nan)
-            case .string("Infinity"): return .double(.infinity)
-            case .string("-Infinity"): return .double(-.infinity)
-            default: throw expected("a number")
+        switch (type, node.kind) {
+        case (.transformable, _): return .json(JSONModelValues.jsonValue(node))
+        case (_, .null): return .null
+        case (.double, .string(let s)), (.float, .string(let s)):
+            guard let special = ["NaN": Double.nan, "Infinity": .infinity, "-Infinity": -.infinity][s] else {
+                throw fault("expected a number, found a string")
             }
-        case .decimal:
-            switch node.kind {
-            case .string(let text), .number(let text):
-                guard let d = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), "\(d)" != "NaN" else {
-                    throw fault("'\(text)' is not a decimal number")
-                }
-                return .decimal(d)
-            default: throw expected("a decimal number as a string")
-            }
-        case .string:
-            guard case .string(let s) = node.kind else { throw expected("a string") }
-            return .string(s)
-        case .boolean:
-            guard case .bool(let b) = node.kind else { throw expected("true or false") }
-            return .bool(b)
-        case .date:
-            guard case .string(let s) = node.kind else { throw expected("a date string (yyyy-mm-dd hh:mm:ss ±hhmm)") }
+            return .double(special)
+        case (.date, .string(let s)):
             guard let d = JSONStoreDate.parse(s) else { throw fault("'\(s)' is not a date of the form yyyy-mm-dd hh:mm:ss ±hhmm") }
             return .date(d)
-        case .binary:
-            guard case .string(let s) = node.kind else { throw expected("a base64 string") }
-            guard let d = Data(base64Encoded: s) else { throw fault("'\(s.prefix(40))' is not base64") }
-            return .data(d)
-        case .uuid:
-            guard case .string(let s) = node.kind else { throw expected("a UUID string") }
-            guard let u = UUID(uuidString: s) else { throw fault("'\(s)' is not a UUID") }
-            return .uuid(u)
-        case .uri:
-            guard case .string(let s) = node.kind else { throw expected("a URI string") }
-            guard let u = URL(string: s) else { throw fault("'\(s)' is not a URI") }
-            return .uri(u)
-        case .transformable:
-            return .json(JSONModelValues.jsonValue(node))
-        case .undefined:
-            throw fault("an Undefined attribute is transient and never stored")
+        case (.date, _): throw fault("expected a date string (yyyy-mm-dd hh:mm:ss ±hhmm), found \(node.typeName)")
+        case (.undefined, _): throw fault("an Undefined attribute is transient and never stored")
+        default:
+            do {
+                return try JSONModelValues.decodeDefault(node, type: type) {
+                    ModelError.malformedFile(path: file.path, line: 0, column: 0, reason: $0)
+                }
+            } catch ModelError.malformedFile(_, _, _, let reason) {
+                throw fault(reason)
+            }
         }
     }
 }

@@ -98,7 +98,7 @@ struct JSONStoreFormatTests {
         let url = try populatedStore(directory)
         let cases: [(String, Int, Int, String)] = [
             ("{\n  \"1\": {\"symbol\": \"A\",}\n}\n", 2, 23, "expected a quoted key"),
-            ("{\n  \"1\": {\"symbol\": 5}\n}\n", 2, 19, "Ticker.symbol (String): expected a string, found a number"),
+            ("{\n  \"1\": {\"symbol\": 5}\n}\n", 2, 19, "Ticker.symbol (String): expected a string for a String attribute, found a number"),
             ("{\n  \"1\": {\"colour\": \"red\"}\n}\n", 2, 9, "Ticker has no stored property 'colour'"),
             ("{\n  \"x\": {}\n}\n", 2, 3, "'x' is not an object ID (a positive integer)"),
             ("{\n  \"1\": {\"symbol\": \"A\", \"sector\": \"Sector.9\"}\n}\n", 2, 34, "Ticker.sector refers to Sector.9, which does not exist"),
