@@ -161,6 +161,9 @@ public final class JSONStore: PersistentStore {
         guard onDisk == loaded else {
             throw JSONStoreError.changedOnDisk(path: folder.path, loadedGeneration: loaded, foundGeneration: onDisk)
         }
+        // A save of this instance that failed half way (disk full) left backups behind: put
+        // the folder back in order first, or this save would back up the half-written files.
+        try folder.run(try folder.recoveryPlan(model: model))
         let (files, metadata) = Self.contents(of: state, model: model, layout: memory.layout, identifier: identifier,
                                               generation: loaded + 1)
         try folder.run(folder.savePlan(files: files, metadata: metadata), limit: crashAfterFileSteps.load(ordering: .sequentiallyConsistent))

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Integers and doubles are JSON numbers (a non-finite double is the string `"NaN"`,
 /// `"Infinity"` or `"-Infinity"`); decimals are strings of their exact digits; dates are
-/// ``JSONStoreDate`` strings; binary data is base64; UUIDs and URIs are strings; a transformable
+/// ``JSONStoreDate`` strings (seconds since 2001 as a number outside the years 0001–9999); binary data is base64; UUIDs and URIs are strings; a transformable
 /// value is its JSON, nested as is. A `nil` value is left out of the object.
 enum JSONStoreValue {
     /// The JSON text of `value`.
@@ -19,7 +19,10 @@ enum JSONStoreValue {
         case .decimal(let d): return JSONModelValues.quoted(d.description)
         case .string(let s): return JSONModelValues.quoted(s)
         case .bool(let b): return b ? "true" : "false"
-        case .date(let d): return JSONModelValues.quoted(JSONStoreDate.format(d))
+        case .date(let d):
+            // Years the form cannot hold (before 0001, after 9999) are seconds since 2001 instead.
+            let text = JSONStoreDate.format(d)
+            return JSONStoreDate.parse(text) == d ? JSONModelValues.quoted(text) : JSONModelValues.number(d.timeIntervalSinceReferenceDate)
         case .data(let d): return JSONModelValues.quoted(d.base64EncodedString())
         case .uuid(let u): return JSONModelValues.quoted(u.uuidString)
         case .uri(let u): return JSONModelValues.quoted(u.absoluteString)
@@ -48,16 +51,17 @@ enum JSONStoreValue {
         case (.date, .string(let s)):
             guard let d = JSONStoreDate.parse(s) else { throw fault("'\(s)' is not a date of the form yyyy-mm-dd hh:mm:ss ±hhmm") }
             return .date(d)
+        case (.date, .number): break
         case (.date, _): throw fault("expected a date string (yyyy-mm-dd hh:mm:ss ±hhmm), found \(node.typeName)")
         case (.undefined, _): throw fault("an Undefined attribute is transient and never stored")
-        default:
-            do {
-                return try JSONModelValues.decodeDefault(node, type: type) {
-                    ModelError.malformedFile(path: file.path, line: 0, column: 0, reason: $0)
-                }
-            } catch ModelError.malformedFile(_, _, _, let reason) {
-                throw fault(reason)
+        default: break
+        }
+        do {
+            return try JSONModelValues.decodeDefault(node, type: type) {
+                ModelError.malformedFile(path: file.path, line: 0, column: 0, reason: $0)
             }
+        } catch ModelError.malformedFile(_, _, _, let reason) {
+            throw fault(reason)
         }
     }
 }

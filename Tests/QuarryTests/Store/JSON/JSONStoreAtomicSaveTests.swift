@@ -73,18 +73,31 @@ struct JSONStoreAtomicSaveTests {
         #expect(sawOld && sawNew, "crashes before the metadata's rename read old, after it new")
     }
 
-    @Test("a failed write leaves the store unchanged in memory and on disk")
-    func failedWriteChangesNothing() throws {
+    @Test("a write failing at any step leaves the store as it was, in memory and on disk, even for a second failing save",
+          arguments: [3, 12, 30, 36])
+    func failedWriteChangesNothing(step: Int) throws {
         let directory = TemporaryDirectory()
         let url = directory.file("t.jsonstore")
         let store = try makeOld(url)
         let before = try JSONStoreTesting.contents(of: store)
-        store.crashAfterFileSteps.store(3, ordering: .sequentiallyConsistent)
+        store.crashAfterFileSteps.store(step, ordering: .sequentiallyConsistent)
         #expect(throws: SimulatedCrash.self) { try change(store) }
         #expect(try JSONStoreTesting.contents(of: store) == before, "memory keeps the committed state")
+        // The same instance saves again over the first save's debris and fails after its
+        // backups: the folder must still read as the committed store, not the debris.
+        store.crashAfterFileSteps.store(30, ordering: .sequentiallyConsistent)
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store))
+        try context.performAndWait {
+            let t = try context.insert(Ticker.self); t.symbol = "AFTER"
+            #expect(throws: SimulatedCrash.self) { try context.save() }
+        }
+        #expect(try JSONStoreTesting.contents(of: JSONStore(url: url, model: nil, readOnly: true)) == before)
         store.crashAfterFileSteps.store(.max, ordering: .sequentiallyConsistent)
-        try change(store)
-        #expect(try JSONStoreTesting.contents(of: JSONStore(url: url)) == JSONStoreTesting.contents(of: store))
+        try context.performAndWait { try context.save() }
+        let saved = try JSONStoreTesting.contents(of: store)
+        #expect(saved.count == before.count + 1)
+        #expect(try JSONStoreTesting.contents(of: JSONStore(url: url, model: nil, readOnly: true)) == saved)
+        #expect(JSONStoreTesting.fileNames(url).allSatisfy { !$0.hasSuffix(".old") && !$0.hasSuffix(".new") })
     }
 
     @Test("a save over a folder another instance saved since is refused, and writes nothing")

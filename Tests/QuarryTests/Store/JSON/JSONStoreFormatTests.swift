@@ -86,6 +86,8 @@ struct JSONStoreFormatTests {
             let date = Date(timeIntervalSinceReferenceDate: seconds)
             #expect(JSONStoreDate.parse(JSONStoreDate.format(date)) == date, "\(seconds)")
         }
+        #expect(JSONStoreValue.encode(.date(Date(timeIntervalSinceReferenceDate: -1e12 + 0.5))) == "-999999999999.5",
+                "a year the form cannot hold is written as seconds since 2001")
         for bad in ["2024-05-01", "2024-13-01 00:00:00 +0000", "2023-02-29 00:00:00 +0000", "2024-05-01 12:00:00. +0000",
                     "2024-05-01T12:00:00 +0000", "2024-05-01 12:00:00 0000", "2024-05-01 12:00:00 +0000 "] {
             #expect(JSONStoreDate.parse(bad) == nil, "\(bad)")

@@ -38,7 +38,8 @@ struct JSONStoreRoundTripTests {
             }
             try items[0].setObjects([items[2], items[1]], forKey: "related")
             let gadget = try context.insertObject(entityName: "Gadget")
-            try gadget.setValues(["created": .date(Date(timeIntervalSinceReferenceDate: 5)), "watts": .double(Double(Float(7.25)))])
+            // Year -29687: beyond the date form, kept as seconds.
+            try gadget.setValues(["created": .date(Date(timeIntervalSinceReferenceDate: -1e12 + 0.5)), "watts": .double(Double(Float(7.25)))])
             try context.save()
         }
     }
