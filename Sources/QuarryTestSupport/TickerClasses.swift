@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import Synchronization
 
 /// Typed classes for ``TestModels/tickers()``.
 public final class Sector: ManagedObject {
@@ -80,6 +81,8 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory
     /// ``SQLiteStore`` in a temporary file.
     case sqlite
+    /// ``JSONStore`` in a temporary folder (one instance shared by every coordinator).
+    case json
 
     public var description: String { rawValue }
 }
@@ -92,9 +95,11 @@ public final class TestStore: @unchecked Sendable {
     public let kind: StoreKind
     /// The model.
     public let model: ManagedObjectModel
-    /// The temporary folder holding an SQLite file.
+    /// The temporary folder holding an SQLite file or a JSON store folder.
     public let directory = TemporaryDirectory()
     private let memory: InMemoryStore
+    /// The JSON store, opened by the first coordinator (the lock guards the lazy open).
+    private let jsonStore = Mutex<TemporaryJSONStore?>(nil)
 
     /// Creates an empty store of `kind`.
     public init(_ kind: StoreKind, model: ManagedObjectModel = TestModels.tickers()) {
@@ -103,14 +108,22 @@ public final class TestStore: @unchecked Sendable {
         self.memory = InMemoryStore(model: model)
     }
 
-    /// The SQLite file's URL.
-    public var url: URL { directory.file("test.sqlite") }
+    /// The SQLite file's URL (for ``StoreKind/json``: the store folder's URL).
+    public var url: URL { directory.file(kind == .json ? "test.jsonstore" : "test.sqlite") }
 
     /// A new coordinator over the store.
     public func coordinator(_ name: String = "test") throws -> StoreCoordinator {
         switch kind {
         case .memory: return StoreCoordinator(store: memory, name: name)
         case .sqlite: return StoreCoordinator(store: try SQLiteStore(url: url, model: model), name: name)
+        case .json:
+            let store = try jsonStore.withLock { store in
+                if let store { return store }
+                let opened = TemporaryJSONStore(base: try JSONStore(url: url, model: model), directory: directory)
+                store = opened
+                return opened
+            }
+            return StoreCoordinator(store: store, name: name)
         }
     }
 
@@ -120,4 +133,59 @@ public final class TestStore: @unchecked Sendable {
         context.mergePolicy = policy
         return context
     }
+}
+
+extension ManagedObjectModel {
+    /// Binds every class of ``TestModels/tickers()`` to its entity, for tests that reach
+    /// objects through relationships before any typed insert or fetch has bound their class
+    /// (fixtures loaded from files).
+    public func registerTickerClasses() {
+        let classes: [(ManagedObject.Type, String)] = [
+            (Sector.self, "Sector"), (Ticker.self, "Ticker"), (Quote.self, "Quote"), (TickerTag.self, "Tag"),
+            (Person.self, "Person"), (Portfolio.self, "Portfolio"),
+        ]
+        for (type, name) in classes { register(type, for: name) }
+    }
+}
+
+/// A ``JSONStore`` that keeps its temporary folder alive while any coordinator uses it: a test
+/// may drop its ``TestStore`` and keep a context (an SQLite file outlives its removal through
+/// open connections; a JSON store reads its folder on every save).
+public final class TemporaryJSONStore: PersistentStore {
+    /// The store.
+    public let base: JSONStore
+    /// The folder holding it.
+    public let directory: TemporaryDirectory
+
+    init(base: JSONStore, directory: TemporaryDirectory) {
+        self.base = base
+        self.directory = directory
+    }
+
+    /// The JSON store's UUID.
+    public var identifier: UUID { base.identifier }
+    /// The JSON store's model.
+    public var model: ManagedObjectModel { base.model }
+    /// The JSON store's folder.
+    public var url: URL? { base.url }
+    /// Whether the JSON store refuses saves.
+    public var isReadOnly: Bool { base.isReadOnly }
+    /// The JSON store's snapshots.
+    public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] { try base.snapshots(for: ids) }
+    /// The JSON store's to-many contents.
+    public func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] { try base.relatedIDs(of: id, relationship: relationship) }
+    /// The JSON store's fetch.
+    public func objectIDs(for request: StoreQuery) throws -> [ObjectID] { try base.objectIDs(for: request) }
+    /// The JSON store's count.
+    public func count(for request: StoreQuery) throws -> Int { try base.count(for: request) }
+    /// The JSON store's keyed fetch.
+    public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
+        try base.keyedIDs(for: request, keyPaths: keyPaths)
+    }
+    /// The JSON store's save.
+    public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
+        try base.save(changes, resolve: resolve)
+    }
+    /// The JSON store's modification token.
+    public func modificationToken() throws -> String? { try base.modificationToken() }
 }

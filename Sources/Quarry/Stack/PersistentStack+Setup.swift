@@ -16,6 +16,34 @@ extension PersistentStack {
         try self.init(model: try Self.loadModel(named: name, in: folder), options: options)
     }
 
+    /// Sets up a stack with the model file at `modelURL` (`.json`, `.xcdatamodel` or
+    /// `.xcdatamodeld`) and a store of `storeType` at `storeURL` (M3's manager: type, model
+    /// URL, store URL, options; `nil` for the default location, or no file for `.inMemory`).
+    ///
+    /// ```swift
+    /// let stack = try PersistentStack(modelURL: URL(fileURLWithPath: "Tickers.json"),
+    ///                                 storeURL: URL(fileURLWithPath: "Tickers.jsonstore"), storeType: .json)
+    /// ```
+    /// - Throws: ``ModelError`` for the model file, ``StoreError`` or ``JSONStoreError`` for the store.
+    public convenience init(modelURL: URL, storeURL: URL?, storeType: StoreType = .sqlite,
+                            options: Options = Options()) throws {
+        var options = options
+        options.storeType = storeType
+        if let storeURL { options.storeURL = storeURL }
+        try self.init(model: try Self.loadModel(at: modelURL), options: options)
+    }
+
+    /// Loads the model file at `url`: a JSON model (`.json`) or an Xcode model
+    /// (`.xcdatamodel`, `.xcdatamodeld`).
+    /// - Throws: ``ModelError/fileNotFound(path:)`` for any other extension or a missing file.
+    public static func loadModel(at url: URL) throws -> ManagedObjectModel {
+        switch url.pathExtension {
+        case "json": return try ManagedObjectModel.load(jsonAt: url)
+        case "xcdatamodel", "xcdatamodeld": return try ManagedObjectModel.load(xcodeModelAt: url)
+        default: throw ModelError.fileNotFound(path: url.path + " (a model is a .json, .xcdatamodel or .xcdatamodeld)")
+        }
+    }
+
     /// Sets up a stack on a background queue and calls `completion` on the main queue.
     public static func setUp(model: ManagedObjectModel, options: Options = Options(),
                              completion: @escaping @Sendable (Result<PersistentStack, Error>) -> Void) {
@@ -44,7 +72,7 @@ extension PersistentStack {
         for ext in ["json", "xcdatamodeld", "xcdatamodel"] {
             let url = folder.appendingPathComponent("\(name).\(ext)")
             guard fm.fileExists(atPath: url.path) else { continue }
-            return ext == "json" ? try ManagedObjectModel.load(jsonAt: url) : try ManagedObjectModel.load(xcodeModelAt: url)
+            return try loadModel(at: url)
         }
         throw ModelError.fileNotFound(path: folder.appendingPathComponent("\(name).{json,xcdatamodeld,xcdatamodel}").path)
     }
@@ -56,12 +84,8 @@ extension PersistentStack {
         var warnings: [ModelWarning] = []
         for name in names {
             let url = folder.appendingPathComponent(name)
-            let model: ManagedObjectModel
-            switch url.pathExtension {
-            case "json": model = try ManagedObjectModel.load(jsonAt: url)
-            case "xcdatamodeld", "xcdatamodel": model = try ManagedObjectModel.load(xcodeModelAt: url)
-            default: continue
-            }
+            guard ["json", "xcdatamodeld", "xcdatamodel"].contains(url.pathExtension) else { continue }
+            let model = try loadModel(at: url)
             entities += model.definition.entities
             warnings += model.warnings
         }

@@ -28,17 +28,24 @@ public final class PersistentStack: @unchecked Sendable {
 
     /// How a stack is set up.
     public struct Options: Sendable {
-        /// Where the store lives; `nil` for the XDG default `$XDG_DATA_HOME/quarry/<name>.sqlite`.
+        /// Where the store lives; `nil` for the XDG default (``PersistentStack/defaultStoreURL(name:type:)``).
         public var storeURL: URL?
         /// The store's name for the default location.
         public var storeName = "quarry"
-        /// Keep the store in memory instead of SQLite.
-        public var inMemory = false
+        /// Which store the stack opens (default ``StoreType/sqlite``).
+        public var storeType: StoreType = .sqlite
+        /// Keep the store in memory instead of SQLite: `storeType == .inMemory` (kept for
+        /// existing code; setting it `false` goes back to SQLite only from in-memory).
+        public var inMemory: Bool {
+            get { storeType == .inMemory }
+            set { storeType = newValue ? .inMemory : (storeType == .inMemory ? .sqlite : storeType) }
+        }
         /// Migrate a store made with another model to this stack's model on open (default on):
         /// Core Data's inferred lightweight migration, in one transaction (see
         /// ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off: opening such a store
         /// throws ``StoreError/modelMismatch(path:entities:)`` naming the entities that differ.
-        /// The in-memory store is never migrated.
+        /// The in-memory and JSON stores are never migrated (a JSON store made with another
+        /// model throws ``StoreError/modelMismatch(path:entities:)``).
         public var automaticLightweightMigration = true
         /// The model's versions (an `.xcdatamodeld` bundle), so a store of any version migrates
         /// step by step when no direct mapping keeps its data.
@@ -49,11 +56,11 @@ public final class PersistentStack: @unchecked Sendable {
         public var mergesIncomingSavedObjects = true
         /// Make saving the main context a reported no-op.
         public var isMainContextReadOnly = false
-        /// Open the store read-only at the SQLite level (`PRAGMA query_only`): every save fails
-        /// with ``StoreError/readOnly(path:)`` and the main context is read-only too. The file
-        /// must exist.
+        /// Open the store read-only (SQLite: `PRAGMA query_only`; JSON: the folder is never
+        /// written): every save fails with ``StoreError/readOnly(path:)`` and the main context
+        /// is read-only too. The store must exist.
         public var readOnly = false
-        /// A store file copied into place when the store file is absent (first run).
+        /// A store file (or JSON store folder) copied into place when the store is absent (first run).
         public var seedStoreURL: URL?
         /// SQLite busy timeout in seconds.
         public var busyTimeout: Double = 5
@@ -77,23 +84,22 @@ public final class PersistentStack: @unchecked Sendable {
     /// Set once in `init` before the stack is shared, read in `deinit`.
     private var observerToken: NSObjectProtocol?
     private let mergeObservers = Mutex<[Int: @Sendable (SaveChanges) -> Void]>([:])
-    private let inMemoryStore: InMemoryStore?
 
     /// Sets up a stack for `model` with `options`.
     /// - Throws: ``StoreError`` when the store cannot be opened (not SQLite, locked, other model).
     public init(model: ManagedObjectModel, options: Options = Options()) throws {
         self.model = model
-        self.inMemoryStore = options.inMemory ? InMemoryStore(model: model) : nil
-        let (main, writer) = try Self.openCoordinators(model: model, options: options, memory: inMemoryStore)
+        let (main, writer) = try Self.openCoordinators(model: model, options: options)
         let context = Self.makeMainContext(main, options: options)
         self.state = Mutex(State(mainCoordinator: main, writerCoordinator: writer, mainContext: context, options: options))
         startObserving()
     }
 
-    /// Sets up a stack for `model` with its store at `storeURL`.
-    public convenience init(model: ManagedObjectModel, storeURL: URL) throws {
+    /// Sets up a stack for `model` with its store (of `storeType`) at `storeURL`.
+    public convenience init(model: ManagedObjectModel, storeURL: URL, storeType: StoreType = .sqlite) throws {
         var options = Options()
         options.storeURL = storeURL
+        options.storeType = storeType
         try self.init(model: model, options: options)
     }
 
@@ -186,14 +192,22 @@ public final class PersistentStack: @unchecked Sendable {
 
     // MARK: Set-up
 
-    private static func openCoordinators(model: ManagedObjectModel, options: Options, memory: InMemoryStore?) throws -> (StoreCoordinator, StoreCoordinator) {
-        if let memory {
+    /// The main and writer coordinators. SQLite gives each its own connections; the in-memory
+    /// and JSON stores hold their state in one instance, which both coordinators share (two
+    /// JSON store instances on one folder would each save over the other's state).
+    private static func openCoordinators(model: ManagedObjectModel, options: Options) throws -> (StoreCoordinator, StoreCoordinator) {
+        if options.storeType == .inMemory {
+            let memory = InMemoryStore(model: model)
             return (StoreCoordinator(store: memory, name: "main"), StoreCoordinator(store: memory, name: "writer"))
         }
-        let url = options.storeURL ?? defaultStoreURL(name: options.storeName)
+        let url = options.storeURL ?? defaultStoreURL(name: options.storeName, type: options.storeType)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let seed = options.seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.copyItem(at: seed, to: url)
+        }
+        if options.storeType == .json {
+            let store = try JSONStore(url: url, model: model, readOnly: options.readOnly)
+            return (StoreCoordinator(store: store, name: "main"), StoreCoordinator(store: store, name: "writer"))
         }
         var sqliteOptions = SQLiteStore.Options()
         sqliteOptions.busyTimeout = options.busyTimeout
@@ -215,22 +229,36 @@ public final class PersistentStack: @unchecked Sendable {
 
     /// `$XDG_DATA_HOME/quarry/<name>.sqlite` (`~/.local/share/quarry/<name>.sqlite` when unset).
     public static func defaultStoreURL(name: String) -> URL {
+        defaultStoreURL(name: name, type: .sqlite)
+    }
+
+    /// The default location of a store of `type`: `$XDG_DATA_HOME/quarry/<name>.sqlite`, or
+    /// `<name>.jsonstore` (a folder) for the JSON store (`~/.local/share` when `XDG_DATA_HOME` is unset).
+    public static func defaultStoreURL(name: String, type: StoreType) -> URL {
         let env = ProcessInfo.processInfo.environment
         let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("quarry").appendingPathComponent("\(name).sqlite")
+        return base.appendingPathComponent("quarry").appendingPathComponent("\(name).\(type == .json ? "jsonstore" : "sqlite")")
     }
 
     /// Deletes the store files and sets everything up again: new coordinators and a new main
     /// context (contexts handed out before are detached from the new store).
     public func destroyAndSetUp() throws {
         let options = state.withLock { $0.options }
-        if inMemoryStore == nil {
-            let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName)
+        let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName, type: options.storeType)
+        switch options.storeType {
+        case .inMemory:
+            break
+        case .sqlite:
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+        case .json:
+            // Only a JSON store folder is removed: a folder of anything else is left alone (and
+            // the open below refuses it).
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent(JSONStoreFolder.metadataName).path) {
+                try FileManager.default.removeItem(at: url)
+            }
         }
-        let memory = inMemoryStore.map { _ in InMemoryStore(model: model) }
-        let (main, writer) = try Self.openCoordinators(model: model, options: options, memory: memory)
+        let (main, writer) = try Self.openCoordinators(model: model, options: options)
         let context = Self.makeMainContext(main, options: options)
         state.withLock { s in
             s.mainCoordinator = main

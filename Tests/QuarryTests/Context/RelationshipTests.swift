@@ -106,4 +106,24 @@ struct RelationshipTests {
             #expect(s.tickers.count == 6)
         }
     }
+
+    @Test("relationships given from one side in a fixture folder read back from both sides, in order")
+    func fixtureRelationships() throws {
+        let fixtures = try FixtureControllerTests.tickerFixtures()
+        let context = fixtures.context
+        try context.performAndWait {
+            let tech = try fixtures.object(withID: 1, inEntity: "Sector", as: Sector.self)
+            let energy = try fixtures.object(withID: 2, inEntity: "Sector", as: Sector.self)
+            let gas = try fixtures.object(withID: 3, inEntity: "Ticker", as: Ticker.self)
+            // Tech's tickers are given by each ticker's sector; Energy's by its own list.
+            #expect(Set(tech.tickers.map(\.symbol)) == ["ACME", "BOLT"])
+            #expect(gas.sector === energy && energy.tickers == [gas])
+            // Tag 1 lists ACME, BOLT lists tags 1 and 2: both sides hold the union.
+            let fast = try fixtures.object(withID: 1, inEntity: "Tag", as: TickerTag.self)
+            #expect(Set(fast.tickers.map(\.symbol)) == ["ACME", "BOLT"])
+            let portfolio = try fixtures.object(withID: 1, inEntity: "Portfolio", as: Portfolio.self)
+            #expect(portfolio.holdings.map(\.symbol) == ["GAS", "ACME", "BOLT"])
+            #expect(portfolio.owner?.name == "Ada")
+        }
+    }
 }

@@ -108,7 +108,8 @@ enum JSONModelValues {
         return out + "\""
     }
 
-    private static func jsonValue(_ node: JSONDocument.Node) -> JSONValue {
+    /// `node` as a ``JSONValue`` (also a JSON store's transformable values).
+    static func jsonValue(_ node: JSONDocument.Node) -> JSONValue {
         switch node.kind {
         case .null: return .null
         case .bool(let b): return .bool(b)

@@ -56,7 +56,7 @@ struct InMemoryState: Sendable {
 
     /// `ids` (primary-key order) rearranged by the stored positions `order`: listed members
     /// first in list order, then any others in primary-key order.
-    private func ordered(_ ids: [ObjectID], by order: [ObjectID]?) -> [ObjectID] {
+    func ordered(_ ids: [ObjectID], by order: [ObjectID]?) -> [ObjectID] {
         guard let order, !order.isEmpty else { return ids }
         let present = Set(ids)
         var seen = Set<ObjectID>()

@@ -119,9 +119,18 @@ public final class InMemoryStore: PersistentStore {
     ///   after any throw the store is unchanged.
     public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
         guard !isReadOnly else { throw StoreError.readOnly(path: "memory") }
-        return try state.sync { state throws -> StoreSaveResult in
+        return try save(changes, resolve: resolve, beforeCommit: { _ in })
+    }
+
+    /// Applies `changes` like ``save(_:resolve:)``, calling `beforeCommit` with the state the
+    /// save made, on the store's queue, before the store takes it: a throw there leaves the store
+    /// unchanged (the JSON store writes its files there, so memory and disk never disagree).
+    func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution,
+              beforeCommit: (InMemoryState) throws -> Void) throws -> StoreSaveResult {
+        try state.sync { state throws -> StoreSaveResult in
             var save = InMemorySave(model: model, layout: layout, state: state)
             let result = try save.run(changes, resolve: resolve)
+            try beforeCommit(save.state)
             state = save.state
             saveCount.add(1, ordering: .sequentiallyConsistent)
             return result

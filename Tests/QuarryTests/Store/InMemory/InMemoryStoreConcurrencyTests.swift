@@ -7,8 +7,8 @@ import Testing
 
 @Suite("InMemoryStore concurrency")
 struct InMemoryStoreConcurrencyTests {
-    @Test func concurrentSavesAllocateDistinctPrimaryKeys() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func concurrentSavesAllocateDistinctPrimaryKeys(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind, checksFolderAfterSaves: false)
         let saved = Mutex<[ObjectID]>([])
         let failures = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
@@ -27,10 +27,11 @@ struct InMemoryStoreConcurrencyTests {
         #expect(Set(ids).count == 400)
         #expect(ids.map(\.primaryKey).sorted() == Array(1...400))
         #expect(try f.count("Tag") == 400)
+        try f.checkFolder()
     }
 
-    @Test func concurrentUpdatesOfOneRowLetExactlyOneWin() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func concurrentUpdatesOfOneRowLetExactlyOneWin(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind, checksFolderAfterSaves: false)
         let id = try f.insertAll([f.insert("Ticker", ["symbol": .string("ACME")])])[0]
         let base = try #require(try f.row(id))
         let winners = Atomic<Int>(0), conflicts = Atomic<Int>(0)
@@ -45,5 +46,6 @@ struct InMemoryStoreConcurrencyTests {
         #expect(winners.load(ordering: .relaxed) == 1)
         #expect(conflicts.load(ordering: .relaxed) == 7)
         #expect(try f.row(id)?.version == 2)
+        try f.checkFolder()
     }
 }

@@ -14,8 +14,8 @@ struct InMemoryStoreConflictTests {
         return (id, stale, try #require(try f.row(id)))
     }
 
-    @Test func conflictCarriesAllThreeSnapshots() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func conflictCarriesAllThreeSnapshots(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, persisted) = try staleTicker(f)
         let change = f.update(id, from: stale, ["name": .string("Acme Inc")])
         var seen: [MergeConflict] = []
@@ -31,8 +31,8 @@ struct InMemoryStoreConflictTests {
         #expect(seen[0].oldVersion == 1 && seen[0].newVersion == 2)
     }
 
-    @Test func writeResolutionStoresTheGivenStatePastThePersistedVersion() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func writeResolutionStoresTheGivenStatePastThePersistedVersion(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, persisted) = try staleTicker(f)
         var merged = persisted
         merged.values[f.entity("Ticker").attributeIndex("name")!] = .string("Acme Inc")
@@ -46,8 +46,8 @@ struct InMemoryStoreConflictTests {
         #expect(result.rolledBack.isEmpty)
     }
 
-    @Test func keepPersistedResolutionLeavesTheRowAndReportsIt() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func keepPersistedResolutionLeavesTheRowAndReportsIt(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, persisted) = try staleTicker(f)
         let result = try f.save(updates: [f.update(id, from: stale, ["name": .string("Acme Inc")])]) { _ in .keepPersisted }
 
@@ -57,8 +57,8 @@ struct InMemoryStoreConflictTests {
         #expect(result.written[id] == nil)
     }
 
-    @Test func deleteResolutionRemovesTheRow() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func deleteResolutionRemovesTheRow(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, _) = try staleTicker(f)
         let result = try f.save(updates: [f.update(id, from: stale, ["name": .string("Acme Inc")])]) { _ in .delete }
 
@@ -67,8 +67,8 @@ struct InMemoryStoreConflictTests {
         #expect(result.rolledBack[id] == .some(nil))
     }
 
-    @Test func failResolutionListsEveryConflictAndLeavesTheStoreUnchanged() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func failResolutionListsEveryConflictAndLeavesTheStoreUnchanged(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (first, firstStale, firstPersisted) = try staleTicker(f)
         let (second, secondStale, secondPersisted) = try staleTicker(f)
         let fresh = try f.insertAll([f.insert("Tag", ["label": .string("a")])])[0]
@@ -88,8 +88,8 @@ struct InMemoryStoreConflictTests {
         #expect(try f.count("Tag") == 1)
     }
 
-    @Test func staleDeleteConflictsAndKeepPersistedKeepsTheRow() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func staleDeleteConflictsAndKeepPersistedKeepsTheRow(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, persisted) = try staleTicker(f)
         var seen: MergeConflict?
         let result = try f.save(deletes: [(id, stale.version)]) { seen = $0; return .keepPersisted }
@@ -101,8 +101,8 @@ struct InMemoryStoreConflictTests {
         #expect(result.changes.deleted.isEmpty)
     }
 
-    @Test func staleDeleteWithDeleteResolutionRemovesTheRow() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func staleDeleteWithDeleteResolutionRemovesTheRow(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, _) = try staleTicker(f)
         let result = try f.save(deletes: [(id, stale.version)]) { _ in .delete }
         #expect(try f.row(id) == nil)
@@ -110,8 +110,8 @@ struct InMemoryStoreConflictTests {
         #expect(result.rolledBack.isEmpty)
     }
 
-    @Test func staleDeleteWithWriteResolutionKeepsTheGivenState() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func staleDeleteWithWriteResolutionKeepsTheGivenState(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let (id, stale, persisted) = try staleTicker(f)
         let result = try f.save(deletes: [(id, stale.version)]) { _ in .write(persisted) }
         var expected = persisted
@@ -121,8 +121,8 @@ struct InMemoryStoreConflictTests {
         #expect(result.changes.updated == [id])
     }
 
-    @Test func updateOfARowDeletedElsewhereConflictsWithNoPersistedState() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func updateOfARowDeletedElsewhereConflictsWithNoPersistedState(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let id = try f.insertAll([f.insert("Tag", ["label": .string("a")])])[0]
         let stale = try #require(try f.row(id))
         try f.save(deletes: [(id, 1)])

@@ -1,16 +1,37 @@
 import Foundation
+import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// A fresh ``InMemoryStore`` over the ticker model, with builders for change sets by name.
+/// A fresh ``InMemoryStore`` (or ``JSONStore``, built on it) over the ticker model, with
+/// builders for change sets by name.
 struct InMemoryStoreFixture {
-    let model: ManagedObjectModel
-    let store: InMemoryStore
-
-    init(model: ManagedObjectModel = TestModels.tickers(), isReadOnly: Bool = false) {
-        self.model = model
-        store = InMemoryStore(model: model, isReadOnly: isReadOnly)
+    /// The store under test: the store-level tests run on both.
+    enum Kind: String, CaseIterable, CustomStringConvertible {
+        case memory, json
+        var description: String { rawValue }
     }
+
+    let model: ManagedObjectModel
+    let store: any PersistentStore
+    /// The JSON store's folder.
+    private let directory = TemporaryDirectory()
+    /// Whether each save checks that the JSON store's folder reads back as the store (off where
+    /// saves run concurrently: another save may land between a save and its check).
+    private let checksFolderAfterSaves: Bool
+
+    init(kind: Kind = .memory, model: ManagedObjectModel = TestModels.tickers(), isReadOnly: Bool = false,
+         checksFolderAfterSaves: Bool = true) {
+        self.model = model
+        self.checksFolderAfterSaves = checksFolderAfterSaves
+        switch kind {
+        case .memory: store = InMemoryStore(model: model, isReadOnly: isReadOnly)
+        case .json: store = try! JSONStore(url: directory.file("store.jsonstore"), model: model)
+        }
+    }
+
+    /// The in-memory store holding the state (the JSON store's own).
+    var memory: InMemoryStore { (store as? InMemoryStore) ?? (store as! JSONStore).memory }
 
     func entity(_ name: String) -> EntityDescription { model.entity(named: name)! }
 
@@ -63,7 +84,16 @@ struct InMemoryStoreFixture {
         changes.inserts = inserts
         changes.updates = updates
         changes.deletes = deletes.map { (id: $0.0, version: $0.1) }
-        return try store.save(changes, resolve: resolve)
+        let result = try store.save(changes, resolve: resolve)
+        if checksFolderAfterSaves { try checkFolder() }
+        return result
+    }
+
+    /// For a JSON store: expects the folder, read again, to hold what the store serves.
+    func checkFolder(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard let json = store as? JSONStore else { return }
+        let reopened = try JSONStore(url: try #require(json.url), model: model, readOnly: true)
+        #expect(try JSONStoreTesting.contents(of: reopened) == JSONStoreTesting.contents(of: json), sourceLocation: sourceLocation)
     }
 
     /// Inserts each change in one save and returns their permanent IDs in order.

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("InMemoryStore relationships")
 struct InMemoryStoreRelationshipTests {
-    @Test func toOneAndForeignKeyToManyReadInPrimaryKeyOrder() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func toOneAndForeignKeyToManyReadInPrimaryKeyOrder(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tech = f.insert("Sector", ["name": .string("Tech")])
         let energy = f.insert("Sector", ["name": .string("Energy")])
         let b = f.insert("Ticker", ["symbol": .string("B")], toOne: ["sector": tech.id])
@@ -23,8 +23,8 @@ struct InMemoryStoreRelationshipTests {
         #expect(try f.related(ids[1], "tickers") == [ids[2]])
     }
 
-    @Test func manyToManyIsStoredOnceAndReadFromBothSides() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func manyToManyIsStoredOnceAndReadFromBothSides(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tags = try f.insertAll([f.insert("Tag", ["label": .string("big")]), f.insert("Tag", ["label": .string("tech")])])
         // "Tag.tickers" sorts before "Ticker.tags", so Tag stores; a ticker's list is applied as a diff.
         let ticker = f.insert("Ticker", ["symbol": .string("ACME")], toMany: ["tags": [tags[1], tags[0]]])
@@ -46,8 +46,8 @@ struct InMemoryStoreRelationshipTests {
         #expect(try f.related(tags[1], "tickers") == [other, acme])
     }
 
-    @Test func bothSidesInOneSaveAgree() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func bothSidesInOneSaveAgree(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tag = f.insert("Tag", ["label": .string("x")])
         let t1 = f.insert("Ticker", ["symbol": .string("A")], toMany: ["tags": [tag.id]])
         let t2 = f.insert("Ticker", ["symbol": .string("B")], toMany: ["tags": [tag.id]])
@@ -57,11 +57,11 @@ struct InMemoryStoreRelationshipTests {
 
         #expect(try f.related(ids[0], "tickers") == [ids[2], ids[1]])
         #expect(try f.related(ids[1], "tags") == [ids[0]])
-        #expect(f.store.state.sync { $0.joins.count } == 1)
+        #expect(f.memory.state.sync { $0.joins.count } == 1)
     }
 
-    @Test func orderedToManyWithoutInverseKeepsItsOrder() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func orderedToManyWithoutInverseKeepsItsOrder(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let t = try f.insertAll(["A", "B", "C"].map { f.insert("Ticker", ["symbol": .string($0)]) })
         let portfolio = try f.insertAll([f.insert("Portfolio", toMany: ["holdings": [t[2], t[0], t[1]]])])[0]
         #expect(try f.related(portfolio, "holdings") == [t[2], t[0], t[1]])
@@ -72,8 +72,8 @@ struct InMemoryStoreRelationshipTests {
         #expect(try f.row(portfolio)?.version == 2)
     }
 
-    @Test func deletingAnObjectRemovesItsJoinEntries() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func deletingAnObjectRemovesItsJoinEntries(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tag = try f.insertAll([f.insert("Tag", ["label": .string("x")])])[0]
         let t = try f.insertAll(["A", "B"].map { f.insert("Ticker", ["symbol": .string($0)], toMany: ["tags": [tag]]) })
         let portfolio = try f.insertAll([f.insert("Portfolio", toMany: ["holdings": [t[0], t[1]]])])[0]
@@ -84,10 +84,10 @@ struct InMemoryStoreRelationshipTests {
 
         try f.save(deletes: [(tag, 1), (portfolio, 1)])
         #expect(try f.related(t[1], "tags") == [])
-        #expect(f.store.state.sync { $0.joins.isEmpty })
+        #expect(f.memory.state.sync { $0.joins.isEmpty })
     }
 
-    @Test func orderedForeignKeyAndOrderedReadingSideKeepPositions() throws {
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func orderedForeignKeyAndOrderedReadingSideKeepPositions(kind: InMemoryStoreFixture.Kind) throws {
         var b = ModelBuilder()
         b.entity("Playlist") { e in
             e.attribute("name", .string)
@@ -96,7 +96,7 @@ struct InMemoryStoreRelationshipTests {
         }
         b.entity("Song") { e in e.toOne("playlist", destination: "Playlist", inverse: "songs") }
         b.entity("Artist") { e in e.toMany("playlists", destination: "Playlist", inverse: "artists") }
-        let f = InMemoryStoreFixture(model: try b.build())
+        let f = InMemoryStoreFixture(kind: kind, model: try b.build())
 
         let artists = try f.insertAll([f.insert("Artist"), f.insert("Artist")])
         let playlist = f.insert("Playlist", toMany: ["artists": [artists[1], artists[0]]])
@@ -111,8 +111,8 @@ struct InMemoryStoreRelationshipTests {
         #expect(try f.related(artists[0], "playlists") == [ids[0]])
     }
 
-    @Test func relationshipIndexOutOfRangeThrows() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func relationshipIndexOutOfRangeThrows(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tag = try f.insertAll([f.insert("Tag", ["label": .string("x")])])[0]
         #expect(throws: QuarryError.self) { try f.store.relatedIDs(of: tag, relationship: 7) }
     }

@@ -5,8 +5,8 @@ import Testing
 
 @Suite("InMemoryStore saves")
 struct InMemoryStoreSaveTests {
-    @Test func insertsGetPermanentIDsPerRootEntity() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func insertsGetPermanentIDsPerRootEntity(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tech = f.insert("Sector", ["name": .string("Tech")])
         let energy = f.insert("Sector", ["name": .string("Energy")])
         let ticker = f.insert("Ticker", ["symbol": .string("ACME")])
@@ -24,8 +24,8 @@ struct InMemoryStoreSaveTests {
         #expect(next[0].primaryKey == 3)
     }
 
-    @Test func snapshotRoundTripStoresTransientsAsNullAndRewritesTemporaryReferences() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func snapshotRoundTripStoresTransientsAsNullAndRewritesTemporaryReferences(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let sector = f.insert("Sector", ["name": .string("Tech")])
         let listed = Date(timeIntervalSinceReferenceDate: 1_000)
         let ticker = f.insert("Ticker", ["symbol": .string("ACME"), "name": .string("Acme Corp"), "price": .double(12.5),
@@ -43,16 +43,16 @@ struct InMemoryStoreSaveTests {
         #expect(result.written[tickerID] == nil)
     }
 
-    @Test func snapshotsLeaveOutMissingAndMismatchedIDs() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func snapshotsLeaveOutMissingAndMismatchedIDs(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let id = try f.insertAll([f.insert("Sector", ["name": .string("Tech")])])[0]
         let wrongEntity = ObjectID(entityIndex: f.entity("Tag").index, primaryKey: id.primaryKey)
         let missing = ObjectID(entityIndex: Int(id.entityIndex), primaryKey: 99)
         #expect(try Set(f.store.snapshots(for: [id, wrongEntity, missing]).keys) == [id])
     }
 
-    @Test func updatesIncrementTheVersionAndWriteOnlyChangedProperties() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func updatesIncrementTheVersionAndWriteOnlyChangedProperties(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let id = try f.insertAll([f.insert("Ticker", ["symbol": .string("ACME"), "name": .string("Acme")])])[0]
         let v1 = try #require(try f.row(id))
 
@@ -71,8 +71,8 @@ struct InMemoryStoreSaveTests {
         #expect(try f.row(id)?.version == 3)
     }
 
-    @Test func deletesRemoveTheRow() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func deletesRemoveTheRow(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let ids = try f.insertAll([f.insert("Tag", ["label": .string("a")]), f.insert("Tag", ["label": .string("b")])])
         let result = try f.save(deletes: [(ids[0], 1)])
         #expect(result.changes.deleted == [ids[0]])
@@ -90,8 +90,8 @@ struct InMemoryStoreSaveTests {
         #expect(try f.count("Tag") == 0)
     }
 
-    @Test func uniquenessViolationMidSaveLeavesNothing() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func uniquenessViolationMidSaveLeavesNothing(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tech = try f.insertAll([f.insert("Sector", ["name": .string("Tech")])])[0]
         let techRow = try f.row(tech)
 
@@ -109,16 +109,16 @@ struct InMemoryStoreSaveTests {
         }
     }
 
-    @Test func uniquenessIsCheckedAgainstTheStateAfterTheSave() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func uniquenessIsCheckedAgainstTheStateAfterTheSave(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let tech = try f.insertAll([f.insert("Sector", ["name": .string("Tech")])])[0]
         let result = try f.save(inserts: [f.insert("Sector", ["name": .string("Tech")])], deletes: [(tech, 1)])
         #expect(result.changes.inserted.count == 1)
         #expect(try f.count("Sector") == 1)
     }
 
-    @Test func emptySaveChangesNothing() throws {
-        let f = InMemoryStoreFixture()
+    @Test(arguments: InMemoryStoreFixture.Kind.allCases) func emptySaveChangesNothing(kind: InMemoryStoreFixture.Kind) throws {
+        let f = InMemoryStoreFixture(kind: kind)
         let result = try f.save()
         #expect(result.changes.isEmpty)
         #expect(result.permanentIDs.isEmpty)
