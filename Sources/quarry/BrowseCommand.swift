@@ -49,10 +49,10 @@ struct BrowseCommand: AsyncParsableCommand {
         if let model {
             objectModel = try ModelLoading.load(modelAt: model)
         } else {
-            objectModel = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true)).model
-            ModelLoading.reportWarnings(of: objectModel)
+            objectModel = try StoreOpening.recordedModel(store)
         }
-        if let model, !creating {
+        let isJSON = StoreOpening.isJSONStore(store)
+        if let model, !creating, !isJSON {
             try Self.migrateIfAsked(url, to: objectModel, modelPath: model, readOnly: readOnly)
         }
         let entityDescription: EntityDescription
@@ -86,6 +86,7 @@ struct BrowseCommand: AsyncParsableCommand {
         var options = PersistentStack.Options()
         options.storeURL = url
         options.readOnly = readOnly
+        options.storeType = isJSON ? .json : .sqlite
         let stack = try PersistentStack(model: objectModel, options: options)
         let configuration = BrowserConfiguration(
             storeTitle: url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
@@ -132,7 +133,9 @@ struct BrowseCommand: AsyncParsableCommand {
         let concrete = model.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
         guard let storeURL else { return concrete[0] }
-        let store = try SQLiteStore(url: storeURL, model: model, options: .init(readOnly: true))
+        let store: any PersistentStore = StoreOpening.isJSONStore(storeURL.path)
+            ? try JSONStore(url: storeURL, model: model, readOnly: true)
+            : try SQLiteStore(url: storeURL, model: model, options: .init(readOnly: true))
         var best = concrete[0], bestCount = -1
         for entity in concrete {
             let count = try store.count(for: StoreQuery(entity: entity, includesSubentities: false))

@@ -14,6 +14,7 @@ struct QuarryCommand: AsyncParsableCommand {
         MigrateCommand.self,
         ExportCommand.self,
         ImportCommand.self,
+        ConvertCommand.self,
         StatsCommand.self,
     ]
 

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Quarry
+
+/// `quarry convert SRC DST [--model M]`: a SQLite store to a JSON store folder or back, every
+/// object and relationship kept.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a SQLite store to a JSON store folder, or a JSON store to a SQLite store.",
+        discussion: """
+            DST must not exist. Its kind is the other one: a SQLite file becomes a JSON store \
+            folder and a folder becomes a SQLite file (a DST ending in .sqlite is always SQLite). \
+            Every object and relationship is copied; converting back gives an equal store. The \
+            model is the one SRC records unless --model names one (which must be SRC's model).
+            """
+    )
+
+    @Argument(help: "The store to read (a Quarry SQLite store or a JSON store folder).")
+    var source: String
+
+    @Argument(help: "The store to create.")
+    var destination: String
+
+    @Option(name: .long, help: "The model (by default the one the source records).")
+    var model: String?
+
+    func validate() throws {
+        guard FileManager.default.fileExists(atPath: source) else { throw ValidationError("\(source): no such store") }
+    }
+
+    func run() throws {
+        let sourceIsJSON = StoreOpening.isJSONStore(source)
+        let destinationURL = URL(fileURLWithPath: destination)
+        try StoreCreation.checkCreatable(destinationURL)
+        let sourceURL = URL(fileURLWithPath: source)
+        let objectModel = try model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(source)
+        let from: any PersistentStore = sourceIsJSON
+            ? try JSONStore(url: sourceURL, model: objectModel, readOnly: true)
+            : try SQLiteStore(url: sourceURL, model: objectModel, options: .init(readOnly: true))
+        let toJSON = !sourceIsJSON && destinationURL.pathExtension != "sqlite"
+        let copied: Int
+        do {
+            let to: any PersistentStore = toJSON
+                ? try JSONStore(url: destinationURL, model: objectModel)
+                : try SQLiteStore(url: destinationURL, model: objectModel)
+            copied = try from.copyAllObjects(to: to)
+        } catch {
+            // Nothing half-made is left behind.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+            throw CommandFailure("\(error)")
+        }
+        print("converted \(source) to \(destination) (\(toJSON ? "JSON store folder" : "SQLite store")): \(copied) objects")
+    }
+}
