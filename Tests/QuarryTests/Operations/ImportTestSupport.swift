@@ -94,7 +94,7 @@ final class ImportFixture: @unchecked Sendable {
     }
 }
 
-extension Result where Failure == ImportError {
+extension Result where Success == ImportSummary, Failure == ImportError {
     /// The reported row errors of a validation failure (empty otherwise).
     var rowErrors: [ImportRowError] {
         if case .failure(.invalidRows(_, let errors, _)) = self { return errors }
@@ -102,5 +102,8 @@ extension Result where Failure == ImportError {
     }
 
     /// The summary of a success.
-    var summary: ImportSummary? { try? get() }
+    var summary: ImportSummary? {
+        if case .success(let summary) = self { return summary }
+        return nil
+    }
 }
