@@ -10,58 +10,36 @@ import Foundation
 enum ImportDateParser {
     /// The date `text` names, or `nil` when it is not one of the accepted forms.
     static func date(_ text: UnsafeRawBufferPointer) -> Date? {
-        var i = 0
-        let n = text.count
-        func number(_ width: Int) -> Int? {
-            guard i + width <= n else { return nil }
-            var v = 0
-            for k in i..<(i + width) {
-                let b = text[k]
-                guard b >= 48, b <= 57 else { return nil }
-                v = v * 10 + Int(b - 48)
-            }
-            i += width
-            return v
-        }
-        func expect(_ c: Character) -> Bool {
-            guard i < n, text[i] == c.asciiValue! else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2),
+        // A cursor with mutating methods, not closures over a local: closures capturing a
+        // mutable local pay a dynamic exclusivity check on every access (visible in profiles).
+        var c = ImportByteCursor(text)
+        guard let year = c.number(4), c.skip("-"), let month = c.number(2), c.skip("-"), let day = c.number(2),
               (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
         var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
-        guard i < n else { return Date(timeIntervalSince1970: seconds) }
-        guard text[i] == UInt8(ascii: "T") || text[i] == UInt8(ascii: "t") || text[i] == UInt8(ascii: " ") else { return nil }
-        i += 1
-        guard let hour = number(2), hour < 24, expect(":"), let minute = number(2), minute < 60 else { return nil }
+        guard !c.atEnd else { return Date(timeIntervalSince1970: seconds) }
+        guard c.skip("T") || c.skip("t") || c.skip(" ") else { return nil }
+        guard let hour = c.number(2), hour < 24, c.skip(":"), let minute = c.number(2), minute < 60 else { return nil }
         seconds += Double(hour * 3600 + minute * 60)
-        if expect(":") {
-            guard let second = number(2), second < 60 else { return nil }
+        if c.skip(":") {
+            guard let second = c.number(2), second < 60 else { return nil }
             seconds += Double(second)
-            if expect(".") || expect(",") {
-                var scale = 0.1
-                let first = i
-                while i < n, text[i] >= 48, text[i] <= 57 {
-                    seconds += Double(text[i] - 48) * scale
-                    scale /= 10
-                    i += 1
-                }
-                guard i > first else { return nil }
+            if c.skip(".") || c.skip(",") {
+                guard let fraction = c.fraction() else { return nil }
+                seconds += fraction
             }
         }
-        guard i < n else { return Date(timeIntervalSince1970: seconds) }
-        if expect("Z") || expect("z") { return i == n ? Date(timeIntervalSince1970: seconds) : nil }
+        guard !c.atEnd else { return Date(timeIntervalSince1970: seconds) }
+        if c.skip("Z") || c.skip("z") { return c.atEnd ? Date(timeIntervalSince1970: seconds) : nil }
         let sign: Double
-        if expect("+") { sign = 1 } else if expect("-") { sign = -1 } else { return nil }
-        guard let zoneHour = number(2), zoneHour < 24 else { return nil }
+        if c.skip("+") { sign = 1 } else if c.skip("-") { sign = -1 } else { return nil }
+        guard let zoneHour = c.number(2), zoneHour < 24 else { return nil }
         var zoneMinute = 0
-        if i < n {
-            _ = expect(":")
-            guard let m = number(2), m < 60 else { return nil }
+        if !c.atEnd {
+            _ = c.skip(":")
+            guard let m = c.number(2), m < 60 else { return nil }
             zoneMinute = m
         }
-        guard i == n else { return nil }
+        guard c.atEnd else { return nil }
         return Date(timeIntervalSince1970: seconds - sign * Double(zoneHour * 3600 + zoneMinute * 60))
     }
 
@@ -81,5 +59,54 @@ enum ImportDateParser {
         let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         return era * 146_097 + doe - 719_468
+    }
+}
+
+/// Reads ASCII fields from a byte buffer, front to back.
+struct ImportByteCursor {
+    private let text: UnsafeRawBufferPointer
+    private var i = 0
+
+    init(_ text: UnsafeRawBufferPointer) { self.text = text }
+
+    var atEnd: Bool { i >= text.count }
+
+    /// Skips `ascii` when it is next.
+    mutating func skip(_ ascii: Unicode.Scalar) -> Bool {
+        guard i < text.count, text[i] == UInt8(ascii: ascii) else { return false }
+        i += 1
+        return true
+    }
+
+    /// Exactly `width` decimal digits as a number.
+    mutating func number(_ width: Int) -> Int? {
+        guard i + width <= text.count else { return nil }
+        var v = 0
+        for k in i..<(i + width) {
+            let b = text[k]
+            guard b >= 48, b <= 57 else { return nil }
+            v = v * 10 + Int(b - 48)
+        }
+        i += width
+        return v
+    }
+
+    /// One or more digits after a decimal point, as a fraction.
+    mutating func fraction() -> Double? {
+        var value = 0.0, scale = 0.1
+        let first = i
+        while i < text.count, text[i] >= 48, text[i] <= 57 {
+            value += Double(text[i] - 48) * scale
+            scale /= 10
+            i += 1
+        }
+        return i > first ? value : nil
+    }
+
+    /// Skips decimal digits; returns how many.
+    mutating func digits() -> Int {
+        let first = i
+        while i < text.count, text[i] >= 48, text[i] <= 57 { i += 1 }
+        return i - first
     }
 }

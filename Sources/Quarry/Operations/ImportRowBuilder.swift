@@ -34,11 +34,10 @@ struct ImportRowBuilder {
             case .unknown(let message):
                 return (cell.position, message)
             case .attribute(let a):
-                let attribute = entity.attributes[a]
                 do {
-                    values[a] = try convert(cell.value, as: attribute.type)
+                    values[a] = try convert(cell.value, as: entity.attributeTypes[a])
                 } catch {
-                    return (cell.position, "'\(attribute.name)': \(error.message)")
+                    return (cell.position, "'\(entity.attributes[a].name)': \(error.message)")
                 }
                 assigned.append(a)
                 positions[a] = cell.position

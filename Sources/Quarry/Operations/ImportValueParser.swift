@@ -108,7 +108,10 @@ enum ImportValueParser {
 
     /// Validated UTF-8 text.
     static func string(_ text: UnsafeRawBufferPointer) -> String? {
-        String(validating: text, as: UTF8.self)
+        // ASCII (most data) needs no validation; the generic validating initializer costs more.
+        var high: UInt8 = 0
+        for b in text { high |= b }
+        return high < 0x80 ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
     }
 
     /// A decimal integer with an optional sign; `nil` on anything else or on Int64 overflow.
@@ -139,32 +142,32 @@ enum ImportValueParser {
     }
 
     static func boolean(_ text: UnsafeRawBufferPointer) -> Bool? {
-        func `is`(_ word: String) -> Bool {
-            guard text.count == word.utf8.count else { return false }
-            for (k, w) in word.utf8.enumerated() where text[k] | 0x20 != w { return false }
-            return true
+        // The word packed into an integer, letters lower-cased, compared with each spelling.
+        guard text.count <= 5 else { return nil }
+        var word: UInt64 = 0
+        for b in text {
+            guard b >= 0x30 else { return nil }
+            word = word << 8 | UInt64(b | 0x20)
         }
-        if text.count == 1 { return text[0] == UInt8(ascii: "1") ? true : text[0] == UInt8(ascii: "0") ? false : nil }
-        if `is`("true") || `is`("yes") { return true }
-        if `is`("false") || `is`("no") { return false }
-        return nil
+        switch word {
+        case 0x7472_7565, 0x79_6573, 0x31: return true        // true, yes, 1
+        case 0x66_616C_7365, 0x6E6F, 0x30: return false       // false, no, 0
+        default: return nil
+        }
     }
 
     /// `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`): what a decimal column holds.
     private static func isDecimalText(_ text: UnsafeRawBufferPointer) -> Bool {
-        var i = 0
-        let n = text.count
-        func digits() -> Int { let s = i; while i < n, text[i] >= 48, text[i] <= 57 { i += 1 }; return i - s }
-        if i < n, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") { i += 1 }
-        var count = digits()
-        if i < n, text[i] == UInt8(ascii: ".") { i += 1; count += digits() }
+        var c = ImportByteCursor(text)
+        _ = c.skip("-") || c.skip("+")
+        var count = c.digits()
+        if c.skip(".") { count += c.digits() }
         guard count > 0 else { return false }
-        if i < n, text[i] | 0x20 == UInt8(ascii: "e") {
-            i += 1
-            if i < n, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") { i += 1 }
-            guard digits() > 0 else { return false }
+        if c.skip("e") || c.skip("E") {
+            _ = c.skip("-") || c.skip("+")
+            guard c.digits() > 0 else { return false }
         }
-        return i == n
+        return c.atEnd
     }
 }
 
