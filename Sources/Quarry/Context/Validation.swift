@@ -39,7 +39,7 @@ extension ManagedObject {
         }
         for i in entity.validatedAttributeIndices {
             let a = entity.attributes[i]
-            if let reason = a.ruleViolation(of: values[i]) { fail(a.name, reason) }
+            for reason in a.ruleViolations(of: values[i]) { fail(a.name, reason) }
         }
         for r in entity.validatedRelationshipIndices {
             let rel = entity.relationships[r]

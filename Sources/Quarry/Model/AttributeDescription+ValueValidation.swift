@@ -5,16 +5,22 @@ import Synchronization
 private let compiledPatterns = Mutex<[String: NSRegularExpression?]>([:])
 
 extension AttributeDescription {
-    /// Why `value` breaks this attribute's model rules (required, minimum, maximum, pattern), or
-    /// `nil` when it is valid. The same check save-time validation runs, usable before an object
-    /// exists (an import validates every row before inserting any).
-    public func ruleViolation(of value: Value) -> String? {
-        if value.isNull { return !isOptional && !isTransient ? "is required" : nil }
-        if let reason = rangeViolation(value) { return reason }
+    /// Every way `value` breaks this attribute's model rules (required, minimum, maximum,
+    /// pattern); empty when it is valid. The same check save-time validation runs, usable before
+    /// an object exists (an import validates every row before inserting any).
+    public func ruleViolations(of value: Value) -> [String] {
+        if value.isNull { return !isOptional && !isTransient ? ["is required"] : [] }
+        var reasons: [String] = []
+        if let reason = rangeViolation(value) { reasons.append(reason) }
         if let pattern = regularExpression, case .string(let s) = value, !Self.matches(s, pattern) {
-            return "'\(s)' does not match /\(pattern)/"
+            reasons.append("'\(s)' does not match /\(pattern)/")
         }
-        return nil
+        return reasons
+    }
+
+    /// The first of ``ruleViolations(of:)``, or `nil` when `value` is valid.
+    public func ruleViolation(of value: Value) -> String? {
+        ruleViolations(of: value).first
     }
 
     private func rangeViolation(_ v: Value) -> String? {
