@@ -33,7 +33,8 @@ public final class ImportOperation: Operation, @unchecked Sendable {
 
     /// How an import reads its file.
     public struct Options: Sendable {
-        /// The file's format; `nil` picks it from the extension (`csv`, `jsonl`/`ndjson`, `json`).
+        /// The file's format; `nil` picks it from the extension (`csv`, `jsonl`/`ndjson`, `json`;
+        /// CSV for any other).
         public var format: ImportFormat?
         /// Column name → attribute name or `relationship.attribute` key path; unlisted columns
         /// map to the attribute of their own name.
