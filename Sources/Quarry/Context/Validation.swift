@@ -1,8 +1,4 @@
 import Foundation
-import Synchronization
-
-/// Compiled validation patterns, shared by all contexts.
-private let compiledPatterns = Mutex<[String: NSRegularExpression?]>([:])
 
 /// One reason an object cannot be saved.
 public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
@@ -43,15 +39,7 @@ extension ManagedObject {
         }
         for i in entity.validatedAttributeIndices {
             let a = entity.attributes[i]
-            let v = values[i]
-            if v.isNull {
-                if !a.isOptional && !a.isTransient { fail(a.name, "is required") }
-                continue
-            }
-            if let reason = Self.rangeViolation(v, a) { fail(a.name, reason) }
-            if let pattern = a.regularExpression, case .string(let s) = v, !Self.matches(s, pattern) {
-                fail(a.name, "'\(s)' does not match /\(pattern)/")
-            }
+            for reason in a.ruleViolations(of: values[i]) { fail(a.name, reason) }
         }
         for r in entity.validatedRelationshipIndices {
             let rel = entity.relationships[r]
@@ -82,38 +70,6 @@ extension ManagedObject {
             }
         }
         return failures
-    }
-
-    private static func rangeViolation(_ v: Value, _ a: AttributeDescription) -> String? {
-        guard a.minValue != nil || a.maxValue != nil else { return nil }
-        let measure: Double
-        let what: String
-        switch v {
-        case .string(let s): measure = Double(s.count); what = "length"
-        case .data(let d): measure = Double(d.count); what = "size"
-        case .date(let d): measure = d.timeIntervalSinceReferenceDate; what = "date"
-        default:
-            guard let n = v.numericValue else { return nil }
-            measure = n; what = "value"
-        }
-        if let min = a.minValue, measure < min { return "\(what) \(format(measure)) is below the minimum \(format(min))" }
-        if let max = a.maxValue, measure > max { return "\(what) \(format(measure)) is above the maximum \(format(max))" }
-        return nil
-    }
-
-    private static func format(_ d: Double) -> String {
-        d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
-    }
-
-    private static func matches(_ s: String, _ pattern: String) -> Bool {
-        let regex = compiledPatterns.withLock { cache -> NSRegularExpression? in
-            if let r = cache[pattern] { return r }
-            let r = try? NSRegularExpression(pattern: "^(?:\(pattern))$")
-            cache[pattern] = r
-            return r
-        }
-        guard let regex else { return false }
-        return regex.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
     }
 }
 

@@ -1,0 +1,45 @@
+/// One reason a row (or the header) of an import file cannot be imported, at its place in the file.
+///
+/// `line` is the physical line (1-based) where the field or row starts, so a quoted CSV field
+/// with newlines or a pretty-printed JSON object is named where it begins. `column` is the
+/// 1-based *character* column of the field or value on that line (the same rule for CSV and
+/// JSON, so an editor's go-to-line lands on it).
+public struct ImportRowError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file's path as given.
+    public var file: String
+    /// The 1-based physical line where the field or row starts.
+    public var line: Int
+    /// The 1-based character column of the field or value on that line.
+    public var column: Int
+    /// What is wrong, naming the column or attribute.
+    public var message: String
+
+    /// `FILE:LINE:COLUMN: message`.
+    public var description: String { "\(file):\(line):\(column): \(message)" }
+}
+
+/// Why an import wrote nothing (or stopped).
+public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file cannot be read.
+    case unreadable(file: String, reason: String)
+    /// The entity is not in the model (or is abstract).
+    case unknownEntity(String)
+    /// Validation found bad rows: nothing was written. `errors` holds at most
+    /// ``ImportOperation/maximumReportedErrors`` of them, in file order; `totalCount` counts all.
+    case invalidRows(file: String, errors: [ImportRowError], totalCount: Int)
+    /// A row failed while inserting although it passed validation (the store changed between
+    /// the passes, for example a destination object was deleted). Whole chunks saved before stay.
+    case insertFailed(ImportRowError, savedRows: Int)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let file, let reason): return "\(file): cannot read: \(reason)"
+        case .unknownEntity(let name): return "no importable entity named '\(name)' in the model"
+        case .invalidRows(let file, let errors, let total):
+            var lines = ["\(file): \(total) bad row(s), nothing imported"] + errors.map(\.description)
+            if total > errors.count { lines.append("… and \(total - errors.count) more") }
+            return lines.joined(separator: "\n")
+        case .insertFailed(let error, let saved): return "\(error) (import stopped; \(saved) row(s) saved before in whole chunks)"
+        }
+    }
+}
