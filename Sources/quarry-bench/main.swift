@@ -12,6 +12,7 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "import-live": runImportLiveScenario,
     "migrate-add": runMigrateAddScenario,
     "migrate-copy": runMigrateCopyScenario,
+    "export": runExportScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
