@@ -111,7 +111,8 @@ private func sqlite3Export(_ executable: String, store: URL, to out: URL) throws
     defer { try? handle.close() }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-csv", "-header", store.path, "SELECT \(exportColumns.joined(separator: ", ")) FROM \"Row\" ORDER BY Z_PK"]
+    // A busy timeout as GRDB connections have (the CLI has none), for locks of a moment.
+    process.arguments = ["-csv", "-header", "-cmd", ".timeout 5000", store.path, "SELECT \(exportColumns.joined(separator: ", ")) FROM \"Row\" ORDER BY Z_PK"]
     process.standardOutput = handle
     let seconds = try measure {
         try process.run()

@@ -11,7 +11,7 @@
 /// let csv = CSVFormatter(columns: ["symbol", "price", "sector.name",
 ///                                  ExportColumn("tags.label", toMany: .joined(separator: "|"))])
 /// ```
-public struct CSVFormatter: EntityFormatter {
+public struct CSVFormatter: ValueRowFormatter {
     /// The columns to write, in order (the whitelist); `nil` for every stored attribute of
     /// the entity in the entity's order (by name).
     public var columns: [ExportColumn]?
@@ -45,19 +45,15 @@ public struct CSVFormatter: EntityFormatter {
         output.append(contentsOf: lineEnding.utf8)
     }
 
+    public var valueKeyPaths: [String]? { resolved?.valueKeyPaths }
+
     public mutating func format(_ object: ManagedObject, into output: inout [UInt8]) throws {
         guard let resolved else { return }
         for i in resolved.columns.indices {
             if i > 0 { output.append(UInt8(ascii: ",")) }
             switch resolved.cell(i, of: object) {
             case .single(let value):
-                if ExportValueText.isFreeText(value) {
-                    field.removeAll(keepingCapacity: true)
-                    ExportValueText.append(value, to: &field)
-                    Self.appendField(field, to: &output)
-                } else {
-                    ExportValueText.append(value, to: &output)
-                }
+                appendValue(value, to: &output)
             case .count(let n):
                 ExportValueText.appendInteger(Int64(n), to: &output)
             case .many(let values):
@@ -71,6 +67,25 @@ public struct CSVFormatter: EntityFormatter {
             }
         }
         output.append(contentsOf: lineEnding.utf8)
+    }
+
+    public mutating func format(values: [Value], into output: inout [UInt8]) throws {
+        for (i, value) in values.enumerated() {
+            if i > 0 { output.append(UInt8(ascii: ",")) }
+            appendValue(value, to: &output)
+        }
+        output.append(contentsOf: lineEnding.utf8)
+    }
+
+    /// Appends one value as a field: only free text is scanned for characters to quote.
+    private mutating func appendValue(_ value: Value, to output: inout [UInt8]) {
+        if ExportValueText.isFreeText(value) {
+            field.removeAll(keepingCapacity: true)
+            ExportValueText.append(value, to: &field)
+            Self.appendField(field, to: &output)
+        } else {
+            ExportValueText.append(value, to: &output)
+        }
     }
 
     public func footer(into output: inout [UInt8]) {}

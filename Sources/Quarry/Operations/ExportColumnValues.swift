@@ -24,6 +24,11 @@ struct ResolvedExportColumns: Sendable {
     let columns: [Column]
     /// The relationship key paths the columns follow.
     let prefetchKeyPaths: [String]
+    /// The columns' key paths when each has one value per object (the store can read them
+    /// without objects: see ``ValueRowFormatter``); `nil` when a column crosses a to-many.
+    let valueKeyPaths: [String]?
+    /// Per column, the attribute read straight from an object's values (plain attributes).
+    private let attributeIndices: [Int?]
 
     /// Resolves `columns` (every stored attribute, in the entity's order (by name), when `nil`) on `entity`.
     init(_ columns: [ExportColumn]?, entity: EntityDescription, model: ManagedObjectModel) throws {
@@ -56,13 +61,16 @@ struct ResolvedExportColumns: Sendable {
         }
         self.columns = resolved
         self.prefetchKeyPaths = prefetch
+        self.attributeIndices = resolved.map(\.attributeIndex)
+        let singleValued = resolved.allSatisfy { !$0.plan.crossesToMany || $0.plan.endsWithCount }
+        self.valueKeyPaths = singleValued ? chosen.map(\.keyPath) : nil
     }
 
     /// What column `index` holds for `object`.
     @inline(__always)
     func cell(_ index: Int, of object: ManagedObject) -> Cell {
+        if let a = attributeIndices[index] { return .single(object.primitiveValue(at: a)) }
         let column = columns[index]
-        if let a = column.attributeIndex { return .single(object.primitiveValue(at: a)) }
         let subject = ObjectSubject(object: object)
         if column.plan.endsWithCount { return .count(Int(column.plan.values(of: subject).first?.integerValue ?? 0)) }
         if column.plan.crossesToMany {

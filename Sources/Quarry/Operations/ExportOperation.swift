@@ -5,9 +5,11 @@ import Synchronization
 /// (FRCoreDataOperation's export operation).
 ///
 /// The objects the predicate selects are read in the sort descriptors' order, in batches of
-/// ``batchSize``: each batch is loaded in one query (plus one per relationship level the
-/// formatter follows), formatted, written, and then the context is reset so the batch's
-/// objects are released. Memory stays bounded by the batch size; only the object IDs of the
+/// ``batchSize``. When the formatter is a ``ValueRowFormatter`` whose columns have one value
+/// each, a batch's values come straight from the store in one query (related values joined
+/// in SQL), with no objects; otherwise each batch is loaded as objects in one query (plus one
+/// per relationship level the formatter follows), formatted, written, and then the context is
+/// reset so the batch's objects are released. Memory stays bounded by the batch size; only the object IDs of the
 /// whole export (16 bytes each) are held from start to end, so the order is the one of a
 /// single moment.
 ///
@@ -56,7 +58,8 @@ public final class ExportOperation: ContextOperation, @unchecked Sendable {
         /// Batches read.
         public var batches = 0
         /// The most objects the operation's context held at once (after a batch was
-        /// formatted): bounded by the batch size and the related objects it follows.
+        /// formatted): bounded by the batch size and the related objects it follows; 0 when
+        /// the formatter read values straight from the store (``ValueRowFormatter``).
         public var largestRegisteredObjectCount = 0
     }
 
@@ -113,48 +116,86 @@ public final class ExportOperation: ContextOperation, @unchecked Sendable {
     public var statistics: Statistics { settings.withLock { $0.statistics } }
 
     override public func execute(in context: ObjectContext) throws {
+        let entity = try context.model.requireEntity(entityName)
         var formatter = formatter
-        try export(with: &formatter, in: context)
+        try formatter.prepare(for: entity, model: context.model)
+        // The context is new and holds no changes, so the store's answer is the context's.
+        let store = context.coordinator.store
+        let ids = try store.objectIDs(for: StoreQuery(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors))
+        if let values = formatter as? any ValueRowFormatter, let keyPaths = values.valueKeyPaths {
+            try exportValues(values, keyPaths: keyPaths, ids: ids, entity: entity, store: store)
+        } else {
+            try exportObjects(formatter, ids: ids, in: context)
+        }
     }
 
-    /// The export loop, specialised for the concrete formatter (no dynamic dispatch per value).
-    private func export<F: EntityFormatter>(with formatter: inout F, in context: ObjectContext) throws {
-        let entity = try context.model.requireEntity(entityName)
-        try formatter.prepare(for: entity, model: context.model)
+    /// The fast path: each batch's values read straight from the store, no objects loaded.
+    private func exportValues<F: ValueRowFormatter>(_ formatter: F, keyPaths: [String], ids: [ObjectID],
+                                                    entity: EntityDescription, store: any PersistentStore) throws {
+        var formatter = formatter
+        var query = StoreQuery(entity: entity, sortDescriptors: sortDescriptors)
+        try writeBatches(of: ids, header: { formatter.header(into: &$0) }, footer: { formatter.footer(into: &$0) }) { batch, buffer, flush in
+            query.restrictedTo = Array(batch)
+            // Rows deleted since the IDs were read are simply not returned.
+            let rows = try store.keyedIDs(for: query, keyPaths: keyPaths)
+            for row in rows {
+                try formatter.format(values: row.keys, into: &buffer)
+                try flush(&buffer)
+            }
+            return (rows.count, 0)
+        }
+    }
+
+    /// The general path: each batch loaded as objects (and the related objects the formatter
+    /// follows), formatted, then released by resetting the context.
+    private func exportObjects<F: EntityFormatter>(_ formatter: F, ids: [ObjectID], in context: ObjectContext) throws {
+        var formatter = formatter
         let prefetch = formatter.prefetchKeyPaths
-        let ids = try context.fetchObjectIDs(FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors))
+        try writeBatches(of: ids, header: { formatter.header(into: &$0) }, footer: { formatter.footer(into: &$0) }) { batch, buffer, flush in
+            let objects = batch.map(context.object(with:))
+            try context.faultIn(objects)
+            for path in prefetch { try context.prefetch(path, from: objects) }
+            var written = 0
+            for object in objects where !object.isDeleted {  // deleted since the IDs were read
+                try formatter.format(object, into: &buffer)
+                try flush(&buffer)
+                written += 1
+            }
+            let held = context.registeredObjectCount
+            context.reset()
+            return (written, held)
+        }
+    }
+
+    /// Opens the sink, writes the header, runs `batch` over `ids` in batches of ``batchSize``
+    /// (checking cancellation, reporting progress), writes the footer and commits; on any
+    /// error or cancellation the sink is discarded. `batch` returns the rows it wrote and the
+    /// objects its context held.
+    private func writeBatches(of ids: [ObjectID], header: (inout [UInt8]) -> Void, footer: (inout [UInt8]) -> Void,
+                              batch: (ArraySlice<ObjectID>, inout [UInt8], (inout [UInt8]) throws -> Void) throws -> (rows: Int, held: Int)) throws {
         let (size, progress) = settings.withLock { ($0.batchSize, $0.progressHandler) }
         progress?(Progress(rowsDone: 0, totalRows: ids.count))
-
         let sink = try ExportSink(destination)
         do {
             var buffer: [UInt8] = []
             buffer.reserveCapacity(Self.flushThreshold + 4096)
-            formatter.header(into: &buffer)
+            let flush: (inout [UInt8]) throws -> Void = { if $0.count >= Self.flushThreshold { try sink.write(&$0) } }
+            header(&buffer)
             var done = 0
             var start = 0
             while start < ids.count {
                 try checkCancelled()
-                let objects = ids[start..<min(ids.count, start + size)].map(context.object(with:))
-                try context.faultIn(objects)
-                for path in prefetch { try context.prefetch(path, from: objects) }
-                for object in objects where !object.isDeleted {  // deleted since the IDs were read
-                    try formatter.format(object, into: &buffer)
-                    if buffer.count >= Self.flushThreshold { try sink.write(&buffer) }
-                    done += 1
-                }
-                let held = context.registeredObjectCount
+                let (rows, held) = try batch(ids[start..<min(ids.count, start + size)], &buffer, flush)
+                done += rows
                 settings.withLock { s in
                     s.statistics.rowsWritten = done
                     s.statistics.batches += 1
                     s.statistics.largestRegisteredObjectCount = max(s.statistics.largestRegisteredObjectCount, held)
                 }
-                // Releases the batch's objects (and prefetched related ones) before the next.
-                context.reset()
                 start += size
                 progress?(Progress(rowsDone: done, totalRows: ids.count))
             }
-            formatter.footer(into: &buffer)
+            footer(&buffer)
             try checkCancelled()
             try sink.write(&buffer)
             try sink.commit()

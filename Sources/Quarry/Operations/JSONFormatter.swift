@@ -10,7 +10,7 @@
 /// let lines = JSONFormatter(layout: .lines, columns: ["symbol", "sector.name"])
 /// // {"symbol":"AAPL","sector.name":"Tech"}
 /// ```
-public struct JSONFormatter: EntityFormatter {
+public struct JSONFormatter: ValueRowFormatter {
     /// How records are laid out.
     public enum Layout: Sendable, Hashable {
         /// JSON Lines: one object per line, nothing around them.
@@ -53,10 +53,11 @@ public struct JSONFormatter: EntityFormatter {
         if layout == .array { output.append(UInt8(ascii: "[")) }
     }
 
+    public var valueKeyPaths: [String]? { resolved?.valueKeyPaths }
+
     public mutating func format(_ object: ManagedObject, into output: inout [UInt8]) throws {
         guard let resolved else { return }
-        if layout == .array { output.append(contentsOf: written == 0 ? [UInt8(ascii: "\n")] : [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
-        output.append(UInt8(ascii: "{"))
+        beginRecord(into: &output)
         for i in resolved.columns.indices {
             if i > 0 { output.append(UInt8(ascii: ",")) }
             output.append(contentsOf: keys[i])
@@ -74,6 +75,25 @@ public struct JSONFormatter: EntityFormatter {
                 output.append(UInt8(ascii: "]"))
             }
         }
+        endRecord(into: &output)
+    }
+
+    public mutating func format(values: [Value], into output: inout [UInt8]) throws {
+        beginRecord(into: &output)
+        for (i, value) in values.enumerated() {
+            if i > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: keys[i])
+            Self.appendValue(value, to: &output)
+        }
+        endRecord(into: &output)
+    }
+
+    private func beginRecord(into output: inout [UInt8]) {
+        if layout == .array { output.append(contentsOf: written == 0 ? [UInt8(ascii: "\n")] : [UInt8(ascii: ","), UInt8(ascii: "\n")]) }
+        output.append(UInt8(ascii: "{"))
+    }
+
+    private mutating func endRecord(into output: inout [UInt8]) {
         output.append(UInt8(ascii: "}"))
         if layout == .lines { output.append(UInt8(ascii: "\n")) }
         written += 1

@@ -62,9 +62,10 @@ struct ExportOperationTests {
         let directory = TemporaryDirectory()
         let stack = try exportStack(directory, count: 3_000)
         let url = directory.file("all.jsonl")
+        // A to-many column needs objects: this export takes the object path.
         let export = ExportOperation(stack: stack, entityName: "Ticker", sortDescriptors: [SortKey("symbol")],
                                      destination: .file(url),
-                                     formatter: JSONFormatter(layout: .lines, columns: ["symbol", "sector.name"]))
+                                     formatter: JSONFormatter(layout: .lines, columns: ["symbol", "sector.name", ExportColumn("quotes", toMany: .count)]))
         export.batchSize = 64
         try await export.run(on: OperationQueue())
         let stats = export.statistics
@@ -74,8 +75,8 @@ struct ExportOperationTests {
         #expect(stats.largestRegisteredObjectCount <= 64 + 5)
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 3_000)
-        #expect(lines.first == #"{"symbol":"T00000","sector.name":"Sector 0"}"#)
-        #expect(lines.last == #"{"symbol":"T02999","sector.name":"Sector 4"}"#)
+        #expect(lines.first == #"{"symbol":"T00000","sector.name":"Sector 0","quotes":0}"#)
+        #expect(lines.last == #"{"symbol":"T02999","sector.name":"Sector 4","quotes":0}"#)
         let context = try #require(export.threadContext)
         #expect(context.performAndWait { context.registeredObjectCount } == 0)
     }
@@ -157,5 +158,25 @@ struct ExportOperationTests {
         try handle.close()
         #expect(try String(contentsOf: url, encoding: .utf8) == "[\n{\"symbol\":\"T00000\"},\n{\"symbol\":\"T00001\"},\n{\"symbol\":\"T00002\"}\n]\n")
         #expect(try strayFiles(in: directory) == ["handle.json"])
+    }
+
+    @Test("single-valued columns are read straight from the store, in batches, with the same text as from objects")
+    func valuePathMatchesObjectPath() async throws {
+        let directory = TemporaryDirectory()
+        let stack = try exportStack(directory, count: 1_000)
+        let columns: [ExportColumn] = ["symbol", "price", "volume", "active", "listed", "name", "sector.name", "sector", "tags.@count"]
+        let url = directory.file("values.csv")
+        let export = ExportOperation(stack: stack, entityName: "Ticker", sortDescriptors: [SortKey("price", ascending: false)],
+                                     destination: .file(url), formatter: CSVFormatter(columns: columns))
+        export.batchSize = 100
+        try await export.run(on: OperationQueue())
+        #expect(export.statistics.batches == 10)
+        #expect(export.statistics.largestRegisteredObjectCount == 0)
+        let context = stack.importerContext()
+        let expected = try context.performAndWait {
+            let objects = try context.fetch(FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("price", ascending: false)]))
+            return try formatted(CSVFormatter(columns: columns), objects)
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == expected)
     }
 }
