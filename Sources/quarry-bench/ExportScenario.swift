@@ -144,7 +144,7 @@ private func countLines(_ url: URL) throws -> Int {
     defer { try? handle.close() }
     var lines = 0
     while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-        lines += chunk.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        lines += chunk.withUnsafeBytes { bytes in bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) } }
     }
     return lines
 }
