@@ -13,6 +13,7 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "migrate-add": runMigrateAddScenario,
     "migrate-copy": runMigrateCopyScenario,
     "import-csv": runImportCSVScenario,
+    "export": runExportScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

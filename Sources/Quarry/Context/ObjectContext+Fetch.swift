@@ -108,7 +108,7 @@ extension ObjectContext {
     /// Loads the destinations of `path` (dot-separated relationships) for `objects` in batches.
     /// Their snapshots are kept until each fault fires, so a destination nobody holds yet is
     /// still served without another query.
-    private func prefetch(_ path: String, from objects: [ManagedObject]) throws {
+    func prefetch(_ path: String, from objects: [ManagedObject]) throws {
         var level = objects
         for key in path.split(separator: ".").map(String.init) {
             try faultIn(level)
