@@ -49,6 +49,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: store)
         let stack: PersistentStack
+        var created = false
         if FileManager.default.fileExists(atPath: store) {
             let loaded = try model.map { try ModelLoading.load(modelAt: $0) }
             stack = try StoreOpening.openForWriting(store, model: loaded)
@@ -56,6 +57,7 @@ struct ImportCommand: ParsableCommand {
             guard let model else { throw ValidationError("\(store): no such store (give --model to create it)") }
             let loaded = try ModelLoading.load(modelAt: model)
             try StoreCreation.create(at: url, model: loaded)
+            created = true
             stack = try StoreOpening.openForWriting(store, model: loaded)
         }
         var mapping: [String: String] = [:]
@@ -74,6 +76,10 @@ struct ImportCommand: ParsableCommand {
             summary = try operation.run()
         } catch {
             bar.finish()
+            // A store this command made for a file it refused is not left behind.
+            if created {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+            }
             throw CommandFailure(error.description)
         }
         bar.finish()
