@@ -1,4 +1,5 @@
 import Foundation
+import Quarry
 
 /// Options shared by the scenarios (`--n 100000`, `--scale 1000000`).
 struct BenchArguments {
@@ -52,3 +53,19 @@ func report(_ label: String, n: Int, seconds: Double) {
 func ratio(_ name: String, _ value: Double) {
     print("ratio \(name) \(String(format: "%.3f", value))")
 }
+
+/// The seven-attribute entity `Row` of the export and import-csv benchmarks, in the files'
+/// column order: a Int64, b Double, c String, d Bool, e Date, f String, g Int32.
+let sevenColumnRowModel: ManagedObjectModel = {
+    var b = ModelBuilder()
+    b.entity("Row") { e in
+        e.attribute("a", .integer64)
+        e.attribute("b", .double)
+        e.attribute("c", .string)
+        e.attribute("d", .boolean)
+        e.attribute("e", .date)
+        e.attribute("f", .string)
+        e.attribute("g", .integer32)
+    }
+    return try! b.build()
+}()

@@ -2,20 +2,6 @@ import Foundation
 import GRDB
 import Quarry
 
-/// The export benchmark's seven-attribute entity `Row`.
-private func exportModel() throws -> ManagedObjectModel {
-    var b = ModelBuilder()
-    b.entity("Row") { e in
-        e.attribute("a", .integer64)
-        e.attribute("b", .double)
-        e.attribute("c", .string)
-        e.attribute("d", .boolean)
-        e.attribute("e", .date)
-        e.attribute("f", .string)
-        e.attribute("g", .integer32)
-    }
-    return try b.build()
-}
 
 private let exportColumns = ["a", "b", "c", "d", "e", "f", "g"]
 
@@ -32,7 +18,7 @@ func runExportScenario(_ args: BenchArguments) throws {
     let dir = try benchDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }
     let storeURL = dir.appendingPathComponent("export.sqlite")
-    let model = try exportModel()
+    let model = sevenColumnRowModel
     try fillExportStore(url: storeURL, model: model, count: n)
     print("export: \(n) rows of 7 columns (\(exportColumns.joined(separator: ", "))) to CSV, primary-key order, batches of \(batch)")
 

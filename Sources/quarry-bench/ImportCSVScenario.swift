@@ -1,20 +1,6 @@
 import Foundation
 import Quarry
 
-/// The `import-csv` entity: seven attributes in the generated file's column order.
-private func importCSVModel() -> ManagedObjectModel {
-    var b = ModelBuilder()
-    b.entity("Row") { e in
-        e.attribute("a", .integer64)
-        e.attribute("b", .double)
-        e.attribute("c", .string)
-        e.attribute("d", .boolean)
-        e.attribute("e", .date)
-        e.attribute("f", .string)
-        e.attribute("g", .integer32)
-    }
-    return try! b.build()
-}
 
 /// Writes `n` rows of `a,b,c,d,e,f,g` (integer, double, text, boolean, ISO 8601 date, text,
 /// integer) with a header, in 1 MB blocks.
@@ -52,7 +38,7 @@ func runImportCSVScenario(_ args: BenchArguments) throws {
     let size = (try? FileManager.default.attributesOfItem(atPath: csv.path)[.size] as? Int) ?? 0
     print("import-csv: \(n) rows, 7 columns, \(size / 1_000_000) MB of CSV; Quarry chunks of \(chunk)")
 
-    let model = importCSVModel()
+    let model = sevenColumnRowModel
     var quarry = Double.infinity
     for r in 0..<rounds {
         var options = PersistentStack.Options()

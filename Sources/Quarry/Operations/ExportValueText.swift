@@ -68,7 +68,7 @@ enum ExportValueText {
         if micros >= 1_000_000 { seconds += 1; micros -= 1_000_000 }
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilDate(daysSince1970: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         appendPadded(year, width: 4, to: &out)
         out.append(UInt8(ascii: "-"))
         appendPadded(month, width: 2, to: &out)
@@ -96,20 +96,6 @@ enum ExportValueText {
             rest %= divisor
             divisor /= 10
         }
-    }
-
-    /// The proleptic Gregorian date of a day count from 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`).
-    private static func civilDate(daysSince1970 z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 

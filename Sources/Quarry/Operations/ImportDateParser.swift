@@ -14,8 +14,8 @@ enum ImportDateParser {
         // mutable local pay a dynamic exclusivity check on every access (visible in profiles).
         var c = ImportByteCursor(text)
         guard let year = c.number(4), c.skip("-"), let month = c.number(2), c.skip("-"), let day = c.number(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year) else { return nil }
+        var seconds = Double(CivilCalendar.days(year: year, month: month, day: day)) * 86_400
         guard !c.atEnd else { return Date(timeIntervalSince1970: seconds) }
         guard c.skip("T") || c.skip("t") || c.skip(" ") else { return nil }
         guard let hour = c.number(2), hour < 24, c.skip(":"), let minute = c.number(2), minute < 60 else { return nil }
@@ -41,23 +41,5 @@ enum ImportDateParser {
         }
         guard c.atEnd else { return nil }
         return Date(timeIntervalSince1970: seconds - sign * Double(zoneHour * 3600 + zoneMinute * 60))
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }

@@ -16,7 +16,7 @@ enum JSONStoreDate {
         let fraction = t - whole  // exact: subtracting the integral part of a double loses nothing
         let seconds = Int64(whole) + referenceOffset
         let (days, secondOfDay) = floorDivide(seconds, 86_400)
-        let (y, m, d) = civil(fromDays: days)
+        let (y, m, d) = CivilCalendar.date(fromDays: days)
         var text = pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + " " + pad(secondOfDay / 3600, 2) + ":"
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
         if fraction > 0 { text += fractionDigits(fraction) }
@@ -30,7 +30,7 @@ enum JSONStoreDate {
         guard bytes.count >= 25, let y = number(bytes, 0, 4), bytes[4] == 0x2D, let mo = number(bytes, 5, 2),
               bytes[7] == 0x2D, let d = number(bytes, 8, 2), bytes[10] == 0x20, let h = number(bytes, 11, 2),
               bytes[13] == 0x3A, let mi = number(bytes, 14, 2), bytes[16] == 0x3A, let s = number(bytes, 17, 2),
-              (1...12).contains(mo), (1...daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60
+              (1...12).contains(mo), (1...CivilCalendar.daysIn(month: mo, year: y)).contains(d), h < 24, mi < 60, s < 60
         else { return nil }
         var i = 19
         var fraction = 0.0
@@ -45,7 +45,7 @@ enum JSONStoreDate {
               let oh = number(bytes, i + 2, 2), let om = number(bytes, i + 4, 2), oh < 24, om < 60
         else { return nil }
         let offset = Int64((oh * 60 + om) * 60) * (bytes[i + 1] == 0x2D ? -1 : 1)
-        let local = days(fromCivil: y, mo, d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+        let local = CivilCalendar.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s)
         let whole = local - offset - referenceOffset
         // whole + fraction is the stored double exactly (see `format`), so the sum rounds to it.
         return Date(timeIntervalSinceReferenceDate: Double(whole) + fraction)
@@ -84,35 +84,5 @@ enum JSONStoreDate {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let q = a / b, r = a % b
         return r < 0 ? (q - 1, r + b) : (q, r)
-    }
-
-    private static func isLeap(_ y: Int) -> Bool { y % 4 == 0 && (y % 100 != 0 || y % 400 == 0) }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        [31, isLeap(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64((month + 9) % 12)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The proleptic Gregorian date `days` after 1970-01-01.
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 }
