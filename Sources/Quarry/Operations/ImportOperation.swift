@@ -28,7 +28,7 @@ import Synchronization
 /// queue.waitUntilAllOperationsAreFinished()
 /// switch op.result { case .success(let s)?: print(s.rowsImported); case .failure(let e)?: print(e); case nil: break }
 /// ```
-public final class ImportOperation: Operation, @unchecked Sendable {
+public final class ImportOperation: ContextOperation, @unchecked Sendable {
     // Immutable after init except `outcome`, which sits behind a Mutex.
 
     /// How an import reads its file.
@@ -78,22 +78,31 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         self.fileURL = fileURL
         self.options = options
         self.progress = progress
-        super.init()
+        super.init(stack: stack)
     }
 
     /// What the import did, once the operation has finished (`nil` before).
     public var result: Result<ImportSummary, ImportError>? { outcome.withLock { $0 } }
 
-    public override func main() {
-        let result: Result<ImportSummary, ImportError>
-        do { result = .success(try run()) } catch { result = .failure(error) }
+    /// The import on an operation queue: runs in the operation's ``ContextOperation/threadContext``
+    /// (on the stack's writer coordinator, so the smart merge brings each chunk to the main
+    /// context) and records ``result``. A failed import throws its ``ImportError`` (also in
+    /// ``ContextOperation/error``).
+    override public func execute(in context: ObjectContext) throws {
+        let result = Result { () throws(ImportError) in try run(in: context) }
         outcome.withLock { $0 = result }
+        if case .failure(let error) = result { throw error }
     }
 
     /// Runs the import on the calling thread (what the operation does when it starts): for
     /// callers that want to wait for it without a queue.
     /// - Throws: ``ImportError``.
     public func run() throws(ImportError) -> ImportSummary {
+        try run(in: stack.importerContext())
+    }
+
+    /// The import through `context` (a private-queue context on the writer coordinator).
+    private func run(in context: ObjectContext) throws(ImportError) -> ImportSummary {
         let file = fileURL.path
         guard let entity = stack.model.entity(named: entityName), !entity.isAbstract else { throw .unknownEntity(entityName) }
         let format = options.format ?? ImportFormat(pathExtension: fileURL.pathExtension) ?? .csv
@@ -101,7 +110,6 @@ public final class ImportOperation: Operation, @unchecked Sendable {
         do { data = try Data(contentsOf: fileURL, options: .alwaysMapped) } catch {
             throw .unreadable(file: file, reason: (error as NSError).localizedDescription)
         }
-        let context = makeContext()
         let result: Result<ImportSummary, ImportError> = context.performAndWait {
             data.withUnsafeBytes { bytes in
                 let session = ImportSession(
@@ -111,10 +119,5 @@ public final class ImportOperation: Operation, @unchecked Sendable {
             }
         }
         return try result.get()
-    }
-
-    /// The importer context every row goes through: the one place that knows where it comes from.
-    private func makeContext() -> ObjectContext {
-        stack.importerContext()
     }
 }
