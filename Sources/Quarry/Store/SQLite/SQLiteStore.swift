@@ -127,6 +127,26 @@ public final class SQLiteStore: PersistentStore {
         self.model = resolvedModel
         self.layout = SQLiteLayout(model: resolvedModel)
         self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
+        try repairOlderLayout()
+    }
+
+    /// A store an older Quarry made for a model whose clashing names then shared a column gets
+    /// the columns its layout now has (see ``missingColumns(_:layout:)``); opened read-only, it
+    /// is refused with what is missing, since repairing means writing.
+    private func repairOlderLayout() throws {
+        do {
+            let missing = try pool.read { try Self.missingColumns($0, layout: layout) }
+            guard !missing.isEmpty else { return }
+            if options.readOnly {
+                let names = missing.sorted { $0.key < $1.key }.flatMap { table in table.value.map { "\(table.key).\($0.name)" } }
+                throw StoreError.cannotOpen(path: path, reason: "made by an older Quarry whose layout lacks \(names.joined(separator: ", ")); open it once for writing to add them")
+            }
+            try pool.write { try Self.repairLayout($0, layout: layout, model: model, missing: missing) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
     }
 
     /// Why the file is only ever opened through SQLite, never with `open`/`FileHandle`: POSIX

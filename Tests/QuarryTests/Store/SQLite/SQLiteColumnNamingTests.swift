@@ -270,3 +270,41 @@ import QuarryTestSupport
         #expect(layout.joinTables.map(\.name).sorted() == ["Z_Portfolio_holdings", "Z_Tag_tickers"])
     }
 }
+
+/// Stores an older Quarry made, when clashing sibling attributes still shared one column.
+@Suite struct SQLiteOlderLayoutRepairTests {
+    let dir = TemporaryDirectory()
+
+    @Test func anOlderStoreGetsItsNewColumnsOnceOpenedForWritingAndIsRefusedReadOnly() throws {
+        var builder = ModelBuilder()
+        builder.entity("Item", abstract: true) { $0.attribute("title", .string) }
+        builder.entity("Album", parent: "Item") { $0.attribute("code", .integer64) }
+        builder.entity("Book", parent: "Item") { e in e.attribute("code", .string, indexed: true) }
+        let model = try builder.build()
+        let url = dir.file("older.sqlite")
+        _ = try SQLiteStore(url: url, model: model)
+        // The older layout: no Book_code; a book's code sat in the shared INTEGER column.
+        let album = model.entity(named: "Album")!.index, book = model.entity(named: "Book")!.index
+        try DatabaseQueue(path: url.path).write { db in
+            for index in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND sql LIKE '%Book_code%'") {
+                try db.execute(sql: "DROP INDEX \(sqlIdentifier(index))")
+            }
+            try db.execute(sql: "ALTER TABLE Item DROP COLUMN Book_code")
+            try db.execute(sql: "INSERT INTO Item (Z_PK, Z_ENT, Z_OPT, title, code) VALUES (1, \(album), 1, 'A', 7), (2, \(book), 1, 'B', '0123')")
+            try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = 2")
+        }
+        #expect(throws: StoreError.cannotOpen(path: url.path, reason: "made by an older Quarry whose layout lacks Item.Book_code; open it once for writing to add them")) {
+            try SQLiteStore(url: url, model: model, options: .init(readOnly: true))
+        }
+        let store = try SQLiteStore(url: url, model: model)
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "r"))
+        let codes = try context.performAndWait {
+            try context.fetch(Quarry.FetchRequest(entityName: "Item", sortDescriptors: [SortKey("title")])).map { try $0.value(forKey: "code") }
+        }
+        // What the shared INTEGER column kept of the string (the old data loss), now in its own column.
+        #expect(codes == [.integer(7), .string("123")])
+        let indexed = try DatabaseQueue(path: url.path).read { db in try db.indexes(on: "Item").contains { $0.columns == ["Book_code"] } }
+        #expect(indexed)
+        _ = try SQLiteStore(url: url, model: model, options: .init(readOnly: true))
+    }
+}
