@@ -47,7 +47,7 @@ struct ConvertCommand: ParsableCommand {
             copied = try from.copyAllObjects(to: to)
         } catch {
             // Nothing half-made is left behind.
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: destination + suffix) }
+            StoreCreation.removeMadeStore(at: destination)
             throw CommandFailure("\(error)")
         }
         print("converted \(source) to \(destination) (\(toJSON ? "JSON store folder" : "SQLite store")): \(copied) objects")

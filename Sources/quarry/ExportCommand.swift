@@ -54,13 +54,8 @@ struct ExportCommand: ParsableCommand {
         }
         let sortKeys = try sort.map(BrowseCommand.parseSort) ?? []
         let chosen = columns?.split(separator: ",").map { ExportColumn(String($0).trimmingCharacters(in: .whitespaces)) }
-        let kind = format ?? output.map { URL(fileURLWithPath: $0).pathExtension.lowercased() }.flatMap { ["jsonl", "json"].contains($0) ? $0 : nil } ?? "csv"
-        let formatter: any EntityFormatter
-        switch kind {
-        case "jsonl": formatter = JSONFormatter(layout: .lines, columns: chosen)
-        case "json": formatter = JSONFormatter(layout: .array, columns: chosen)
-        default: formatter = CSVFormatter(columns: chosen)
-        }
+        let kind = format ?? output.map { URL(fileURLWithPath: $0).pathExtension } ?? "csv"
+        let formatter = ExportOperation.formatter(forPathExtension: kind, columns: chosen)
         let destination: ExportOperation.Destination = output.map { .file(URL(fileURLWithPath: $0)) } ?? .standardOutput
         let operation = ExportOperation(stack: stack, entityName: entity, predicate: objectPredicate,
                                         sortDescriptors: sortKeys, destination: destination, formatter: formatter)

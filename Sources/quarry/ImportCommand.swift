@@ -77,9 +77,7 @@ struct ImportCommand: ParsableCommand {
         } catch {
             bar.finish()
             // A store this command made for a file it refused is not left behind.
-            if created {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-            }
+            if created { StoreCreation.removeMadeStore(at: store) }
             throw CommandFailure(error.description)
         }
         bar.finish()

@@ -47,6 +47,12 @@ enum StoreCreation {
     /// Creates an empty store for `model` at `url` (schema and metadata in one transaction),
     /// or fills an empty file there, and closes it, so no `-wal`/`-shm` is left beside it.
     /// When creation fails, the files it made are removed; files that were there before stay.
+    /// Removes a store this command made (the file or JSON store folder, its `-wal` and
+    /// `-shm`) after the command failed: nothing half-made is left behind.
+    static func removeMadeStore(at path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
     static func create(at url: URL, model: ManagedObjectModel) throws {
         let paths = ["", "-wal", "-shm"].map { url.path + $0 }
         let existing = Set(paths.filter(somethingExists))

@@ -51,12 +51,7 @@ extension Browser {
                 return ExportColumn(displayKey.map { "\(relationship).\($0)" } ?? relationship, header: column.title)
             }
         }
-        let formatter: any EntityFormatter
-        switch url.pathExtension.lowercased() {
-        case "jsonl": formatter = JSONFormatter(layout: .lines, columns: columns)
-        case "json": formatter = JSONFormatter(layout: .array, columns: columns)
-        default: formatter = CSVFormatter(columns: columns)
-        }
+        let formatter = ExportOperation.formatter(forPathExtension: url.pathExtension, columns: columns)
         let operation = ExportOperation(stack: stack, entityName: table.entity.name, predicate: predicate,
                                         sortDescriptors: table.query.effectiveSort, destination: .file(url), formatter: formatter)
         operation.progressHandler = { [weak self] progress in

@@ -84,6 +84,16 @@ struct ModelMapping: Sendable {
         return source.entities[s].attributes[a]
     }
 
+    /// The source attribute that attribute `attribute` of destination entity `entity` maps to,
+    /// when the two are stored and no ``AttributeConversion`` keeps every value between their
+    /// types (the migration must be refused); `nil` otherwise.
+    func lossyTypeChange(_ entity: Int, _ attribute: Int) -> AttributeDescription? {
+        let new = destination.entities[entity].attributes[attribute]
+        guard !new.isTransient, let old = sourceAttribute(entity, attribute), !old.isTransient,
+              AttributeConversion(from: old.type, to: new.type) == nil else { return nil }
+        return old
+    }
+
     /// Every source entity no destination entity matches.
     var removedEntities: [EntityDescription] {
         source.entities.filter { entityDestination[$0.index] == nil }

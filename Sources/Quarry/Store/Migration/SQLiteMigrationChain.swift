@@ -31,13 +31,9 @@ struct SQLiteMigrationChain {
 
     /// Whether a mapping has no type change that would lose values.
     private static func isValid(_ mapping: ModelMapping) -> Bool {
-        for entity in mapping.destination.entities {
-            for (a, attribute) in entity.attributes.enumerated() where !attribute.isTransient {
-                if let old = mapping.sourceAttribute(entity.index, a), !old.isTransient,
-                   AttributeConversion(from: old.type, to: attribute.type) == nil { return false }
-            }
+        mapping.destination.entities.allSatisfy { entity in
+            entity.attributes.indices.allSatisfy { mapping.lossyTypeChange(entity.index, $0) == nil }
         }
-        return true
     }
 
     /// How many stored properties of the first model reach the last one through the mappings.

@@ -10,10 +10,10 @@ extension SQLiteMigrationStep {
         for entity in destination.entities {
             let own = Set(entity.definition.attributes.map(\.name))
             for (a, attribute) in entity.attributes.enumerated() where own.contains(attribute.name) && !attribute.isTransient {
-                let old = mapping.sourceAttribute(entity.index, a)
-                if let old, !old.isTransient, AttributeConversion(from: old.type, to: attribute.type) == nil {
+                if let old = mapping.lossyTypeChange(entity.index, a) {
                     throw MigrationError.incompatibleType(path: path, entity: entity.name, attribute: attribute.name, from: old.type, to: attribute.type)
                 }
+                let old = mapping.sourceAttribute(entity.index, a)
                 guard let db, !attribute.isOptional, attribute.defaultValue?.isNull ?? true else { continue }
                 // Required without a default: every existing row needs a value already.
                 let missing: Int

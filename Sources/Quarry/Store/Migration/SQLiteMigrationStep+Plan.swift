@@ -22,12 +22,12 @@ extension SQLiteMigrationStep {
                 kind = .added
             }
             var rows: Int?
-            if let db, let old { rows = try ownRows(db, old) }
+            if let db, let old { rows = try ownRows(db, old.index) }
             result.append(EntityChange(name: entity.name, kind: kind, changes: changes, strategy: strategy, rows: rows))
         }
         for old in mapping.removedEntities {
             result.append(EntityChange(name: old.name, kind: .removed, changes: [], strategy: .drop,
-                                       rows: try db.map { try ownRows($0, old) }))
+                                       rows: try db.map { try ownRows($0, old.index) }))
         }
         return result
     }
@@ -41,9 +41,10 @@ extension SQLiteMigrationStep {
             || old.columns.map(\.sqlType) != new.columns.map(\.sqlType)
     }
 
-    private func ownRows(_ db: Database, _ old: EntityDescription) throws -> Int {
-        let table = oldLayout.table(ofEntity: old.index)
-        let filter = table.entityIndices.count > 1 ? " WHERE Z_ENT = \(old.index)" : ""
+    /// The rows of old entity `old` itself (not its sub-entities) in the old store.
+    func ownRows(_ db: Database, _ old: Int) throws -> Int {
+        let table = oldLayout.table(ofEntity: old)
+        let filter = table.entityIndices.count > 1 ? " WHERE Z_ENT = \(old)" : ""
         return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(sqlIdentifier(table.name))\(filter)") ?? 0
     }
 

@@ -144,11 +144,7 @@ extension SQLiteMigrationStep {
     func rowsToCopy(_ db: Database) throws -> Int {
         var total = 0
         for case .copy(let sources) in tables {
-            for (_, oldEntity) in sources {
-                let table = oldLayout.table(ofEntity: oldEntity)
-                let filter = table.entityIndices.count > 1 ? " WHERE Z_ENT = \(oldEntity)" : ""
-                total += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(sqlIdentifier(table.name))\(filter)") ?? 0
-            }
+            for (_, oldEntity) in sources { total += try ownRows(db, oldEntity) }
         }
         return total
     }
