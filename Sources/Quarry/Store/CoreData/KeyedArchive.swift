@@ -62,6 +62,12 @@ struct KeyedArchive {
         return KeyedArchiveObject(uid: uid, className: className, classes: classes, fields: fields, path: path, archive: self)
     }
 
+    /// Decodes the object `uid` (plain classes in full; others as references).
+    func decode(uid: Int, at path: String) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
+        var visiting = Set<Int>()
+        return try decodeObject(uid, at: path, depth: 0, visiting: &visiting)
+    }
+
     /// Decodes the value a field holds: a UID is followed (plain classes decoded in full);
     /// an inline scalar is returned as is.
     func decode(_ raw: Any, at path: String, depth: Int = 0) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
