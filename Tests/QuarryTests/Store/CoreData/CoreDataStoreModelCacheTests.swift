@@ -70,3 +70,22 @@ import Testing
         #expect(decoded.warnings.isEmpty, "\(decoded.warnings)")
     }
 }
+
+extension CoreDataStoreModelCacheTests {
+    /// The comparison above can tell versions apart: a store's cache does not match a
+    /// neighbouring version of its bundle (2.0.1 added an Integration attribute over 2.0.0).
+    @Test func aRealStoresModelCacheDiffersFromAnotherVersionOfItsBundle() throws {
+        guard let folder = Self.storesFolder else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let decoded = try CoreDataModelCache.model(fromCompressedArchive: Self.modelCache(
+            of: folder.appendingPathComponent("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite")))
+        let older = try ManagedObjectModel.load(xcodeModelAt: folder.appendingPathComponent(
+            "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.0.xcdatamodel"))
+        #expect(Self.shape(decoded) != Self.shape(older))
+        #expect(decoded.entities.count == 23)
+        #expect(decoded.entity(named: "Integration")?.definition.attributes.count ?? 0 > older.entity(named: "Integration")?.definition.attributes.count ?? 0
+            || decoded.entity(named: "Integration")?.definition.relationships.count ?? 0 > older.entity(named: "Integration")?.definition.relationships.count ?? 0)
+    }
+}
