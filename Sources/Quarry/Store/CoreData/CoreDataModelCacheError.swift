@@ -30,6 +30,7 @@ public enum CoreDataModelCacheError: Error, Equatable, Sendable, CustomStringCon
     /// The decoded model does not validate; `reason` is the ``ModelError``'s message.
     case invalidModel(reason: String)
 
+    /// What is wrong and where, in one line.
     public var description: String {
         switch self {
         case .truncatedDeflate(let consumed):
