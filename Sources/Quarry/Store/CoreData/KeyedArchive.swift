@@ -20,6 +20,7 @@ struct KeyedArchive {
 
     /// Parses a keyed archive from property list bytes (binary or XML).
     init(propertyList data: Data) throws(CoreDataModelCacheError) {
+        try BinaryPropertyListPrecheck.check(data)
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
