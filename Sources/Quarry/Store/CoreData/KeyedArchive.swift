@@ -153,7 +153,11 @@ struct KeyedArchive {
             }
             let keys = try self.object(mappingUID, at: "\(path).searchMapping").list("keys", depth: depth + 1)
             let values = try list("values")
-            let empty = object.fields["emptyToken"].flatMap { try? decode($0, at: path) }
+            // The token is a plain string; it is looked up, never decoded, so a token that
+            // points back at this dictionary cannot recurse.
+            let empty = object.fields["emptyToken"].flatMap(Self.uid).flatMap { uid in
+                uid > 0 && uid < objects.count ? objects[uid] as? String : nil
+            }.map(KeyedArchiveValue.string)
             var pairs: [KeyedArchivePair] = []
             for (key, value) in zip(keys, values) where value != empty {
                 pairs.append(KeyedArchivePair(key: key, value: value))

@@ -128,4 +128,28 @@ import Testing
             try KeyedArchive(propertyList: data)
         }
     }
+
+    /// The fuzzer's input whose NSKnownKeysDictionary1 named itself as its `emptyToken`: the
+    /// token was decoded with a fresh depth budget, recursing until the stack overflowed.
+    @Test func anEmptyTokenPointingBackAtItsDictionaryDoesNotRecurse() throws {
+        let input = Data(base64Encoded: "YnBsaXN0MDDUAQIDBAUGpqlZJGFyY2hpdmVyWCRvYmplY3RzVCR0b3BYJHZlcnNpb25fEA9OU0tleWVkQXJjaGl2ZXKvECkHCA8ZHzA4P0BBREVNTlRETT9YZGVqa2RqQHF7fn+Afn+DiIySl5ucpFUkbnVsbNMJCgsMDQ5WJGNsYXNzWk5TRW50aXRpZXNfEBdOU0ZldGNoUmVxdWVzdFRlbXBsYXRlc4AogCeAANUJEBESExQVFhcYXE5TRW50aXR5TmFtZV8QFE5TTWFuYWdlZE9iamVjdE1vZGVsXE5TUHJvcGVydGllc11OU1N1cGVyZW50aXR5gBuAHIABgBKAANUJEBESExobHB0egBuAHYABgBqAANkJICEiIyQlJicoKSorLC0uLi9cTlNEZWxldGVSdWxlXxATTlNEZXN0aW5hdGlvbkVudGl0eVhOU0VudGl0eV8QFU5TSW52ZXJzZVJlbGF0aW9uc2hpcFxOU0lzT3B0aW9uYWxaTlNNYXhDb3VudFpOU01pbkNvdW50Xk5TUHJvcGVydHlOYW1lgAYQAYADgAKABQkQAIAH2gkgISIjJDElJicyMzQ1Ni0tLi43W05TSXNPcmRlcmVkgAYQAoACgAOABIAI0jk6OzxYJGNsYXNzZXNaJGNsYXNzbmFtZaM8PT5fEBlOU1JlbGF0aW9uc2hpcERlc2NyaXB0aW9uXxAVTlNQcm9wZXJ0eURlc2NyaXB0aW9uWE5TT2JqZWN0VWJvb2tzV2F1dGhvcnPSOTpCQ6NDPT5fEBZOU0F0dHJpYnV0ZURlc2NyaXB0aW9uVG5hbWXWCUZHIiQnSElKSy1MXxAPTlNBdHRyaWJ1dGVUeXBlXk5TRGVmYXVsdFZhbHVlgAkRAryAAIACgApUYm9ybtYJRkciJCdPUFFSLVOACREDhIAAgAKADNI5OlVWo1ZXPl8QE05TTXV0YWJsZURpY3Rpb25hcnlcTlNEaWN0aW9uYXJ50wlZWltcYFdOUy5rZXlzWk5TLm9iamVjdHOADqNdXl+AD4AQgBGjYWJjgAuADYAEVXRpdGxl1glGRyIkJ2ZJZ2gtaYAJgACAA4ATVXBhZ2Vz1glGRyIkJ2xtbm8tcIAJEMiAAIADgBXTCVlacnN3gA6jdHV2gBeAGIAZo3h5eoAUgBaABdI5Onx9on0+XxATTlNFbnRpdHlEZXNjcmlwdGlvblZBdXRob3JUQm9va9I5OoGCooI+V05TQXJyYXnSCVqEhYAeooaHgB+AINI5OomKo4qLPl8QG05TS25vd25LZXlzTWFwcGluZ1N0cmF0ZWd5MV8QGk5TS25vd25LZXlzTWFwcGluZ1N0cmF0ZWd51AmNjo+QkTMpVGtleXNWbGVuZ3RoV3ZlcnNpb26AIoAh0glak5SAHqKVloACgAPSOTqYmaWZmlZXPl8QFk5TS25vd25LZXlzRGljdGlvbmFyeTFfEBVOU0tub3duS2V5c0RpY3Rpb25hcnlZX19lbXB0eV9f1Qmdnp+PoKGioylaZW1wdHlUb2tlbl1zZWFyY2hNYXBwaW5nVnZhbHVlc4AlgCeAI4Ak0jk6pRGiET7Rp6hUcm9vdIABEgABhqAACAARABsAJAApADIARABwAHYAfQCEAI8AqQCrAK0ArwC6AMcA3gDrAPkA+wD9AP8BAQEDAQ4BEAESARQBFgEYASsBOAFOAVcBbwF8AYcBkgGhAaMBpQGnAakBqwGsAa4BsAHFAdEB0wHVAdcB2QHbAd0B4gHrAfYB+gIWAi4CNwI9AkUCSgJOAmcCbAJ5AosCmgKcApsCoQKjAqUCqgK3ArkCvAK+AsACwgLHAssC4QLuAvUC/QMIAwoDDgMQAxIDFAMYAxoDHAMeAyQDMQMzAzUDNwM5Az8DTANOA1ADUgNUA1YDXQNfA2MDZQNnA2kDbQNvA3EDcwN4A3sDkQOYA50DogOlA60DsgO0A7cDuQO7A8ADxAPiA/8ECAQNBBQEHAQeBCAEJQQnBCoELAQuBDMEOQRSBGoEdAR/BIoEmASfBKEEowSlBKcErASvBLIEtwS5AAAAAAAAAgEAAAAAAAAAqgAAAAAAAAAAAAAAAAAABL4=")!
+        // The token is looked up, not decoded: the rest of the archive still reads.
+        #expect(try CoreDataModelCache.model(fromArchive: input).entities.map(\.name) == ["Author", "Book"])
+    }
+
+    @Test func aKnownKeysDictionarySkipsItsEmptySlots() throws {
+        var a = KeyedArchiveFixture()
+        let token = a.add("__empty__")
+        let keys = a.array([a.add("A"), a.add("B")])
+        let mapping = a.object("NSKnownKeysMappingStrategy1", ["NSObject"], ["keys": KeyedArchiveFixture.uid(keys)])
+        let values = a.array([a.add("a"), token])
+        let root = a.object("NSKnownKeysDictionary1", ["NSDictionary", "NSObject"], [
+            "searchMapping": KeyedArchiveFixture.uid(mapping), "values": KeyedArchiveFixture.uid(values),
+            "emptyToken": KeyedArchiveFixture.uid(token),
+        ])
+        let archive = try KeyedArchive(propertyList: a.archive(root: root))
+        #expect(try archive.decode(uid: archive.topUID("root"), at: "$top.root") == .dictionary([
+            KeyedArchivePair(key: .string("A"), value: .string("a")),
+        ]))
+    }
 }
