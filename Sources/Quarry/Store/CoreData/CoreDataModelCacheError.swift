@@ -25,6 +25,8 @@ public enum CoreDataModelCacheError: Error, Equatable, Sendable, CustomStringCon
     case cycle(uid: Int, at: String)
     /// Collections are nested deeper than `limit`.
     case tooDeep(limit: Int, at: String)
+    /// Decoding would produce more than `limit` values (shared elements repeated too often).
+    case tooManyValues(limit: Int, at: String)
     /// The archived object is of class `found` where `expected` was needed.
     case unexpectedClass(expected: String, found: String, at: String)
     /// The decoded model does not validate; `reason` is the ``ModelError``'s message.
@@ -53,6 +55,8 @@ public enum CoreDataModelCacheError: Error, Equatable, Sendable, CustomStringCon
             return "model cache: at \(at): object \(uid) contains itself"
         case .tooDeep(let limit, let at):
             return "model cache: at \(at): nested deeper than \(limit) levels"
+        case .tooManyValues(let limit, let at):
+            return "model cache: at \(at): more than \(limit) values; refused"
         case .unexpectedClass(let expected, let found, let at):
             return "model cache: at \(at): expected an archived \(expected), found \(found)"
         case .invalidModel(let reason):

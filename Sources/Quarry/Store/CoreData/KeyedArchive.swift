@@ -12,6 +12,10 @@ import Foundation
 struct KeyedArchive {
     /// How deeply plain collections may nest (a model nests three or four levels).
     static let maximumDepth = 64
+    /// How many values one decode may produce: a shared element is decoded each time it is
+    /// reached, so a chain of arrays each holding the next one twice would otherwise take
+    /// exponential time on a small input.
+    static let maximumValues = 100_000
 
     /// `$objects`, as Foundation returned them.
     let objects: [Any]
@@ -65,19 +69,21 @@ struct KeyedArchive {
 
     /// Decodes the object `uid` (plain classes in full; others as references).
     func decode(uid: Int, at path: String) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
-        var visiting = Set<Int>()
+        var visiting = DecodeBudget()
         return try decodeObject(uid, at: path, depth: 0, visiting: &visiting)
     }
 
     /// Decodes the value a field holds: a UID is followed (plain classes decoded in full);
     /// an inline scalar is returned as is.
     func decode(_ raw: Any, at path: String, depth: Int = 0) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
-        var visiting = Set<Int>()
+        var visiting = DecodeBudget()
         return try decode(raw, at: path, depth: depth, visiting: &visiting)
     }
 
-    private func decode(_ raw: Any, at path: String, depth: Int, visiting: inout Set<Int>) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
+    private func decode(_ raw: Any, at path: String, depth: Int, visiting: inout DecodeBudget) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
         guard depth <= Self.maximumDepth else { throw .tooDeep(limit: Self.maximumDepth, at: path) }
+        guard visiting.remaining > 0 else { throw .tooManyValues(limit: Self.maximumValues, at: path) }
+        visiting.remaining -= 1
         if let uid = Self.uid(raw) { return try decodeObject(uid, at: path, depth: depth, visiting: &visiting) }
         if let scalar = Self.scalar(raw) { return scalar }
         if let array = raw as? [Any] {
@@ -90,7 +96,7 @@ struct KeyedArchive {
         throw .wrongType(expected: "a UID or a scalar", found: Self.describe(raw), at: path)
     }
 
-    private func decodeObject(_ uid: Int, at path: String, depth: Int, visiting: inout Set<Int>) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
+    private func decodeObject(_ uid: Int, at path: String, depth: Int, visiting: inout DecodeBudget) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
         let index = try checked(uid, at: path)
         if index == 0 { return .null }
         let raw = objects[index]
@@ -101,8 +107,8 @@ struct KeyedArchive {
         let (className, classes) = try classInfo(of: fields, at: path)
         let plain = KeyedArchiveClass(classes: classes)
         guard plain != .other else { return .object(uid: index, className: className) }
-        guard visiting.insert(index).inserted else { throw .cycle(uid: index, at: path) }
-        defer { visiting.remove(index) }
+        guard visiting.open.insert(index).inserted else { throw .cycle(uid: index, at: path) }
+        defer { visiting.open.remove(index) }
         let object = KeyedArchiveObject(uid: index, className: className, classes: classes, fields: fields, path: path, archive: self)
         func member(_ key: String) throws(CoreDataModelCacheError) -> KeyedArchiveValue {
             guard let value = fields[key] else { throw .missingKey(key, at: "\(path) (\(className))") }
@@ -190,4 +196,11 @@ struct KeyedArchive {
         let classes = (info["$classes"] as? [Any])?.compactMap { $0 as? String } ?? [name]
         return (name, classes.isEmpty ? [name] : classes)
     }
+}
+
+/// What one decode has used: the collections being decoded (a repeat is a cycle) and how many
+/// more values it may produce.
+struct DecodeBudget {
+    var open = Set<Int>()
+    var remaining = KeyedArchive.maximumValues
 }

@@ -152,4 +152,19 @@ import Testing
             KeyedArchivePair(key: .string("A"), value: .string("a")),
         ]))
     }
+
+    /// Twenty arrays, each holding the next one twice: 2^20 values if every reach were decoded.
+    @Test func sharedElementsRepeatedExponentiallyAreRefusedQuickly() throws {
+        var a = KeyedArchiveFixture()
+        var inner = a.array([a.add("x")])
+        for _ in 0..<20 { inner = a.array([inner, inner]) }
+        let archive = try KeyedArchive(propertyList: a.archive(root: inner))
+        do {
+            _ = try archive.decode(uid: archive.topUID("root"), at: "$top.root")
+            Issue.record("decoded 2^20 values")
+        } catch {
+            guard case .tooManyValues(let limit, _) = error else { Issue.record("got \(error)"); return }
+            #expect(limit == KeyedArchive.maximumValues)
+        }
+    }
 }
