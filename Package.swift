@@ -22,10 +22,13 @@ let package = Package(
     targets: [
         // Cache-line prefetch hints for the fetched-results index (C: Swift has no prefetch).
         .target(name: "CPrefetch"),
+        // The system zlib, for the raw DEFLATE around a Core Data store's Z_MODELCACHE.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "Quarry",
             dependencies: [
                 "CPrefetch",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],

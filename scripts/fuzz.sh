@@ -3,6 +3,7 @@
 # for a bounded time from its committed seed corpus in Fuzz/corpus/<target>:
 #   predicate  ObjectPredicate(format:)          xcode  an .xcdatamodel `contents` XML
 #   json       a JSON model file                 theme  a TOML theme file
+#   modelcache a Core Data Z_MODELCACHE blob (raw DEFLATE + keyed archive), also as a plain archive
 # New inputs go to a temporary corpus (the committed one is never written). A crash, a hang
 # (-timeout) or running out of memory fails the run; the input is kept under .build-fuzz/crashes
 # and printed, so it can become a regression test.
@@ -11,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-45}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(predicate xcode json theme)
+[ ${#targets[@]} -gt 0 ] || targets=(predicate xcode json theme modelcache)
 # toml++ keeps its assertions here, as in every SwiftPM build (none defines NDEBUG): the theme
 # target checks that ThemeSourcePrecheck keeps every input that would trip one away from toml++.
 # QUARRY_FUZZ=1 adds the quarry-fuzz target to Package.swift (absent from the normal build).

@@ -13,6 +13,9 @@ enum FuzzTarget: String, CaseIterable {
     case json
     /// A TOML theme file (its `inherits` resolved to the default theme).
     case theme
+    /// A Core Data `Z_MODELCACHE` blob (raw DEFLATE around a keyed archive), and the same bytes
+    /// as an uncompressed keyed archive.
+    case modelcache
 
     /// Runs the target on one input; errors are the expected outcome for bad input.
     func run(_ data: Data) {
@@ -31,6 +34,14 @@ enum FuzzTarget: String, CaseIterable {
             }
         case .theme:
             _ = try? ThemeLoader.parse(String(decoding: data, as: UTF8.self), file: "fuzz.toml") { _ in Theme.builtInDefault }
+        case .modelcache:
+            // A small inflate bound keeps each run fast; the bound itself is under test.
+            if let model = try? CoreDataModelCache.model(fromCompressedArchive: data, inflatedLimit: 1 << 20) {
+                _ = String(describing: model)
+            }
+            if let model = try? CoreDataModelCache.model(fromArchive: data) {
+                _ = String(describing: model)
+            }
         }
     }
 

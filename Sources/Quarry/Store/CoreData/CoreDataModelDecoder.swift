@@ -1,0 +1,192 @@
+import Foundation
+
+/// Rebuilds a ``ModelDefinition`` from a keyed archive of an `NSManagedObjectModel`, using the
+/// keys Core Data writes (`NSEntities`, `NSEntityName`, `NSProperties`, `NSAttributeType`…,
+/// as found in real stores' `Z_MODELCACHE`).
+struct CoreDataModelDecoder {
+    let archive: KeyedArchive
+    private(set) var warnings: [ModelWarning] = []
+
+    init(archive: KeyedArchive) {
+        self.archive = archive
+    }
+
+    /// The definition and the warnings for everything skipped.
+    mutating func decode() throws(CoreDataModelCacheError) -> (ModelDefinition, [ModelWarning]) {
+        let root = try archive.object(archive.topUID("root"), at: "$top.root")
+        guard root.isKind(of: "NSManagedObjectModel") else {
+            throw .unexpectedClass(expected: "NSManagedObjectModel", found: root.className, at: root.path)
+        }
+        var entities: [EntityDefinition] = []
+        var seen = Set<String>()
+        for (i, pair) in try root.dictionary("NSEntities").enumerated() {
+            let path = "\(root.path).NSEntities[\(i)]"
+            let object = try entityObject(pair.value, at: path)
+            let entity = try self.entity(object)
+            guard seen.insert(entity.name).inserted else {
+                warn("coredata.duplicate-entity", "\(path): a second entity named \(entity.name); skipped")
+                continue
+            }
+            entities.append(entity)
+        }
+        return (ModelDefinition(entities: entities), warnings)
+    }
+
+    private func entityObject(_ value: KeyedArchiveValue, at path: String) throws(CoreDataModelCacheError) -> KeyedArchiveObject {
+        guard case .object(let uid, _) = value else {
+            throw .wrongType(expected: "an archived NSEntityDescription", found: value.kind, at: path)
+        }
+        let object = try archive.object(uid, at: path)
+        guard object.isKind(of: "NSEntityDescription") else {
+            throw .unexpectedClass(expected: "NSEntityDescription", found: object.className, at: path)
+        }
+        return object
+    }
+
+    private mutating func entity(_ object: KeyedArchiveObject) throws(CoreDataModelCacheError) -> EntityDefinition {
+        let name = try object.requireString("NSEntityName")
+        var entity = EntityDefinition(name: name)
+        if let parent = try object.reference("NSSuperentity") {
+            guard parent.isKind(of: "NSEntityDescription") else {
+                throw .unexpectedClass(expected: "NSEntityDescription", found: parent.className, at: parent.path)
+            }
+            entity.parent = try parent.requireString("NSEntityName")
+        }
+        entity.isAbstract = try object.bool("NSIsAbstract") ?? false
+        entity.className = try object.string("NSClassNameForEntity")
+        var seen = Set<String>()
+        for pair in try object.dictionary("NSProperties") {
+            guard case .object(let uid, _) = pair.value else {
+                throw .wrongType(expected: "an archived property description", found: pair.value.kind, at: "\(object.path).NSProperties")
+            }
+            let property = try archive.object(uid, at: "\(object.path).NSProperties")
+            let propertyName = try property.requireString("NSPropertyName")
+            let path = "entity \(name), property \(propertyName)"
+            guard seen.insert(propertyName).inserted else {
+                warn("coredata.duplicate-property", "\(path): a second property of that name; skipped")
+                continue
+            }
+            if property.isKind(of: "NSAttributeDescription") {
+                if let attribute = try attribute(property, name: propertyName, path: path) { entity.attributes.append(attribute) }
+            } else if property.isKind(of: "NSRelationshipDescription") {
+                if let relationship = try relationship(property, name: propertyName, path: path) { entity.relationships.append(relationship) }
+            } else if property.isKind(of: "NSFetchedPropertyDescription") {
+                warn("coredata.fetched-property", "\(path): a fetched property; skipped (Quarry has none)")
+            } else {
+                warn("coredata.unknown-property", "\(path): an archived \(property.className); skipped")
+            }
+        }
+        return entity
+    }
+
+    private mutating func attribute(_ object: KeyedArchiveObject, name: String, path: String) throws(CoreDataModelCacheError) -> AttributeDescription? {
+        let code = try object.integer("NSAttributeType") ?? 0
+        guard let type = Self.attributeTypes[code] else {
+            warn("coredata.unknown-attribute-type", "\(path): attribute type code \(code) is not one Quarry knows; skipped")
+            return nil
+        }
+        let isTransient = try object.bool("NSIsTransient") ?? false
+        if type == .undefined && !isTransient {
+            warn("coredata.undefined-attribute", "\(path): an Undefined attribute that is not transient; skipped")
+            return nil
+        }
+        var attribute = AttributeDescription(
+            name: name, type: type,
+            isOptional: try object.bool("NSIsOptional") ?? true,
+            isTransient: isTransient,
+            isIndexed: try object.bool("NSIsIndexed") ?? false,
+            valueTransformerName: try object.string("NSValueTransformerName")
+        )
+        if let raw = try object.value("NSDefaultValue") {
+            if let value = Self.defaultValue(raw, for: type) {
+                attribute.defaultValue = value
+            } else {
+                warn("coredata.default-value", "\(path): default value \(raw.kind) does not fit type \(type.rawValue); dropped")
+            }
+        }
+        return attribute
+    }
+
+    private mutating func relationship(_ object: KeyedArchiveObject, name: String, path: String) throws(CoreDataModelCacheError) -> RelationshipDescription? {
+        let destination: String
+        if let entity = try object.reference("NSDestinationEntity") {
+            destination = try entity.requireString("NSEntityName")
+        } else if let named = try object.string("_NSDestinationEntityName") {
+            destination = named
+        } else {
+            warn("coredata.no-destination", "\(path): a relationship without a destination entity; skipped")
+            return nil
+        }
+        var inverse: String?
+        if let other = try object.reference("NSInverseRelationship") {
+            inverse = try other.requireString("NSPropertyName")
+        } else {
+            inverse = try object.string("_NSInverseRelationshipName")
+        }
+        let maxCount = try object.integer("NSMaxCount") ?? 0
+        let minCount = try object.integer("NSMinCount") ?? 0
+        let isToMany = maxCount != 1
+        let isOrdered = try object.bool("NSIsOrdered") ?? false
+        let isOptional = try object.bool("NSIsOptional") ?? true
+        let ruleCode = try object.integer("NSDeleteRule") ?? 1
+        let rule: DeleteRule
+        if let known = Self.deleteRules[ruleCode] {
+            rule = known
+        } else {
+            warn("coredata.unknown-delete-rule", "\(path): delete rule code \(ruleCode) is not one Quarry knows; Nullify used")
+            rule = .nullify
+        }
+        return RelationshipDescription(
+            name: name, destination: destination, inverse: inverse,
+            isToMany: isToMany, isOrdered: isToMany && isOrdered,
+            isOptional: isOptional, deleteRule: rule,
+            // Counts mean something on to-many only (as in Xcode's models); clamp absurd ones.
+            minCount: isToMany ? Int(clamping: max(0, minCount)) : 0,
+            maxCount: isToMany ? Int(clamping: max(0, maxCount)) : 0
+        )
+    }
+
+    private mutating func warn(_ name: String, _ message: String) {
+        warnings.append(ModelWarning(name: name, message: message))
+    }
+
+    /// `NSAttributeType` codes.
+    static let attributeTypes: [Int64: AttributeType] = [
+        0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal,
+        500: .double, 600: .float, 700: .string, 800: .boolean, 900: .date, 1000: .binary,
+        1100: .uuid, 1200: .uri, 1800: .transformable,
+    ]
+
+    /// `NSDeleteRule` codes.
+    static let deleteRules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
+
+    /// An archived default value as a ``Value`` of `type`, or `nil` when it does not fit.
+    static func defaultValue(_ raw: KeyedArchiveValue, for type: AttributeType) -> Value? {
+        switch (type, raw) {
+        case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)):
+            return type.integerRange?.contains(i) == true ? .integer(i) : nil
+        case (.integer16, .bool(let b)), (.integer32, .bool(let b)), (.integer64, .bool(let b)):
+            return .integer(b ? 1 : 0)
+        case (.double, .double(let d)), (.float, .double(let d)):
+            return d.isFinite ? .double(d) : nil
+        case (.double, .integer(let i)), (.float, .integer(let i)):
+            return .double(Double(i))
+        case (.decimal, .integer(let i)):
+            return .decimal(Decimal(i))
+        case (.decimal, .double(let d)):
+            return d.isFinite ? .decimal(Decimal(d)) : nil
+        case (.boolean, .bool(let b)):
+            return .bool(b)
+        case (.boolean, .integer(let i)):
+            return .bool(i != 0)
+        case (.string, .string(let s)):
+            return .string(s)
+        case (.date, .date(let d)):
+            return .date(d)
+        case (.binary, .data(let d)):
+            return .data(d)
+        default:
+            return nil
+        }
+    }
+}
