@@ -42,27 +42,7 @@ socket="quarry-bench-foreign-$$"
 trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
 db="$work/trades.sqlite"
 
-now() { date +%s.%N; }
-elapsed() { echo "$1 $2" | awk '{ printf "%.3f", $2 - $1 }'; }
-capture() { tmux -L "$socket" capture-pane -p -t bench; }
-wait_for() { # wait_for TIMEOUT REGEX...: until every REGEX matches the pane; polls every 10 ms
-  local deadline=$(( $(date +%s) + $1 )); shift
-  while true; do
-    local screen; screen=$(capture) ok=1
-    for re in "$@"; do grep -qE -- "$re" <<<"$screen" || { ok=0; break; }; done
-    [ "$ok" = 1 ] && return 0
-    [ "$(date +%s)" -lt "$deadline" ] || { echo "timeout waiting for: $*" >&2; capture >&2; return 1; }
-    sleep 0.01
-  done
-}
-start_session() {
-  tmux -L "$socket" kill-session -t bench 2>/dev/null || true
-  tmux -L "$socket" -f /dev/null new-session -d -s bench -x 120 -y 40 "env TERM=tmux-256color LANG=C.UTF-8 PS1='bench$ ' bash --norc --noprofile"
-  tmux -L "$socket" set-option -t bench status off
-  wait_for 30 'bench\$'
-}
-pane_child() { pgrep -P "$(tmux -L "$socket" display-message -p -t bench '#{pane_pid}')" | head -1; }
-run_in_pane() { tmux -L "$socket" send-keys -t bench -l "$1"; tmux -L "$socket" send-keys -t bench Enter; }
+source scripts/bench-tmux.sh
 memory() { awk '/^VmHWM|^VmRSS/ { printf "%s %.1f ", $1, $2 / 1024 }' "/proc/$1/status"; }
 side_files() { ls -a "$work" | grep -E '^trades\.sqlite-(wal|shm|journal)$' || true; }
 

@@ -14,6 +14,16 @@ import Testing
         return folder
     }
 
+    /// Writes `fixture` (the library by default) as `Library.sqlite` in a fresh folder, runs
+    /// `body` on its URL, and removes the folder.
+    static func withWritten(_ fixture: CoreDataFixture? = nil, walOnly: Bool = false, _ body: (URL) throws -> Void) throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("Library.sqlite")
+        try (fixture ?? CoreDataFixture.library).write(to: url, walOnly: walOnly)
+        try body(url)
+    }
+
     /// Runs `body` on a read connection to `url`.
     static func read<T>(_ url: URL, _ body: (Database) throws -> T) throws -> T {
         let queue = try DatabaseQueue(path: url.path)
@@ -26,11 +36,7 @@ import Testing
     }
 
     @Test func theLibraryIsLaidOutWithCoreDatasTablesAndColumnNames() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("Library.sqlite")
-        try CoreDataFixture.library.write(to: url)
-        try Self.read(url) { db in
+        try Self.withWritten { url in try Self.read(url) { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY rowid")
             #expect(tables == ["ZAUTHOR", "Z_1BOOKS", "ZITEM", "ZLOAN", "ZSHELF", "ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING",
                                "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"])
@@ -52,15 +58,11 @@ import Testing
             #expect(indexes.contains("ZITEM_ZSHELF_INDEX"))
             #expect(indexes.contains("ZLOAN_ZITEM_INDEX"))
             #expect(indexes.contains("Z_1BOOKS_Z_3BOOKS_INDEX"))
-        }
+        } }
     }
 
     @Test func rowsCarryEntityNumbersKeysOrderKeysAndCoreDataValues() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("Library.sqlite")
-        try CoreDataFixture.library.write(to: url)
-        try Self.read(url) { db in
+        try Self.withWritten { url in try Self.read(url) { db in
             let items = try Row.fetchAll(db, sql: "SELECT Z_PK, Z_ENT, ZTITLE, ZSHELF, Z_FOK_SHELF, ZFORMAT, ZFORMAT1, ZLENGTH, ZLENGTH1 FROM ZITEM ORDER BY Z_PK")
             #expect(items.map { $0["Z_ENT"] as Int } == [3, 3, 4])
             #expect(items.map { $0["ZTITLE"] as String } == ["A Wizard of Earthsea", "Good Omens", "Stalker"])
@@ -85,15 +87,12 @@ import Testing
             let archive = try #require(try PropertyListSerialization.propertyList(from: languages, format: nil) as? [String: Any])
             #expect(archive["$archiver"] as? String == "NSKeyedArchiver")
             #expect((archive["$objects"] as? [Any])?.compactMap { $0 as? String }.contains("ru") == true)
-        }
+        } }
     }
 
     @Test func theModelCacheDecodesToTheFixturesModel() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("Library.sqlite")
-        try CoreDataFixture.library.write(to: url)
-        let blob = try Self.read(url) { db in try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") }
+        var blob: Data?
+        try Self.withWritten { url in blob = try Self.read(url) { db in try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE") } }
         let model = try CoreDataModelCache.model(fromCompressedArchive: try #require(blob))
         #expect(model.warnings.isEmpty, "\(model.warnings)")
         #expect(Set(model.entities.map(\.name)) == ["Author", "Item", "Book", "Film", "Loan", "Shelf"])
@@ -109,24 +108,23 @@ import Testing
     }
 
     @Test func aFixtureWithoutModelCacheHasNoModelCacheTable() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
         var fixture = try CoreDataFixture.library
         fixture.modelCache = .absent
-        let url = folder.appendingPathComponent("NoCache.sqlite")
-        try fixture.write(to: url)
-        let tables = try Self.read(url) { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        var tables: [String] = []
+        try Self.withWritten(fixture) { url in
+            tables = try Self.read(url) { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        }
         #expect(!tables.contains("Z_MODELCACHE"))
         #expect(tables.contains("Z_PRIMARYKEY") && tables.contains("ZITEM"))
     }
 
     @Test func theMetadataNamesTheStoreTypeAndUUIDAndHashesEveryEntity() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("Library.sqlite")
         let fixture = try CoreDataFixture.library
-        try fixture.write(to: url)
-        let row = try #require(try Self.read(url) { db in try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA") })
+        var metadata: Row?
+        try Self.withWritten(fixture) { url in
+            metadata = try Self.read(url) { db in try Row.fetchOne(db, sql: "SELECT Z_VERSION, Z_UUID, Z_PLIST FROM Z_METADATA") }
+        }
+        let row = try #require(metadata)
         let plistData: Data = row["Z_PLIST"]
         #expect(plistData.starts(with: Data("bplist00".utf8)))
         let plist = try #require(try PropertyListSerialization.propertyList(from: plistData, format: nil) as? [String: Any])
@@ -140,11 +138,7 @@ import Testing
     }
 
     @Test func historyTransactionsNameTheirAuthorsAndEachChangesRow() throws {
-        let folder = try Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let url = folder.appendingPathComponent("Library.sqlite")
-        try CoreDataFixture.library.write(to: url)
-        try Self.read(url) { db in
+        try Self.withWritten { url in try Self.read(url) { db in
             let authors = try String.fetchAll(db, sql: """
                 SELECT s.ZNAME FROM ATRANSACTION t JOIN ATRANSACTIONSTRING s ON s.Z_PK = t.ZAUTHORTS ORDER BY t.ZTIMESTAMP
                 """)
@@ -154,7 +148,7 @@ import Testing
                 """).map { "\($0[0] as Int) \($0[1] as Int) \($0[2] as String) \($0[3] as Int)" }
             #expect(changes == ["1 0 Author 1", "1 0 Book 1", "1 0 Shelf 1", "2 0 Loan 1", "2 1 Book 2", "2 0 Loan 3", "3 2 Loan 3"])
             #expect(try Int.fetchOne(db, sql: "SELECT DISTINCT Z_ENT FROM ACHANGE") == CoreDataFixture.HistoryEntity.change)
-        }
+        } }
     }
 
     @Test func walOnlyLeavesEveryRowInTheWriteAheadLog() throws {
