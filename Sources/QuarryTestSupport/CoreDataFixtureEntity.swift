@@ -40,12 +40,15 @@ extension CoreDataFixture {
         public var name: String
         public var type: AttributeType
         public var isOptional: Bool
+        /// Indexed: Core Data adds `CREATE INDEX Z<ROOT>_Z<NAME>_INDEX`.
+        public var isIndexed: Bool
 
         /// An attribute `name` of `type`.
-        public init(_ name: String, _ type: AttributeType, isOptional: Bool = true) {
+        public init(_ name: String, _ type: AttributeType, isOptional: Bool = true, isIndexed: Bool = false) {
             self.name = name
             self.type = type
             self.isOptional = isOptional
+            self.isIndexed = isIndexed
         }
     }
 

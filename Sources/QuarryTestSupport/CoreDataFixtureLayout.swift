@@ -28,7 +28,8 @@ struct CoreDataFixtureLayout {
         var name: String
         var root: String
         var columns: [Column]
-        /// Foreign-key columns, indexed as Core Data does (`<TABLE>_<COLUMN>_INDEX`).
+        /// Indexed attributes' columns, then foreign-key columns, indexed as Core Data does
+        /// (`<TABLE>_<COLUMN>_INDEX`).
         var indexed: [String]
     }
 
@@ -102,6 +103,7 @@ struct CoreDataFixtureLayout {
                 return n == 0 ? base : "\(base)\(n)"
             }
             var columns = [Column(name: "Z_PK", type: "INTEGER PRIMARY KEY"), Column(name: "Z_ENT", type: "INTEGER"), Column(name: "Z_OPT", type: "INTEGER")]
+            var indexedAttributes: [String] = []
             var indexed: [String] = []
             for group in 0..<4 {
                 for name in hierarchy {
@@ -109,6 +111,7 @@ struct CoreDataFixtureLayout {
                     for a in entity.attributes.filter({ $0.type.columnGroup == group }).sorted(by: { $0.name < $1.name }) {
                         let column = unique("Z" + a.name.uppercased())
                         attributeColumns[name, default: [:]][a.name] = column
+                        if a.isIndexed { indexedAttributes.append(column) }
                         columns.append(Column(name: column, type: a.type.columnType))
                     }
                     guard group == 0 else { continue }
@@ -132,7 +135,7 @@ struct CoreDataFixtureLayout {
                     columns += orderColumns
                 }
             }
-            tables.append(Table(name: "Z" + root.uppercased(), root: root, columns: columns, indexed: indexed))
+            tables.append(Table(name: "Z" + root.uppercased(), root: root, columns: columns, indexed: indexedAttributes + indexed))
         }
         self.tables = tables
         self.attributeColumns = attributeColumns

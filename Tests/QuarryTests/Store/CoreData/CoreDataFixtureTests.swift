@@ -242,7 +242,7 @@ extension CoreDataFixtureTests {
             CoreDataFixture.Entity(
                 e.name, parent: e.parentName, isAbstract: e.isAbstract,
                 attributes: e.definition.attributes.filter { !$0.isTransient }.map {
-                    CoreDataFixture.Attribute($0.name, CoreDataFixture.AttributeType(rawValue: codes[$0.type]!)!)
+                    CoreDataFixture.Attribute($0.name, CoreDataFixture.AttributeType(rawValue: codes[$0.type]!)!, isIndexed: $0.isIndexed)
                 },
                 relationships: e.definition.relationships.map {
                     CoreDataFixture.Relationship($0.name, to: $0.destination, inverse: $0.inverse, toMany: $0.isToMany, ordered: $0.isOrdered)
@@ -251,24 +251,34 @@ extension CoreDataFixtureTests {
         }
     }
 
-    static func tableSQL(_ url: URL) throws -> [String] {
-        try read(url) { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+    /// The `CREATE` statements of `url`'s tables, and of its indexes unless `tablesOnly`.
+    static func schemaSQL(_ url: URL, tablesOnly: Bool) throws -> [String] {
+        try read(url) { db in
+            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND (type = 'table' OR ?) ORDER BY name", arguments: [!tablesOnly])
+        }
     }
 
-    @Test(arguments: [
+    /// Each store with the model version it was made by, and whether to compare tables only
+    /// (2.0.1's model declares fetch indexes, `Z_Bot_identifier`…, which the generator does not write).
+    static let corpusStores: [(store: String, model: String, tablesOnly: Bool)] = [
         ("bignerdranch__CoreDataStack/Sample Model/Deprecated/TestModel.sqlite",
-         "bignerdranch__CoreDataStack/Sample Model/Deprecated/Sample.xcdatamodeld/TestModel.xcdatamodel"),
+         "bignerdranch__CoreDataStack/Sample Model/Deprecated/Sample.xcdatamodeld/TestModel.xcdatamodel", false),
+        ("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_1.2.0.sqlite",
+         "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData1.2.0.xcdatamodel", false),
         ("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite",
-         "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.1.xcdatamodel"),
-    ])
-    func aRealStoresModelGeneratesExactlyItsTables(store: String, model: String) throws {
+         "richardpiazza__XCServerCoreData/Resources/XCServerCoreData.xcdatamodeld/XCServerCoreData2.0.1.xcdatamodel", true),
+    ]
+
+    @Test(arguments: corpusStores.map { $0.store })
+    func aRealStoresModelGeneratesExactlyItsSchema(store: String) throws {
+        let (_, model, tablesOnly) = Self.corpusStores.first { $0.store == store }!
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         guard let real = try Self.corpusCopy(store, into: folder), let stores = CoreDataStoreModelCacheTests.storesFolder else { return }
         let entities = Self.fixtureEntities(try ManagedObjectModel.load(xcodeModelAt: stores.appendingPathComponent(model)))
         let generated = folder.appendingPathComponent("Generated.sqlite")
         try CoreDataFixture(entities: entities).write(to: generated)
-        #expect(try Self.tableSQL(generated) == Self.tableSQL(real))
+        #expect(try Self.schemaSQL(generated, tablesOnly: tablesOnly) == Self.schemaSQL(real, tablesOnly: tablesOnly))
         let numbering = "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"
         #expect(try Self.read(generated) { try Row.fetchAll($0, sql: numbering) } == Self.read(real) { try Row.fetchAll($0, sql: numbering) })
     }
