@@ -199,6 +199,16 @@ import Testing
         #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "Ursula K. Le Guin,Terry Pratchett,Neil Gaiman")
     }
 
+    @Test func aCheckpointedStoreIsOneFileInWALModeLikeARealStore() throws {
+        try Self.withWritten { url in
+            #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
+            #expect(!FileManager.default.fileExists(atPath: url.path + "-shm"))
+            // Bytes 18 and 19 of the header: file format versions, 2 = WAL (as in the corpus stores).
+            let header = try Data(contentsOf: url).prefix(20)
+            #expect(Array(header.suffix(2)) == [2, 2])
+        }
+    }
+
     @Test func anExistingDestinationIsNeverOverwritten() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
