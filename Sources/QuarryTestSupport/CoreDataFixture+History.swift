@@ -4,8 +4,11 @@ import GRDB
 extension CoreDataFixture {
     /// The `Z_ENT` numbers Core Data gives its persistent-history entities.
     public enum HistoryEntity {
+        /// `ACHANGE` rows (`CHANGE` in `Z_PRIMARYKEY`).
         public static let change = 16001
+        /// `ATRANSACTION` rows (`TRANSACTION`).
         public static let transaction = 16002
+        /// `ATRANSACTIONSTRING` rows (`TRANSACTIONSTRING`).
         public static let transactionString = 16003
     }
 

@@ -16,10 +16,15 @@ import GRDB
 ///
 /// Not thread-safe to share while mutating; a value type, so each test builds its own.
 public struct CoreDataFixture: Sendable {
+    /// The model: every entity, each with its own properties.
     public var entities: [Entity]
+    /// The rows, in `Z_PK` order within each table.
     public var objects: [Object]
+    /// Persistent-history transactions, oldest first; none means no history tables.
     public var history: [HistoryTransaction]
+    /// What `Z_MODELCACHE` holds.
     public var modelCache: ModelCache
+    /// `Z_METADATA.Z_UUID` and the metadata's `NSStoreUUID`.
     public var storeUUID: UUID
 
     /// A store of `entities` holding `objects` (in `Z_PK` order per table), with `history`

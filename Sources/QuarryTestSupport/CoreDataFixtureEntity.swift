@@ -37,8 +37,11 @@ extension CoreDataFixture {
 
     /// An attribute of an entity.
     public struct Attribute: Sendable {
+        /// Its name.
         public var name: String
+        /// Its type.
         public var type: AttributeType
+        /// Whether it may be `nil` (archived in the model cache only).
         public var isOptional: Bool
         /// Indexed: Core Data adds `CREATE INDEX Z<ROOT>_Z<NAME>_INDEX`.
         public var isIndexed: Bool
@@ -54,10 +57,15 @@ extension CoreDataFixture {
 
     /// A relationship of an entity: to-one unless `isToMany`; `isOrdered` only on to-many.
     public struct Relationship: Sendable {
+        /// Its name.
         public var name: String
+        /// The destination entity's name.
         public var destination: String
+        /// The destination's relationship pointing back, if any.
         public var inverse: String?
+        /// To-many rather than to-one.
         public var isToMany: Bool
+        /// An ordered to-many (order kept in a `Z_FOK_` column).
         public var isOrdered: Bool
         /// `NSDeleteRule`: 0 no action, 1 nullify, 2 cascade, 3 deny.
         public var deleteRule: Int
@@ -76,10 +84,15 @@ extension CoreDataFixture {
     /// An entity with its own (not inherited) properties; `parent` makes it a sub-entity, stored
     /// in its root entity's table and told apart by `Z_ENT`.
     public struct Entity: Sendable {
+        /// Its name.
         public var name: String
+        /// The parent entity's name, for a sub-entity.
         public var parent: String?
+        /// Abstract: no object may be of exactly this entity.
         public var isAbstract: Bool
+        /// Its own attributes.
         public var attributes: [Attribute]
+        /// Its own relationships.
         public var relationships: [Relationship]
 
         /// An entity `name`, a sub-entity of `parent` when given.

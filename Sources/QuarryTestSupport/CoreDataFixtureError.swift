@@ -15,6 +15,7 @@ public enum CoreDataFixtureError: Error, Equatable, CustomStringConvertible {
     case destinationExists(String)
     case notSerialisable(what: String, reason: String)
 
+    /// A message naming what is at fault.
     public var description: String {
         switch self {
         case .unknownEntity(let name, let by): "Core Data fixture: no entity \(name) (named by \(by))"

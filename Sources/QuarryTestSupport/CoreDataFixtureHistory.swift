@@ -4,11 +4,17 @@ extension CoreDataFixture {
     /// A persistent-history transaction (`ATRANSACTION`), its strings interned in
     /// `ATRANSACTIONSTRING` as Core Data does, and its changes (`ACHANGE`).
     public struct HistoryTransaction: Sendable {
+        /// When it was saved (`ZTIMESTAMP`, seconds since 2001).
         public var timestamp: Date
+        /// The context's transaction author (`ZAUTHORTS`).
         public var author: String?
+        /// The saving app's bundle identifier (`ZBUNDLEIDTS`).
         public var bundleID: String?
+        /// The saving context's name (`ZCONTEXTNAMETS`).
         public var contextName: String?
+        /// The saving process (`ZPROCESSIDTS`).
         public var processID: String?
+        /// Its changes, in order.
         public var changes: [HistoryChange]
 
         /// A transaction at `timestamp` by `author` with `changes`.
@@ -34,7 +40,9 @@ extension CoreDataFixture {
             case removed(entity: String, primaryKey: Int64)
         }
 
+        /// Insert, update or delete.
         public var kind: Kind
+        /// The changed object.
         public var target: Target
 
         /// A change of `kind` to `target`.

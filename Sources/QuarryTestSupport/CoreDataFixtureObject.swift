@@ -42,9 +42,13 @@ extension CoreDataFixture {
     /// by relationship name (in order, for ordered relationships). A link may be given from
     /// either side of a relationship; the generator stores it where Core Data does.
     public struct Object: Sendable {
+        /// Its entity's name.
         public var entity: String
+        /// Its key, unique in the fixture.
         public var key: String
+        /// Attribute values by attribute name.
         public var values: [String: Value]
+        /// Related objects' keys by relationship name.
         public var links: [String: [String]]
 
         /// An object of `entity` known as `key`.

@@ -7,10 +7,15 @@ import Foundation
 public enum ModelArchiveFixture {
     /// An `NSAttributeDescription`: `code` is its `NSAttributeType` (700 string, 900 date…).
     public struct Attribute {
+        /// Its name.
         public var name: String
+        /// Its `NSAttributeType` code.
         public var code: Int
+        /// `NSIsOptional`.
         public var isOptional = true
+        /// `NSIsTransient`.
         public var isTransient = false
+        /// `NSDefaultValue`, a property-list value.
         public var defaultValue: Any?
 
         /// An attribute named `name` of type code `code`.
@@ -25,11 +30,17 @@ public enum ModelArchiveFixture {
 
     /// An `NSRelationshipDescription`: `maxCount` 1 is to-one, 0 an unbounded to-many.
     public struct Relationship {
+        /// Its name.
         public var name: String
+        /// The destination entity's name.
         public var destination: String
+        /// The inverse relationship's name.
         public var inverse: String?
+        /// `NSMaxCount`: 1 to-one, 0 unbounded.
         public var maxCount = 0
+        /// `NSIsOrdered`.
         public var isOrdered = false
+        /// `NSDeleteRule` code.
         public var deleteRule = 1
 
         /// A relationship `name` to `destination` (an entity name).
@@ -45,10 +56,15 @@ public enum ModelArchiveFixture {
 
     /// An `NSEntityDescription` with its own (not inherited) properties.
     public struct Entity {
+        /// Its name.
         public var name: String
+        /// `NSSuperentity`'s name.
         public var parent: String?
+        /// `NSIsAbstract`.
         public var isAbstract = false
+        /// Its attributes.
         public var attributes: [Attribute] = []
+        /// Its relationships.
         public var relationships: [Relationship] = []
         /// Names of fetched properties (which Quarry skips with a warning).
         public var fetchedProperties: [String] = []
