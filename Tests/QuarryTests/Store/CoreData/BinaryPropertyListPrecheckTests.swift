@@ -1,4 +1,5 @@
 import Foundation
+import QuarryTestSupport
 import Testing
 @testable import Quarry
 

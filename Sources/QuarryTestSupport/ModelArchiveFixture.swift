@@ -2,37 +2,87 @@ import Foundation
 
 /// Builds keyed archives of an `NSManagedObjectModel` laid out as Core Data writes them into
 /// `Z_MODELCACHE` (entities in an `NSKnownKeysDictionary1`, properties in an
-/// `NSMutableDictionary`, back-pointers from entity to model and property to entity).
-enum ModelArchiveFixture {
-    struct Attribute {
-        var name: String
-        var code: Int
-        var isOptional = true
-        var isTransient = false
-        var defaultValue: Any?
+/// `NSMutableDictionary`, back-pointers from entity to model and property to entity, sub-entities
+/// by name, the model's version identifiers in an `NSMutableSet`).
+public enum ModelArchiveFixture {
+    /// An `NSAttributeDescription`: `code` is its `NSAttributeType` (700 string, 900 date…).
+    public struct Attribute {
+        /// Its name.
+        public var name: String
+        /// Its `NSAttributeType` code.
+        public var code: Int
+        /// `NSIsOptional`.
+        public var isOptional = true
+        /// `NSIsTransient`.
+        public var isTransient = false
+        /// `NSDefaultValue`, a property-list value.
+        public var defaultValue: Any?
+
+        /// An attribute named `name` of type code `code`.
+        public init(name: String, code: Int, isOptional: Bool = true, isTransient: Bool = false, defaultValue: Any? = nil) {
+            self.name = name
+            self.code = code
+            self.isOptional = isOptional
+            self.isTransient = isTransient
+            self.defaultValue = defaultValue
+        }
     }
 
-    struct Relationship {
-        var name: String
-        var destination: String
-        var inverse: String?
-        var maxCount = 0
-        var isOrdered = false
-        var deleteRule = 1
+    /// An `NSRelationshipDescription`: `maxCount` 1 is to-one, 0 an unbounded to-many.
+    public struct Relationship {
+        /// Its name.
+        public var name: String
+        /// The destination entity's name.
+        public var destination: String
+        /// The inverse relationship's name.
+        public var inverse: String?
+        /// `NSMaxCount`: 1 to-one, 0 unbounded.
+        public var maxCount = 0
+        /// `NSIsOrdered`.
+        public var isOrdered = false
+        /// `NSDeleteRule` code.
+        public var deleteRule = 1
+
+        /// A relationship `name` to `destination` (an entity name).
+        public init(name: String, destination: String, inverse: String? = nil, maxCount: Int = 0, isOrdered: Bool = false, deleteRule: Int = 1) {
+            self.name = name
+            self.destination = destination
+            self.inverse = inverse
+            self.maxCount = maxCount
+            self.isOrdered = isOrdered
+            self.deleteRule = deleteRule
+        }
     }
 
-    struct Entity {
-        var name: String
-        var parent: String?
-        var isAbstract = false
-        var attributes: [Attribute] = []
-        var relationships: [Relationship] = []
+    /// An `NSEntityDescription` with its own (not inherited) properties.
+    public struct Entity {
+        /// Its name.
+        public var name: String
+        /// `NSSuperentity`'s name.
+        public var parent: String?
+        /// `NSIsAbstract`.
+        public var isAbstract = false
+        /// Its attributes.
+        public var attributes: [Attribute] = []
+        /// Its relationships.
+        public var relationships: [Relationship] = []
         /// Names of fetched properties (which Quarry skips with a warning).
-        var fetchedProperties: [String] = []
+        public var fetchedProperties: [String] = []
+
+        /// An entity named `name`, a sub-entity of `parent` when given.
+        public init(name: String, parent: String? = nil, isAbstract: Bool = false, attributes: [Attribute] = [],
+                    relationships: [Relationship] = [], fetchedProperties: [String] = []) {
+            self.name = name
+            self.parent = parent
+            self.isAbstract = isAbstract
+            self.attributes = attributes
+            self.relationships = relationships
+            self.fetchedProperties = fetchedProperties
+        }
     }
 
     /// The archive (uncompressed binary property list) of a model holding `entities`.
-    static func archive(_ entities: [Entity], rootClass: String = "NSManagedObjectModel") throws -> Data {
+    public static func archive(_ entities: [Entity], rootClass: String = "NSManagedObjectModel") throws -> Data {
         var a = KeyedArchiveFixture()
         let uid = KeyedArchiveFixture.uid
         let model = a.add("placeholder")
@@ -52,6 +102,7 @@ enum ModelArchiveFixture {
                     "NSIsOptional": attribute.isOptional, "NSEntity": uid(entityUID), "_P": 243,
                 ]
                 if attribute.isTransient { fields["NSIsTransient"] = true }
+                if let valueClass = Self.valueClassNames[attribute.code] { fields["NSAttributeValueClassName"] = uid(a.add(valueClass)) }
                 fields["NSDefaultValue"] = attribute.defaultValue.map { uid(a.add($0)) } ?? uid(0)
                 let p = a.object("NSAttributeDescription", ["NSPropertyDescription", "NSObject"], fields)
                 pairs.append((a.add(attribute.name), p))
@@ -86,6 +137,9 @@ enum ModelArchiveFixture {
                 "NSSuperentity": uid(e.parent.flatMap { entityUIDs[$0] } ?? 0),
             ]
             if e.isAbstract { fields["NSIsAbstract"] = true }
+            // Core Data names the sub-entities too (a dictionary, or $null when there are none).
+            let children = entities.filter { $0.parent == e.name }
+            fields["NSSubentities"] = uid(children.isEmpty ? 0 : a.dictionary(children.map { (a.add($0.name), entityUIDs[$0.name]!) }))
             fields["$class"] = uid(a.classUID("NSEntityDescription"))
             a.objects[entityUID] = fields
         }
@@ -98,10 +152,17 @@ enum ModelArchiveFixture {
         let entityMap = a.object("NSKnownKeysDictionary1", ["NSKnownKeysDictionary", "NSMutableDictionary", "NSDictionary", "NSObject"], [
             "searchMapping": uid(mapping), "values": uid(values), "emptyToken": uid(a.add("__empty_slot_token__")), "version": 1,
         ])
+        let versionIdentifiers = a.object("NSMutableSet", ["NSSet", "NSObject"], ["NS.objects": [uid(a.add(""))]])
         a.objects[model] = [
-            "NSEntities": uid(entityMap), "NSFetchRequestTemplates": uid(0),
+            "NSEntities": uid(entityMap), "NSFetchRequestTemplates": uid(0), "NSVersionIdentifiers": uid(versionIdentifiers),
             "$class": uid(a.classUID(rootClass)),
         ] as [String: Any]
         return try a.archive(root: model)
     }
+
+    /// `NSAttributeValueClassName` per attribute type code, as Xcode's models set it.
+    static let valueClassNames: [Int: String] = [
+        100: "NSNumber", 200: "NSNumber", 300: "NSNumber", 400: "NSDecimalNumber", 500: "NSNumber",
+        600: "NSNumber", 700: "NSString", 800: "NSNumber", 900: "NSDate", 1000: "NSData", 1100: "NSUUID", 1200: "NSURL",
+    ]
 }
