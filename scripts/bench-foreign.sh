@@ -6,6 +6,9 @@
 # For each tool, RUNS runs (default 3, alternating Quarry and VisiData):
 #   - Quarry:   `quarry browse DB --sort symbol` (release build): time to the first screen
 #               ("row 1/ROWS" drawn), then the process's peak (VmHWM) and current (VmRSS) memory.
+#   - Quarry store: the same rows in a Quarry store of their own (`quarry convert DB`, made
+#               once before the runs), browsed the same way: the foreign table's figures side by
+#               side with a Quarry store of the same size.
 #   - VisiData: `vd DB` opens on the database's table list; the script presses Enter on trades
 #               at once: time to the first screen of trades (its first rows drawn while it loads),
 #               to all ROWS rows loaded, and, after `l [` (sort by symbol ascending), to the sorted
@@ -84,12 +87,24 @@ if [ "$only" != quarry ]; then
 fi
 
 quarry_first=() quarry_hwm=() quarry_rss=() quarry_failure=""
+store_first=() store_hwm=() store_rss=()
+store="$work/trades-quarry.sqlite"
+if [ -n "$quarry" ]; then
+  t0=$(now)
+  if "$quarry" convert "$db" "$store" >/dev/null 2>"$work/convert.err"; then
+    echo "# Quarry store of the same rows: quarry convert in $(elapsed "$t0" "$(now)") s, $(du -h "$store" | cut -f1)"
+  else
+    echo "# quarry convert failed: $(head -1 "$work/convert.err")"; store=""
+  fi
+fi
 vd_first=() vd_loaded=() vd_sorted=() vd_hwm=() vd_rss=()
 
-run_quarry() {
+run_quarry() { # run_quarry [PREFIX FILE ARGS]: browse FILE, recording into PREFIX_first/_hwm/_rss
+  local prefix=${1:-quarry} file=${2:-$db} args=${3:-}
+  declare -n first_runs="${prefix}_first" hwm_runs="${prefix}_hwm" rss_runs="${prefix}_rss"
   start_session
   local t0 t1 pid mem
-  t0=$(now); run_in_pane "$quarry browse $db --sort symbol; echo quarry-exit-\$?"
+  t0=$(now); run_in_pane "$quarry browse $file $args --sort symbol; echo quarry-exit-\$?"
   wait_for 300 "row 1/$rows|quarry-exit-[0-9]+" || return 1
   t1=$(now)
   if capture | grep -qE 'quarry-exit-[0-9]+'; then
@@ -97,8 +112,8 @@ run_quarry() {
     return 0
   fi
   pid=$(pane_child); mem=$(memory "$pid")
-  quarry_first+=("$(elapsed "$t0" "$t1")")
-  quarry_hwm+=("$(awk '{ print $2 }' <<<"$mem")"); quarry_rss+=("$(awk '{ print $4 }' <<<"$mem")")
+  first_runs+=("$(elapsed "$t0" "$t1")")
+  hwm_runs+=("$(awk '{ print $2 }' <<<"$mem")"); rss_runs+=("$(awk '{ print $4 }' <<<"$mem")")
   tmux -L "$socket" send-keys -t bench q; wait_for 60 'quarry-exit-[0-9]+'
 }
 
@@ -122,6 +137,7 @@ run_visidata() {
 
 for i in $(seq 1 "$runs"); do
   if [ -n "$quarry" ] && [ -z "$quarry_failure" ]; then run_quarry; fi
+  if [ -n "$quarry" ] && [ -n "$store" ]; then run_quarry store "$store" "--entity trades"; fi
   if [ -n "$vd" ]; then run_visidata; fi
 done
 
@@ -141,6 +157,12 @@ if [ -n "$quarry" ]; then
     row quarry "first screen, sorted by symbol" s "${quarry_first[@]}"
     row quarry "peak resident memory VmHWM" MB "${quarry_hwm[@]}"
     row quarry "resident memory VmRSS at first screen" MB "${quarry_rss[@]}"
+  fi
+  if [ -n "$store" ] && [ ${#store_first[@]} -gt 0 ]; then
+    row q-store "first screen, sorted by symbol" s "${store_first[@]}"
+    row q-store "peak resident memory VmHWM" MB "${store_hwm[@]}"
+    row q-store "resident memory VmRSS at first screen" MB "${store_rss[@]}"
+    echo "ratio foreign-first-screen $(echo "$(median "${store_first[@]}") $(median "${quarry_first[@]}")" | awk '{ printf "%.2f", $1 / $2 }') (Quarry store / foreign table; >= 1 means the foreign table is as fast)"
   fi
 fi
 if [ -n "$vd" ]; then
