@@ -14,8 +14,10 @@ struct CoreDataStoreModelScore: Comparable, CustomStringConvertible {
     var entitiesMissing = 0
     var propertiesMatched = 0
     var properties = 0
+    /// Property columns of the model's tables that none of its properties claims.
+    var columnsUnclaimed = 0
 
-    var isExact: Bool { entitiesMatched == entities && entitiesMissing == 0 && propertiesMatched == properties }
+    var isExact: Bool { entitiesMatched == entities && entitiesMissing == 0 && propertiesMatched == properties && columnsUnclaimed == 0 }
     /// A fit worth using: most of the model's entities and properties are in the store.
     var isUsable: Bool { entitiesMatched * 2 > entities && propertiesMatched * 2 >= properties }
 
@@ -23,11 +25,13 @@ struct CoreDataStoreModelScore: Comparable, CustomStringConvertible {
         let x = a.entitiesMatched - a.entitiesMissing - (a.entities - a.entitiesMatched)
         let y = b.entitiesMatched - b.entitiesMissing - (b.entities - b.entitiesMatched)
         if x != y { return x < y }
-        return a.propertiesMatched - (a.properties - a.propertiesMatched) < b.propertiesMatched - (b.properties - b.propertiesMatched)
+        return a.propertiesMatched - (a.properties - a.propertiesMatched) - a.columnsUnclaimed
+            < b.propertiesMatched - (b.properties - b.propertiesMatched) - b.columnsUnclaimed
     }
 
     var description: String {
         "\(entitiesMatched) of \(entities) entities, \(propertiesMatched) of \(properties) properties"
+            + (columnsUnclaimed > 0 ? ", \(columnsUnclaimed) columns of the store unused" : "")
     }
 
     /// Scores `model` against the store.
@@ -37,17 +41,24 @@ struct CoreDataStoreModelScore: Comparable, CustomStringConvertible {
         score.entities = model.entities.count
         score.entitiesMatched = model.entities.filter { storeNames.contains($0.name) }.count
         score.entitiesMissing = storeNames.subtracting(model.entities.map(\.name)).count
+        var claimed: [String: Set<String>] = [:]
         for e in model.entities {
-            let root = model.entities[e.rootIndex].name
-            let columns = Set((schema.columns(of: CoreDataStoreSchema.tableName(ofRoot: root)) ?? []).map { $0.name.uppercased() })
-            let matcher = CoreDataStoreColumnMatcher(columns: (schema.columns(of: CoreDataStoreSchema.tableName(ofRoot: root)) ?? []))
-            for a in e.definition.attributes where !a.isTransient {
+            let table = CoreDataStoreSchema.tableName(ofRoot: model.entities[e.rootIndex].name)
+            let matcher = CoreDataStoreColumnMatcher(columns: schema.columns(of: table) ?? [])
+            let names = e.definition.attributes.filter { !$0.isTransient }.map(\.name)
+                + e.definition.relationships.filter { !$0.isToMany }.map(\.name)
+            for name in names {
                 score.properties += 1
-                if columns.contains("Z" + a.name.uppercased()) || !matcher.valueCandidates(a.name, excluded: []).isEmpty { score.propertiesMatched += 1 }
+                let found = matcher.valueCandidates(name, excluded: [])
+                if !found.isEmpty { score.propertiesMatched += 1 }
+                claimed[table, default: []].formUnion(found.map { $0.name.uppercased() })
             }
-            for r in e.definition.relationships where !r.isToMany {
-                score.properties += 1
-                if columns.contains("Z" + r.name.uppercased()) || !matcher.valueCandidates(r.name, excluded: []).isEmpty { score.propertiesMatched += 1 }
+        }
+        for (table, names) in claimed {
+            for column in schema.columns(of: table) ?? [] {
+                let c = column.name.uppercased()
+                guard c.hasPrefix("Z"), !c.hasPrefix("Z_"), CoreDataStoreColumnMatcher.droppingNumber(c, after: "Z")?.hasPrefix("_") != true else { continue }
+                if !names.contains(c) { score.columnsUnclaimed += 1 }
             }
         }
         return score
