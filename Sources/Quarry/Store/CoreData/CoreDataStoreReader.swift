@@ -50,7 +50,6 @@ enum CoreDataStoreReader {
             guard let (definition, modelWarnings, modelSource) = option() else { continue }
             do {
                 var built = try build(definition, warnings: modelWarnings, schema: schema, history: hasHistory)
-                built.warnings.append(contentsOf: built.modelWarnings)
                 var source = CoreDataStoreSource(model: built.model, schema: schema)
                 try source.build(db, skipping: built.history.map { [$0.transaction, $0.change] } ?? [])
                 if let names = built.history {
@@ -129,7 +128,6 @@ enum CoreDataStoreReader {
     private struct Built {
         var model: ManagedObjectModel
         var history: CoreDataHistory.Names?
-        var modelWarnings: [String]
         var warnings: [String] = []
     }
 
@@ -149,7 +147,8 @@ enum CoreDataStoreReader {
             definition.entities += CoreDataHistory.definitions(chosen)
         }
         let model = try ManagedObjectModel(definition, warnings: warnings)
-        var built = Built(model: model, history: names, modelWarnings: warnings.map(\.message))
+        // The loader's own notes (an ignored diagram layout…) stay on the model's `warnings`.
+        var built = Built(model: model, history: names)
         if let names, names.transaction != "History" {
             built.warnings.append("persistent history is shown as \(names.transaction) and \(names.change) (the model already has an entity named History or HistoryChange)")
         }

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Quarry
+
+/// Damaged copies of a real store: each damage gives a warning naming what was skipped and
+/// the fallback used, never a crash.
+@Suite struct CoreDataStoreReaderDamageTests {
+    static let store = "richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"
+
+    /// A copy of the 2.0.1 store damaged by `sql`, or `nil` when the corpus is absent.
+    static func damaged(_ sql: String) throws -> URL? {
+        guard let copy = try CoreDataStoreFixture.copy(store) else { return nil }
+        try CoreDataStoreFixture.withWritable(copy) { try $0.execute(sql: sql) }
+        return copy
+    }
+
+    @Test func aDamagedModelCacheFallsBackToTheTablesWithAWarning() throws {
+        guard let copy = try Self.damaged("UPDATE Z_MODELCACHE SET Z_CONTENT = x'00112233445566778899'") else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let d = try CoreDataStoreFixture.read(copy)
+        #expect(d.modelSource == "the store's tables")
+        #expect(d.warnings.contains { $0.hasPrefix("Z_MODELCACHE skipped: model cache:") })
+        #expect(d.model.entities.count == 23)
+        #expect(d.model.entity(named: "Integration")?.attribute("queueddate")?.type == .date)
+    }
+
+    @Test func aModelCacheThatIsNotAKeyedArchiveFallsBackWithAWarning() throws {
+        // Valid raw DEFLATE (one stored block) around bytes that are no property list.
+        guard let copy = try Self.damaged("UPDATE Z_MODELCACHE SET Z_CONTENT = x'010500faff68656c6c6f'") else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let d = try CoreDataStoreFixture.read(copy)
+        #expect(d.modelSource == "the store's tables")
+        #expect(d.warnings.contains { $0.hasPrefix("Z_MODELCACHE skipped") && $0.contains("property list") })
+    }
+
+    @Test func garbageMetadataGivesAWarningAndTheModelCacheStillServes() throws {
+        guard let copy = try Self.damaged("UPDATE Z_METADATA SET Z_PLIST = x'62706c6973743030ffffffff'") else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let d = try CoreDataStoreFixture.read(copy)
+        #expect(d.modelSource == "the store's Z_MODELCACHE")
+        #expect(d.warnings.contains { $0.hasPrefix("Z_METADATA: Z_PLIST skipped") })
+    }
+
+    @Test func aPrimaryKeyRowNamingAMissingTableKeepsTheEntityEmptyWithAWarning() throws {
+        guard let copy = try Self.damaged("""
+            UPDATE Z_MODELCACHE SET Z_CONTENT = NULL;
+            INSERT INTO Z_PRIMARYKEY VALUES (99, 'Ghost', 0, 0);
+            """) else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let d = try CoreDataStoreFixture.read(copy)
+        #expect(d.modelSource == "the store's tables")
+        #expect(d.warnings.contains { $0.contains("Ghost") && $0.contains("ZGHOST is missing") })
+        let ghost = try #require(d.model.entity(named: "Ghost"))
+        #expect(d.source.tables[ghost.index] == nil)
+        #expect(d.model.entities.count == 24)
+    }
+
+    @Test func aTableDroppedFromUnderTheModelCacheLeavesItsEntityEmptyWithAWarning() throws {
+        guard let copy = try Self.damaged("DROP TABLE ZBOT") else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let d = try CoreDataStoreFixture.read(copy)
+        #expect(d.modelSource == "the store's Z_MODELCACHE")
+        #expect(d.warnings.contains { $0.contains("Bot") && $0.contains("ZBOT is missing") })
+        #expect(d.source.tables[d.model.entity(named: "Bot")!.index] == nil)
+    }
+}
