@@ -41,7 +41,7 @@ let package = Package(
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "CursesBackend", dependencies: ["QuarryTUI", "CNCurses"]),
         .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
-        .target(name: "QuarryTestSupport", dependencies: ["Quarry"]),
+        .target(name: "QuarryTestSupport", dependencies: ["Quarry", .product(name: "GRDB", package: "GRDB.swift")]),
         // The demo's model, seeder and live importer (a library so tests reach them).
         .target(name: "QuarryDemo", dependencies: ["Quarry"]),
         .executableTarget(

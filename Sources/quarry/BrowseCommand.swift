@@ -8,15 +8,18 @@ import QuarryTUI
 struct BrowseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "browse",
-        abstract: "Browse a Quarry store in the terminal.",
+        abstract: "Browse a Quarry store, any SQLite database or a Core Data store in the terminal.",
         discussion: """
             The model comes from the store's own metadata unless --model names a model file \
             (.json, .xcdatamodel or .xcdatamodeld). With --model, a STORE that does not exist is \
-            created, new and empty (never with --read-only). Press ? in the browser for every key.
+            created, new and empty (never with --read-only). An SQLite database Quarry did not \
+            make opens read-only with a model read from its schema; an Apple Core Data store with \
+            its own entity names (from --model, else the store's model cache, else its tables). \
+            Press ? in the browser for every key.
             """
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store; created when absent and --model is given).")
+    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store; a Quarry store is created when absent and --model is given).")
     var store: String
 
     @Option(name: .long, help: "A model file to use instead of the one kept in the store.")
@@ -42,17 +45,33 @@ struct BrowseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Open the store read-only (PRAGMA query_only); editing is disabled.")
     var readOnly = false
 
+    @Flag(name: .long, help: "Open for editing (the default for Quarry stores); refused for SQLite databases and Core Data stores Quarry did not make, which open read-only.")
+    var write = false
+
+    func validate() throws {
+        if write, readOnly { throw ValidationError("--write and --read-only contradict each other") }
+    }
+
     func run() async throws {
         let url = URL(fileURLWithPath: store)
-        let creating = try Self.needsCreating(url, model: model, readOnly: readOnly)
+        // Any SQLite database or Core Data store Quarry did not make opens read-only with the
+        // model recovered from it (--model: the Core Data model versions to choose from).
+        let foreign = try StoreOpening.foreignDatabase(store, modelPath: model)
+        if let foreign, write {
+            throw ValidationError("\(store): a \(foreign.kind.rawValue) Quarry did not make is opened read-only; --write is not supported for it")
+        }
+        let readOnly = readOnly || foreign != nil
+        let creating = foreign == nil ? try Self.needsCreating(url, model: model, readOnly: readOnly) : false
         let objectModel: ManagedObjectModel
-        if let model {
+        if let foreign {
+            objectModel = foreign.model
+        } else if let model {
             objectModel = try ModelLoading.load(modelAt: model)
         } else {
             objectModel = try StoreOpening.recordedModel(store)
         }
         let isJSON = StoreOpening.isJSONStore(store)
-        if let model, !creating, !isJSON {
+        if foreign == nil, let model, !creating, !isJSON {
             try Self.migrateIfAsked(url, to: objectModel, modelPath: model, readOnly: readOnly)
         }
         let entityDescription: EntityDescription
@@ -62,7 +81,7 @@ struct BrowseCommand: AsyncParsableCommand {
             }
             entityDescription = found
         } else {
-            entityDescription = try Self.largestEntity(in: objectModel, storeURL: creating ? nil : url)
+            entityDescription = try Self.largestEntity(in: objectModel, storeURL: creating ? nil : url, foreign: foreign)
         }
         // Empty for an entity with nothing sortable (only binary attributes): object-ID order.
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
@@ -75,7 +94,8 @@ struct BrowseCommand: AsyncParsableCommand {
                 throw ValidationError("--where: \(error)")
             }
         }
-        var startMessage: String?
+        var startMessage = foreign.map { "read-only \($0.kind.rawValue); model from \($0.modelSource)" +
+            ($0.warnings.isEmpty ? "" : " (\($0.warnings.count) warning\($0.warnings.count == 1 ? "" : "s") on stderr)") }
         if creating {
             // Everything that could refuse the command has been checked: a new store is only
             // made for a browser that will open on it.
@@ -87,6 +107,7 @@ struct BrowseCommand: AsyncParsableCommand {
         options.storeURL = url
         options.readOnly = readOnly
         options.storeType = isJSON ? .json : .sqlite
+        options.foreignDatabase = foreign
         let stack = try PersistentStack(model: objectModel, options: options)
         let configuration = BrowserConfiguration(
             storeTitle: url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
@@ -129,13 +150,11 @@ struct BrowseCommand: AsyncParsableCommand {
 
     /// The concrete entity with the most objects (the first in model order on a tie, and for a
     /// store not created yet, `storeURL` nil).
-    static func largestEntity(in model: ManagedObjectModel, storeURL: URL?) throws -> EntityDescription {
+    static func largestEntity(in model: ManagedObjectModel, storeURL: URL?, foreign: ForeignDatabase? = nil) throws -> EntityDescription {
         let concrete = model.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
         guard let storeURL else { return concrete[0] }
-        let store: any PersistentStore = StoreOpening.isJSONStore(storeURL.path)
-            ? try JSONStore(url: storeURL, model: model, readOnly: true)
-            : try SQLiteStore(url: storeURL, model: model, options: .init(readOnly: true))
+        let store = try StoreOpening.readOnlyStore(storeURL.path, model: model, foreign: foreign)
         var best = concrete[0], bestCount = -1
         for entity in concrete {
             let count = try store.count(for: StoreQuery(entity: entity, includesSubentities: false))

@@ -33,11 +33,10 @@ struct ConvertCommand: ParsableCommand {
         let sourceIsJSON = StoreOpening.isJSONStore(source)
         let destinationURL = URL(fileURLWithPath: destination)
         try StoreCreation.checkCreatable(destinationURL)
-        let sourceURL = URL(fileURLWithPath: source)
-        let objectModel = try model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(source)
-        let from: any PersistentStore = sourceIsJSON
-            ? try JSONStore(url: sourceURL, model: objectModel, readOnly: true)
-            : try SQLiteStore(url: sourceURL, model: objectModel, options: .init(readOnly: true))
+        // A database Quarry did not make converts with the model recovered from it.
+        let foreign = try StoreOpening.foreignDatabase(source, modelPath: model)
+        let objectModel = try foreign?.model ?? model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(source)
+        let from = try StoreOpening.readOnlyStore(source, model: objectModel, foreign: foreign)
         let toJSON = !sourceIsJSON && destinationURL.pathExtension != "sqlite"
         let copied: Int
         do {

@@ -35,6 +35,7 @@ struct MigrateCommand: ParsableCommand {
     }
 
     func run() throws {
+        try StoreOpening.refuseWriting(store)
         let url = URL(fileURLWithPath: store)
         let target = try ModelLoading.load(modelAt: model)
         let versions = try MigrationConsole.versions(forModelAt: model)

@@ -64,7 +64,10 @@ struct ModelCommand: ParsableCommand {
         let url = URL(fileURLWithPath: modelOrStore)
         let model: ManagedObjectModel
         let source: String
-        if Self.isSQLiteFile(url) {
+        if Self.isSQLiteFile(url), let foreign = try StoreOpening.foreignDatabase(modelOrStore) {
+            model = foreign.model
+            source = "\(url.path) (\(foreign.kind.rawValue); model from \(foreign.modelSource))"
+        } else if Self.isSQLiteFile(url) {
             // A peek at Z_METADATA: the store, its -wal and -shm are never written.
             model = try SQLiteStore.readMetadata(url: url).model
             source = "\(url.path) (the model recorded in the store)"

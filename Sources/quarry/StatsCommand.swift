@@ -9,7 +9,7 @@ struct StatsCommand: ParsableCommand {
         abstract: "Show a store's entities, object counts, file sizes and model hash."
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store).")
+    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store).")
     var store: String
 
     @Flag(name: .long, help: "Print JSON instead of text.")
@@ -24,9 +24,11 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: store)
-        let sqlite = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
+        let foreign = try StoreOpening.foreignDatabase(store)
+        let sqlite = try foreign.map { try SQLiteStore(foreign: $0) } ?? SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
         ModelLoading.reportWarnings(of: sqlite.model)
-        let stats = try StoreStatistics(coordinator: StoreCoordinator(store: sqlite, name: "stats"))
+        var stats = try StoreStatistics(coordinator: StoreCoordinator(store: sqlite, name: "stats"))
+        if let foreign { stats.origin = "\(foreign.kind.rawValue), read-only; model from \(foreign.modelSource)" }
         print(json ? try stats.json() : stats.text())
     }
 }
@@ -40,6 +42,8 @@ struct StoreStatistics: Encodable {
     }
 
     var path: String
+    /// What made a database Quarry did not make, and where its model came from (`nil` for a Quarry store).
+    var origin: String?
     var modelHash: String
     var entities: [EntityCount]
     var files: [String: Int64]
@@ -68,7 +72,7 @@ struct StoreStatistics: Encodable {
     }
 
     func text() -> String {
-        var lines = ["store: \(path)", "model hash: \(modelHash)", "entities:"]
+        var lines = ["store: \(path)"] + (origin.map { ["kind: \($0)"] } ?? []) + ["model hash: \(modelHash)", "entities:"]
         let width = entities.map(\.name.count).max() ?? 0
         for e in entities {
             lines.append("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.count)")

@@ -25,13 +25,25 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     let relationshipTargets: [[(destination: Int, inverse: Int?)]]
     private let classes = Mutex<[Int: ManagedObject.Type]>([:])
 
+    /// Which entity and property names a model accepts.
+    public enum NamePolicy: Sendable {
+        /// Letters, digits and `_`, not starting with a digit: what model files may use, so
+        /// every name can be typed in a predicate as is.
+        case identifiers
+        /// Any text without `.` or control characters: the names of tables and columns of a
+        /// database Quarry did not make, kept as they are (a predicate quotes them in backticks).
+        case anyText
+    }
+
     /// Resolves and validates `definition`.
+    /// - Parameter namePolicy: which names are accepted (``NamePolicy/identifiers`` unless
+    ///   the names come from a database's own schema).
     /// - Throws: ``ModelError`` naming the entity and property at fault.
-    public init(_ definition: ModelDefinition, warnings: [ModelWarning] = []) throws {
+    public init(_ definition: ModelDefinition, warnings: [ModelWarning] = [], namePolicy: NamePolicy = .identifiers) throws {
         let canonical = definition.canonical
         self.definition = canonical
         self.warnings = warnings
-        let entities = try ModelResolver(canonical).resolve()
+        let entities = try ModelResolver(canonical, namePolicy: namePolicy).resolve()
         self.entities = entities
         var byName: [String: Int] = [:]
         for e in entities { byName[e.name] = e.index }

@@ -3,9 +3,12 @@
 struct ModelResolver {
     let definition: ModelDefinition
     let byName: [String: EntityDefinition]
+    /// Which names are accepted (see ``ManagedObjectModel/NamePolicy``).
+    let namePolicy: ManagedObjectModel.NamePolicy
 
-    init(_ definition: ModelDefinition) {
+    init(_ definition: ModelDefinition, namePolicy: ManagedObjectModel.NamePolicy = .identifiers) {
         self.definition = definition
+        self.namePolicy = namePolicy
         var byName: [String: EntityDefinition] = [:]
         for e in definition.entities where byName[e.name] == nil { byName[e.name] = e }
         self.byName = byName
@@ -14,7 +17,7 @@ struct ModelResolver {
     func resolve() throws -> [EntityDescription] {
         var seen = Set<String>()
         for e in definition.entities {
-            guard Self.isValidName(e.name) else { throw ModelError.invalidName(e.name) }
+            guard isValid(e.name) else { throw ModelError.invalidName(e.name) }
             guard seen.insert(e.name).inserted else { throw ModelError.duplicateEntity(e.name) }
             if let p = e.parent, byName[p] == nil { throw ModelError.unknownParent(entity: e.name, parent: p) }
         }
@@ -32,7 +35,7 @@ struct ModelResolver {
             var names = Set<String>()
             for level in chain {
                 for a in level.attributes {
-                    guard Self.isValidName(a.name) else { throw ModelError.invalidName("\(level.name).\(a.name)") }
+                    guard isValid(a.name) else { throw ModelError.invalidName("\(level.name).\(a.name)") }
                     guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
                     if a.type == .undefined {
                         guard a.isTransient else { throw ModelError.undefinedNotTransient(entity: level.name, attribute: a.name) }
@@ -52,7 +55,7 @@ struct ModelResolver {
                     attributes.append(resolved)
                 }
                 for r in level.relationships {
-                    guard Self.isValidName(r.name) else { throw ModelError.invalidName("\(level.name).\(r.name)") }
+                    guard isValid(r.name) else { throw ModelError.invalidName("\(level.name).\(r.name)") }
                     guard names.insert(r.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: r.name) }
                     try check(r, of: level)
                     relationships.append(r)
@@ -131,6 +134,20 @@ struct ModelResolver {
         ((try? chain(of: entity)) ?? [entity]).flatMap(\.relationships)
     }
 
+    /// Whether `name` is acceptable under the resolver's policy.
+    func isValid(_ name: String) -> Bool {
+        switch namePolicy {
+        case .identifiers: return Self.isValidName(name)
+        case .anyText: return Self.isValidTextName(name)
+        }
+    }
+
+    /// A name under ``ManagedObjectModel/NamePolicy/anyText``: not empty, no `.` (the key-path
+    /// separator) and no control characters (names reach the terminal).
+    static func isValidTextName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0 != "." && !$0.properties.generalCategory.isControlLike }
+    }
+
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
@@ -154,5 +171,16 @@ struct ModelResolver {
         for i in indexes { lines.append("index \(i.name) \(i.attributes.joined(separator: ","))") }
         for c in constraints { lines.append("unique \(c.joined(separator: ","))") }
         return lines.joined(separator: "\n")
+    }
+}
+
+
+extension Unicode.GeneralCategory {
+    /// Control, format, surrogate, private-use and unassigned scalars: never shown in a name.
+    var isControlLike: Bool {
+        switch self {
+        case .control, .format, .surrogate, .privateUse, .unassigned, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
     }
 }

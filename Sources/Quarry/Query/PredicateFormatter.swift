@@ -35,9 +35,19 @@ enum PredicateFormatter {
         return "\(modifier)\(format(c.lhs)) \(c.op.rawValue)\(options) \(format(c.rhs))"
     }
 
+    /// A key path as the parser reads it back: components that are not plain identifiers (or
+    /// that are keywords) in backticks.
+    static func keyPath(_ path: String) -> String {
+        path.split(separator: ".", omittingEmptySubsequences: false).map { component in
+            let name = String(component)
+            if name.hasPrefix("@") || (ModelResolver.isValidName(name) && !PredicateParser.isKeyword(name)) { return name }
+            return "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
+        }.joined(separator: ".")
+    }
+
     static func format(_ e: Operand) -> String {
         switch e {
-        case .keyPath(let k): return k
+        case .keyPath(let k): return keyPath(k)
         case .variable(let v): return "$" + v
         case .list(let items): return "{" + items.map(format).joined(separator: ", ") + "}"
         case .constant(let v): return literal(v)

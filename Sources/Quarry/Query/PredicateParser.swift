@@ -27,6 +27,12 @@ struct PredicateParser {
         "TRUE", "YES", "FALSE", "NO", "NIL", "NULL",
     ]
 
+    /// Whether `word` reads as a keyword or operator rather than a key (then a key of that
+    /// name is written in backticks).
+    static func isKeyword(_ word: String) -> Bool {
+        reserved.contains(word.uppercased()) || operatorWords[word.uppercased()] != nil
+    }
+
     private var tokens: [PredicateToken]
     private var position = 0
     private var arguments: [PredicateArgument]
@@ -209,6 +215,9 @@ struct PredicateParser {
                 position += 1
                 return try continueKeyPath(word)
             }
+        case .quotedIdentifier(let name):
+            position += 1
+            return try continueKeyPath(name)
         default:
             throw unexpected("a key path or value")
         }
@@ -219,8 +228,10 @@ struct PredicateParser {
         var path = first
         while isSymbol(".") {
             position += 1
-            guard case .identifier(let next) = current.kind else { throw unexpected("a key after '.'") }
-            path += "." + next
+            switch current.kind {
+            case .identifier(let next), .quotedIdentifier(let next): path += "." + next
+            default: throw unexpected("a key after '.'")
+            }
             position += 1
         }
         return .keyPath(path)

@@ -2,6 +2,7 @@
 struct PredicateToken: Equatable {
     enum Kind: Equatable {
         case identifier(String)      // key path component or keyword
+        case quotedIdentifier(String) // `any name`: a key path component, never a keyword
         case number(Value)
         case string(String)
         case placeholderValue        // %@ (also %d, %f, %i, %s)
@@ -32,6 +33,22 @@ struct PredicateTokenizer {
                 i += 1
                 while i < chars.count, chars[i].isLetter || chars[i].isNumber || chars[i] == "_" { i += 1 }
                 add(.identifier(String(chars[start..<i])), start, i)
+            } else if c == "`" {
+                // A quoted key: any name a database's own schema may use (spaces, dashes,
+                // a leading digit), `` `` `` for a backtick inside.
+                i += 1
+                var name = ""
+                var closed = false
+                while i < chars.count {
+                    if chars[i] == "`" {
+                        if i + 1 < chars.count, chars[i + 1] == "`" { name.append("`"); i += 2; continue }
+                        closed = true; i += 1; break
+                    }
+                    name.append(chars[i]); i += 1
+                }
+                guard closed else { throw QueryError.unexpected(token: "`", column: start + 1, expected: "a closing ` after a quoted key") }
+                guard !name.isEmpty else { throw QueryError.unexpected(token: "``", column: start + 1, expected: "a key name between backticks") }
+                add(.quotedIdentifier(name), start, i)
             } else if c.isNumber || (c == "-" && i + 1 < chars.count && chars[i + 1].isNumber && Self.allowsSign(tokens.last)) {
                 i += 1
                 var isDouble = false

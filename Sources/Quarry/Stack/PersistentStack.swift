@@ -52,6 +52,10 @@ public final class PersistentStack: @unchecked Sendable {
         public var modelVersions: ModelVersionHistory?
         /// Called with the progress of a migration on open that copies rows.
         public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
+        /// A database Quarry did not make to open instead of a store at ``storeURL`` (see
+        /// ``ForeignDatabase``): always read-only, with the model it recovered (the stack's
+        /// model must be `foreignDatabase.model`).
+        public var foreignDatabase: ForeignDatabase?
         /// Merge importer saves into the main context (default on).
         public var mergesIncomingSavedObjects = true
         /// Make saving the main context a reported no-op.
@@ -200,6 +204,12 @@ public final class PersistentStack: @unchecked Sendable {
             let memory = InMemoryStore(model: model)
             return (StoreCoordinator(store: memory, name: "main"), StoreCoordinator(store: memory, name: "writer"))
         }
+        if let database = options.foreignDatabase {
+            precondition(database.model == model, "a foreign database opens with the model it recovered")
+            let writer = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "writer")
+            let main = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "main")
+            return (main, writer)
+        }
         let url = options.storeURL ?? defaultStoreURL(name: options.storeName, type: options.storeType)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let seed = options.seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
@@ -223,7 +233,7 @@ public final class PersistentStack: @unchecked Sendable {
     private static func makeMainContext(_ coordinator: StoreCoordinator, options: Options) -> ObjectContext {
         let context = ObjectContext(concurrencyType: .mainQueue, coordinator: coordinator, name: "main")
         context.mergePolicy = .mergeByPropertyStoreTrump
-        context.isReadOnly = options.isMainContextReadOnly || options.readOnly
+        context.isReadOnly = options.isMainContextReadOnly || options.readOnly || options.foreignDatabase != nil
         return context
     }
 
@@ -245,6 +255,8 @@ public final class PersistentStack: @unchecked Sendable {
     /// context (contexts handed out before are detached from the new store).
     public func destroyAndSetUp() throws {
         let options = state.withLock { $0.options }
+        // A database Quarry did not make is never deleted (nor written).
+        if let database = options.foreignDatabase { throw StoreError.readOnly(path: database.path) }
         let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName, type: options.storeType)
         switch options.storeType {
         case .inMemory:

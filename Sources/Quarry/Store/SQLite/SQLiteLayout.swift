@@ -39,6 +39,10 @@ struct SQLiteLayout: Sendable {
         var sourceTable: String
         /// The root table of the destination (`Z_DST` rows).
         var destinationTable: String
+        /// The entity declaring the relationship stored here (`Z_SRC` rows are its objects).
+        var storingEntity: Int
+        /// The relationship stored here, by name.
+        var relationship: String
     }
 
     /// Where a to-one relationship is stored.
@@ -99,6 +103,7 @@ struct SQLiteLayout: Sendable {
         var joinKeys: [String: Int] = [:]
         var joinNaturals: [String] = []
         var joinEnds: [(source: String, destination: String)] = []
+        var joinStoring: [(entity: Int, relationship: String)] = []
         var entities: [EntityLayout] = []
         for e in all {
             let tableIndex = tableIndexByRoot[e.rootIndex]!
@@ -153,6 +158,7 @@ struct SQLiteLayout: Sendable {
                     joinNaturals.append("Z_\(storing.entity.name)_\(storing.relationship.name)")
                     joinEnds.append((tables[tableIndexByRoot[storing.entity.rootIndex]!].name,
                                      tables[tableIndexByRoot[storing.destination.rootIndex]!].name))
+                    joinStoring.append((storing.entity.index, storing.relationship.name))
                 }
                 toMany.append(.joinTable(index: index, reversed: reversed, ordered: r.isOrdered))
             }
@@ -163,7 +169,8 @@ struct SQLiteLayout: Sendable {
         let joinNames = Array(Self.nameTables(roots.map(\.name) + joinNaturals).dropFirst(roots.count))
         self.tables = tables
         self.joinTables = joinNaturals.indices.map {
-            JoinTable(name: joinNames[$0], sourceTable: joinEnds[$0].source, destinationTable: joinEnds[$0].destination)
+            JoinTable(name: joinNames[$0], sourceTable: joinEnds[$0].source, destinationTable: joinEnds[$0].destination,
+                      storingEntity: joinStoring[$0].entity, relationship: joinStoring[$0].relationship)
         }
         self.entities = entities
         self.tableIndexByRoot = tableIndexByRoot

@@ -8,8 +8,10 @@ extension SQLiteStore {
     /// a fresh random UUID) together with its changes, so the token changes with every commit
     /// from any process or connection, and two copies of a file that diverged never share one.
     /// A store never saved answers `<store UUID> 0`. Writes that bypass ``save(_:resolve:)``
-    /// (raw SQL on the file) are not seen.
+    /// (raw SQL on the file) are not seen. A foreign database has no token (`nil`): nothing
+    /// records its commits.
     public func modificationToken() throws -> String? {
+        guard foreign == nil else { return nil }
         do {
             let saved = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?", arguments: [MetadataKey.saveToken])

@@ -92,6 +92,9 @@ extension SQLiteStore {
         let tables = try rows(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", path: path)
             .map { $0[0] }
         guard tables.contains("Z_METADATA") else { return Peek(metadata: nil, hasOtherTables: !tables.isEmpty) }
+        // Core Data's Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) is not Quarry's (key, value).
+        let metadataColumns = Set(try rows(db, "SELECT name FROM pragma_table_info('Z_METADATA')", path: path).map { $0[0] })
+        guard metadataColumns.isSuperset(of: ["key", "value"]) else { return Peek(metadata: nil, hasOtherTables: true) }
         var values: [String: String] = [:]
         for row in try rows(db, "SELECT key, value FROM Z_METADATA", path: path) { values[row[0]] = row[1] }
         return Peek(metadata: try metadata(from: values, path: path), hasOtherTables: true)

@@ -41,6 +41,9 @@ public final class SQLiteStore: PersistentStore {
     let layout: SQLiteLayout
     let statements: SQLiteStatements
     let path: String
+    /// The database Quarry did not make that this store reads through views (see
+    /// ``init(foreign:busyTimeout:)``), or `nil` for a Quarry store.
+    public let foreign: ForeignDatabase?
 
     /// The store file's URL.
     public var url: URL? { fileURL }
@@ -66,6 +69,7 @@ public final class SQLiteStore: PersistentStore {
         self.path = path
         self.fileURL = url
         self.options = options
+        self.foreign = nil
         let exists = FileManager.default.fileExists(atPath: path)
         var existingMetadata: Metadata?
         var needsMigration = false
@@ -128,6 +132,25 @@ public final class SQLiteStore: PersistentStore {
         self.layout = SQLiteLayout(model: resolvedModel)
         self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
         try repairOlderLayout()
+    }
+
+    /// Opens a database Quarry did not make (see ``ForeignDatabase``), always read-only: its
+    /// model is the one ``ForeignDatabase/open(path:candidates:)`` recovered, and every
+    /// connection reads the file (or the private copy its write-ahead log was folded into)
+    /// through `TEMP` views shaped as this model's layout, so the file is never written.
+    ///
+    /// - Throws: ``StoreError`` when SQLite cannot open the file or make the views.
+    public init(foreign database: ForeignDatabase, busyTimeout: TimeInterval = 5) throws {
+        let path = database.path
+        self.path = path
+        self.fileURL = URL(fileURLWithPath: path)
+        self.options = Options(readOnly: true, busyTimeout: busyTimeout)
+        self.foreign = database
+        self.identifier = database.identifier
+        self.model = database.model
+        self.layout = SQLiteLayout(model: database.model)
+        self.statements = SQLiteStatements(layout: layout, model: database.model)
+        self.pool = try Self.foreignPool(database, layout: layout, busyTimeout: busyTimeout)
     }
 
     /// A store an older Quarry made for a model whose clashing names then shared a column gets
