@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Quarry
+
+/// Core Data stores read end to end: the reader's model and source, turned into views by
+/// ``SQLiteStore/init(foreign:busyTimeout:)``, fetched through a stack like any store.
+@Suite struct CoreDataStoreEndToEndTests {
+    /// A read-only stack over the Core Data store at `url`.
+    static func stack(_ url: URL, candidates: [ModelVersionHistory.Version] = []) throws -> (PersistentStack, ForeignDatabase) {
+        let snapshot = try ForeignSnapshot.make(path: url.path)
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: snapshot.uri, configuration: configuration)
+        let d = try queue.read { try CoreDataStoreReader.read($0, path: url.path, candidates: candidates) }
+        try queue.close()
+        let database = ForeignDatabase(kind: .coreData, path: url.path, model: d.model, modelSource: d.modelSource, warnings: d.warnings,
+                                       identifier: d.storeIdentifier ?? UUID(), source: d.source, snapshot: snapshot)
+        var options = PersistentStack.Options()
+        options.foreignDatabase = database
+        options.readOnly = true
+        return (try PersistentStack(model: d.model, options: options), database)
+    }
+
+    @Test func aHandMadeStoreBrowsesWithInheritanceRelationshipsOrdersAndHistory() throws {
+        let url = try CoreDataStoreFixture.folder().appendingPathComponent("Pets.sqlite")
+        try CoreDataStoreLayoutFixture.write(url)
+        let (stack, _) = try Self.stack(url, candidates: [ModelVersionHistory.Version(name: "Pets 1", model: CoreDataStoreLayoutFixture.model())])
+        let context = stack.temporaryContext()
+        try context.performAndWait {
+            let animals = try context.fetch(FetchRequest(entityName: "Animal", sortDescriptors: [SortKey("name")]))
+            #expect(try animals.map { try $0.value(forKey: "name") } == [.string("Generic"), .string("Rex"), .string("Tom")])
+            #expect(animals.map(\.entity.name) == ["Animal", "Dog", "Cat"])
+            let cats = try context.fetch(FetchRequest(entityName: "Cat"))
+            #expect(try cats.map { try $0.value(forKey: "toy") } == [.string("mouse")])
+            let dogs = try context.fetch(FetchRequest(entityName: "Dog"))
+            #expect(try dogs.map { try $0.value(forKey: "toy") } == [.string("bone")])
+            #expect(try dogs.first?.value(forKey: "born") == .date(Date(timeIntervalSinceReferenceDate: 700_000_000)))
+
+            let owner = try #require(try context.fetch(FetchRequest(entityName: "Owner")).first)
+            #expect(try owner.value(forKey: "id") == .uuid(UUID(uuidString: CoreDataStoreLayoutFixture.ownerUUID)!))
+            #expect(try owner.object(forKey: "favorite")?.entity.name == "Dog")
+            #expect(try owner.objects(forKey: "pets").map { try $0.value(forKey: "name") } == [.string("Rex"), .string("Tom")])
+
+            let tom = try #require(cats.first)
+            #expect(try tom.objects(forKey: "tags").map { try $0.value(forKey: "label") } == [.string("small"), .string("loud")])
+            let loud = try #require(try context.fetch(FetchRequest(entityName: "Tag", sortDescriptors: [SortKey("label")])).first)
+            #expect(try Set(loud.objects(forKey: "animals").map { try $0.value(forKey: "name") }) == [.string("Tom"), .string("Rex")])
+
+            let transactions = try context.fetch(FetchRequest(entityName: "History", sortDescriptors: [SortKey("timestamp")]))
+            #expect(try transactions.map { try $0.value(forKey: "author") } == [.string("app")])
+            let changes = try transactions.first?.objects(forKey: "changes") ?? []
+            #expect(try Set(changes.map { try $0.value(forKey: "changeType") }) == [.string("insert"), .string("delete")])
+        }
+    }
+
+    @Test(arguments: CoreDataStoreModelCacheTests.stores.map(\.store))
+    func aRealStoreFetchesAsManyObjectsOfEachEntityAsItsTablesHold(store: String) throws {
+        guard let copy = try CoreDataStoreFixture.copy(store) else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let expected = try CoreDataStoreFixture.withReadOnly(copy) { db in
+            try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000").map { row -> (String, Int) in
+                let name: String = row["Z_NAME"]
+                let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM Z\(name.uppercased()) WHERE Z_ENT = ?", arguments: [row["Z_ENT"] as Int]) ?? -1
+                return (name, count)
+            }
+        }
+        let (stack, database) = try Self.stack(copy)
+        #expect(database.modelSource == "the store's Z_MODELCACHE")
+        let context = stack.temporaryContext()
+        try context.performAndWait {
+            for (name, count) in expected {
+                let objects = try context.fetch(FetchRequest(entityName: name))
+                #expect(objects.count == count, "\(name)")
+                // Every attribute of every object reads without error.
+                for object in objects.prefix(50) {
+                    for a in object.entity.attributes { _ = try object.value(forKey: a.name) }
+                    for r in object.entity.relationships where r.isToMany { _ = try object.objects(forKey: r.name) }
+                }
+            }
+        }
+    }
+}
