@@ -15,6 +15,9 @@ struct CoreDataStoreSource {
     let numbers: [Int: Int]
     var warnings: [String] = []
     var source = ForeignSource()
+    /// The file's column chosen for each value key (to pair a to-one's entity column with the
+    /// same numbering as its key column).
+    var chosenColumns: [SQLiteLayout.ColumnKey: String] = [:]
 
     init(model: ManagedObjectModel, schema: CoreDataStoreSchema) {
         self.model = model
@@ -121,12 +124,30 @@ struct CoreDataStoreSource {
             default: continue
             }
         }
+        if columns.contains(where: { $0.name.uppercased() == "Z_ENT" }) { combineShared(requests) }
+    }
+
+    /// Siblings' properties of one name share one layout column (whose view takes the first
+    /// key's expression), while Core Data gave each its own numbered column: each such key gets
+    /// one expression choosing by `Z_ENT`, so the shared column reads every row's own value.
+    private mutating func combineShared(_ requests: [SQLiteLayout.ColumnRequest]) {
+        var groups: [String: [SQLiteLayout.ColumnRequest]] = [:]
+        for request in requests { groups[request.natural + "\u{0}" + request.sqlType, default: []].append(request) }
+        for group in groups.values where group.count > 1 {
+            let branches = group.compactMap { request -> (SQLiteLayout.ColumnRequest, String)? in
+                source.columns[request.key].map { (request, $0) }
+            }
+            guard Set(branches.map(\.1)).count > 1 else { continue }
+            let combined = "CASE " + branches.map { request, expression in
+                "WHEN s.Z_ENT IN (\(request.users.compactMap { numbers[$0] }.sorted().map(String.init).joined(separator: ", "))) THEN \(expression)"
+            }.joined(separator: " ") + " END"
+            for (request, _) in branches { source.columns[request.key] = combined }
+        }
     }
 
     /// Chooses the column of each request of one name group. With several siblings, each takes
     /// the first free candidate that holds values only in rows of its own entities (checked on
-    /// the data), else the first free one; their expressions are combined by `Z_ENT` so any of
-    /// them, read for any row, gives that row's own value.
+    /// the data), else the first free one.
     private mutating func assign(_ group: [SQLiteLayout.ColumnRequest], table: String, matcher: CoreDataStoreColumnMatcher,
                                  exact: Set<String>, used: inout Set<String>, _ db: Database) throws {
         let sorted = group.sorted { minNumber($0.users) < minNumber($1.users) }
@@ -157,6 +178,7 @@ struct CoreDataStoreSource {
                 continue
             }
             used.insert(column.name)
+            chosenColumns[request.key] = column.name
             let value = "s.\(sqlIdentifier(column.name))"
             if case .attribute = request.key {
                 chosen.append((request, Self.valueExpression(value, type: type)))
@@ -164,14 +186,7 @@ struct CoreDataStoreSource {
                 chosen.append((request, value))
             }
         }
-        guard chosen.count > 1 else {
-            for (request, expression) in chosen { source.columns[request.key] = expression }
-            return
-        }
-        let combined = "CASE " + chosen.map { request, expression in
-            "WHEN s.Z_ENT IN (\(request.users.compactMap { numbers[$0] }.sorted().map(String.init).joined(separator: ", "))) THEN \(expression)"
-        }.joined(separator: " ") + " END"
-        for (request, _) in chosen { source.columns[request.key] = combined }
+        for (request, expression) in chosen { source.columns[request.key] = expression }
     }
 
     private func minNumber(_ users: Set<Int>) -> Int { users.compactMap { numbers[$0] }.min() ?? Int.max }
@@ -189,7 +204,14 @@ struct CoreDataStoreSource {
                                             matcher: CoreDataStoreColumnMatcher, exact: Set<String>, used: inout Set<String>) {
         guard let r = model.entities[entity].relationship(relationship), let destination = model.entity(named: r.destination) else { return }
         let indices = destination.selfAndDescendantIndices
-        if let column = matcher.entityCandidates(relationship, excluded: exact).first(where: { !used.contains($0.name) }) {
+        var candidates = matcher.entityCandidates(relationship, excluded: exact).filter { !used.contains($0.name) }
+        if let keyColumn = chosenColumns[.toOneKey(entity: entity, relationship: relationship)] {
+            // `ZACCOUNT2` pairs with `Z9_ACCOUNT2`.
+            let suffix = keyColumn.uppercased().dropFirst(1 + relationship.uppercased().count)
+            candidates = candidates.filter { $0.name.uppercased().hasSuffix("_" + relationship.uppercased() + suffix) }
+                + candidates.filter { !$0.name.uppercased().hasSuffix("_" + relationship.uppercased() + suffix) }
+        }
+        if let column = candidates.first {
             used.insert(column.name)
             source.columns[key] = entityCase("s.\(sqlIdentifier(column.name))", among: indices)
             return

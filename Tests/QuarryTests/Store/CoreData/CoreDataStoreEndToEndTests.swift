@@ -83,3 +83,45 @@ import Testing
         }
     }
 }
+
+extension CoreDataStoreEndToEndTests {
+    /// Two sibling entities each declaring `account` (to a tree with sub-entities) and
+    /// `amount`: Core Data numbers the second's columns (`ZACCOUNT1`, `Z1_ACCOUNT1`,
+    /// `ZAMOUNT1`); Quarry's layout shares one column per name between siblings, which must
+    /// still read each row's own value.
+    @Test func siblingsNumberedColumnsReadEachRowsOwnValueThroughSharedLayoutColumns() throws {
+        let url = try CoreDataStoreFixture.folder().appendingPathComponent("Ledger.sqlite")
+        try CoreDataStoreFixture.withWritable(url) { db in
+            try db.execute(sql: """
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Account', 0, 11), (2, 'Cash', 1, 0), (3, 'Bank', 1, 0),
+                    (4, 'Entry', 0, 2), (5, 'Deposit', 4, 0), (6, 'Withdrawal', 4, 0);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE ZACCOUNT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR);
+                INSERT INTO ZACCOUNT VALUES (10, 2, 1, 'wallet'), (11, 3, 1, 'bank');
+                CREATE TABLE ZENTRY (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZACCOUNT INTEGER, Z1_ACCOUNT INTEGER,
+                    ZACCOUNT1 INTEGER, Z1_ACCOUNT1 INTEGER, ZAMOUNT FLOAT, ZAMOUNT1 FLOAT);
+                INSERT INTO ZENTRY VALUES (1, 5, 1, 10, 2, NULL, NULL, 5.0, NULL), (2, 6, 1, NULL, NULL, 11, 3, NULL, 7.5);
+                """)
+        }
+        let model = try ManagedObjectModel(ModelDefinition(entities: [
+            EntityDefinition(name: "Account", attributes: [AttributeDescription(name: "name", type: .string)]),
+            EntityDefinition(name: "Cash", parent: "Account"), EntityDefinition(name: "Bank", parent: "Account"),
+            EntityDefinition(name: "Entry"),
+            EntityDefinition(name: "Deposit", parent: "Entry", attributes: [AttributeDescription(name: "amount", type: .double)],
+                             relationships: [RelationshipDescription(name: "account", destination: "Account")]),
+            EntityDefinition(name: "Withdrawal", parent: "Entry", attributes: [AttributeDescription(name: "amount", type: .double)],
+                             relationships: [RelationshipDescription(name: "account", destination: "Account")]),
+        ]))
+        let (stack, database) = try Self.stack(url, candidates: [ModelVersionHistory.Version(name: "Ledger", model: model)])
+        #expect(database.modelSource.hasPrefix("version 'Ledger' of --model (its entity and property names match"))
+        let context = stack.temporaryContext()
+        try context.performAndWait {
+            let entries = try context.fetch(FetchRequest(entityName: "Entry")).sorted { $0.entity.name < $1.entity.name }
+            #expect(entries.map(\.entity.name) == ["Deposit", "Withdrawal"])
+            #expect(try entries.map { try $0.value(forKey: "amount") } == [.double(5), .double(7.5)])
+            #expect(try entries.map { try $0.object(forKey: "account")?.entity.name } == ["Cash", "Bank"])
+            #expect(try entries.map { try $0.object(forKey: "account")?.value(forKey: "name") } == [.string("wallet"), .string("bank")])
+        }
+    }
+}
