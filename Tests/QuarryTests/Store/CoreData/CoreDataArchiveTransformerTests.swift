@@ -1,10 +1,13 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryTestSupport
 
 /// Transformable values of Core Data stores: keyed archives and property lists read as JSON;
 /// anything else reads as a readable placeholder, never a failure.
 @Suite struct CoreDataArchiveTransformerTests {
+    let dir = TemporaryDirectory()
+
     @Test func aKeyedArchiveOfFoundationValuesReadsAsJSON() throws {
         let root: NSDictionary = [
             "name": "Ann", "count": 3, "when": Date(timeIntervalSinceReferenceDate: 0),
@@ -42,7 +45,7 @@ import Testing
     }
 
     @Test func theReaderGivesRecoveredTransformablesThisTransformer() throws {
-        let url = try CoreDataStoreFixture.folder().appendingPathComponent("T.sqlite")
+        let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("T.sqlite")
         try CoreDataStoreLayoutFixture.write(url, history: false)
         let model = try ManagedObjectModel(ModelDefinition(entities: [
             EntityDefinition(name: "Tag", attributes: [AttributeDescription(name: "label", type: .string),

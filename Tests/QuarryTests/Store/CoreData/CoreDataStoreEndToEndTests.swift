@@ -2,10 +2,13 @@ import Foundation
 import GRDB
 import Testing
 @testable import Quarry
+import QuarryTestSupport
 
 /// Core Data stores read end to end: the reader's model and source, turned into views by
 /// ``SQLiteStore/init(foreign:busyTimeout:)``, fetched through a stack like any store.
 @Suite struct CoreDataStoreEndToEndTests {
+    let dir = TemporaryDirectory()
+
     /// A read-only stack over the Core Data store at `url`.
     static func stack(_ url: URL, candidates: [ModelVersionHistory.Version] = []) throws -> (PersistentStack, ForeignDatabase) {
         let snapshot = try ForeignSnapshot.make(path: url.path)
@@ -23,7 +26,7 @@ import Testing
     }
 
     @Test func aHandMadeStoreBrowsesWithInheritanceRelationshipsOrdersAndHistory() throws {
-        let url = try CoreDataStoreFixture.folder().appendingPathComponent("Pets.sqlite")
+        let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("Pets.sqlite")
         try CoreDataStoreLayoutFixture.write(url)
         let (stack, _) = try Self.stack(url, candidates: [ModelVersionHistory.Version(name: "Pets 1", model: CoreDataStoreLayoutFixture.model())])
         let context = stack.temporaryContext()
@@ -56,7 +59,7 @@ import Testing
 
     @Test(arguments: CoreDataStoreModelCacheTests.stores.map(\.store))
     func aRealStoreFetchesAsManyObjectsOfEachEntityAsItsTablesHold(store: String) throws {
-        guard let copy = try CoreDataStoreFixture.copy(store) else {
+        guard let copy = try CoreDataStoreFixture.copy(store, into: dir) else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -90,7 +93,7 @@ extension CoreDataStoreEndToEndTests {
     /// `ZAMOUNT1`); Quarry's layout shares one column per name between siblings, which must
     /// still read each row's own value.
     @Test func siblingsNumberedColumnsReadEachRowsOwnValueThroughSharedLayoutColumns() throws {
-        let url = try CoreDataStoreFixture.folder().appendingPathComponent("Ledger.sqlite")
+        let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("Ledger.sqlite")
         try CoreDataStoreFixture.withWritable(url) { db in
             try db.execute(sql: """
                 CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);

@@ -1,24 +1,25 @@
 import Foundation
 import GRDB
 @testable import Quarry
+import QuarryTestSupport
 
 /// Helpers for the Core Data store reader's tests: copies of corpus stores in a temporary
 /// folder, read-only connections, and hand-made `SELECT`s over a ``ForeignSource`` (so the
 /// expressions are checked against real rows before any view is built from them).
 enum CoreDataStoreFixture {
-    /// A fresh temporary folder.
-    static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-cdreader-\(UUID().uuidString)")
+    /// A fresh folder inside `dir` (removed with it).
+    static func folder(in dir: TemporaryDirectory) throws -> URL {
+        let folder = dir.file(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
 
-    /// A copy of corpus store `relative` (with its `-wal`/`-shm` when present) in a temporary
-    /// folder, or `nil` when the corpus is absent.
-    static func copy(_ relative: String) throws -> URL? {
+    /// A copy of corpus store `relative` (with its `-wal`/`-shm` when present) in a fresh
+    /// folder inside `dir`, or `nil` when the corpus is absent.
+    static func copy(_ relative: String, into dir: TemporaryDirectory) throws -> URL? {
         guard let stores = CoreDataStoreModelCacheTests.storesFolder else { return nil }
         let original = stores.appendingPathComponent(relative)
-        let copy = try folder().appendingPathComponent(original.lastPathComponent)
+        let copy = try folder(in: dir).appendingPathComponent(original.lastPathComponent)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: original.path + suffix) {
             try FileManager.default.copyItem(atPath: original.path + suffix, toPath: copy.path + suffix)
         }

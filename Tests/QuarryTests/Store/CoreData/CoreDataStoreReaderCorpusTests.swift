@@ -2,15 +2,18 @@ import Foundation
 import GRDB
 import Testing
 @testable import Quarry
+import QuarryTestSupport
 
 /// The reader on every real Core Data store of the corpus: entity names and counts as Core Data
 /// has them, the model source chosen and said, and the bundle version picked from `--model`.
 @Suite struct CoreDataStoreReaderCorpusTests {
+    let dir = TemporaryDirectory()
+
     static let stores = CoreDataStoreModelCacheTests.stores
 
     @Test(arguments: stores.map(\.store))
     func aRealStoreReadsWithItsEntitiesAndTheirRowCounts(store: String) throws {
-        guard let copy = try CoreDataStoreFixture.copy(store) else {
+        guard let copy = try CoreDataStoreFixture.copy(store, into: dir) else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -36,7 +39,7 @@ import Testing
 
     @Test(arguments: stores)
     func withItsBundleAsModelTheVersionItWasWrittenWithIsChosenAndSaid(store: String, model: String) throws {
-        guard let copy = try CoreDataStoreFixture.copy(store), let folder = CoreDataStoreModelCacheTests.storesFolder else {
+        guard let copy = try CoreDataStoreFixture.copy(store, into: dir), let folder = CoreDataStoreModelCacheTests.storesFolder else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -50,7 +53,7 @@ import Testing
     /// Values come through in Quarry's forms: a date attribute of the 2.0.1 store reads as the
     /// REAL seconds Core Data wrote, and a to-one key as the destination's Z_PK.
     @Test func aRealStoresValuesAndToOneKeysComeThroughUnchanged() throws {
-        guard let copy = try CoreDataStoreFixture.copy("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite") else {
+        guard let copy = try CoreDataStoreFixture.copy("richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite", into: dir) else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -73,7 +76,7 @@ import Testing
 
     /// The many-to-many pairs of the corpus read from Core Data's `Z_<n><NAME>` tables.
     @Test func aRealStoresManyToManyPairsComeFromItsJoinTable() throws {
-        guard let copy = try CoreDataStoreFixture.copy("bignerdranch__CoreDataStack/Sample Model/Deprecated/TestModel.sqlite") else {
+        guard let copy = try CoreDataStoreFixture.copy("bignerdranch__CoreDataStack/Sample Model/Deprecated/TestModel.sqlite", into: dir) else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }

@@ -2,21 +2,24 @@ import Foundation
 import GRDB
 import Testing
 @testable import Quarry
+import QuarryTestSupport
 
 /// Damaged copies of a real store: each damage gives a warning naming what was skipped and
 /// the fallback used, never a crash.
 @Suite struct CoreDataStoreReaderDamageTests {
+    let dir = TemporaryDirectory()
+
     static let store = "richardpiazza__XCServerCoreData/Tests/XCServerCoreData_2.0.1.sqlite"
 
     /// A copy of the 2.0.1 store damaged by `sql`, or `nil` when the corpus is absent.
-    static func damaged(_ sql: String) throws -> URL? {
-        guard let copy = try CoreDataStoreFixture.copy(store) else { return nil }
+    func damaged(_ sql: String) throws -> URL? {
+        guard let copy = try CoreDataStoreFixture.copy(Self.store, into: dir) else { return nil }
         try CoreDataStoreFixture.withWritable(copy) { try $0.execute(sql: sql) }
         return copy
     }
 
     @Test func aDamagedModelCacheFallsBackToTheTablesWithAWarning() throws {
-        guard let copy = try Self.damaged("UPDATE Z_MODELCACHE SET Z_CONTENT = x'00112233445566778899'") else {
+        guard let copy = try damaged("UPDATE Z_MODELCACHE SET Z_CONTENT = x'00112233445566778899'") else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -29,7 +32,7 @@ import Testing
 
     @Test func aModelCacheThatIsNotAKeyedArchiveFallsBackWithAWarning() throws {
         // Valid raw DEFLATE (one stored block) around bytes that are no property list.
-        guard let copy = try Self.damaged("UPDATE Z_MODELCACHE SET Z_CONTENT = x'010500faff68656c6c6f'") else {
+        guard let copy = try damaged("UPDATE Z_MODELCACHE SET Z_CONTENT = x'010500faff68656c6c6f'") else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -39,7 +42,7 @@ import Testing
     }
 
     @Test func garbageMetadataGivesAWarningAndTheModelCacheStillServes() throws {
-        guard let copy = try Self.damaged("UPDATE Z_METADATA SET Z_PLIST = x'62706c6973743030ffffffff'") else {
+        guard let copy = try damaged("UPDATE Z_METADATA SET Z_PLIST = x'62706c6973743030ffffffff'") else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }
@@ -49,7 +52,7 @@ import Testing
     }
 
     @Test func aPrimaryKeyRowNamingAMissingTableKeepsTheEntityEmptyWithAWarning() throws {
-        guard let copy = try Self.damaged("""
+        guard let copy = try damaged("""
             UPDATE Z_MODELCACHE SET Z_CONTENT = NULL;
             INSERT INTO Z_PRIMARYKEY VALUES (99, 'Ghost', 0, 0);
             """) else {
@@ -65,7 +68,7 @@ import Testing
     }
 
     @Test func aTableDroppedFromUnderTheModelCacheLeavesItsEntityEmptyWithAWarning() throws {
-        guard let copy = try Self.damaged("DROP TABLE ZBOT") else {
+        guard let copy = try damaged("DROP TABLE ZBOT") else {
             print("skipped: corpus not present (../shared/corpus/coredata-stores)")
             return
         }

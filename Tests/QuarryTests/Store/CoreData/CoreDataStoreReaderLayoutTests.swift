@@ -2,13 +2,16 @@ import Foundation
 import GRDB
 import Testing
 @testable import Quarry
+import QuarryTestSupport
 
 /// The ``ForeignSource`` of a hand-made Core Data-layout store selects the right values:
 /// inheritance by `Z_ENT`, sibling columns told apart by their data, entity columns, UUID
 /// bytes, `Z_FOK_` orders, join tables and persistent history.
 @Suite struct CoreDataStoreReaderLayoutTests {
-    static func store(history: Bool = true) throws -> URL {
-        let url = try CoreDataStoreFixture.folder().appendingPathComponent("Pets.sqlite")
+    let dir = TemporaryDirectory()
+
+    func store(history: Bool = true) throws -> URL {
+        let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("Pets.sqlite")
         try CoreDataStoreLayoutFixture.write(url, history: history)
         return url
     }
@@ -18,22 +21,22 @@ import Testing
     }
 
     @Test func isCoreDataStoreNeedsPrimaryKeyAndMetadataTables() throws {
-        let url = try Self.store()
+        let url = try store()
         #expect(try CoreDataStoreFixture.withReadOnly(url) { try CoreDataStoreReader.isCoreDataStore($0) })
-        let plain = try CoreDataStoreFixture.folder().appendingPathComponent("plain.sqlite")
+        let plain = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("plain.sqlite")
         try CoreDataStoreFixture.withWritable(plain) { try $0.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER)") }
         #expect(try CoreDataStoreFixture.withReadOnly(plain) { try CoreDataStoreReader.isCoreDataStore($0) } == false)
     }
 
     @Test func aMatchingCandidateIsChosenAndSaid() throws {
-        let d = try Self.read(Self.store())
+        let d = try Self.read(store())
         #expect(d.modelSource == "version 'Pets 1' of --model (its entity and property names match the store's)")
         #expect(d.warnings.isEmpty, "\(d.warnings)")
         #expect(d.storeIdentifier == UUID(uuidString: "11111111-2222-3333-4444-555555555555"))
     }
 
     @Test func subEntitiesShareTheirRootTableAndSiblingColumnsAreToldApartByTheirData() throws {
-        let url = try Self.store()
+        let url = try store()
         let d = try Self.read(url)
         let m = d.model
         let cat = m.entity(named: "Cat")!, dog = m.entity(named: "Dog")!, animal = m.entity(named: "Animal")!
@@ -55,7 +58,7 @@ import Testing
     }
 
     @Test func uuidBytesToOneEntityColumnsAndForeignKeyOrdersReadInQuarrysForm() throws {
-        let url = try Self.store()
+        let url = try store()
         let d = try Self.read(url)
         let owner = d.model.entity(named: "Owner")!, animal = d.model.entity(named: "Animal")!
         try CoreDataStoreFixture.withReadOnly(url) { db in
@@ -72,7 +75,7 @@ import Testing
     }
 
     @Test func orderedManyToManyPairsComeFromTheJoinTableSeenFromEitherSide() throws {
-        let url = try Self.store()
+        let url = try store()
         let d = try Self.read(url)
         let tag = Int64(d.model.entity(named: "Tag")!.index)
         let cat = Int64(d.model.entity(named: "Cat")!.index), dog = Int64(d.model.entity(named: "Dog")!.index)
@@ -85,7 +88,7 @@ import Testing
     }
 
     @Test func persistentHistoryReadsAsTransactionsWithTheirChanges() throws {
-        let url = try Self.store()
+        let url = try store()
         let d = try Self.read(url)
         #expect(d.historyEntityNames == CoreDataHistory.Names(transaction: "History", change: "HistoryChange"))
         let t = d.model.entity(named: "History")!, c = d.model.entity(named: "HistoryChange")!
@@ -111,7 +114,7 @@ import Testing
     }
 
     @Test func withoutModelOrCacheTheModelIsRecoveredFromTheTablesWithAWarning() throws {
-        let url = try Self.store(history: false)
+        let url = try store(history: false)
         let d = try CoreDataStoreFixture.read(url)
         #expect(d.modelSource == "the store's tables")
         #expect(d.warnings.contains { $0.contains("no Z_MODELCACHE") })
@@ -129,7 +132,7 @@ import Testing
     }
 
     @Test func aCandidateThatDoesNotFitIsSkippedWithAWarning() throws {
-        let url = try Self.store(history: false)
+        let url = try store(history: false)
         let other = try ManagedObjectModel(ModelDefinition(entities: [EntityDefinition(name: "Invoice", attributes: [AttributeDescription(name: "total", type: .double)])]))
         let d = try CoreDataStoreFixture.read(url, candidates: [ModelVersionHistory.Version(name: "Billing", model: other)])
         #expect(d.modelSource == "the store's tables")
