@@ -36,41 +36,11 @@ struct CoreDataArchiveTransformer: AttributeTransformer {
         return .object(["$undecoded": .string("\(data.count) bytes"), "base64": .string(data.base64EncodedString())])
     }
 
-    /// `data` as a plain property list, or `nil`.
+    /// `data` as a plain property list (read by ``PropertyListTransformer`` once the precheck
+    /// has ruled out what Foundation cannot survive), or `nil`.
     static func propertyList(_ data: Data) -> JSONValue? {
-        guard (try? BinaryPropertyListPrecheck.check(data)) != nil,
-              let plist = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else { return nil }
-        return json(plist, depth: 0)
-    }
-
-    private static func json(_ plist: Any, depth: Int) -> JSONValue? {
-        guard depth < maximumDepth else { return nil }
-        switch plist {
-        case let b as Bool where type(of: plist) == Bool.self: return .bool(b)
-        case let n as NSNumber:
-            if String(cString: n.objCType) == "c" { return .bool(n.boolValue) }
-            return .number(n.doubleValue)
-        case let i as Int: return .number(Double(i))
-        case let d as Double: return .number(d)
-        case let s as String: return .string(s)
-        case let d as Date: return .string(iso(d))
-        case let d as Data: return .string(d.base64EncodedString())
-        case let a as [Any]:
-            var items: [JSONValue] = []
-            for item in a {
-                guard let v = json(item, depth: depth + 1) else { return nil }
-                items.append(v)
-            }
-            return .array(items)
-        case let o as [String: Any]:
-            var object: [String: JSONValue] = [:]
-            for (k, item) in o {
-                guard let v = json(item, depth: depth + 1) else { return nil }
-                object[k] = v
-            }
-            return .object(object)
-        default: return nil
-        }
+        guard (try? BinaryPropertyListPrecheck.check(data)) != nil else { return nil }
+        return try? PropertyListTransformer().value(from: data)
     }
 
     static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
