@@ -16,11 +16,20 @@ enum ValueText {
         case .string(let s): return s
         case .bool(let b): return b ? "yes" : "no"
         case .date(let d): return formatDate(d)
-        case .data(let d): return "\(d.count) bytes"
+        case .data(let d): return formatData(d)
         case .uuid(let u): return u.uuidString
         case .uri(let u): return u.absoluteString
         case .json(let j): return "\(j)"
         }
+    }
+
+    /// The text of binary data: its size, then its first 16 bytes in hex (`4 bytes 00010203`,
+    /// `1 byte ff`, `300 bytes 89504e47…`).
+    static func formatData(_ data: Data) -> String {
+        let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
+        guard !data.isEmpty else { return size }
+        let hex = data.prefix(16).map { String(format: "%02x", $0) }.joined()
+        return "\(size) \(hex)\(data.count > 16 ? "…" : "")"
     }
 
     /// The text of a double: up to 6 decimals, trailing zeros dropped, at least one decimal for prices.

@@ -34,7 +34,7 @@ import Testing
 
     /// The screen's lines showing a blob (its payload column reads `<n> bytes`).
     private func blobRows(_ browser: Browser) -> [String] {
-        browser.render(size: TerminalSize(width: 100, height: 20)).lines.filter { $0.contains(" bytes") }
+        browser.render(size: TerminalSize(width: 100, height: 20)).lines.filter { $0.contains(" byte") }
     }
 
     @Test func itOpensSortedByObjectID() throws {
@@ -47,7 +47,7 @@ import Testing
         #expect(lines[0].contains("Blob · sort object ID"))
         let rows = blobRows(browser)
         #expect(rows.count == 3)
-        #expect(zip(rows, ["1 bytes", "2 bytes", "3 bytes"]).allSatisfy { $0.contains($1) })
+        #expect(zip(rows, ["1 byte ", "2 bytes ", "3 bytes "]).allSatisfy { $0.contains($1) })
         #expect(zip(rows, ["m1", "m2", "m3"]).allSatisfy { $0.contains($1) })
         #expect(browser.rowCount == 3)
     }

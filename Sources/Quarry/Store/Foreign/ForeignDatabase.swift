@@ -37,6 +37,8 @@ public struct ForeignDatabase: Sendable {
     public let identifier: UUID
     let source: ForeignSource
     let snapshot: ForeignSnapshot
+    /// The auxiliary tables every connection attaches as `aux`, when the source needs any.
+    let auxiliary: ForeignAuxiliary?
 
     /// Whether the file at `path` is an SQLite database with tables and no Quarry metadata
     /// (looked at without writing anything; see ``SQLiteStore``'s peek).
@@ -58,16 +60,16 @@ public struct ForeignDatabase: Sendable {
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: snapshot.uri, configuration: configuration)
-            defer { try? queue.close() }
-            return try queue.read { db in
-                let found = try SQLiteIntrospection.read(db, path: path)
-                var warnings = found.warnings
-                if !candidates.isEmpty {
-                    warnings.append("\(path): --model is used for Core Data stores only; the model comes from the tables' schema")
-                }
-                return ForeignDatabase(kind: .sqlite, path: path, model: found.model, modelSource: "the tables' schema",
-                                       warnings: warnings, identifier: UUID(), source: found.source, snapshot: snapshot)
+            let found = try queue.read { db in try SQLiteIntrospection.read(db, path: path) }
+            try queue.close()
+            var warnings = found.warnings
+            if !candidates.isEmpty {
+                warnings.append("\(path): --model is used for Core Data stores only; the model comes from the tables' schema")
             }
+            let auxiliary = found.source.setup.isEmpty ? nil : try ForeignAuxiliary.build(setup: found.source.setup, sourceURI: snapshot.uri)
+            return ForeignDatabase(kind: .sqlite, path: path, model: found.model, modelSource: "the tables' schema",
+                                   warnings: warnings, identifier: UUID(), source: found.source, snapshot: snapshot,
+                                   auxiliary: auxiliary)
         } catch let error as StoreError {
             throw error
         } catch {

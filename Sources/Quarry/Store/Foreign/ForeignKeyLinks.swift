@@ -68,13 +68,13 @@ struct ForeignKeyLinks {
         case .keyTable(let table, let columns):
             guard let target else { return nil }
             if columns.count == 1, columns[0] == target {
-                return "(SELECT d.Z_PK FROM temp.\(sqlIdentifier(table)) AS d WHERE d.k0 = \(value))"
+                return "(SELECT d.Z_PK FROM aux.\(sqlIdentifier(table)) AS d WHERE d.k0 = \(value))"
             }
             let on = columns.enumerated().map { "d.\(sqlIdentifier($0.element)) = k.k\($0.offset)" }.joined(separator: " AND ")
-            return "(SELECT k.Z_PK FROM temp.\(sqlIdentifier(table)) AS k JOIN \(destination.mainSource) AS d ON \(on) WHERE d.\(sqlIdentifier(target)) = \(value))"
+            return "(SELECT k.Z_PK FROM aux.\(sqlIdentifier(table)) AS k JOIN \(destination.mainSource) AS d ON \(on) WHERE d.\(sqlIdentifier(target)) = \(value))"
         case .copy(let table):
             guard let target else { return nil }
-            return "(SELECT d.rowid FROM temp.\(sqlIdentifier(table)) AS d WHERE d.\(sqlIdentifier(target)) = \(value))"
+            return "(SELECT d.rowid FROM aux.\(sqlIdentifier(table)) AS d WHERE d.\(sqlIdentifier(target)) = \(value))"
         }
     }
 

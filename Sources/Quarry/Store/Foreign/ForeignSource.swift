@@ -59,8 +59,10 @@ struct ForeignSource: Sendable {
     var columns: [SQLiteLayout.ColumnKey: String] = [:]
     /// Per many-to-many relationship, keyed by either side: its pairs, seen from that side.
     var joinTables: [JoinKey: JoinTable] = [:]
-    /// Statements run on every connection before the views are made (`CREATE TEMP TABLE` of
-    /// keys for tables without an integer key); they may read the file, never write it.
+    /// Statements that build the auxiliary tables (keys of tables without an integer key,
+    /// copies of views), run once when the database is opened, in a private file of Quarry's
+    /// own where the database itself is attached read-only as `src`. Every connection then
+    /// attaches that file, read-only, as `aux`: sources refer to its tables as `aux."name"`.
     var setup: [String] = []
 
     init() {}

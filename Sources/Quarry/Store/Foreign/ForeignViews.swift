@@ -5,9 +5,10 @@
 /// read-only connection may create them) and a bare table name in Quarry's queries finds the
 /// view before any table of the file with the same name.
 enum ForeignViews {
-    /// The statements that make the views for `model` over `source` (after `source.setup`).
+    /// The statements that make the views for `model` over `source` (its auxiliary tables,
+    /// when it has some, attached as `aux` first).
     static func statements(model: ManagedObjectModel, layout: SQLiteLayout, source: ForeignSource) -> [String] {
-        var statements = source.setup
+        var statements: [String] = []
         for (rootIndex, tableIndex) in layout.tableIndexByRoot.sorted(by: { $0.value < $1.value }) {
             statements.append(tableView(layout.tables[tableIndex], root: model.entities[rootIndex], model: model, source: source))
         }

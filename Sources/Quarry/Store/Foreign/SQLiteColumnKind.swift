@@ -5,7 +5,7 @@ import GRDB
 ///
 /// The type follows the declared type's affinity (SQLite's rules: `INT` → integer, `CHAR`,
 /// `CLOB`, `TEXT` → text, `BLOB` or none → blob, `REAL`, `FLOA`, `DOUB` → real, else numeric),
-/// checked against the first 200 values, since SQLite lets any column hold any type: a column
+/// checked against its first 200 values (among the first 10,000 rows), since SQLite lets any column hold any type: a column
 /// whose sample holds text is shown as text whatever its declaration, an untyped one as what
 /// its sample holds. A column named or declared as a date or time (`DATE`, `DATETIME`,
 /// `TIMESTAMP`, `…_at`, `createdAt`, `date`, `time`…) is shown as a date when every sampled
@@ -13,6 +13,8 @@ import GRDB
 struct SQLiteColumnKind: Equatable {
     /// How many values of a column are looked at.
     static let sampleSize = 200
+    /// How many rows are read to find them.
+    static let scanLimit = 10_000
 
     var type: AttributeType
     /// The expression reading the column `s.<name>` in Quarry's form.
@@ -49,7 +51,8 @@ struct SQLiteColumnKind: Equatable {
     static func decide(_ db: Database, column: String, declaredType: String, source: String) throws -> SQLiteColumnKind {
         let quoted = sqlIdentifier(column)
         let plain = "s.\(quoted)"
-        let sample = "SELECT \(quoted) AS v FROM \(source) WHERE \(quoted) IS NOT NULL LIMIT \(sampleSize)"
+        // Among the first rows only: a mostly empty column of a large table is not scanned whole.
+        let sample = "SELECT v FROM (SELECT \(quoted) AS v FROM \(source) LIMIT \(scanLimit)) WHERE v IS NOT NULL LIMIT \(sampleSize)"
         var types: [String: Int] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT typeof(v), count(*) FROM (\(sample)) GROUP BY 1") {
             types[row[0]] = row[1]

@@ -29,23 +29,24 @@ extension SQLiteIntrospection {
         return Result(model: model, source: source, warnings: warnings)
     }
 
-    /// Where `object`'s rows come from, adding the `TEMP` tables it needs to `setup`.
+    /// Where `object`'s rows come from, adding the auxiliary tables it needs to `setup` (see
+    /// ``ForeignSource/setup``: built once, read through `aux`).
     private static func table(for object: Object, setup: inout [String]) -> ForeignSource.Table {
+        let original = "src.\(sqlIdentifier(object.sqlName))"
         switch object.key {
         case .rowid(let key):
             return ForeignSource.Table(from: "\(object.mainSource) AS s", primaryKey: key)
         case .keyTable(let name, let columns):
-            let table = "temp.\(sqlIdentifier(name))"
             let keys = columns.indices.map { "k\($0)" }
             let quoted = columns.map(sqlIdentifier).joined(separator: ", ")
-            setup.append("CREATE TEMP TABLE \(sqlIdentifier(name)) (Z_PK INTEGER PRIMARY KEY, \(keys.joined(separator: ", ")))")
-            setup.append("INSERT INTO \(table) (\(keys.joined(separator: ", "))) SELECT \(quoted) FROM \(object.mainSource) ORDER BY \(quoted)")
-            setup.append("CREATE UNIQUE INDEX temp.\(sqlIdentifier(name + "_k")) ON \(sqlIdentifier(name)) (\(keys.joined(separator: ", ")))")
+            setup.append("CREATE TABLE \(sqlIdentifier(name)) (Z_PK INTEGER PRIMARY KEY, \(keys.joined(separator: ", ")))")
+            setup.append("INSERT INTO \(sqlIdentifier(name)) (\(keys.joined(separator: ", "))) SELECT \(quoted) FROM \(original) ORDER BY \(quoted)")
+            setup.append("CREATE UNIQUE INDEX \(sqlIdentifier(name + "_k")) ON \(sqlIdentifier(name)) (\(keys.joined(separator: ", ")))")
             let on = columns.enumerated().map { "s.\(sqlIdentifier($0.element)) = k.k\($0.offset)" }.joined(separator: " AND ")
-            return ForeignSource.Table(from: "\(table) AS k JOIN \(object.mainSource) AS s ON \(on)", primaryKey: "k.Z_PK")
+            return ForeignSource.Table(from: "aux.\(sqlIdentifier(name)) AS k JOIN \(object.mainSource) AS s ON \(on)", primaryKey: "k.Z_PK")
         case .copy(let name):
-            setup.append("CREATE TEMP TABLE \(sqlIdentifier(name)) AS SELECT * FROM \(object.mainSource)")
-            return ForeignSource.Table(from: "temp.\(sqlIdentifier(name)) AS s", primaryKey: "s.rowid")
+            setup.append("CREATE TABLE \(sqlIdentifier(name)) AS SELECT * FROM \(original)")
+            return ForeignSource.Table(from: "aux.\(sqlIdentifier(name)) AS s", primaryKey: "s.rowid")
         }
     }
 }

@@ -7,9 +7,9 @@ import GRDB
 /// - Each table and view becomes an entity named as it is (any characters but `.`, which
 ///   becomes `_`); each column an attribute (see ``SQLiteColumnKind``).
 /// - The object ID is the table's `rowid` (its `INTEGER PRIMARY KEY` when it has one). A
-///   `WITHOUT ROWID` table is keyed by its primary key: each connection numbers the keys in a
-///   `TEMP` table, in primary-key order. A view's rows are copied into a `TEMP` table once per
-///   connection (a view has no key to find a row by).
+///   `WITHOUT ROWID` table is keyed by its primary key, numbered once in primary-key order in
+///   an auxiliary table; a view's rows are copied into one when the database is opened (a view
+///   has no key to find a row by). See ``ForeignSource/setup``.
 /// - Each single-column foreign key becomes a to-one relationship (named after the column
 ///   without its `_id`/`Id` suffix) with an inverse to-many on the referenced entity (named
 ///   after the referencing table), so both directions can be followed.
@@ -48,9 +48,9 @@ struct SQLiteIntrospection {
     enum Key {
         /// `rowid` (or the named `INTEGER PRIMARY KEY` column) of `main."t"`.
         case rowid(String)
-        /// Numbered in `temp.<table>` (`Z_PK`, then `k0…` the primary-key columns).
+        /// Numbered in `aux.<table>` (`Z_PK`, then `k0…` the primary-key columns).
         case keyTable(String, columns: [String])
-        /// Copied into `temp.<table>`, keyed by its rowid.
+        /// Copied into `aux.<table>`, keyed by its rowid.
         case copy(String)
     }
 

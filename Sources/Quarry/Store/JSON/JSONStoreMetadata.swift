@@ -90,7 +90,7 @@ struct JSONStoreMetadata: Equatable {
         var model: ManagedObjectModel?
         if let modelNode = fields["model"] {
             do {
-                model = try ManagedObjectModel(ModelDefinition(jsonText: JSONStoreFileText.text(of: modelNode), path: file.path))
+                model = try ManagedObjectModel(ModelDefinition(jsonText: JSONStoreFileText.text(of: modelNode), path: file.path), namePolicy: .anyText)
             } catch let error as ModelError {
                 throw file.fault(modelNode, "the stored model: \(error)")
             }

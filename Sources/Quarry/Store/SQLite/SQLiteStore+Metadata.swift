@@ -60,7 +60,9 @@ extension SQLiteStore {
         guard let json = values[MetadataKey.model] else { throw corrupt("no model") }
         let model: ManagedObjectModel
         do {
-            model = try ManagedObjectModel(ModelDefinition(jsonText: json, path: "\(path) (Z_METADATA.model)"))
+            // Names were checked when the store was made; one converted from a database Quarry did
+            // not make keeps that database's names (``ManagedObjectModel/NamePolicy/anyText``).
+            model = try ManagedObjectModel(ModelDefinition(jsonText: json, path: "\(path) (Z_METADATA.model)"), namePolicy: .anyText)
         } catch {
             throw corrupt("stored model: \(error)")
         }

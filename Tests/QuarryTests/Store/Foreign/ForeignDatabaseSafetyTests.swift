@@ -119,6 +119,26 @@ struct ForeignDatabaseSafetyTests {
         try writer.close()
     }
 
+    @Test("keys of WITHOUT ROWID tables and copies of views are built once, in a private file removed on release")
+    func auxiliaryBuiltOnceAndRemoved() throws {
+        let url = try PlainSQLiteFixture.write(to: dir.file("plain.sqlite"))
+        let before = try fingerprint()
+        var folder: URL?
+        do {
+            let database = try ForeignDatabase.open(path: url.path)
+            let auxiliary = try #require(database.auxiliary)
+            folder = auxiliary.folder
+            #expect(!auxiliary.folder.path.hasPrefix(dir.url.path))
+            let stores = try (0..<2).map { _ in try SQLiteStore(foreign: database) }
+            for store in stores {
+                let view = try #require(store.model.entity(named: "cheap_books"))
+                #expect(try store.count(for: StoreQuery(entity: view)) == 2)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: try #require(folder).path))
+        #expect(try fingerprint() == before)
+    }
+
     @Test("a Quarry store is not foreign; a file that is not SQLite is refused by name")
     func detection() throws {
         let quarry = dir.file("q.sqlite")
