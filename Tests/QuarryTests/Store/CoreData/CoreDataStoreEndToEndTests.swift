@@ -18,7 +18,8 @@ import QuarryTestSupport
         let d = try queue.read { try CoreDataStoreReader.read($0, path: url.path, candidates: candidates) }
         try queue.close()
         let database = ForeignDatabase(kind: .coreData, path: url.path, model: d.model, modelSource: d.modelSource, warnings: d.warnings,
-                                       identifier: d.storeIdentifier ?? UUID(), source: d.source, snapshot: snapshot)
+                                       identifier: d.storeIdentifier ?? UUID(), source: d.source, snapshot: snapshot,
+                                       auxiliary: nil)
         var options = PersistentStack.Options()
         options.foreignDatabase = database
         options.readOnly = true
