@@ -55,3 +55,23 @@ import QuarryTestSupport
         #expect(d.model.entity(named: "Tag")?.attribute("extra")?.valueTransformerName == CoreDataArchiveTransformer.name)
     }
 }
+
+extension CoreDataArchiveTransformerTests {
+    /// Every single-byte corruption of a small binary keyed archive (three replacement values at
+    /// every offset) reads as some JSON value: never a crash, never an error.
+    @Test func everySingleByteCorruptionOfAKeyedArchiveStillReads() throws {
+        let root: NSDictionary = ["name": "Ann", "when": Date(timeIntervalSinceReferenceDate: 1), "list": [1, 2]]
+        let original = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: false)
+        let transformer = CoreDataArchiveTransformer()
+        var read = 0
+        for offset in original.indices {
+            for replacement: UInt8 in [0x00, 0xFF, original[offset] ^ 0x01] {
+                var damaged = original
+                damaged[offset] = replacement
+                _ = try transformer.value(from: damaged)
+                read += 1
+            }
+        }
+        #expect(read == original.count * 3)
+    }
+}
