@@ -129,3 +129,36 @@ extension CoreDataStoreEndToEndTests {
         }
     }
 }
+
+extension CoreDataStoreEndToEndTests {
+    /// A transformable attribute holding an NSKeyedArchiver archive (what Core Data's
+    /// `NSSecureUnarchiveFromData` writes) reads as JSON; one holding garbage reads as the
+    /// placeholder, and the row still reads.
+    @Test func transformableArchivesReadAsJSONThroughTheStore() throws {
+        let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("Notes.sqlite")
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: ["tags": ["a", "b"]] as NSDictionary, requiringSecureCoding: false)
+        try CoreDataStoreFixture.withWritable(url) { db in
+            try db.execute(sql: """
+                CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
+                INSERT INTO Z_PRIMARYKEY VALUES (1, 'Note', 0, 2);
+                CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
+                CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZEXTRA BLOB, ZTITLE VARCHAR);
+                """)
+            try db.execute(sql: "INSERT INTO ZNOTE VALUES (1, 1, 1, ?, 'one'), (2, 1, 1, x'DEADBEEF', 'two')", arguments: [archive])
+        }
+        let model = try ManagedObjectModel(ModelDefinition(entities: [
+            EntityDefinition(name: "Note", attributes: [
+                AttributeDescription(name: "extra", type: .transformable, valueTransformerName: "NSSecureUnarchiveFromData"),
+                AttributeDescription(name: "title", type: .string)]),
+        ]))
+        let (stack, _) = try Self.stack(url, candidates: [ModelVersionHistory.Version(name: "Notes", model: model)])
+        let context = stack.temporaryContext()
+        try context.performAndWait {
+            let notes = try context.fetch(FetchRequest(entityName: "Note", sortDescriptors: [SortKey("title")]))
+            #expect(try notes.map { try $0.value(forKey: "extra") } == [
+                .json(.object(["tags": .array([.string("a"), .string("b")])])),
+                .json(.object(["$undecoded": .string("4 bytes"), "base64": .string(Data([0xDE, 0xAD, 0xBE, 0xEF]).base64EncodedString())])),
+            ])
+        }
+    }
+}
