@@ -162,3 +162,31 @@ extension CoreDataStoreEndToEndTests {
         }
     }
 }
+
+extension CoreDataStoreEndToEndTests {
+    /// A Core Data store in WAL mode whose newest rows are only in its `-wal` (a store copied
+    /// while the app had it open) shows them, and none of its three files changes.
+    @Test func rowsOnlyInTheWriteAheadLogShowAndNoFileChanges() throws {
+        let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("Pets.sqlite")
+        try CoreDataStoreLayoutFixture.write(url, history: false)
+        let writer = try DatabaseQueue(path: url.path)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: "INSERT INTO ZTAG VALUES (3, 5, 1, 'in the log only')")
+        }
+        let files = ["", "-wal", "-shm"].map { url.path + $0 }
+        let before = try files.map { SHA256.hex(Array(try Data(contentsOf: URL(fileURLWithPath: $0)))) }
+        do {
+            let (stack, _) = try Self.stack(url, candidates: [ModelVersionHistory.Version(name: "Pets 1", model: CoreDataStoreLayoutFixture.model())])
+            let context = stack.temporaryContext()
+            try context.performAndWait {
+                let tags = try context.fetch(FetchRequest(entityName: "Tag", sortDescriptors: [SortKey("label")]))
+                #expect(try tags.map { try $0.value(forKey: "label") } == [.string("in the log only"), .string("loud"), .string("small")])
+            }
+        }
+        #expect(try files.map { SHA256.hex(Array(try Data(contentsOf: URL(fileURLWithPath: $0)))) } == before)
+        try writer.close()
+    }
+}
