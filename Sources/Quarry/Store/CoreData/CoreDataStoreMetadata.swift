@@ -26,8 +26,8 @@ struct CoreDataStoreMetadata: Sendable {
             warnings.append("Z_METADATA: no row; the store's identifier and version hashes are unknown")
             return metadata
         }
-        if let text = row["Z_UUID"] as String? { metadata.storeIdentifier = UUID(uuidString: text) }
-        guard let plist = row["Z_PLIST"] as Data? else {
+        if let text = String.fromDatabaseValue(row["Z_UUID"] as DatabaseValue) { metadata.storeIdentifier = UUID(uuidString: text) }
+        guard let plist = Data.fromDatabaseValue(row["Z_PLIST"] as DatabaseValue) else {
             warnings.append("Z_METADATA: no Z_PLIST; the store's model version hashes are unknown")
             return metadata
         }

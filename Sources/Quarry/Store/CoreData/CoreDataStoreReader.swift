@@ -110,11 +110,20 @@ enum CoreDataStoreReader {
             warnings.append("Z_MODELCACHE skipped: it holds no model; the model is recovered from the store's tables")
             return nil
         }
-        let model: ManagedObjectModel
+        // The definition first: an app's own transformer names (`MyApp.ColorTransformer`) are
+        // registered nowhere here, and would refuse the model before they are replaced.
+        let definition: ModelDefinition, modelWarnings: [ModelWarning]
         do {
-            model = try CoreDataModelCache.model(fromCompressedArchive: blob)
+            (definition, modelWarnings) = try CoreDataModelCache.definition(fromArchive: RawInflate.inflate(blob))
         } catch {
             warnings.append("Z_MODELCACHE skipped: \(error); the model is recovered from the store's tables")
+            return nil
+        }
+        let model: ManagedObjectModel
+        do {
+            model = try ManagedObjectModel(readingTransformables(definition), warnings: modelWarnings)
+        } catch {
+            warnings.append("Z_MODELCACHE skipped: \(CoreDataModelCacheError.invalidModel(reason: String(describing: error))); the model is recovered from the store's tables")
             return nil
         }
         let score = CoreDataStoreModelScore.score(model, schema: schema, metadata: metadata)
@@ -131,15 +140,22 @@ enum CoreDataStoreReader {
         var warnings: [String] = []
     }
 
-    /// The model to browse with: `definition` with every transformable read through
-    /// ``CoreDataArchiveTransformer``, plus the history entities.
-    private static func build(_ definition: ModelDefinition, warnings: [ModelWarning], schema: CoreDataStoreSchema, history: Bool) throws -> Built {
+    /// `definition` with every transformable attribute read through ``CoreDataArchiveTransformer``
+    /// (the app's own transformers do not exist here; the bytes are decoded as archives).
+    private static func readingTransformables(_ definition: ModelDefinition) -> ModelDefinition {
         var definition = definition
         for e in definition.entities.indices {
             for a in definition.entities[e].attributes.indices where definition.entities[e].attributes[a].type == .transformable {
                 definition.entities[e].attributes[a].valueTransformerName = CoreDataArchiveTransformer.name
             }
         }
+        return definition
+    }
+
+    /// The model to browse with: `definition` with every transformable read through
+    /// ``CoreDataArchiveTransformer``, plus the history entities.
+    private static func build(_ definition: ModelDefinition, warnings: [ModelWarning], schema: CoreDataStoreSchema, history: Bool) throws -> Built {
+        var definition = readingTransformables(definition)
         var names: CoreDataHistory.Names?
         if history {
             let chosen = CoreDataHistory.names(avoiding: Set(definition.entities.map(\.name)))

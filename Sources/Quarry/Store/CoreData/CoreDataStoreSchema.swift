@@ -42,16 +42,27 @@ struct CoreDataStoreSchema: Sendable {
             names[table.uppercased()] = table
         }
         var entities: [Entity] = []
-        if names["Z_PRIMARYKEY"] != nil {
-            for row in try Row.fetchAll(db, sql: "SELECT Z_ENT, Z_NAME, Z_SUPER FROM main.Z_PRIMARYKEY ORDER BY Z_ENT") {
-                let number: Int? = row["Z_ENT"]
-                let name: String? = row["Z_NAME"]
-                guard let number, let name, !name.isEmpty else {
-                    warnings.append("Z_PRIMARYKEY: a row without an entity number or name was skipped")
-                    continue
+        if let table = names["Z_PRIMARYKEY"] {
+            do {
+                // Values are decoded leniently (`fromDatabaseValue`): a damaged row is skipped,
+                // never converted by force.
+                for row in try Row.fetchAll(db, sql: "SELECT * FROM main.\(sqlIdentifier(table)) ORDER BY Z_ENT") {
+                    let number = Int.fromDatabaseValue(row["Z_ENT"] as DatabaseValue)
+                    let name = String.fromDatabaseValue(row["Z_NAME"] as DatabaseValue)
+                    guard let number, let name, !name.isEmpty else {
+                        warnings.append("Z_PRIMARYKEY: a row without an entity number or name was skipped")
+                        continue
+                    }
+                    guard number < firstInternalEntityNumber else { continue }
+                    guard !entities.contains(where: { $0.name == name || $0.number == number }) else {
+                        warnings.append("Z_PRIMARYKEY: a second row for entity \(name) (number \(number)) was skipped")
+                        continue
+                    }
+                    entities.append(Entity(number: number, name: name, superNumber: Int.fromDatabaseValue(row["Z_SUPER"] as DatabaseValue) ?? 0))
                 }
-                guard number < firstInternalEntityNumber else { continue }
-                entities.append(Entity(number: number, name: name, superNumber: (row["Z_SUPER"] as Int?) ?? 0))
+            } catch {
+                warnings.append("Z_PRIMARYKEY: could not be read (\(error)); no entity numbers are known")
+                entities = []
             }
         }
         return CoreDataStoreSchema(entities: entities, tables: tables, tableNames: names)

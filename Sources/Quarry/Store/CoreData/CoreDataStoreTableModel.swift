@@ -11,7 +11,13 @@ enum CoreDataStoreTableModel {
         var entities: [EntityDefinition] = []
         for e in schema.entities {
             var definition = EntityDefinition(name: e.name)
-            if e.superNumber != 0, let parent = byNumber[e.superNumber], parent.number != e.number { definition.parent = parent.name }
+            if e.superNumber != 0, let parent = byNumber[e.superNumber] {
+                if inheritsFromItself(e, byNumber) {
+                    warnings.append("Z_PRIMARYKEY: entity \(e.name)'s Z_SUPER chain loops; read as a root entity")
+                } else {
+                    definition.parent = parent.name
+                }
+            }
             if definition.parent == nil {
                 let table = CoreDataStoreSchema.tableName(ofRoot: e.name)
                 if let columns = schema.columns(of: table) {
@@ -23,6 +29,18 @@ enum CoreDataStoreTableModel {
             entities.append(definition)
         }
         return ModelDefinition(entities: entities)
+    }
+
+    /// Whether following `Z_SUPER` from `entity` comes back to it.
+    private static func inheritsFromItself(_ entity: CoreDataStoreSchema.Entity, _ byNumber: [Int: CoreDataStoreSchema.Entity]) -> Bool {
+        var current = entity.superNumber
+        var seen: Set<Int> = []
+        while current != 0, let next = byNumber[current] {
+            if next.number == entity.number { return true }
+            guard seen.insert(current).inserted else { return false }
+            current = next.superNumber
+        }
+        return false
     }
 
     private static func addProperties(from columns: [CoreDataStoreSchema.Column], to entity: inout EntityDefinition, entityNames: [String: String]) {

@@ -10,6 +10,7 @@ enum ModelArchiveFixture {
         var isOptional = true
         var isTransient = false
         var defaultValue: Any?
+        var valueTransformerName: String?
     }
 
     struct Relationship {
@@ -52,6 +53,7 @@ enum ModelArchiveFixture {
                     "NSIsOptional": attribute.isOptional, "NSEntity": uid(entityUID), "_P": 243,
                 ]
                 if attribute.isTransient { fields["NSIsTransient"] = true }
+                if let name = attribute.valueTransformerName { fields["NSValueTransformerName"] = uid(a.add(name)) }
                 fields["NSDefaultValue"] = attribute.defaultValue.map { uid(a.add($0)) } ?? uid(0)
                 let p = a.object("NSAttributeDescription", ["NSPropertyDescription", "NSObject"], fields)
                 pairs.append((a.add(attribute.name), p))
