@@ -10,14 +10,7 @@ import QuarryTestSupport
 struct ForeignDatabaseSafetyTests {
     let dir = TemporaryDirectory()
 
-    /// sha256 of every file in the directory, by name.
-    func fingerprint() throws -> [String: String] {
-        var result: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.url.path) {
-            result[name] = SHA256.hex(Array(try Data(contentsOf: dir.file(name))))
-        }
-        return result
-    }
+    func fingerprint() throws -> [String: String] { try dir.fingerprint() }
 
     /// Opens `url` as a foreign database through a stack, reads every entity, and closes it.
     func readEverything(_ url: URL) throws -> [String: Int] {
@@ -40,6 +33,20 @@ struct ForeignDatabaseSafetyTests {
         return counts
     }
 
+    /// A WAL database at `url` whose writer stays open with automatic checkpoints off, so the
+    /// rows `insert` adds (after a table `notes` is made and checkpointed) live only in the log.
+    func writerKeepingRowsInLog(_ url: URL, insert: String) throws -> DatabaseQueue {
+        let writer = try DatabaseQueue(path: url.path)
+        try writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute(sql: insert)
+        }
+        return writer
+    }
+
     @Test("a rollback-journal database: no -wal or -shm appears, no byte changes")
     func rollbackJournal() throws {
         let url = try PlainSQLiteFixture.write(to: dir.file("plain.sqlite"))
@@ -51,15 +58,7 @@ struct ForeignDatabaseSafetyTests {
     @Test("a WAL database whose rows are all in its -wal shows them; the file, -wal and -shm keep their bytes")
     func walOnlyRows() throws {
         let url = dir.file("live.sqlite")
-        // A writer that stays open with automatic checkpoints off: the rows exist only in the log.
-        let writer = try DatabaseQueue(path: url.path)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute(sql: "INSERT INTO notes (text) VALUES ('only in the log'), ('me too')")
-        }
+        let writer = try writerKeepingRowsInLog(url, insert: "INSERT INTO notes (text) VALUES ('only in the log'), ('me too')")
         // The main file alone has the table but no rows.
         let alone = try DatabaseQueue(path: SQLiteStore.fileURI(url.path) + "?immutable=1", configuration: {
             var c = Configuration(); c.readonly = true; return c
@@ -76,14 +75,7 @@ struct ForeignDatabaseSafetyTests {
     @Test("a WAL database copied without its -shm: read from the log, and no -shm is made beside it")
     func walWithoutSHM() throws {
         let source = dir.file("source.sqlite")
-        let writer = try DatabaseQueue(path: source.path)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute(sql: "INSERT INTO notes (text) VALUES ('in the log')")
-        }
+        let writer = try writerKeepingRowsInLog(source, insert: "INSERT INTO notes (text) VALUES ('in the log')")
         let copyFolder = dir.file("copy")
         try FileManager.default.createDirectory(at: copyFolder, withIntermediateDirectories: true)
         let copy = copyFolder.appendingPathComponent("device.sqlite")

@@ -10,14 +10,7 @@ import QuarryTestSupport
 struct SQLiteStoreRefusalTests {
     let dir = TemporaryDirectory()
 
-    /// sha256 of every file in the directory, by name.
-    func fingerprint() throws -> [String: String] {
-        var result: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir.url.path) {
-            result[name] = SHA256.hex(Array(try Data(contentsOf: dir.file(name))))
-        }
-        return result
-    }
+    func fingerprint() throws -> [String: String] { try dir.fingerprint() }
 
     /// A Quarry store, closed and checkpointed (no `-wal`/`-shm` left), after `change` ran on it.
     func closedStore(_ name: String = "store.sqlite", change: ((Database) throws -> Void)? = nil) throws -> URL {
