@@ -8,19 +8,25 @@ import Foundation
 /// and not reproduced here, so a bundle's version is chosen by this score instead; the
 /// store's hash *names* still count, as the entity set the store was written with.
 struct CoreDataStoreModelScore: Comparable, CustomStringConvertible {
+    /// The model's entities found in the store.
     var entitiesMatched = 0
+    /// The model's entities.
     var entities = 0
     /// Store entities the model lacks.
     var entitiesMissing = 0
+    /// The model's stored attributes and to-one keys found as columns of their table.
     var propertiesMatched = 0
+    /// The model's stored attributes and to-one keys.
     var properties = 0
     /// Property columns of the model's tables that none of its properties claims.
     var columnsUnclaimed = 0
 
+    /// Everything matches both ways.
     var isExact: Bool { entitiesMatched == entities && entitiesMissing == 0 && propertiesMatched == properties && columnsUnclaimed == 0 }
     /// A fit worth using: most of the model's entities and properties are in the store.
     var isUsable: Bool { entitiesMatched * 2 > entities && propertiesMatched * 2 >= properties }
 
+    /// Ordered by entities (matched minus missing either way), then properties likewise.
     static func < (a: Self, b: Self) -> Bool {
         let x = a.entitiesMatched - a.entitiesMissing - (a.entities - a.entitiesMatched)
         let y = b.entitiesMatched - b.entitiesMissing - (b.entities - b.entitiesMatched)

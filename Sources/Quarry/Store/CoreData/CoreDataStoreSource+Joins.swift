@@ -4,6 +4,8 @@
 /// an ordered side's positions in `Z_FOK_<that column without Z_>`. Everything is matched by
 /// name, preferring the numbers Core Data would use.
 extension CoreDataStoreSource {
+    /// Adds the pairs of to-many `r` declared by `e`, when it is join-backed in Quarry's layout
+    /// (many-to-many or inverse-less); a to-many through its inverse's key needs nothing here.
     mutating func buildJoin(_ e: EntityDescription, _ r: RelationshipDescription) {
         guard let destination = model.entity(named: r.destination) else { return }
         let inverse = r.inverse.flatMap { destination.relationship($0) }

@@ -5,6 +5,8 @@
 /// (`TIMESTAMP` a date, `VARCHAR` a string, `FLOAT` a double, `BLOB` binary); an `INTEGER`
 /// column named after an entity a to-one relationship to it.
 enum CoreDataStoreTableModel {
+    /// The definition recovered from `schema`; entities whose table is missing are kept empty,
+    /// with a warning.
     static func definition(_ schema: CoreDataStoreSchema, warnings: inout [String]) -> ModelDefinition {
         let byNumber = Dictionary(schema.entities.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         let byUpperName = Dictionary(schema.entities.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
