@@ -17,14 +17,18 @@ public enum ModelArchiveFixture {
         public var isTransient = false
         /// `NSDefaultValue`, a property-list value.
         public var defaultValue: Any?
+        /// `NSValueTransformerName` (an app's own transformer, for transformables).
+        public var valueTransformerName: String?
 
         /// An attribute named `name` of type code `code`.
-        public init(name: String, code: Int, isOptional: Bool = true, isTransient: Bool = false, defaultValue: Any? = nil) {
+        public init(name: String, code: Int, isOptional: Bool = true, isTransient: Bool = false, defaultValue: Any? = nil,
+                    valueTransformerName: String? = nil) {
             self.name = name
             self.code = code
             self.isOptional = isOptional
             self.isTransient = isTransient
             self.defaultValue = defaultValue
+            self.valueTransformerName = valueTransformerName
         }
     }
 
@@ -103,6 +107,7 @@ public enum ModelArchiveFixture {
                 ]
                 if attribute.isTransient { fields["NSIsTransient"] = true }
                 if let valueClass = Self.valueClassNames[attribute.code] { fields["NSAttributeValueClassName"] = uid(a.add(valueClass)) }
+                if let name = attribute.valueTransformerName { fields["NSValueTransformerName"] = uid(a.add(name)) }
                 fields["NSDefaultValue"] = attribute.defaultValue.map { uid(a.add($0)) } ?? uid(0)
                 let p = a.object("NSAttributeDescription", ["NSPropertyDescription", "NSObject"], fields)
                 pairs.append((a.add(attribute.name), p))
