@@ -124,9 +124,20 @@ struct ModelCommandTests {
         #expect(!FileManager.default.fileExists(atPath: store.path + "-shm"))
     }
 
-    @Test func modelOnAnSQLiteFileThatIsNotAStoreSaysSoAndChangesNothing() throws {
+    @Test func modelOnAnSQLiteFileQuarryDidNotMakeDescribesItsSchemaAndChangesNothing() throws {
         let file = directory.file("other.sqlite")
         _ = try TmuxHarness.run(["sqlite3", file.path, "CREATE TABLE t (x); INSERT INTO t VALUES (1);"])
+        let before = try sha256(file)
+        let result = try QuarryExecutable.run(["model", file.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\(file.path) (SQLite database; model from the tables' schema)"))
+        #expect(result.standardOutput.contains("x  Integer 64"))
+        #expect(try sha256(file) == before)
+        #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
+    }
+
+    @Test func modelOnAFileThatIsNotSQLiteNamesItAndChangesNothing() throws {
+        let file = try QuarryExecutable.write("not a database at all, just text\n", to: directory.file("notes.sqlite"))
         let before = try sha256(file)
         let result = try QuarryExecutable.run(["model", file.path])
         #expect(result.status != 0)

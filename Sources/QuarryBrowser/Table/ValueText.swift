@@ -112,20 +112,23 @@ enum ValueText {
         }
     }
 
-    /// `yyyy-MM-dd HH:mm:ss` in UTC.
-    static func formatDate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    /// `yyyy-MM-dd HH:mm:ss` in `zone` (the user's local time by default, as Core Data's own
+    /// tools show dates).
+    static func formatDate(_ date: Date, in zone: TimeZone = .current) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down)) + time_t(zone.secondsFromGMT(for: date))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(format: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
                       Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
-    /// Parses `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (also with `T`), in UTC.
+    /// Parses `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (also with `T`), as a
+    /// time in `zone` (local time by default, as dates are shown).
     ///
-    /// Strict: a date that does not exist (`2026-02-30`, a leap second) is refused rather than
-    /// rolled over, by converting back and requiring the same fields (`timegm` normalizes).
-    static func parseDate(_ text: String) -> Date? {
+    /// Strict: a date that does not exist (`2026-02-30`, a leap second, a local time skipped by
+    /// a daylight-saving change) is refused rather than rolled over, by converting back and
+    /// requiring the same fields (`timegm` normalizes).
+    static func parseDate(_ text: String, in zone: TimeZone = .current) -> Date? {
         let fields = text.split(whereSeparator: { "-: T".contains($0) }).map { Int($0) }
         guard (fields.count == 3 || fields.count == 5 || fields.count == 6), fields.allSatisfy({ $0 != nil }) else { return nil }
         let f = fields.map { $0! }
@@ -143,13 +146,16 @@ enum ValueText {
             guard (0...60).contains(f[5]) else { return nil }
             parts.tm_sec = Int32(f[5])
         }
-        let expected = parts
-        var seconds = timegm(&parts)
-        var check = tm()
-        gmtime_r(&seconds, &check)
-        guard check.tm_year == expected.tm_year, check.tm_mon == expected.tm_mon, check.tm_mday == expected.tm_mday,
-              check.tm_hour == expected.tm_hour, check.tm_min == expected.tm_min, check.tm_sec == expected.tm_sec else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        // The fields read as UTC, then moved by the zone's offset at that moment (looked up
+        // twice: the offset near the wall-clock time, then at the instant it gives).
+        let wall = TimeInterval(timegm(&parts))
+        var instant = wall - TimeInterval(zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall)))
+        instant = wall - TimeInterval(zone.secondsFromGMT(for: Date(timeIntervalSince1970: instant)))
+        let date = Date(timeIntervalSince1970: instant)
+        let expected = String(format: "%04d-%02d-%02d %02d:%02d:%02d", f[0], f[1], f[2],
+                              f.count >= 5 ? f[3] : 0, f.count >= 5 ? f[4] : 0, f.count == 6 ? f[5] : 0)
+        guard formatDate(date, in: zone) == expected else { return nil }
+        return date
     }
 }
 

@@ -52,7 +52,8 @@ public struct ForeignDatabase: Sendable {
     /// ``ForeignSnapshot`` for how a `-wal` is read).
     ///
     /// - Parameter candidates: Models the user named (`--model`: one, or a bundle's versions);
-    ///   a Core Data store picks the one matching it. A plain database ignores them.
+    ///   a Core Data store (see ``CoreDataStoreReader``) picks the one matching it, else reads
+    ///   its `Z_MODELCACHE`, else its tables. A plain database ignores them.
     /// - Throws: ``StoreError`` when the file cannot be read as SQLite.
     public static func open(path: String, candidates: [ModelVersionHistory.Version] = []) throws -> ForeignDatabase {
         let snapshot = try ForeignSnapshot.make(path: path)
@@ -60,6 +61,16 @@ public struct ForeignDatabase: Sendable {
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: snapshot.uri, configuration: configuration)
+            let coreData = try queue.read { db -> CoreDataStoreDescription? in
+                try CoreDataStoreReader.isCoreDataStore(db) ? try CoreDataStoreReader.read(db, path: path, candidates: candidates) : nil
+            }
+            if let coreData {
+                try queue.close()
+                let auxiliary = coreData.source.setup.isEmpty ? nil : try ForeignAuxiliary.build(setup: coreData.source.setup, sourceURI: snapshot.uri)
+                return ForeignDatabase(kind: .coreData, path: path, model: coreData.model, modelSource: coreData.modelSource,
+                                       warnings: coreData.warnings, identifier: coreData.storeIdentifier ?? UUID(),
+                                       source: coreData.source, snapshot: snapshot, auxiliary: auxiliary)
+            }
             let found = try queue.read { db in try SQLiteIntrospection.read(db, path: path) }
             try queue.close()
             var warnings = found.warnings

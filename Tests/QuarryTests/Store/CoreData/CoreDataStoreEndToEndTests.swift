@@ -11,19 +11,12 @@ import QuarryTestSupport
 
     /// A read-only stack over the Core Data store at `url`.
     static func stack(_ url: URL, candidates: [ModelVersionHistory.Version] = []) throws -> (PersistentStack, ForeignDatabase) {
-        let snapshot = try ForeignSnapshot.make(path: url.path)
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: snapshot.uri, configuration: configuration)
-        let d = try queue.read { try CoreDataStoreReader.read($0, path: url.path, candidates: candidates) }
-        try queue.close()
-        let database = ForeignDatabase(kind: .coreData, path: url.path, model: d.model, modelSource: d.modelSource, warnings: d.warnings,
-                                       identifier: d.storeIdentifier ?? UUID(), source: d.source, snapshot: snapshot,
-                                       auxiliary: nil)
+        let database = try ForeignDatabase.open(path: url.path, candidates: candidates)
+        #expect(database.kind == .coreData)
         var options = PersistentStack.Options()
         options.foreignDatabase = database
         options.readOnly = true
-        return (try PersistentStack(model: d.model, options: options), database)
+        return (try PersistentStack(model: database.model, options: options), database)
     }
 
     @Test func aHandMadeStoreBrowsesWithInheritanceRelationshipsOrdersAndHistory() throws {
