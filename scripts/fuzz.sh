@@ -4,6 +4,7 @@
 #   predicate  ObjectPredicate(format:)          xcode  an .xcdatamodel `contents` XML
 #   json       a JSON model file                 theme  a TOML theme file
 #   modelcache a Core Data Z_MODELCACHE blob (raw DEFLATE + keyed archive), also as a plain archive
+#              and as a Transformable value (the Quarry.CoreDataArchive transformer)
 # New inputs go to a temporary corpus (the committed one is never written). A crash, a hang
 # (-timeout) or running out of memory fails the run; the input is kept under .build-fuzz/crashes
 # and printed, so it can become a regression test.

@@ -13,8 +13,9 @@ enum FuzzTarget: String, CaseIterable {
     case json
     /// A TOML theme file (its `inherits` resolved to the default theme).
     case theme
-    /// A Core Data `Z_MODELCACHE` blob (raw DEFLATE around a keyed archive), and the same bytes
-    /// as an uncompressed keyed archive.
+    /// A Core Data `Z_MODELCACHE` blob (raw DEFLATE around a keyed archive), the same bytes
+    /// as an uncompressed keyed archive, and as a `Transformable` value of a Core Data store
+    /// (the `Quarry.CoreDataArchive` transformer).
     case modelcache
 
     /// Runs the target on one input; errors are the expected outcome for bad input.
@@ -41,6 +42,9 @@ enum FuzzTarget: String, CaseIterable {
             }
             if let model = try? CoreDataModelCache.model(fromArchive: data) {
                 _ = String(describing: model)
+            }
+            if let value = try? AttributeTransformers.transformer(named: "Quarry.CoreDataArchive")?.value(from: data) {
+                _ = value.jsonText
             }
         }
     }
