@@ -33,6 +33,8 @@ public struct StoreChangeSet: Sendable {
     public var updates: [ObjectChange] = []
     /// Deleted objects with the row version the context last saw.
     public var deletes: [(id: ObjectID, version: Int64)] = []
+    /// Who saves, for persistent history: the saving context's name (`nil`: the process label).
+    public var author: String?
 
     /// Creates an empty change set.
     public init() {}
@@ -72,6 +74,8 @@ public struct StoreSaveResult: Sendable {
     /// and an inserted row is stored exactly as sent, at version 1 (transients aside): the
     /// context relies on both to finish a save without a lookup per object.
     public var changes = SaveChanges()
+    /// The persistent-history transaction the save appended (`nil` when the store records none).
+    public var historyToken: HistoryToken?
 
     /// Creates an empty result.
     public init() {}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// A store that records persistent history: every save appends, in its own transaction, one
+/// ``HistoryTransaction`` (Core Data's persistent history tracking).
+///
+/// ```swift
+/// let after = stack.lastMergedHistoryToken(consumer: "exporter")
+/// let found = try store.history(after: after, limit: 100)
+/// for transaction in found.transactions { … }
+/// try store.deleteHistory(before: found.transactions.last!.token)   // prune
+/// ```
+public protocol PersistentHistoryStore: PersistentStore {
+    /// Whether saves record history (a store option, fixed when the store was made or upgraded).
+    var recordsHistory: Bool { get }
+
+    /// The token of the newest transaction, or `nil` when there is none.
+    func currentHistoryToken() throws -> HistoryToken?
+
+    /// The transactions after `token` (all kept ones for `nil`), oldest first, at most `limit`.
+    func history(after token: HistoryToken?, limit: Int?) throws -> HistoryFetchResult
+
+    /// Deletes the transactions before `token` (pruning); returns how many were deleted.
+    @discardableResult
+    func deleteHistory(before token: HistoryToken) throws -> Int
+
+    /// Deletes the transactions committed before `date`; returns how many were deleted.
+    @discardableResult
+    func deleteHistory(before date: Date) throws -> Int
+}
