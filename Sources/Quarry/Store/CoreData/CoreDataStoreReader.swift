@@ -49,7 +49,7 @@ enum CoreDataStoreReader {
         for option in options {
             guard let (definition, modelWarnings, modelSource) = option() else { continue }
             do {
-                var built = try build(definition, warnings: modelWarnings, schema: schema, history: hasHistory)
+                let built = try build(definition, warnings: modelWarnings, schema: schema, history: hasHistory)
                 var source = CoreDataStoreSource(model: built.model, schema: schema)
                 try source.build(db, skipping: built.history.map { [$0.transaction, $0.change] } ?? [])
                 if let names = built.history {
