@@ -16,6 +16,7 @@ struct QuarryCommand: AsyncParsableCommand {
         ImportCommand.self,
         ConvertCommand.self,
         StatsCommand.self,
+        HistoryCommand.self,
     ]
 
     static let configuration = CommandConfiguration(

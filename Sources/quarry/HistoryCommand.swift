@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import Quarry
+
+/// `quarry history STORE`: the store's persistent history (each save's token, time, author and
+/// counts; with `--json` every change), or `--prune-before` to delete old transactions.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Print a store's persistent history, or prune it.",
+        discussion: """
+            Every save to a Quarry SQLite store appends one history transaction: a token that only \
+            grows, the time, the author (the saving context's name or the process), and each \
+            object inserted, updated or deleted. Without --prune-before the store is only read.
+            """
+    )
+
+    @Argument(help: "The store file (a Quarry SQLite store).")
+    var store: String
+
+    @Option(name: .long, help: "Only transactions after this token.")
+    var since: Int64?
+
+    @Option(name: .long, help: "At most this many transactions (the oldest first).")
+    var limit: Int?
+
+    @Flag(name: .long, help: "Print JSON, with every change of every transaction.")
+    var json = false
+
+    @Option(name: .customLong("prune-before"),
+            help: "Delete the transactions before a token (a number) or a date (yyyy-MM-dd[THH:mm:ss], local time, or ISO 8601 with a zone).")
+    var pruneBefore: String?
+
+    func validate() throws {
+        guard FileManager.default.fileExists(atPath: store) else { throw ValidationError("\(store): no such file") }
+        if let limit, limit < 1 { throw ValidationError("--limit \(limit): give a positive number") }
+        if pruneBefore != nil, since != nil || limit != nil || json {
+            throw ValidationError("--prune-before cannot be combined with --since, --limit or --json")
+        }
+        if let pruneBefore, HistoryPruneTarget(pruneBefore) == nil {
+            throw ValidationError("--prune-before \(pruneBefore): neither a token nor a date (yyyy-MM-dd, yyyy-MM-ddTHH:mm:ss, ISO 8601)")
+        }
+    }
+
+    func run() throws {
+        if let foreign = try StoreOpening.foreignDatabase(store) {
+            throw CommandFailure("\(store): a \(foreign.kind.rawValue) Quarry did not make records no Quarry history" +
+                                 (foreign.kind == .coreData ? " (its own persistent history shows as the History entity in quarry browse)" : ""))
+        }
+        let url = URL(fileURLWithPath: store)
+        if let pruneBefore, let target = HistoryPruneTarget(pruneBefore) {
+            let history = try Self.historyStore(try SQLiteStore(url: url, model: nil), path: store)
+            let deleted: Int
+            switch target {
+            case .token(let token): deleted = try history.deleteHistory(before: token)
+            case .date(let date): deleted = try history.deleteHistory(before: date)
+            }
+            print("pruned \(deleted) transaction\(deleted == 1 ? "" : "s") before \(pruneBefore)")
+            return
+        }
+        let history = try Self.historyStore(try SQLiteStore(url: url, model: nil, options: .init(readOnly: true)), path: store)
+        let found = try history.history(after: since.map(HistoryToken.init), limit: limit)
+        let model = history.model
+        if json {
+            print(try HistoryJSON.text(found, model: model))
+        } else {
+            print(HistoryText(found, model: model, current: try history.currentHistoryToken()).text)
+        }
+    }
+
+    /// The store as one that records history, or a failure saying it records none.
+    static func historyStore(_ store: SQLiteStore, path: String) throws -> any PersistentHistoryStore {
+        guard let history = store as Any as? any PersistentHistoryStore, history.recordsHistory else {
+            throw CommandFailure("\(path): records no persistent history (made before history existed and not opened for writing since, or with history turned off)")
+        }
+        return history
+    }
+}
+
+/// What `--prune-before` names: a token or a moment.
+enum HistoryPruneTarget {
+    case token(HistoryToken)
+    case date(Date)
+
+    /// Reads a token (digits) or a date: `yyyy-MM-dd`, `yyyy-MM-ddTHH:mm[:ss]` in local time,
+    /// or ISO 8601 with a zone (`2026-11-24T10:00:00Z`).
+    init?(_ text: String) {
+        if let value = Int64(text), value >= 0 { self = .token(HistoryToken(value)); return }
+        let iso = ISO8601DateFormatter()
+        if let date = iso.date(from: text) { self = .date(date); return }
+        let local = DateFormatter()
+        local.locale = Locale(identifier: "en_US_POSIX")
+        local.timeZone = .current
+        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd"] {
+            local.dateFormat = format
+            if let date = local.date(from: text) { self = .date(date); return }
+        }
+        return nil
+    }
+}
