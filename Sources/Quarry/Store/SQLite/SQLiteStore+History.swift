@@ -57,16 +57,20 @@ extension SQLiteStore: PersistentHistoryStore {
         var position: [Int64: Int] = [:]
         for (i, t) in transactions.enumerated() { position[t.token.value] = i }
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT Z_TOKEN, Z_ENTITY, Z_PK, Z_TYPE, Z_KEYS, Z_TOMBSTONE FROM Z_HISTORYCHANGE \
-            WHERE Z_TOKEN BETWEEN ? AND ? ORDER BY Z_TOKEN, rowid
+            SELECT Z_TOKEN, Z_ENTITY, Z_PK, Z_TYPE, Z_KEYS, Z_TOMBSTONE, Z_COUNT FROM Z_HISTORYCHANGE \
+            WHERE Z_TOKEN BETWEEN ? AND ? ORDER BY Z_TOKEN, Z_SEQ
             """, arguments: [first, last])
         while let row = try rows.next() {
             guard let i = position[row[0]], let entity = model.entity(named: row[1]),
                   let type = SQLiteHistorySchema.type(row[3]) else { continue }
             let keys = (row[4] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) } ?? []
             let tombstone = (row[5] as String?).map { Self.decodeTombstone($0, entity: entity) } ?? [:]
-            transactions[i].changes.append(HistoryChange(objectID: ObjectID(entityIndex: entity.index, primaryKey: row[2]),
-                                                         type: type, changedKeys: keys, tombstone: tombstone))
+            let first: Int64 = row[2]
+            let count: Int64 = row[6]
+            for offset in 0..<max(1, count) {
+                transactions[i].changes.append(HistoryChange(objectID: ObjectID(entityIndex: entity.index, primaryKey: first + offset),
+                                                             type: type, changedKeys: keys, tombstone: tombstone))
+            }
         }
     }
 
