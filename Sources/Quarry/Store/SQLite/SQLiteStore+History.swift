@@ -5,14 +5,10 @@ extension SQLiteStore: PersistentHistoryStore {
     /// The newest token ever handed out (SQLite's `sqlite_sequence` for `Z_HISTORYTRANSACTION`,
     /// so it survives pruning every transaction), or `nil` when no save was recorded.
     public func currentHistoryToken() throws -> HistoryToken? {
-        do {
-            return try pool.read { db in
-                guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return nil }
-                return try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
-                                          arguments: [SQLiteHistorySchema.transactionTable]).flatMap { $0 > 0 ? HistoryToken($0) : nil }
-            }
-        } catch {
-            throw Self.storeError(error, path: path)
+        try read { db in
+            guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return nil }
+            return try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+                                      arguments: [SQLiteHistorySchema.transactionTable]).flatMap { $0 > 0 ? HistoryToken($0) : nil }
         }
     }
 
@@ -25,30 +21,26 @@ extension SQLiteStore: PersistentHistoryStore {
     ///
     /// - Throws: ``StoreError/sqlite(path:code:message:)`` when reading fails.
     public func history(after token: HistoryToken?, limit: Int? = nil) throws -> HistoryFetchResult {
-        do {
-            return try pool.read { db in
-                guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return HistoryFetchResult(transactions: []) }
-                let after = token?.value ?? 0
-                let prunedThrough = try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
-                                                        arguments: [MetadataKey.historyPrunedThrough]).flatMap { Int64($0) } ?? 0
-                var transactions: [HistoryTransaction] = []
-                var sql = "SELECT Z_TOKEN, Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS FROM Z_HISTORYTRANSACTION WHERE Z_TOKEN > ? ORDER BY Z_TOKEN"
-                if let limit { sql += " LIMIT \(max(0, limit) + 1)" }
-                for row in try Row.fetchAll(db, sql: sql, arguments: [after]) {
-                    transactions.append(HistoryTransaction(
-                        token: HistoryToken(row[0]), timestamp: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2],
-                        origin: (row[3] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
-                        processID: Int32(truncatingIfNeeded: row[4] as Int64), changes: []))
-                }
-                let hasMore = limit.map { transactions.count > $0 } ?? false
-                if hasMore { transactions.removeLast() }
-                if let first = transactions.first?.token.value, let last = transactions.last?.token.value {
-                    try readChanges(into: &transactions, from: first, through: last, db: db)
-                }
-                return HistoryFetchResult(transactions: transactions, isExpired: prunedThrough > after, hasMore: hasMore)
+        try read { db in
+            guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return HistoryFetchResult(transactions: []) }
+            let after = token?.value ?? 0
+            let prunedThrough = try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
+                                                    arguments: [MetadataKey.historyPrunedThrough]).flatMap { Int64($0) } ?? 0
+            var transactions: [HistoryTransaction] = []
+            var sql = "SELECT Z_TOKEN, Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS FROM Z_HISTORYTRANSACTION WHERE Z_TOKEN > ? ORDER BY Z_TOKEN"
+            if let limit { sql += " LIMIT \(max(0, limit) + 1)" }
+            for row in try Row.fetchAll(db, sql: sql, arguments: [after]) {
+                transactions.append(HistoryTransaction(
+                    token: HistoryToken(row[0]), timestamp: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2],
+                    origin: (row[3] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
+                    processID: Int32(truncatingIfNeeded: row[4] as Int64), changes: []))
             }
-        } catch {
-            throw Self.storeError(error, path: path)
+            let hasMore = limit.map { transactions.count > $0 } ?? false
+            if hasMore { transactions.removeLast() }
+            if let first = transactions.first?.token.value, let last = transactions.last?.token.value {
+                try readChanges(into: &transactions, from: first, through: last, db: db)
+            }
+            return HistoryFetchResult(transactions: transactions, isExpired: prunedThrough > after, hasMore: hasMore)
         }
     }
 
