@@ -69,11 +69,11 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// The store as one that records history, or a failure saying it records none.
-    static func historyStore(_ store: SQLiteStore, path: String) throws -> any PersistentHistoryStore {
-        guard let history = store as Any as? any PersistentHistoryStore, history.recordsHistory else {
+    static func historyStore(_ store: SQLiteStore, path: String) throws -> SQLiteStore {
+        guard store.recordsHistory else {
             throw CommandFailure("\(path): records no persistent history (made before history existed and not opened for writing since, or with history turned off)")
         }
-        return history
+        return store
     }
 }
 

@@ -6,6 +6,6 @@ extension PersistentStack {
     /// - Throws: whatever ``ObjectContext/save()`` throws (validation, conflicts, store errors).
     public func save() throws {
         let context = mainContext
-        try context.performAndWait { try context.save() }
+        try context.performAndWait { _ = try context.save() }
     }
 }
