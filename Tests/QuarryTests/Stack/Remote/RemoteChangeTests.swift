@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import Testing
+@testable import Quarry
+import QuarryTestSupport
+
+@Suite("Remote changes: commits by other connections reach the main context")
+struct RemoteChangeTests {
+    /// One model for the writer and the reader, so typed classes (`Ticker`) resolve in both.
+    static let model = TestModels.tickers()
+
+    /// A store at `url` holding tickers `T0`… priced 0, 1, …, written by a stack that is gone.
+    static func seed(_ url: URL, tickers count: Int) throws {
+        var options = PersistentStack.Options()
+        options.storeURL = url
+        options.watchesRemoteChanges = false
+        let writer = try PersistentStack(model: Self.model, options: options)
+        let importer = writer.importerContext()
+        try importer.performAndWait {
+            for i in 0..<count {
+                let t = try importer.insert(Ticker.self)
+                t.symbol = "T\(i)"
+                t.price = Double(i)
+            }
+            try importer.save()
+        }
+    }
+
+    static func stack(_ url: URL) throws -> PersistentStack {
+        try PersistentStack(model: Self.model, storeURL: url)
+    }
+
+    /// A controller over every ticker by price, with a recorder that rebuilds its rows from the
+    /// reported changes.
+    @MainActor
+    static func watch(_ stack: PersistentStack) throws -> (FetchedResultsController, DiffRecorder) {
+        let controller = try FetchedResultsController(
+            fetchRequest: FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("price"), SortKey("symbol")]),
+            context: stack.mainContext)
+        try controller.performFetch()
+        let recorder = DiffRecorder(controller.snapshot)
+        controller.delegate = recorder
+        return (controller, recorder)
+    }
+
+    @MainActor
+    static func symbols(_ controller: FetchedResultsController) -> [String] {
+        controller.snapshot.items.flatMap { $0 }.map { (controller.context.object(with: $0) as! Ticker).symbol }
+    }
+
+    @Test("the watcher is on for SQLite stacks and off for in-memory stacks and when the option says so")
+    func watcherOption() throws {
+        let directory = TemporaryDirectory()
+        #expect(try Self.stack(directory.file("a.sqlite")).watchesRemoteChanges)
+        #expect(try !PersistentStack(model: Self.model, storeURL: directory.file("m"), storeType: .inMemory).watchesRemoteChanges)
+        var options = PersistentStack.Options()
+        options.storeURL = directory.file("b.sqlite")
+        options.watchesRemoteChanges = false
+        #expect(try !PersistentStack(model: Self.model, options: options).watchesRemoteChanges)
+    }
+
+    @Test("a write that bypasses Quarry: the controller re-fetches and reports the rows that changed, as an external change")
+    func externalWriteIsRefetched() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("store.sqlite")
+        try Self.seed(url, tickers: 5)
+        let stack = try Self.stack(url)
+        let (controller, recorder) = try await MainActor.run { try Self.watch(stack) }
+        // T1 registered and loaded: it must show the new price without being faulted again.
+        let loaded = await MainActor.run { () -> Ticker in
+            let t = stack.mainContext.object(with: controller.snapshot.items[0][1]) as! Ticker
+            _ = t.price
+            return t
+        }
+        let change = try await nextRemoteChange(of: stack) {
+            let database = try DatabaseQueue(path: url.path)
+            try database.write { db in
+                try db.execute(sql: "UPDATE Ticker SET price = 10 WHERE symbol = 'T1'")
+                try db.execute(sql: "DELETE FROM Ticker WHERE symbol = 'T3'")
+            }
+        }
+        #expect(change.isExternal && change.tokens == nil && change.storeURL == url)
+        await MainActor.run {
+            #expect(Self.symbols(controller) == ["T0", "T2", "T4", "T1"])
+            #expect(recorder.items == controller.snapshot.items, "the reported changes rebuild the new rows: \(recorder.log)")
+            #expect(recorder.events == 1 && recorder.resets == 0 && recorder.violations.isEmpty)
+            #expect(recorder.log.contains { $0.hasPrefix("delete") } && recorder.log.contains { $0.hasPrefix("move") })
+            #expect(loaded.price == 10, "the registered object was refreshed")
+        }
+    }
+
+    @Test("re-fetching reports nothing for rows whose sort keys did not change")
+    func refetchWithoutChanges() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("store.sqlite")
+        try Self.seed(url, tickers: 4)
+        var options = PersistentStack.Options()
+        options.storeURL = url
+        options.watchesRemoteChanges = false
+        let stack = try PersistentStack(model: Self.model, options: options)
+        try await MainActor.run {
+            let (controller, recorder) = try Self.watch(stack)
+            try controller.refetchReportingChanges()
+            #expect(recorder.events == 0 && recorder.resets == 0)
+        }
+    }
+}
