@@ -95,9 +95,6 @@ public final class PersistentStack: @unchecked Sendable {
     private var observerToken: NSObjectProtocol?
     private let mergeObservers = Mutex<[Int: @Sendable (SaveChanges) -> Void]>([:])
     let remoteObservers = Mutex<[Int: @Sendable (RemoteChange) -> Void]>([:])
-    /// Written with every history transaction this stack's saves record, so that it skips its
-    /// own transactions when it merges other processes' (it merged them in process already).
-    public let historyOrigin = UUID()
 
     /// Sets up a stack for `model` with `options`.
     /// - Throws: ``StoreError`` when the store cannot be opened (not SQLite, locked, other model).
