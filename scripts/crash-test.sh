@@ -4,7 +4,9 @@
 #     delay; then `PRAGMA integrity_check` must say ok, and every importer save must be whole or
 #     absent: save k inserts exactly N tickers tagged `saveNumber = k` in the same transaction that
 #     advances DemoState.saves, so saves 1…DemoState.saves must each hold N tickers and no
-#     ticker may carry a later number.
+#     ticker may carry a later number. Persistent history must hold exactly one transaction
+#     per committed importer save (its tickers' inserts, all in it), never a transaction without
+#     changes or changes without a transaction, and nothing of a save that did not commit.
 #   - 5 rounds: `quarry demo --seed-only` killed mid-seed; then integrity_check, and the next
 #     `quarry demo --seed-only` must refuse the partial seed ("seed was interrupted"), or find
 #     the seed finished with every ticker, or (killed before anything was stored) seed anew.
@@ -60,10 +62,28 @@ for round in $(seq 1 "$import_rounds"); do
   read -r saves distinct highest partial < <(sqlite3 -separator ' ' "$store" "
     SELECT (SELECT saves FROM DemoState), COUNT(*), COALESCE(MAX(saveNumber), 0), COALESCE(SUM(n != $per_save), 0)
     FROM (SELECT saveNumber, COUNT(*) AS n FROM Ticker WHERE saveNumber > 0 GROUP BY saveNumber);")
-  if [ "$distinct" = "$saves" ] && [ "$highest" = "$saves" ] && [ "$partial" = "0" ]; then
-    pass "import round $round (killed after ${d}s)" "$saves saves of $per_save tickers"
+  # Persistent history: importer transactions (those inserting save-numbered tickers) |
+  # transactions without changes | changes without a transaction | saves whose tickers are not
+  # exactly $per_save inserts of one transaction | tickers with no insert in history | inserts of
+  # tickers neither stored nor deleted later (a save that did not commit).
+  read -r recorded bare orphans split unrecorded ghosts < <(sqlite3 -separator ' ' "$store" "
+    SELECT (SELECT COUNT(DISTINCT c.Z_TOKEN) FROM Z_HISTORYCHANGE c JOIN Ticker t
+              ON c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND c.Z_PK = t.Z_PK WHERE t.saveNumber > 0),
+      (SELECT COUNT(*) FROM Z_HISTORYTRANSACTION x WHERE NOT EXISTS (SELECT 1 FROM Z_HISTORYCHANGE c WHERE c.Z_TOKEN = x.Z_TOKEN)),
+      (SELECT COUNT(*) FROM Z_HISTORYCHANGE c WHERE NOT EXISTS (SELECT 1 FROM Z_HISTORYTRANSACTION x WHERE x.Z_TOKEN = c.Z_TOKEN)),
+      (SELECT COUNT(*) FROM (SELECT t.saveNumber FROM Ticker t JOIN Z_HISTORYCHANGE c
+              ON c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND c.Z_PK = t.Z_PK WHERE t.saveNumber > 0
+              GROUP BY t.saveNumber HAVING COUNT(DISTINCT c.Z_TOKEN) != 1 OR COUNT(*) != $per_save)),
+      (SELECT COUNT(*) FROM Ticker t WHERE t.saveNumber > 0 AND NOT EXISTS
+              (SELECT 1 FROM Z_HISTORYCHANGE c WHERE c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND c.Z_PK = t.Z_PK)),
+      (SELECT COUNT(*) FROM Z_HISTORYCHANGE c WHERE c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1
+              AND NOT EXISTS (SELECT 1 FROM Ticker t WHERE t.Z_PK = c.Z_PK)
+              AND NOT EXISTS (SELECT 1 FROM Z_HISTORYCHANGE d WHERE d.Z_ENTITY = 'Ticker' AND d.Z_TYPE = 3 AND d.Z_PK = c.Z_PK));")
+  if [ "$distinct" = "$saves" ] && [ "$highest" = "$saves" ] && [ "$partial" = "0" ] \
+     && [ "$recorded" = "$saves" ] && [ "$bare$orphans$split$unrecorded$ghosts" = "00000" ]; then
+    pass "import round $round (killed after ${d}s)" "$saves saves of $per_save tickers, one history transaction each"
   else
-    fail "import round $round (killed after ${d}s)" "DemoState.saves $saves, $distinct saves stored, highest $highest, $partial partial"
+    fail "import round $round (killed after ${d}s)" "DemoState.saves $saves, $distinct saves stored, highest $highest, $partial partial; history: $recorded importer transactions, $bare without changes, $orphans changes without transaction, $split saves split or short, $unrecorded tickers unrecorded, $ghosts inserts of uncommitted rows"
   fi
 done
 

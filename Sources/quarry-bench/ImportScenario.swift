@@ -90,8 +90,10 @@ func runImportScenario(_ args: BenchArguments) throws {
     ratio("import-scaling", (quarry / Double(n)) / (scaled / Double(big)))
 }
 
-private func quarryImport(n: Int, chunk: Int, data: RowData, url: URL) throws -> Double {
-    let store = try SQLiteStore(url: url, model: sixAttributeModel)
+/// Seconds to import `n` rows through an importer context saving every `chunk`, into a new
+/// store at `url` (recording persistent history or not).
+func quarryImport(n: Int, chunk: Int, data: RowData, url: URL, recordsHistory: Bool = true) throws -> Double {
+    let store = try SQLiteStore(url: url, model: sixAttributeModel, options: .init(recordsHistory: recordsHistory))
     let coordinator = StoreCoordinator(store: store, name: "writer")
     let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "importer")
     let seconds = try measure {

@@ -14,6 +14,7 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "migrate-copy": runMigrateCopyScenario,
     "import-csv": runImportCSVScenario,
     "export": runExportScenario,
+    "history-cost": runHistoryCostScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

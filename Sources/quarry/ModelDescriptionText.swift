@@ -78,6 +78,7 @@ struct ModelDescriptionText {
         if let max = a.maxValue { flags.append("max \(Self.number(max))") }
         if let regex = a.regularExpression { flags.append("regex \(regex)") }
         if let renamed = a.renamingIdentifier { flags.append("renamed from \(renamed)") }
+        if a.preservesValueInHistoryOnDeletion { flags.append("kept in history on deletion") }
         return [a.name, a.type.rawValue, flags.joined(separator: "  ")]
     }
 

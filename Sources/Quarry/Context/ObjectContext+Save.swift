@@ -64,6 +64,7 @@ extension ObjectContext {
         var inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         var changes = StoreChangeSet()
+        changes.author = name
         changes.inserts.reserveCapacity(inserts.count)
         for object in inserts {
             changes.inserts.append(ObjectChange(id: object.objectID, snapshot: object.currentSnapshot,

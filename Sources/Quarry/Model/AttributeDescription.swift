@@ -29,14 +29,19 @@ public struct AttributeDescription: Sendable, Hashable {
     /// value into the bytes stored (``PropertyListTransformer`` when `nil`). Must be registered
     /// with ``AttributeTransformers`` before the model loads.
     public var valueTransformerName: String?
+    /// Whether persistent history keeps this attribute's value when its object is deleted (the
+    /// delete's tombstone, ``HistoryChange/tombstone``; Core Data's name). Part of the version
+    /// hash only when set.
+    public var preservesValueInHistoryOnDeletion: Bool
 
     /// Creates an attribute description.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
         regularExpression: String? = nil, isIndexed: Bool = false, renamingIdentifier: String? = nil,
-        valueTransformerName: String? = nil
+        valueTransformerName: String? = nil, preservesValueInHistoryOnDeletion: Bool = false
     ) {
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.name = name
         self.type = type
         self.isOptional = isOptional

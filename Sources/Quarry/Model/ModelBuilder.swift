@@ -51,12 +51,13 @@ public struct EntityBuilder: Sendable {
     public mutating func attribute(
         _ name: String, _ type: AttributeType, optional: Bool = true, transient: Bool = false,
         default defaultValue: Value? = nil, min: Double? = nil, max: Double? = nil,
-        regex: String? = nil, indexed: Bool = false, renamedFrom renamingIdentifier: String? = nil
+        regex: String? = nil, indexed: Bool = false, renamedFrom renamingIdentifier: String? = nil,
+        preservesValueInHistoryOnDeletion: Bool = false
     ) {
         definition.attributes.append(AttributeDescription(
             name: name, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
             minValue: min, maxValue: max, regularExpression: regex, isIndexed: indexed,
-            renamingIdentifier: renamingIdentifier))
+            renamingIdentifier: renamingIdentifier, preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion))
     }
 
     /// Adds a to-one relationship.

@@ -163,7 +163,9 @@ struct ModelResolver {
             // The transformer shapes the stored bytes; named only when there is one, so
             // hashes of models without transformers stay as they were.
             let transformer = a.valueTransformerName.map { " transformer=\($0)" } ?? ""
-            lines.append("attribute \(a.name) \(a.type.rawValue) optional=\(a.isOptional) transient=\(a.isTransient)\(transformer)")
+            // Likewise for tombstone attributes: what history keeps of a deleted row.
+            let preserved = a.preservesValueInHistoryOnDeletion ? " preservesValueInHistoryOnDeletion" : ""
+            lines.append("attribute \(a.name) \(a.type.rawValue) optional=\(a.isOptional) transient=\(a.isTransient)\(transformer)\(preserved)")
         }
         for r in relationships {
             lines.append("relationship \(r.name) -> \(r.destination) inverse=\(r.inverse ?? "-") toMany=\(r.isToMany) ordered=\(r.isOrdered)")

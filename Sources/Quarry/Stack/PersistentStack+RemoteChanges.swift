@@ -37,7 +37,7 @@ extension PersistentStack {
         let (options, store) = state.withLock { ($0.options, $0.mainCoordinator.store) }
         guard options.watchesRemoteChanges, options.storeType == .sqlite, options.foreignDatabase == nil,
               let url = store.url else { return }
-        let watch = try RemoteChangeWatch(storeURL: url, store: store, origin: historyOrigin) { [weak self] commit in
+        let watch = try RemoteChangeWatch(storeURL: url, store: store, origin: historyOrigin ?? UUID()) { [weak self] commit in
             self?.deliver(commit, storeURL: url)
         }
         state.withLock { $0.remoteWatch = watch }

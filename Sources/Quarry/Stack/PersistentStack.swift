@@ -72,6 +72,12 @@ public final class PersistentStack: @unchecked Sendable {
         /// ``PersistentStack/remoteChangeNotification``). Only an SQLite store Quarry made is
         /// watched: in-memory and JSON stores (and foreign databases) never are.
         public var watchesRemoteChanges = true
+        /// Whether a SQLite store the stack creates records persistent history (default on; see
+        /// ``SQLiteStore/Options/recordsHistory``): an existing store keeps what it was made with.
+        public var recordsPersistentHistory = true
+        /// The origin of the history this stack's saves write (``HistoryTransaction/origin``);
+        /// `nil`: a new UUID per stack, shared by its two stores.
+        public var historyOrigin: UUID?
 
         /// Default options.
         public init() {}
@@ -95,6 +101,10 @@ public final class PersistentStack: @unchecked Sendable {
     private var observerToken: NSObjectProtocol?
     private let mergeObservers = Mutex<[Int: @Sendable (SaveChanges) -> Void]>([:])
     let remoteObservers = Mutex<[Int: @Sendable (RemoteChange) -> Void]>([:])
+    /// The last merged history token per consumer, for a store that cannot keep them (see
+    /// ``lastMergedHistoryToken(consumer:)``) and as the value last set.
+    /// (`.some(nil)`: set to `nil`, not to be read from the store again.)
+    let historyConsumers = Mutex<[String: HistoryToken?]>([:])
 
     /// Sets up a stack for `model` with `options`.
     /// - Throws: ``StoreError`` when the store cannot be opened (not SQLite, locked, other model).
@@ -234,6 +244,8 @@ public final class PersistentStack: @unchecked Sendable {
         sqliteOptions.migratesAutomatically = options.automaticLightweightMigration
         sqliteOptions.modelVersions = options.modelVersions
         sqliteOptions.migrationProgress = options.migrationProgress
+        sqliteOptions.recordsHistory = options.recordsPersistentHistory
+        sqliteOptions.historyOrigin = options.historyOrigin ?? UUID()
         let writer = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "writer")
         let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
         return (main, writer)

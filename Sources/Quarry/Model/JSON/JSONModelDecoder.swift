@@ -9,7 +9,7 @@ struct JSONModelDecoder {
 
     static let modelKeys: Set<String> = ["entities"]
     static let entityKeys: Set<String> = ["name", "parent", "abstract", "className", "attributes", "relationships", "indexes", "unique", "renamingIdentifier"]
-    static let attributeKeys: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "renamingIdentifier", "valueTransformer"]
+    static let attributeKeys: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "renamingIdentifier", "valueTransformer", "preservesValueInHistoryOnDeletion"]
     static let relationshipKeys: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "deleteRule", "minCount", "maxCount", "renamingIdentifier"]
     static let indexKeys: Set<String> = ["name", "attributes"]
 
@@ -78,6 +78,7 @@ struct JSONModelDecoder {
         attribute.isIndexed = try fields.bool("indexed") ?? false
         attribute.renamingIdentifier = try fields.string("renamingIdentifier")
         attribute.valueTransformerName = try fields.string("valueTransformer")
+        attribute.preservesValueInHistoryOnDeletion = try fields.bool("preservesValueInHistoryOnDeletion") ?? false
         return attribute
     }
 

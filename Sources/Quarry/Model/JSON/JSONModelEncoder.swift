@@ -45,6 +45,7 @@ struct JSONModelEncoder {
         if a.isIndexed { f.append("\"indexed\": true") }
         if let i = a.renamingIdentifier { f.append("\"renamingIdentifier\": \(q(i))") }
         if let t = a.valueTransformerName { f.append("\"valueTransformer\": \(q(t))") }
+        if a.preservesValueInHistoryOnDeletion { f.append("\"preservesValueInHistoryOnDeletion\": true") }
         return "{" + f.joined(separator: ", ") + "}"
     }
 

@@ -75,6 +75,7 @@ struct XcodeContentsWriter {
             ("indexed", a.isIndexed ? "YES" : nil),
             ("elementID", a.renamingIdentifier),
             ("valueTransformerName", a.valueTransformerName),
+            ("preserveAfterDeletion", a.preservesValueInHistoryOnDeletion ? "YES" : nil),
         ]
         return element("attribute", fields, of: key)
     }

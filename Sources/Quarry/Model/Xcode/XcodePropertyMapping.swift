@@ -48,7 +48,8 @@ struct XcodePropertyMapping {
             regularExpression: xml["regularExpressionString"],
             isIndexed: Self.flag(xml["indexed"]),
             renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml),
-            valueTransformerName: type == .transformable ? xml["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 } : nil)
+            valueTransformerName: type == .transformable ? xml["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 } : nil,
+            preservesValueInHistoryOnDeletion: Self.flag(xml["preserveAfterDeletion"]))
     }
 
     /// Maps a `<relationship>` element.

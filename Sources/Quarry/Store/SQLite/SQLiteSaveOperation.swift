@@ -18,6 +18,10 @@ final class SQLiteSaveOperation {
     private var failed: [MergeConflict] = []
     private var updatePlans: [Int: [PropertyMask: SQLiteStatements.Plan]] = [:]
     private let transientIndices: [[Int]]
+    /// Per entity, the attributes a delete keeps in history (empty when the store records none).
+    private let tombstoneIndices: [[Int]]
+    /// The tombstone JSON of each deleted object that has one (for the history writer).
+    private(set) var tombstones: [ObjectID: String] = [:]
 
     init(store: SQLiteStore, resolve: @escaping (MergeConflict) -> ConflictResolution) {
         layout = store.layout
@@ -26,12 +30,16 @@ final class SQLiteSaveOperation {
         reader = store.rowReader
         self.resolve = resolve
         transientIndices = store.model.entities.map { e in e.attributes.indices.filter { e.attributes[$0].isTransient } }
+        tombstoneIndices = store.model.entities.map { e in
+            store.recordsHistory ? e.attributes.indices.filter { !e.attributes[$0].isTransient && e.attributes[$0].preservesValueInHistoryOnDeletion } : []
+        }
     }
 
     /// Writes `changes`; throws ``MergeConflictError`` when a conflict resolves to `.fail`.
     func run(_ changes: StoreChangeSet, db: Database) throws -> StoreSaveResult {
         result = StoreSaveResult()
         failed = []
+        tombstones = [:]
         var changes = changes
         let mapping = try allocateKeys(for: &changes.inserts, db: db)
         changes.replaceIDs(mapping)
@@ -133,8 +141,12 @@ final class SQLiteSaveOperation {
         let entity = model.entities[Int(id.entityIndex)]
         currentEntity = entity.index
         let table = layout.table(ofEntity: entity.index)
+        // The preserved values are read before the row goes (only for entities that have some).
+        let tombstone = tombstoneIndices[entity.index].isEmpty ? nil
+            : try reader.snapshot(for: id, db: db).flatMap { SQLiteHistoryWriter.tombstone($0, entity: entity, attributes: tombstoneIndices[entity.index]) }
         try db.execute(sql: "DELETE FROM \(sqlIdentifier(table.name)) WHERE Z_PK = ? AND Z_OPT = ?", arguments: [id.primaryKey, version])
         if db.changesCount == 1 {
+            tombstones[id] = tombstone
             try deleteJoinRows(of: id, db: db)
             result.changes.deleted.append(id)
             return
@@ -170,6 +182,8 @@ final class SQLiteSaveOperation {
             let table = layout.table(ofEntity: Int(id.entityIndex))
             try db.execute(sql: "DELETE FROM \(sqlIdentifier(table.name)) WHERE Z_PK = ?", arguments: [id.primaryKey])
             try deleteJoinRows(of: id, db: db)
+            let entity = model.entities[Int(id.entityIndex)]
+            tombstones[id] = conflict.persistedSnapshot.flatMap { SQLiteHistoryWriter.tombstone($0, entity: entity, attributes: tombstoneIndices[entity.index]) }
             result.changes.deleted.append(id)
             return false
         case .fail:

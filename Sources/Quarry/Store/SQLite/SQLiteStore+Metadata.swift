@@ -112,4 +112,11 @@ enum MetadataKey {
     static let entityHashPrefix = "entityVersionHash."
     /// The save count and the last save's UUID (see ``SQLiteStore/modificationToken()``).
     static let saveToken = "saveToken"
+    /// `1` when saves record persistent history, `0` when the store was made with it off
+    /// (absent: made before history existed; see ``SQLiteStore/prepareHistory(pool:path:options:)``).
+    static let recordsHistory = "history.records"
+    /// The newest history token pruning deleted (absent: nothing was pruned).
+    static let historyPrunedThrough = "history.prunedThrough"
+    /// Prefix of the last history token each consumer merged (``PersistentStack/setLastMergedHistoryToken(_:consumer:)``).
+    static let historyConsumerPrefix = "history.consumer."
 }

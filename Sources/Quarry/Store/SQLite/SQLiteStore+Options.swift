@@ -22,12 +22,24 @@ extension SQLiteStore {
         public var modelVersions: ModelVersionHistory?
         /// Called with the progress of a migration on open that copies rows.
         public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
+        /// Whether a store this opening *creates* records persistent history (default on), and
+        /// whether a store made before history existed gets its history tables when opened for
+        /// writing. The choice is kept in the file, so every process agrees: it does not change
+        /// what an existing store does (see ``SQLiteStore/recordsHistory``).
+        public var recordsHistory: Bool
+        /// The origin written with each history transaction (``HistoryTransaction/origin``), so
+        /// a stack recognizes, and skips, its own saves; `nil`: the store makes its own.
+        /// ``PersistentStack`` gives both its stores the same one.
+        public var historyOrigin: UUID?
 
         /// Creates options.
         public init(
             readOnly: Bool = false, busyTimeout: TimeInterval = 5, migratesAutomatically: Bool = false,
-            modelVersions: ModelVersionHistory? = nil, migrationProgress: (@Sendable (MigrationProgress) -> Void)? = nil
+            modelVersions: ModelVersionHistory? = nil, migrationProgress: (@Sendable (MigrationProgress) -> Void)? = nil,
+            recordsHistory: Bool = true, historyOrigin: UUID? = nil
         ) {
+            self.recordsHistory = recordsHistory
+            self.historyOrigin = historyOrigin
             self.readOnly = readOnly
             self.busyTimeout = busyTimeout
             self.migratesAutomatically = migratesAutomatically

@@ -9,6 +9,9 @@ extension SQLiteStore {
     /// transaction; if any resolution is ``ConflictResolution/fail`` the transaction is rolled
     /// back and ``MergeConflictError`` lists every failed conflict.
     ///
+    /// When the store ``recordsHistory``, the same transaction appends the save's history
+    /// transaction (``StoreSaveResult/historyToken``): it commits with the rows or not at all.
+    ///
     /// - Throws: ``StoreError/readOnly(path:)`` for a read-only store,
     ///   ``StoreError/locked(path:)`` when the write lock is not free within the busy timeout,
     ///   ``StoreError/uniquenessViolation(entity:keys:)``, ``MergeConflictError``, or
@@ -23,6 +26,10 @@ extension SQLiteStore {
                     var result = StoreSaveResult()
                     try db.inTransaction(.immediate) {
                         result = try operation.run(changes, db: db)
+                        if recordsHistory && !result.changes.isEmpty {
+                            let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
+                            result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author, db: db)
+                        }
                         try Self.bumpModificationToken(db)
                         return .commit
                     }

@@ -44,6 +44,12 @@ public final class SQLiteStore: PersistentStore {
     /// The database Quarry did not make that this store reads through views (see
     /// ``init(foreign:busyTimeout:)``), or `nil` for a Quarry store.
     public let foreign: ForeignDatabase?
+    /// Whether saves append persistent history (see ``PersistentHistoryStore``): fixed in the
+    /// file when it was made (``Options/recordsHistory``) or upgraded; `false` for a store made
+    /// before history existed that was opened read-only, and for a foreign database.
+    public let recordsHistory: Bool
+    /// The origin this store writes with its history transactions (``Options/historyOrigin``).
+    public let historyOrigin: UUID
 
     /// The store file's URL.
     public var url: URL? { fileURL }
@@ -70,6 +76,7 @@ public final class SQLiteStore: PersistentStore {
         self.fileURL = url
         self.options = options
         self.foreign = nil
+        self.historyOrigin = options.historyOrigin ?? UUID()
         let exists = FileManager.default.fileExists(atPath: path)
         var existingMetadata: Metadata?
         var needsMigration = false
@@ -120,8 +127,9 @@ public final class SQLiteStore: PersistentStore {
                 (identifier, resolvedModel) = try Self.check(stored, against: model, path: path)
             } else {
                 guard let model else { throw StoreError.missingMetadata(path: path) }
-                (identifier, resolvedModel) = try Self.create(pool: pool, model: model, path: path)
+                (identifier, resolvedModel) = try Self.create(pool: pool, model: model, path: path, recordsHistory: options.recordsHistory)
             }
+            recordsHistory = try Self.prepareHistory(pool: pool, options: options)
         } catch let error as MigrationError {
             throw error
         } catch {
@@ -146,6 +154,8 @@ public final class SQLiteStore: PersistentStore {
         self.fileURL = URL(fileURLWithPath: path)
         self.options = Options(readOnly: true, busyTimeout: busyTimeout)
         self.foreign = database
+        self.recordsHistory = false
+        self.historyOrigin = UUID()
         self.identifier = database.identifier
         self.model = database.model
         self.layout = SQLiteLayout(model: database.model)
@@ -202,7 +212,7 @@ public final class SQLiteStore: PersistentStore {
     }
 
     /// Creates schema and metadata, unless another connection did it first.
-    private static func create(pool: DatabasePool, model: ManagedObjectModel, path: String) throws -> (UUID, ManagedObjectModel) {
+    private static func create(pool: DatabasePool, model: ManagedObjectModel, path: String, recordsHistory: Bool) throws -> (UUID, ManagedObjectModel) {
         try pool.writeWithoutTransaction { db in
             var result: (UUID, ManagedObjectModel)?
             try db.inTransaction(.immediate) {
@@ -215,6 +225,7 @@ public final class SQLiteStore: PersistentStore {
                 for sql in SQLiteLayout(model: model).schemaStatements(model: model) { try db.execute(sql: sql) }
                 let identifier = UUID()
                 try writeMetadata(db: db, identifier: identifier, model: model)
+                try createHistory(db, records: recordsHistory)
                 result = (identifier, model)
                 return .commit
             }

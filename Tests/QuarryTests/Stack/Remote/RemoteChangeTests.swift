@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import Quarry
 import QuarryTestSupport
@@ -103,5 +104,98 @@ struct RemoteChangeTests {
             try controller.refetchReportingChanges()
             #expect(recorder.events == 0 && recorder.resets == 0)
         }
+    }
+
+    @Test("another stack's save is merged, not re-fetched: inserts, moves and deletes reported, nothing unregistered loaded")
+    func otherStackSaveIsMerged() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("store.sqlite")
+        try Self.seed(url, tickers: 4)
+        let writer = try Self.stack(url)
+        let reader = try Self.stack(url)
+        let (controller, recorder) = try await MainActor.run { try Self.watch(reader) }
+        let before = await MainActor.run { reader.mainContext.registeredObjectCount }
+        let importer = writer.importerContext()
+        let token = try (writer.writerCoordinator.store as! SQLiteStore).currentHistoryToken()
+        let change = try await nextRemoteChange(of: reader) {
+            try importer.performAndWait {
+                let all = try importer.fetch(FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])) as! [Ticker]
+                all[0].price = 100                       // T0 moves to the end
+                importer.delete(all[2])                  // T2 goes
+                let n = try importer.insert(Ticker.self)
+                n.symbol = "N"
+                n.price = 1.5
+                try importer.save()
+            }
+        }
+        #expect(!change.isExternal)
+        #expect(change.tokens?.lowerBound ?? HistoryToken(0) > token ?? HistoryToken(0))
+        await MainActor.run {
+            #expect(reader.mainContext.registeredObjectCount == before, "no unregistered object was loaded to decide")
+            #expect(recorder.items == controller.snapshot.items, "\(recorder.log)")
+            #expect(recorder.events == 1 && recorder.resets == 0 && recorder.violations.isEmpty)
+            #expect(Self.symbols(controller) == ["T1", "N", "T3", "T0"])
+        }
+    }
+
+    @Test("a stack's own saves are merged once, in process: the watcher skips their history")
+    func ownSavesAreSkipped() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("store.sqlite")
+        try Self.seed(url, tickers: 2)
+        let other = try Self.stack(url)
+        let stack = try Self.stack(url)
+        let (controller, recorder) = try await MainActor.run { try Self.watch(stack) }
+        let own = stack.importerContext()
+        _ = try await nextMerge(of: stack) {
+            try own.performAndWait {
+                let t = try own.insert(Ticker.self)
+                t.symbol = "OWN"
+                t.price = 0.5
+                try own.save()
+            }
+        }
+        let ownToken = try (stack.writerCoordinator.store as! SQLiteStore).currentHistoryToken()!
+        let seen = Mutex<[RemoteChange]>([])
+        let observation = stack.addRemoteChangeObserver { change in seen.withLock { $0.append(change) } }
+        defer { observation.cancel() }
+        let importer = other.importerContext()
+        let change = try await nextRemoteChange(of: stack) {
+            try importer.performAndWait {
+                let t = try importer.insert(Ticker.self)
+                t.symbol = "OTHER"
+                t.price = 7
+                try importer.save()
+            }
+        }
+        #expect(change.tokens.map { $0.lowerBound > ownToken } == true, "the own transaction is not among the merged ones")
+        await MainActor.run {
+            #expect(seen.withLock { $0.count } == 1)
+            #expect(recorder.events == 2, "one event for the own save, one for the other stack's: \(recorder.log)")
+            #expect(recorder.items == controller.snapshot.items)
+            #expect(Self.symbols(controller) == ["T0", "OWN", "T1", "OTHER"])
+        }
+    }
+
+    @Test("history pruned behind a reader reads as external, and reading resumes after the newest transaction")
+    func prunedHistoryIsExternal() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("store.sqlite")
+        try Self.seed(url, tickers: 1)
+        let store = try SQLiteStore(url: url, model: Self.model)
+        let reader = try RemoteHistoryReader(store: store, origin: UUID())
+        let writer = try Self.stack(url)
+        let importer = writer.importerContext()
+        for price in [1.0, 2.0] {
+            try importer.performAndWait {
+                let t = try importer.fetch(FetchRequest(entityName: "Ticker")).first as! Ticker
+                t.price = price
+                try importer.save()
+            }
+        }
+        let newest = try store.currentHistoryToken()!
+        try store.deleteHistory(before: newest)
+        guard case .external = try reader.nextCommit() else { Issue.record("expected a re-fetch"); return }
+        #expect(reader.lastToken == newest)
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+extension PersistentStack {
+    /// The store's persistent history, when it records one (`nil` for in-memory, JSON and
+    /// foreign stores, and for a SQLite store made with history off).
+    public var historyStore: (any PersistentHistoryStore)? {
+        guard let store = writerCoordinator.store as? any PersistentHistoryStore, store.recordsHistory else { return nil }
+        return store
+    }
+
+    /// The origin this stack's saves write with their history transactions: a stack merging
+    /// history skips transactions of its own origin (it merged them in process already).
+    public var historyOrigin: UUID? { (writerCoordinator.store as? SQLiteStore)?.historyOrigin }
+
+    /// The last history token `consumer` merged (``setLastMergedHistoryToken(_:consumer:)``),
+    /// `nil` when it never set one. Kept in the store (`Z_METADATA`, `history.consumer.<name>`)
+    /// when it is a writable SQLite store, so it survives a restart; in memory otherwise (a
+    /// read-only stack starts from what the file has).
+    public func lastMergedHistoryToken(consumer: String) -> HistoryToken? {
+        if let set = historyConsumers.withLock({ $0[consumer] }) { return set }
+        guard let store = writerCoordinator.store as? SQLiteStore, store.foreign == nil else { return nil }
+        return (try? store.historyConsumerToken(consumer)) ?? nil
+    }
+
+    /// Records that `consumer` merged history through `token` (`nil` forgets it).
+    /// - Throws: ``StoreError`` when the store cannot be written (the token is still kept in
+    ///   memory for this stack).
+    public func setLastMergedHistoryToken(_ token: HistoryToken?, consumer: String) throws {
+        historyConsumers.withLock { $0[consumer] = .some(token) }
+        if let store = writerCoordinator.store as? SQLiteStore, !store.isReadOnly, store.foreign == nil {
+            try store.setHistoryConsumerToken(token, consumer: consumer)
+        }
+    }
+}

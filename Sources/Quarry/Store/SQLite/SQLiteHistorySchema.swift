@@ -1,0 +1,49 @@
+/// The persistent-history tables of an ``SQLiteStore`` (see ``PersistentHistoryStore``).
+///
+/// - `Z_HISTORYTRANSACTION`: one row per save. `Z_TOKEN` is `AUTOINCREMENT`, so SQLite keeps the
+///   largest token ever handed out in `sqlite_sequence` and never reuses one, also after
+///   pruning deleted the newest rows. `Z_TIMESTAMP` is seconds since 2001-01-01 (like dates).
+/// - `Z_HISTORYCHANGE`: one row per object a save inserted, updated or deleted. `Z_ENTITY` is
+///   the entity's *name*, not its index, so a migration that renumbers entities keeps history
+///   readable. `Z_KEYS` lists an update's changed properties (comma-separated names, sorted),
+///   `Z_TOMBSTONE` a delete's preserved attribute values (a JSON object, the JSON store's
+///   value forms).
+enum SQLiteHistorySchema {
+    static let transactionTable = "Z_HISTORYTRANSACTION"
+    static let changeTable = "Z_HISTORYCHANGE"
+
+    /// The statements that make the tables and their index; each may run again (`IF NOT EXISTS`).
+    static let statements = [
+        """
+        CREATE TABLE IF NOT EXISTS Z_HISTORYTRANSACTION (Z_TOKEN INTEGER PRIMARY KEY AUTOINCREMENT, \
+        Z_TIMESTAMP REAL NOT NULL, Z_AUTHOR TEXT, Z_ORIGIN TEXT NOT NULL, Z_PROCESS INTEGER NOT NULL)
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS Z_HISTORYCHANGE (Z_TOKEN INTEGER NOT NULL, Z_ENTITY TEXT NOT NULL, \
+        Z_PK INTEGER NOT NULL, Z_TYPE INTEGER NOT NULL, Z_KEYS TEXT, Z_TOMBSTONE TEXT)
+        """,
+        "CREATE INDEX IF NOT EXISTS Z_HISTORYCHANGE_Z_TOKEN ON Z_HISTORYCHANGE (Z_TOKEN)",
+    ]
+
+    /// `Z_TYPE` of each change type.
+    static func code(_ type: HistoryChangeType) -> Int64 {
+        switch type {
+        case .insert: return 1
+        case .update: return 2
+        case .delete: return 3
+        }
+    }
+
+    /// The change type of a `Z_TYPE` (`nil` for a code this Quarry does not know).
+    static func type(_ code: Int64) -> HistoryChangeType? {
+        switch code {
+        case 1: return .insert
+        case 2: return .update
+        case 3: return .delete
+        default: return nil
+        }
+    }
+
+    static let insertTransaction = "INSERT INTO Z_HISTORYTRANSACTION (Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS) VALUES (?, ?, ?, ?)"
+    static let insertChange = "INSERT INTO Z_HISTORYCHANGE (Z_TOKEN, Z_ENTITY, Z_PK, Z_TYPE, Z_KEYS, Z_TOMBSTONE) VALUES (?, ?, ?, ?, ?, ?)"
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// Appends one save's persistent-history transaction, inside the save's `IMMEDIATE`
+/// transaction on the writer connection (so it commits, or rolls back, with the rows).
+///
+/// Per object it binds a cached prepared statement with integers and the entity's name; no
+/// SQL is built per row. Not shared: it lives for one save.
+struct SQLiteHistoryWriter {
+    let model: ManagedObjectModel
+    let origin: String
+
+    /// `<executable>[pid]`: the author of saves whose context has no name.
+    static let processLabel = "\(ProcessInfo.processInfo.processName)[\(ProcessInfo.processInfo.processIdentifier)]"
+
+    /// Records `changes` (what the save committed) as one transaction; returns its token.
+    ///
+    /// - Parameters:
+    ///   - tombstones: Per deleted object, its preserved values as tombstone JSON.
+    ///   - author: The saving context's name (`nil`: ``processLabel``).
+    func record(_ changes: SaveChanges, tombstones: [ObjectID: String], author: String?, db: Database) throws -> HistoryToken {
+        let transaction = SQLiteRawStatement(try db.cachedStatement(sql: SQLiteHistorySchema.insertTransaction))
+        transaction.bind(.double(Date().timeIntervalSinceReferenceDate), at: 1)
+        transaction.bind(author ?? Self.processLabel, at: 2)
+        transaction.bind(origin, at: 3)
+        transaction.bind(Int64(ProcessInfo.processInfo.processIdentifier), at: 4)
+        try transaction.execute()
+        let token = db.lastInsertedRowID
+
+        let change = SQLiteRawStatement(try db.cachedStatement(sql: SQLiteHistorySchema.insertChange))
+        change.bind(token, at: 1)
+        func write(_ id: ObjectID, _ type: HistoryChangeType, keys: String?, tombstone: String?) throws {
+            change.bind(model.entities[Int(id.entityIndex)].name, at: 2)
+            change.bind(id.primaryKey, at: 3)
+            change.bind(SQLiteHistorySchema.code(type), at: 4)
+            if let keys { change.bind(keys, at: 5) } else { change.bindNull(at: 5) }
+            if let tombstone { change.bind(tombstone, at: 6) } else { change.bindNull(at: 6) }
+            try change.execute()
+        }
+        for id in changes.inserted { try write(id, .insert, keys: nil, tombstone: nil) }
+        for id in changes.updated {
+            let keys = changes.changedKeys[id].map { $0.sorted().joined(separator: ",") }
+            try write(id, .update, keys: keys, tombstone: nil)
+        }
+        for id in changes.deleted { try write(id, .delete, keys: nil, tombstone: tombstones[id]) }
+        return HistoryToken(token)
+    }
+
+    /// The tombstone JSON of a row about to be deleted: the values of the entity's attributes
+    /// marked ``AttributeDescription/preservesValueInHistoryOnDeletion`` (`nil` when none are).
+    static func tombstone(_ snapshot: Snapshot, entity: EntityDescription, attributes: [Int]) -> String? {
+        guard !attributes.isEmpty else { return nil }
+        let pairs = attributes.map { JSONModelValues.quoted(entity.attributes[$0].name) + ": " + JSONStoreValue.encode(snapshot.values[$0]) }
+        return "{" + pairs.joined(separator: ", ") + "}"
+    }
+}

@@ -1,0 +1,34 @@
+import GRDB
+
+extension SQLiteStore {
+    /// The token `consumer` last merged, from `Z_METADATA` (`history.consumer.<name>`).
+    /// Returns `nil` when none is stored.
+    func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
+        do {
+            return try pool.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
+                                    arguments: [MetadataKey.historyConsumerPrefix + consumer]).flatMap { Int64($0) }.map(HistoryToken.init)
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// Stores (or, for `nil`, removes) the token `consumer` last merged.
+    /// - Throws: ``StoreError/readOnly(path:)`` for a read-only store, ``StoreError/locked(path:)``.
+    func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {
+        guard !options.readOnly else { throw StoreError.readOnly(path: path) }
+        let key = MetadataKey.historyConsumerPrefix + consumer
+        do {
+            try pool.write { db in
+                if let token {
+                    try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, String(token.value)])
+                } else {
+                    try db.execute(sql: "DELETE FROM Z_METADATA WHERE key = ?", arguments: [key])
+                }
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+}
