@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,8 +23,8 @@ import Glibc
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
 /// `data_version`. The watcher stops on ``cancel()`` or when released.
 final class StoreWatcher: @unchecked Sendable {
-    // Every mutable property is confined to `queue` ("Quarry.StoreWatcher <file>"); `init`
-    // sets them before the read source can run.
+    // Every mutable property but `cancelled` (a Mutex) is confined to `queue`
+    // ("Quarry.StoreWatcher <file>"); `init` sets them before the read source can run.
 
     /// The store file watched.
     let storeURL: URL
@@ -35,7 +36,8 @@ final class StoreWatcher: @unchecked Sendable {
     private let names: Set<String>
     private let onCommit: @Sendable () -> Void
     private var dataVersion: Int64
-    private var cancelled = false
+    /// Set by ``cancel()`` from any thread (also from `queue` itself: a stack released there).
+    private let cancelled = Mutex(false)
     /// Re-checks pending after an event that did not change `data_version` (see the type's comment).
     private var recheck = 0
     /// Delays of the re-checks after an event that found `data_version` unchanged, in milliseconds.
@@ -83,26 +85,24 @@ final class StoreWatcher: @unchecked Sendable {
     }
 
     /// Stops watching; `onCommit` is not called after this returns (unless it is running).
+    /// Never waits, so it may be called on the watcher's queue too.
     func cancel() {
-        queue.sync {
-            cancelled = true
-            source.cancel()
-        }
+        cancelled.withLock { $0 = true }
+        source.cancel()
     }
 
-    /// The `data_version` the watcher last saw (on its queue).
-    var lastDataVersion: Int64 { queue.sync { dataVersion } }
+    private var isCancelled: Bool { cancelled.withLock { $0 } }
 
     // MARK: Events
 
     private func eventsArrived() {
-        guard !cancelled, drainEvents() else { return }
+        guard !isCancelled, drainEvents() else { return }
         check(recheckIndex: 0)
     }
 
     /// Compares `data_version`; when unchanged, checks again after the next delay.
     private func check(recheckIndex: Int) {
-        guard !cancelled else { return }
+        guard !isCancelled else { return }
         let now = (try? Self.readDataVersion(connection)) ?? dataVersion
         if now != dataVersion {
             dataVersion = now
