@@ -57,8 +57,9 @@ public struct HistoryTransaction: Sendable, Equatable {
 public struct HistoryFetchResult: Sendable {
     /// The transactions after the token asked for, oldest first.
     public var transactions: [HistoryTransaction]
-    /// Whether history after the token was pruned (the token is older than the oldest
-    /// transaction kept): the caller missed changes and must re-fetch what it shows.
+    /// Whether pruning deleted a transaction newer than the token asked for (a `nil` token
+    /// counts as 0; the store keeps the newest pruned token): the caller missed changes and
+    /// must re-fetch what it shows.
     public var isExpired: Bool
     /// Whether more transactions follow (the fetch stopped at its limit).
     public var hasMore: Bool

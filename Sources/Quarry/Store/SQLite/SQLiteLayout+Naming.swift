@@ -9,7 +9,7 @@
 ///
 /// **Fallbacks only for clashes.** Names clash when SQLite would take them for the same
 /// identifier (ASCII case-insensitively, see ``SQLiteNamespace``) or when they are Quarry's or
-/// SQLite's own: tables `Z_METADATA`, `Z_PRIMARYKEY` and `sqlite_…`; columns `Z_PK`, `Z_ENT`,
+/// SQLite's own: tables `Z_METADATA`, `Z_PRIMARYKEY`, `Z_HISTORY…` and `sqlite_…`; columns `Z_PK`, `Z_ENT`,
 /// `Z_OPT`. Once every natural name is claimed, in model order, each clashing one gets:
 /// - a table: `Q_<natural>`;
 /// - a column: `<DeclaringEntity>_<natural>` (so `Item_Name` beside `name`, `Book_code` for
@@ -46,8 +46,9 @@ extension SQLiteLayout {
 
     /// Columns a table may not use for data: Quarry's own.
     static let reservedColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
-    /// Table names a model may not use: Quarry's bookkeeping tables (SQLite's own start `sqlite_`).
-    static let reservedTables = ["Z_METADATA", "Z_PRIMARYKEY"]
+    /// Table names a model may not use: Quarry's bookkeeping tables, persistent history's
+    /// tables and index (SQLite's own start `sqlite_`).
+    static let reservedTables = ["Z_METADATA", "Z_PRIMARYKEY", "Z_HISTORYTRANSACTION", "Z_HISTORYCHANGE", "Z_HISTORYCHANGE_Z_TOKEN"]
 
     /// Names the data columns of one table (see the rule above); returns them in table order
     /// with each request's column position.

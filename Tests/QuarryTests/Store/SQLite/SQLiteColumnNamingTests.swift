@@ -192,8 +192,8 @@ import QuarryTestSupport
         try (stack.writerCoordinator.store as! SQLiteStore).pool.read { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")
             // The entity `Z_Owner_tags` keeps its name; the join table of `Owner.tags` moves aside.
-            #expect(tables == ["Owner", "Q_Z_METADATA", "Q_Z_Owner_tags", "Q_sqlite_stat", "Q_z_primarykey", "Tag", "Z_METADATA",
-                               "Z_Owner_tags", "Z_PRIMARYKEY"])
+            #expect(tables == ["Owner", "Q_Z_METADATA", "Q_Z_Owner_tags", "Q_sqlite_stat", "Q_z_primarykey", "Tag", "Z_HISTORYCHANGE",
+                               "Z_HISTORYTRANSACTION", "Z_METADATA", "Z_Owner_tags", "Z_PRIMARYKEY"])
             #expect(try db.columns(in: "Q_Z_METADATA").map(\.name) == [
                 "Z_PK", "Z_ENT", "Z_OPT", "Z_FOK_owner", "owner_ENT", "owner",
                 "Z_METADATA_Z_OPT", "Z_METADATA_Z_PK", "Z_METADATA_z_ent", "Z_METADATA_owner_ENT", "Z_METADATA_Z_FOK_owner"])

@@ -12,8 +12,8 @@ import QuarryTestSupport
         _ = try SQLiteStore(url: url, model: TestModels.tickers())
         try inspect(url) { db in
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            #expect(tables == ["Asset", "Person", "Portfolio", "Quote", "Sector", "Tag", "Ticker",
-                               "Z_METADATA", "Z_PRIMARYKEY", "Z_Portfolio_holdings", "Z_Tag_tickers"])
+            #expect(tables == ["Asset", "Person", "Portfolio", "Quote", "Sector", "Tag", "Ticker", "Z_HISTORYCHANGE", "Z_HISTORYTRANSACTION",
+                               "Z_METADATA", "Z_PRIMARYKEY", "Z_Portfolio_holdings", "Z_Tag_tickers", "sqlite_sequence"])
             #expect(try db.columns(in: "Ticker").map(\.name)
                 == ["Z_PK", "Z_ENT", "Z_OPT", "active", "listed", "name", "price", "symbol", "volume", "sector"])
             #expect(try db.columns(in: "Asset").map(\.name) == ["Z_PK", "Z_ENT", "Z_OPT", "code", "value", "coupon", "maturity", "exchange"])
