@@ -17,8 +17,8 @@ import Glibc
 ///
 /// A writer appends its commit frame to the `-wal` *before* it publishes the commit in the
 /// shared-memory index (which inotify cannot see), so an event can arrive while `data_version`
-/// is still the old one: a few re-checks follow such an event (and only such an event), a few
-/// milliseconds apart; while nothing is written, nothing runs.
+/// is still the old one: a few re-checks follow each batch of events (2, 10, 50 and 250 ms
+/// after it), and only such a batch; while nothing is written, nothing runs.
 ///
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
 /// `data_version`. The watcher stops on ``cancel()`` or when released.
@@ -100,22 +100,24 @@ final class StoreWatcher: @unchecked Sendable {
         check(recheckIndex: 0)
     }
 
-    /// Compares `data_version`; when unchanged, checks again after the next delay.
+    /// Compares `data_version`, then checks again after the next delay: a commit whose last
+    /// event was drained with an earlier one's may publish only after this read. A change
+    /// starts the delays over; they end after a few reads that found none.
     private func check(recheckIndex: Int) {
         guard !isCancelled else { return }
         let now = (try? Self.readDataVersion(connection)) ?? dataVersion
+        var next = recheckIndex
         if now != dataVersion {
             dataVersion = now
-            recheck += 1            // drops re-checks still pending: this event was seen
             onCommit()
-            return
+            next = 0
         }
-        guard recheckIndex < Self.recheckDelays.count else { return }
-        recheck += 1
+        recheck += 1            // drops the re-checks still pending: this read replaces them
+        guard next < Self.recheckDelays.count else { return }
         let generation = recheck
-        queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[recheckIndex])) { [weak self] in
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[next])) { [weak self] in
             guard let self, self.recheck == generation else { return }
-            self.check(recheckIndex: recheckIndex + 1)
+            self.check(recheckIndex: next + 1)
         }
     }
 
