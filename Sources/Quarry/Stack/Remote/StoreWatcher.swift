@@ -115,7 +115,7 @@ final class StoreWatcher: @unchecked Sendable {
         recheck += 1            // drops the re-checks still pending: this read replaces them
         guard next < Self.recheckDelays.count else { return }
         let generation = recheck
-        queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[next])) { [weak self] in
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[next])) { [weak self, next] in
             guard let self, self.recheck == generation else { return }
             self.check(recheckIndex: next + 1)
         }

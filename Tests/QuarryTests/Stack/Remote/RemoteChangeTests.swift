@@ -31,6 +31,28 @@ struct RemoteChangeTests {
         try PersistentStack(model: Self.model, storeURL: url)
     }
 
+    /// A seeded store in `directory`, a stack that writes it and a watching stack whose
+    /// controller (by price) records what it reports.
+    static func writerAndReader(in directory: TemporaryDirectory, tickers: Int) async throws
+        -> (writer: PersistentStack, reader: PersistentStack, controller: FetchedResultsController, recorder: DiffRecorder) {
+        let url = directory.file("store.sqlite")
+        try seed(url, tickers: tickers)
+        let writer = try stack(url)
+        let reader = try stack(url)
+        let (controller, recorder) = try await MainActor.run { try watch(reader) }
+        return (writer, reader, controller, recorder)
+    }
+
+    /// Inserts and saves a ticker through `context` (on its queue).
+    static func saveTicker(_ symbol: String, price: Double, in context: ObjectContext) throws {
+        try context.performAndWait {
+            let t = try context.insert(Ticker.self)
+            t.symbol = symbol
+            t.price = price
+            try context.save()
+        }
+    }
+
     /// A controller over every ticker by price, with a recorder that rebuilds its rows from the
     /// reported changes.
     @MainActor
@@ -109,11 +131,7 @@ struct RemoteChangeTests {
     @Test("another stack's save is merged, not re-fetched: inserts, moves and deletes reported, nothing unregistered loaded")
     func otherStackSaveIsMerged() async throws {
         let directory = TemporaryDirectory()
-        let url = directory.file("store.sqlite")
-        try Self.seed(url, tickers: 4)
-        let writer = try Self.stack(url)
-        let reader = try Self.stack(url)
-        let (controller, recorder) = try await MainActor.run { try Self.watch(reader) }
+        let (writer, reader, controller, recorder) = try await Self.writerAndReader(in: directory, tickers: 4)
         let before = await MainActor.run { reader.mainContext.registeredObjectCount }
         let importer = writer.importerContext()
         let token = try (writer.writerCoordinator.store as! SQLiteStore).currentHistoryToken()
@@ -141,33 +159,15 @@ struct RemoteChangeTests {
     @Test("a stack's own saves are merged once, in process: the watcher skips their history")
     func ownSavesAreSkipped() async throws {
         let directory = TemporaryDirectory()
-        let url = directory.file("store.sqlite")
-        try Self.seed(url, tickers: 2)
-        let other = try Self.stack(url)
-        let stack = try Self.stack(url)
-        let (controller, recorder) = try await MainActor.run { try Self.watch(stack) }
+        let (other, stack, controller, recorder) = try await Self.writerAndReader(in: directory, tickers: 2)
         let own = stack.importerContext()
-        _ = try await nextMerge(of: stack) {
-            try own.performAndWait {
-                let t = try own.insert(Ticker.self)
-                t.symbol = "OWN"
-                t.price = 0.5
-                try own.save()
-            }
-        }
+        _ = try await nextMerge(of: stack) { try Self.saveTicker("OWN", price: 0.5, in: own) }
         let ownToken = try (stack.writerCoordinator.store as! SQLiteStore).currentHistoryToken()!
         let seen = Mutex<[RemoteChange]>([])
         let observation = stack.addRemoteChangeObserver { change in seen.withLock { $0.append(change) } }
         defer { observation.cancel() }
         let importer = other.importerContext()
-        let change = try await nextRemoteChange(of: stack) {
-            try importer.performAndWait {
-                let t = try importer.insert(Ticker.self)
-                t.symbol = "OTHER"
-                t.price = 7
-                try importer.save()
-            }
-        }
+        let change = try await nextRemoteChange(of: stack) { try Self.saveTicker("OTHER", price: 7, in: importer) }
         #expect(change.tokens.map { $0.lowerBound > ownToken } == true, "the own transaction is not among the merged ones")
         await MainActor.run {
             #expect(seen.withLock { $0.count } == 1)
