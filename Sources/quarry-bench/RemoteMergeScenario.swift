@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import Synchronization
 
 /// Signals each `didChangeContent` (on the main queue) and records when it arrived.
 final class RemoteChangeSignal: FetchedResultsControllerDelegate, @unchecked Sendable {
@@ -53,6 +54,11 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
         c.delegate = signal
         return c
     }
+    let kinds = Mutex((merged: 0, external: 0))
+    let observation = stack.addRemoteChangeObserver { change in
+        kinds.withLock { if change.isExternal { $0.external += 1 } else { $0.merged += 1 } }
+    }
+    defer { observation.cancel() }
     let writer = try RemoteMergeWriterProcess(url: url, n: n, k: k)
     defer { writer.stop() }
     var latency: [Double] = [], refetch: [Double] = [], saving: [Double] = []
@@ -77,6 +83,8 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     }
     print("  writer's save (other proc) k=\(k)  p50 \(String(format: "%.4f", percentile(saving, 0.5))) s  p99 \(String(format: "%.4f", percentile(saving, 0.99))) s")
     print("  save start → didChangeContent  k=\(k) n=\(n)  p50 \(String(format: "%.4f", percentile(latency, 0.5))) s  p99 \(String(format: "%.4f", percentile(latency, 0.99))) s")
+    let seen = kinds.withLock { $0 }
+    print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
     print("  re-run fetch               n=\(n)  p50 \(String(format: "%.4f", percentile(refetch, 0.5))) s  p99 \(String(format: "%.4f", percentile(refetch, 0.99))) s")
     ratio("remote-merge", percentile(refetch, 0.5) / percentile(latency, 0.5))
 }

@@ -62,7 +62,7 @@ extension PersistentStack {
             case .external:
                 main.mergeExternalStoreChange()
                 change = RemoteChange(storeURL: storeURL, tokens: nil, isExternal: true)
-            case .ownOnly:
+            case .ownOnly, .none:
                 return
             }
             for block in self.remoteObservers.withLock({ $0.sorted { $0.key < $1.key }.map(\.value) }) { block(change) }
@@ -85,10 +85,14 @@ final class RemoteChangeWatch: Sendable {
     init(storeURL: URL, store: PersistentStore, origin: UUID,
          deliver: @escaping @Sendable (RemoteCommit) -> Void) throws {
         let reader = try RemoteHistoryReader(store: store, origin: origin)
-        watcher = try StoreWatcher(storeURL: storeURL) {
+        watcher = try StoreWatcher(storeURL: storeURL, onCommit: { logWritten in
             // A history read that fails (the file replaced under us) is answered by re-fetching.
-            deliver((try? reader.nextCommit()) ?? .external)
-        }
+            let commit = (try? reader.nextCommit(logWritten: logWritten)) ?? .external
+            if case .none = commit { return }
+            deliver(commit)
+        }, onQuiet: {
+            if case .external = reader.settle() { deliver(.external) }
+        })
     }
 
     /// Stops watching: nothing is delivered after this returns (unless being delivered).

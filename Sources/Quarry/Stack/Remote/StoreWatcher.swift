@@ -21,7 +21,13 @@ import Glibc
 /// after it), and only such a batch; while nothing is written, nothing runs.
 ///
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
-/// `data_version`. The watcher stops on ``cancel()`` or when released.
+/// `data_version`, told whether the `-wal` or `-journal` was written since the last call: a
+/// checkpoint (which writes the store file only) can change `data_version` with no commit, so
+/// a change that history does not explain counts as an outside write only after such a write.
+/// `onQuiet` runs once the re-checks after a batch found nothing more: a writer that restarts
+/// the `-wal` changes `data_version` when it starts writing, before its commit, so only a
+/// change history still does not explain by then is an outside write.
+/// The watcher stops on ``cancel()`` or when released.
 final class StoreWatcher: @unchecked Sendable {
     // Every mutable property but `cancelled` (a Mutex) is confined to `queue`
     // ("Quarry.StoreWatcher <file>"); `init` sets them before the read source can run.
@@ -34,7 +40,12 @@ final class StoreWatcher: @unchecked Sendable {
     private let source: DispatchSourceRead
     private let connection: DatabaseQueue
     private let names: Set<String>
-    private let onCommit: @Sendable () -> Void
+    /// The `-wal` and `-journal`: where a commit writes (the store file alone is a checkpoint's).
+    private let logNames: Set<String>
+    private let onCommit: @Sendable (_ logWritten: Bool) -> Void
+    private let onQuiet: @Sendable () -> Void
+    /// Whether the `-wal` or `-journal` was written since the last `onCommit`.
+    private var logWritten = false
     private var dataVersion: Int64
     /// Set by ``cancel()`` from any thread (also from `queue` itself: a stack released there).
     private let cancelled = Mutex(false)
@@ -46,11 +57,14 @@ final class StoreWatcher: @unchecked Sendable {
     /// Starts watching the store at `storeURL`.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the folder cannot be watched or
     ///   the store cannot be opened for reading.
-    init(storeURL: URL, onCommit: @escaping @Sendable () -> Void) throws {
+    init(storeURL: URL, onCommit: @escaping @Sendable (_ logWritten: Bool) -> Void,
+         onQuiet: @escaping @Sendable () -> Void = {}) throws {
         self.storeURL = storeURL
         self.onCommit = onCommit
+        self.onQuiet = onQuiet
         let file = storeURL.lastPathComponent
-        self.names = [file, file + "-wal", file + "-journal"]
+        self.logNames = [file + "-wal", file + "-journal"]
+        self.names = logNames.union([file])
         self.queue = DispatchQueue(label: "Quarry.StoreWatcher \(file)")
         let folder = storeURL.deletingLastPathComponent().path
         let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
@@ -109,11 +123,16 @@ final class StoreWatcher: @unchecked Sendable {
         var next = recheckIndex
         if now != dataVersion {
             dataVersion = now
-            onCommit()
+            let written = logWritten
+            logWritten = false
+            onCommit(written)
             next = 0
         }
         recheck += 1            // drops the re-checks still pending: this read replaces them
-        guard next < Self.recheckDelays.count else { return }
+        guard next < Self.recheckDelays.count else {
+            onQuiet()
+            return
+        }
         let generation = recheck
         queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[next])) { [weak self, next] in
             guard let self, self.recheck == generation else { return }
@@ -137,6 +156,7 @@ final class StoreWatcher: @unchecked Sendable {
                 if length > 0 {
                     let name = String(cString: buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self))
                     if names.contains(name) { relevant = true }
+                    if logNames.contains(name) { logWritten = true }
                 }
                 offset += 16 + length
             }

@@ -79,8 +79,11 @@ struct RemoteHistoryReaderTests {
         #expect(changes.carriesSnapshots, "current values read for the controllers to decide without faulting")
         #expect(changes.changedKeys[ids[2]] == ["price"])
         #expect(reader.lastToken == HistoryToken(3))
-        // Nothing new: a second notice of the same commit applies nothing twice.
-        #expect(try reader.nextCommit().isExternalForTest, "no new history for a changed data_version reads as external")
+        // Nothing new: a second notice of the same commit applies nothing twice; once the
+        // watcher goes quiet, a change no history explained is an outside write.
+        #expect(try reader.nextCommit().isNoneForTest)
+        #expect(reader.settle().isExternalForTest)
+        #expect(reader.settle().isNoneForTest, "settled once")
     }
 
     @Test("its own stack's transactions are skipped, but the token moves past them")
@@ -119,10 +122,29 @@ struct RemoteHistoryReaderTests {
         #expect(changes.updated == [ids[0]])
         #expect(changes.deleted == [ObjectID(entityIndex: ids[0].entityIndex.asInt, primaryKey: 999)])
     }
+
+    @Test("a data_version change history explains before the watcher goes quiet (a writer restarting the -wal) is not external")
+    func walRestartBeforeCommitIsNotExternal() throws {
+        let (store, ids) = try makeStore(tickers: 1)
+        let reader = try RemoteHistoryReader(store: store, origin: own)
+        #expect(try reader.nextCommit(logWritten: true).isNoneForTest, "the -wal restarted, nothing committed yet")
+        store.append(transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
+        guard case .merge = try reader.nextCommit(logWritten: true) else { Issue.record("expected a merge"); return }
+        #expect(reader.settle().isNoneForTest)
+    }
+
+    @Test("a data_version change with no log written (a checkpoint) is never external")
+    func checkpointIsNotExternal() throws {
+        let (store, _) = try makeStore(tickers: 1)
+        let reader = try RemoteHistoryReader(store: store, origin: own)
+        #expect(try reader.nextCommit(logWritten: false).isNoneForTest)
+        #expect(reader.settle().isNoneForTest)
+    }
 }
 
 extension RemoteCommit {
     var isExternalForTest: Bool { if case .external = self { return true } else { return false } }
+    var isNoneForTest: Bool { if case .none = self { return true } else { return false } }
 }
 
 extension Int32 {
