@@ -6,9 +6,12 @@ import Synchronization
 final class RemoteChangeSignal: FetchedResultsControllerDelegate, @unchecked Sendable {
     // `changed` is written on the main queue before `arrived` is signalled, read after the wait.
     var changed: UInt64 = 0
+    /// The wall-clock time of the same moment, to compare with the history's commit time.
+    var changedAt = Date()
     let arrived = DispatchSemaphore(value: 0)
     func controllerDidChangeContent(_ controller: FetchedResultsController) {
         changed = DispatchTime.now().uptimeNanoseconds
+        changedAt = Date()
         arrived.signal()
     }
 }
@@ -61,7 +64,8 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     defer { observation.cancel() }
     let writer = try RemoteMergeWriterProcess(url: url, n: n, k: k)
     defer { writer.stop() }
-    var latency: [Double] = [], refetch: [Double] = [], saving: [Double] = []
+    var latency: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
+    guard let history = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
     for _ in 0..<rounds {
         let save = try writer.commitRound()
         signal.arrived.wait()
@@ -71,6 +75,12 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
         guard signal.changed > save.started else { throw BenchError.check("the controller changed before the writer's save began") }
         latency.append(Double(signal.changed - save.started) / 1e9)
         saving.append(Double(save.returned - save.started) / 1e9)
+        // The history transaction's timestamp is taken inside the writer's transaction, just
+        // before its commit (wall clock): the closest the commit instant can be seen from here.
+        if let token = try history.currentHistoryToken(),
+           let committed = try history.history(after: HistoryToken(token.value - 1), limit: 1).transactions.first?.timestamp {
+            fromCommit.append(signal.changedAt.timeIntervalSince(committed))
+        }
         let merged = DispatchQueue.main.sync { controller.snapshot.items.first ?? [] }
         let fresh = try DispatchQueue.main.sync { try FetchedResultsController(fetchRequest: request, context: main) }
         refetch.append(try measure { try DispatchQueue.main.sync { try fresh.performFetch() } })
@@ -83,10 +93,14 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     }
     print("  writer's save (other proc) k=\(k)  p50 \(String(format: "%.4f", percentile(saving, 0.5))) s  p99 \(String(format: "%.4f", percentile(saving, 0.99))) s")
     print("  save start → didChangeContent  k=\(k) n=\(n)  p50 \(String(format: "%.4f", percentile(latency, 0.5))) s  p99 \(String(format: "%.4f", percentile(latency, 0.99))) s")
+    if !fromCommit.isEmpty {
+        print("  history commit time → didChangeContent  p50 \(String(format: "%.4f", percentile(fromCommit, 0.5))) s  p99 \(String(format: "%.4f", percentile(fromCommit, 0.99))) s  (wall clock)")
+    }
     let seen = kinds.withLock { $0 }
     print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
     print("  re-run fetch               n=\(n)  p50 \(String(format: "%.4f", percentile(refetch, 0.5))) s  p99 \(String(format: "%.4f", percentile(refetch, 0.99))) s")
     ratio("remote-merge", percentile(refetch, 0.5) / percentile(latency, 0.5))
+    if !fromCommit.isEmpty { ratio("remote-merge-from-commit", percentile(refetch, 0.5) / percentile(fromCommit, 0.5)) }
 }
 
 /// This binary in `remote-merge-writer` mode: one round per line on its standard input.
