@@ -5,9 +5,11 @@ import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-@Suite("Remote changes: commits by other connections reach the main context")
+@Suite("Remote changes: commits by other connections reach the main context", .serialized)
 struct RemoteChangeTests {
     /// One model for the writer and the reader, so typed classes (`Ticker`) resolve in both.
+    /// (Serialized: typed inserts bind classes in the shared model under a Mutex that Thread
+    /// Sanitizer cannot see on Linux; see scripts/tsan.supp.)
     static let model = TestModels.tickers()
 
     /// A store at `url` holding tickers `T0`… priced 0, 1, …, written by a stack that is gone.
