@@ -62,23 +62,22 @@ for round in $(seq 1 "$import_rounds"); do
   read -r saves distinct highest partial < <(sqlite3 -separator ' ' "$store" "
     SELECT (SELECT saves FROM DemoState), COUNT(*), COALESCE(MAX(saveNumber), 0), COALESCE(SUM(n != $per_save), 0)
     FROM (SELECT saveNumber, COUNT(*) AS n FROM Ticker WHERE saveNumber > 0 GROUP BY saveNumber);")
-  # Persistent history: importer transactions (those inserting save-numbered tickers) |
-  # transactions without changes | changes without a transaction | saves whose tickers are not
-  # exactly $per_save inserts of one transaction | tickers with no insert in history | inserts of
-  # tickers neither stored nor deleted later (a save that did not commit).
+  # Persistent history (an insert row covers Z_COUNT objects from key Z_PK on): importer
+  # transactions (those inserting save-numbered tickers) | transactions without changes |
+  # changes without a transaction | saves whose tickers are not exactly $per_save inserts of one
+  # transaction | tickers with no insert in history | keys history says were inserted that are
+  # neither stored nor deleted later (a save that did not commit).
+  ins="c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND t.Z_PK BETWEEN c.Z_PK AND c.Z_PK + c.Z_COUNT - 1"
   read -r recorded bare orphans split unrecorded ghosts < <(sqlite3 -separator ' ' "$store" "
-    SELECT (SELECT COUNT(DISTINCT c.Z_TOKEN) FROM Z_HISTORYCHANGE c JOIN Ticker t
-              ON c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND c.Z_PK = t.Z_PK WHERE t.saveNumber > 0),
+    SELECT (SELECT COUNT(DISTINCT c.Z_TOKEN) FROM Z_HISTORYCHANGE c JOIN Ticker t ON $ins WHERE t.saveNumber > 0),
       (SELECT COUNT(*) FROM Z_HISTORYTRANSACTION x WHERE NOT EXISTS (SELECT 1 FROM Z_HISTORYCHANGE c WHERE c.Z_TOKEN = x.Z_TOKEN)),
       (SELECT COUNT(*) FROM Z_HISTORYCHANGE c WHERE NOT EXISTS (SELECT 1 FROM Z_HISTORYTRANSACTION x WHERE x.Z_TOKEN = c.Z_TOKEN)),
-      (SELECT COUNT(*) FROM (SELECT t.saveNumber FROM Ticker t JOIN Z_HISTORYCHANGE c
-              ON c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND c.Z_PK = t.Z_PK WHERE t.saveNumber > 0
+      (SELECT COUNT(*) FROM (SELECT t.saveNumber FROM Ticker t JOIN Z_HISTORYCHANGE c ON $ins WHERE t.saveNumber > 0
               GROUP BY t.saveNumber HAVING COUNT(DISTINCT c.Z_TOKEN) != 1 OR COUNT(*) != $per_save)),
-      (SELECT COUNT(*) FROM Ticker t WHERE t.saveNumber > 0 AND NOT EXISTS
-              (SELECT 1 FROM Z_HISTORYCHANGE c WHERE c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1 AND c.Z_PK = t.Z_PK)),
-      (SELECT COUNT(*) FROM Z_HISTORYCHANGE c WHERE c.Z_ENTITY = 'Ticker' AND c.Z_TYPE = 1
-              AND NOT EXISTS (SELECT 1 FROM Ticker t WHERE t.Z_PK = c.Z_PK)
-              AND NOT EXISTS (SELECT 1 FROM Z_HISTORYCHANGE d WHERE d.Z_ENTITY = 'Ticker' AND d.Z_TYPE = 3 AND d.Z_PK = c.Z_PK));")
+      (SELECT COUNT(*) FROM Ticker t WHERE t.saveNumber > 0 AND NOT EXISTS (SELECT 1 FROM Z_HISTORYCHANGE c WHERE $ins)),
+      (SELECT COALESCE(SUM(Z_COUNT), 0) FROM Z_HISTORYCHANGE WHERE Z_ENTITY = 'Ticker' AND Z_TYPE = 1)
+        - (SELECT COUNT(*) FROM Ticker t WHERE EXISTS (SELECT 1 FROM Z_HISTORYCHANGE c WHERE $ins))
+        - (SELECT COUNT(DISTINCT Z_PK) FROM Z_HISTORYCHANGE WHERE Z_ENTITY = 'Ticker' AND Z_TYPE = 3);")
   if [ "$distinct" = "$saves" ] && [ "$highest" = "$saves" ] && [ "$partial" = "0" ] \
      && [ "$recorded" = "$saves" ] && [ "$bare$orphans$split$unrecorded$ghosts" = "00000" ]; then
     pass "import round $round (killed after ${d}s)" "$saves saves of $per_save tickers, one history transaction each"

@@ -14,7 +14,7 @@ extension SQLiteMigrationStep {
             try db.execute(sql: "CREATE TEMP TABLE \(pairTable(i)) AS \(pairs.select(transfer))")
         }
         // 2. Indexes the new schema does not have exactly so (rebuilt at the end); persistent
-        //    history's tables and index are not the model's and stay as they are.
+        //    history's tables (and any index on them) are not the model's and stay as they are.
         let wantedIndexes = Set(newLayout.schemaStatements(model: destination).filter(Self.isIndexStatement))
         for (name, sql) in try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT LIKE 'Z\\_HISTORY%' ESCAPE '\\'").map({ ($0[0] as String, $0[1] as String) })
         where !wantedIndexes.contains(sql) {

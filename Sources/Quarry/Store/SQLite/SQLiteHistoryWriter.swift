@@ -4,8 +4,9 @@ import GRDB
 /// Appends one save's persistent-history transaction, inside the save's `IMMEDIATE`
 /// transaction on the writer connection (so it commits, or rolls back, with the rows).
 ///
-/// Per object it binds a cached prepared statement with integers and the entity's name; no
-/// SQL is built per row. Not shared: it lives for one save.
+/// Per row it binds a cached prepared statement with integers and the entity's name; no SQL is
+/// built per row, and a run of inserted objects with consecutive keys is one row (see
+/// ``SQLiteHistorySchema``). Not shared: it lives for one save.
 struct SQLiteHistoryWriter {
     let model: ManagedObjectModel
     let origin: String
@@ -29,20 +30,34 @@ struct SQLiteHistoryWriter {
 
         let change = SQLiteRawStatement(try db.cachedStatement(sql: SQLiteHistorySchema.insertChange))
         change.bind(token, at: 1)
-        func write(_ id: ObjectID, _ type: HistoryChangeType, keys: String?, tombstone: String?) throws {
-            change.bind(model.entities[Int(id.entityIndex)].name, at: 2)
-            change.bind(id.primaryKey, at: 3)
-            change.bind(SQLiteHistorySchema.code(type), at: 4)
-            if let keys { change.bind(keys, at: 5) } else { change.bindNull(at: 5) }
-            if let tombstone { change.bind(tombstone, at: 6) } else { change.bindNull(at: 6) }
+        var sequence: Int64 = 0
+        func write(_ id: ObjectID, _ type: HistoryChangeType, count: Int = 1, keys: String? = nil, tombstone: String? = nil) throws {
+            sequence += 1
+            change.bind(sequence, at: 2)
+            change.bind(model.entities[Int(id.entityIndex)].name, at: 3)
+            change.bind(id.primaryKey, at: 4)
+            change.bind(Int64(count), at: 5)
+            change.bind(SQLiteHistorySchema.code(type), at: 6)
+            if let keys { change.bind(keys, at: 7) } else { change.bindNull(at: 7) }
+            if let tombstone { change.bind(tombstone, at: 8) } else { change.bindNull(at: 8) }
             try change.execute()
         }
-        for id in changes.inserted { try write(id, .insert, keys: nil, tombstone: nil) }
+        // Inserts: one row per run of consecutive keys of one entity.
+        let inserted = changes.inserted
+        var start = 0
+        while start < inserted.count {
+            let first = inserted[start]
+            var end = start + 1
+            while end < inserted.count, inserted[end].entityIndex == first.entityIndex,
+                  inserted[end].primaryKey == first.primaryKey + Int64(end - start) { end += 1 }
+            try write(first, .insert, count: end - start)
+            start = end
+        }
         for id in changes.updated {
             let keys = changes.changedKeys[id].map { $0.sorted().joined(separator: ",") }
-            try write(id, .update, keys: keys, tombstone: nil)
+            try write(id, .update, keys: keys)
         }
-        for id in changes.deleted { try write(id, .delete, keys: nil, tombstone: tombstones[id]) }
+        for id in changes.deleted { try write(id, .delete, tombstone: tombstones[id]) }
         return HistoryToken(token)
     }
 

@@ -46,9 +46,9 @@ extension SQLiteLayout {
 
     /// Columns a table may not use for data: Quarry's own.
     static let reservedColumns = ["Z_PK", "Z_ENT", "Z_OPT"]
-    /// Table names a model may not use: Quarry's bookkeeping tables, persistent history's
-    /// tables and index (SQLite's own start `sqlite_`).
-    static let reservedTables = ["Z_METADATA", "Z_PRIMARYKEY", "Z_HISTORYTRANSACTION", "Z_HISTORYCHANGE", "Z_HISTORYCHANGE_Z_TOKEN"]
+    /// Table names a model may not use: Quarry's bookkeeping tables and persistent history's
+    /// (SQLite's own start `sqlite_`).
+    static let reservedTables = ["Z_METADATA", "Z_PRIMARYKEY", "Z_HISTORYTRANSACTION", "Z_HISTORYCHANGE"]
 
     /// Names the data columns of one table (see the rule above); returns them in table order
     /// with each request's column position.

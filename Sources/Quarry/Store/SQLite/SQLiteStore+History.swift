@@ -5,14 +5,10 @@ extension SQLiteStore: PersistentHistoryStore {
     /// The newest token ever handed out (SQLite's `sqlite_sequence` for `Z_HISTORYTRANSACTION`,
     /// so it survives pruning every transaction), or `nil` when no save was recorded.
     public func currentHistoryToken() throws -> HistoryToken? {
-        do {
-            return try pool.read { db in
-                guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return nil }
-                return try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
-                                          arguments: [SQLiteHistorySchema.transactionTable]).flatMap { $0 > 0 ? HistoryToken($0) : nil }
-            }
-        } catch {
-            throw Self.storeError(error, path: path)
+        try read { db in
+            guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return nil }
+            return try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?",
+                                      arguments: [SQLiteHistorySchema.transactionTable]).flatMap { $0 > 0 ? HistoryToken($0) : nil }
         }
     }
 
@@ -25,30 +21,26 @@ extension SQLiteStore: PersistentHistoryStore {
     ///
     /// - Throws: ``StoreError/sqlite(path:code:message:)`` when reading fails.
     public func history(after token: HistoryToken?, limit: Int? = nil) throws -> HistoryFetchResult {
-        do {
-            return try pool.read { db in
-                guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return HistoryFetchResult(transactions: []) }
-                let after = token?.value ?? 0
-                let prunedThrough = try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
-                                                        arguments: [MetadataKey.historyPrunedThrough]).flatMap { Int64($0) } ?? 0
-                var transactions: [HistoryTransaction] = []
-                var sql = "SELECT Z_TOKEN, Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS FROM Z_HISTORYTRANSACTION WHERE Z_TOKEN > ? ORDER BY Z_TOKEN"
-                if let limit { sql += " LIMIT \(max(0, limit) + 1)" }
-                for row in try Row.fetchAll(db, sql: sql, arguments: [after]) {
-                    transactions.append(HistoryTransaction(
-                        token: HistoryToken(row[0]), timestamp: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2],
-                        origin: (row[3] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
-                        processID: Int32(truncatingIfNeeded: row[4] as Int64), changes: []))
-                }
-                let hasMore = limit.map { transactions.count > $0 } ?? false
-                if hasMore { transactions.removeLast() }
-                if let first = transactions.first?.token.value, let last = transactions.last?.token.value {
-                    try readChanges(into: &transactions, from: first, through: last, db: db)
-                }
-                return HistoryFetchResult(transactions: transactions, isExpired: prunedThrough > after, hasMore: hasMore)
+        try read { db in
+            guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return HistoryFetchResult(transactions: []) }
+            let after = token?.value ?? 0
+            let prunedThrough = try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
+                                                    arguments: [MetadataKey.historyPrunedThrough]).flatMap { Int64($0) } ?? 0
+            var transactions: [HistoryTransaction] = []
+            var sql = "SELECT Z_TOKEN, Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS FROM Z_HISTORYTRANSACTION WHERE Z_TOKEN > ? ORDER BY Z_TOKEN"
+            if let limit { sql += " LIMIT \(max(0, limit) + 1)" }
+            for row in try Row.fetchAll(db, sql: sql, arguments: [after]) {
+                transactions.append(HistoryTransaction(
+                    token: HistoryToken(row[0]), timestamp: Date(timeIntervalSinceReferenceDate: row[1]), author: row[2],
+                    origin: (row[3] as String?).flatMap(UUID.init(uuidString:)) ?? UUID(uuidString: "00000000-0000-0000-0000-000000000000")!,
+                    processID: Int32(truncatingIfNeeded: row[4] as Int64), changes: []))
             }
-        } catch {
-            throw Self.storeError(error, path: path)
+            let hasMore = limit.map { transactions.count > $0 } ?? false
+            if hasMore { transactions.removeLast() }
+            if let first = transactions.first?.token.value, let last = transactions.last?.token.value {
+                try readChanges(into: &transactions, from: first, through: last, db: db)
+            }
+            return HistoryFetchResult(transactions: transactions, isExpired: prunedThrough > after, hasMore: hasMore)
         }
     }
 
@@ -57,16 +49,20 @@ extension SQLiteStore: PersistentHistoryStore {
         var position: [Int64: Int] = [:]
         for (i, t) in transactions.enumerated() { position[t.token.value] = i }
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT Z_TOKEN, Z_ENTITY, Z_PK, Z_TYPE, Z_KEYS, Z_TOMBSTONE FROM Z_HISTORYCHANGE \
-            WHERE Z_TOKEN BETWEEN ? AND ? ORDER BY Z_TOKEN, rowid
+            SELECT Z_TOKEN, Z_ENTITY, Z_PK, Z_TYPE, Z_KEYS, Z_TOMBSTONE, Z_COUNT FROM Z_HISTORYCHANGE \
+            WHERE Z_TOKEN BETWEEN ? AND ? ORDER BY Z_TOKEN, Z_SEQ
             """, arguments: [first, last])
         while let row = try rows.next() {
             guard let i = position[row[0]], let entity = model.entity(named: row[1]),
                   let type = SQLiteHistorySchema.type(row[3]) else { continue }
             let keys = (row[4] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) } ?? []
             let tombstone = (row[5] as String?).map { Self.decodeTombstone($0, entity: entity) } ?? [:]
-            transactions[i].changes.append(HistoryChange(objectID: ObjectID(entityIndex: entity.index, primaryKey: row[2]),
-                                                         type: type, changedKeys: keys, tombstone: tombstone))
+            let first: Int64 = row[2]
+            let count: Int64 = row[6]
+            for offset in 0..<max(1, count) {
+                transactions[i].changes.append(HistoryChange(objectID: ObjectID(entityIndex: entity.index, primaryKey: first + offset),
+                                                             type: type, changedKeys: keys, tombstone: tombstone))
+            }
         }
     }
 

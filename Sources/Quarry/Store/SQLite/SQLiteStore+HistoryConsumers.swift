@@ -4,13 +4,9 @@ extension SQLiteStore {
     /// The token `consumer` last merged, from `Z_METADATA` (`history.consumer.<name>`).
     /// Returns `nil` when none is stored.
     func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
-        do {
-            return try pool.read { db in
-                try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
-                                    arguments: [MetadataKey.historyConsumerPrefix + consumer]).flatMap { Int64($0) }.map(HistoryToken.init)
-            }
-        } catch {
-            throw Self.storeError(error, path: path)
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
+                                arguments: [MetadataKey.historyConsumerPrefix + consumer]).flatMap { Int64($0) }.map(HistoryToken.init)
         }
     }
 

@@ -18,18 +18,16 @@ extension SQLiteStore {
     /// ``Options/recordsHistory`` on, it gets the tables and the key in one `IMMEDIATE`
     /// transaction (rechecked inside, so two processes upgrading at once do it once); opened
     /// read-only or with the option off, nothing is written and it records nothing. A store that
-    /// records but lost its history index (an older migration dropped indexes it did not know)
-    /// gets it back when opened for writing.
+    /// records but lost its history tables (dropped by hand) gets them back when opened for writing.
     static func prepareHistory(pool: DatabasePool, options: Options) throws -> Bool {
-        let (key, hasTables, hasIndex) = try pool.read { db in
+        let (key, hasTables) = try pool.read { db in
             (try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?", arguments: [MetadataKey.recordsHistory]),
-             try db.tableExists(SQLiteHistorySchema.transactionTable) && db.tableExists(SQLiteHistorySchema.changeTable),
-             try Bool.fetchOne(db, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = 'Z_HISTORYCHANGE_Z_TOKEN'") ?? false)
+             try db.tableExists(SQLiteHistorySchema.transactionTable) && db.tableExists(SQLiteHistorySchema.changeTable))
         }
         switch key {
         case "1"?:
             guard !options.readOnly else { return hasTables }
-            if !hasTables || !hasIndex { try pool.write { db in try createHistory(db, records: true) } }
+            if !hasTables { try pool.write { db in try createHistory(db, records: true) } }
             return true
         case nil where !options.readOnly && options.recordsHistory:
             try pool.writeWithoutTransaction { db in

@@ -140,6 +140,32 @@ struct HistoryRecordingTests {
         #expect(transactions[0].changes.allSatisfy { $0.type == .insert })
     }
 
+    @Test("a run of inserts with consecutive keys is one history row, read back as one change per object")
+    func insertRunsAreCompact() throws {
+        let store = try fixture.store()
+        let coordinator = StoreCoordinator(store: store)
+        var ids: [ObjectID] = []
+        try HistoryFixture.edit(coordinator) { c in
+            for i in 0..<3 {
+                let t = try c.insertObject(entityName: "Ticker")
+                try t.setValues(["symbol": .string("R\(i)")])
+                let s = try c.insertObject(entityName: "Sector")
+                try s.setValue(.string("S\(i)"), forKey: "name")
+            }
+            for i in 3..<100 {
+                try c.insertObject(entityName: "Ticker").setValues(["symbol": .string("R\(i)")])
+            }
+        }
+        let changes = try #require(try store.history(after: nil, limit: nil).transactions.first).changes
+        ids = changes.map(\.objectID)
+        #expect(changes.count == 103 && changes.allSatisfy { $0.type == .insert })
+        #expect(Set(ids).count == 103)
+        let rows = try HistoryFixture.rawCounts(store)
+        #expect(rows.changes < 10, "100 tickers and 3 sectors in few runs, not one row each (\(rows.changes) rows)")
+        let stored = try store.pool.read { try Int.fetchOne($0, sql: "SELECT SUM(Z_COUNT) FROM Z_HISTORYCHANGE") }
+        #expect(stored == 103)
+    }
+
     @Test("a store made with history off records nothing, also for stacks opened later with it on")
     func optionOffRecordsNothing() throws {
         let store = try fixture.store(records: false)
