@@ -26,7 +26,7 @@ tsan_log=$(mktemp)
 status=0
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp" \
   swift test --sanitize=thread --scratch-path .build-tsan \
-  --filter "PersistentStack|FetchedResults|ConcurrencyTests|NotificationAndMerge|MergedObject|BatchInsert|BlockArena|DemoImporter" \
+  --filter "PersistentStack|FetchedResults|ConcurrencyTests|NotificationAndMerge|MergedObject|BatchInsert|BlockArena|DemoImporter|RemoteChangeTests|RemoteHistoryReader|RemoteImport" \
   >"$tsan_log" 2>&1 || status=$?
 grep -E "Test run with|ThreadSanitizer" "$tsan_log" || true
 if [ "$status" -ne 0 ] || grep -q "ThreadSanitizer" "$tsan_log"; then

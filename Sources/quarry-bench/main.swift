@@ -15,9 +15,18 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "import-csv": runImportCSVScenario,
     "export": runExportScenario,
     "history-cost": runHistoryCostScenario,
+    "remote-merge": runRemoteMergeScenario,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The second process of `remote-merge` (it takes a path, not only numbers).
+if arguments.first == "remote-merge-writer" {
+    do { try runRemoteMergeWriter(Array(arguments.dropFirst())) } catch {
+        FileHandle.standardError.write(Data("quarry-bench remote-merge-writer: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 guard let name = arguments.first, let scenario = scenarios[name] else {
     print("usage: quarry-bench SCENARIO [--n N] [--scale N]\nscenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
     exit(arguments.isEmpty ? 0 : 2)

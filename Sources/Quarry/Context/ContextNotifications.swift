@@ -32,6 +32,11 @@ public struct ObjectsDidChange: @unchecked Sendable {
     public var refreshed: [ManagedObject] = []
     /// Every object was invalidated (``ObjectContext/reset()``): observers must reload.
     public var invalidatedAll = false
+    /// The store changed in ways no change set describes (a program that bypassed Quarry, or
+    /// history pruned behind the stack; see ``ObjectContext/mergeExternalStoreChange()``):
+    /// observers re-read what they show. A fetched-results controller re-fetches and reports the
+    /// difference as row changes.
+    public var storeChangedExternally = false
     /// IDs a merged save inserted (not loaded: announced only).
     public var mergedInsertedIDs: [ObjectID] = []
     /// IDs a merged save updated that are not registered here (not loaded: announced only).
@@ -58,7 +63,7 @@ public struct ObjectsDidChange: @unchecked Sendable {
 
     /// Whether nothing is announced.
     public var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll && !storeChangedExternally
             && mergedInsertedIDs.isEmpty && mergedUpdatedIDs.isEmpty && mergedDeletedIDs.isEmpty && permanentIDs.isEmpty
     }
 }

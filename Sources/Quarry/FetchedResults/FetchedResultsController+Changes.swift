@@ -25,6 +25,10 @@ extension FetchedResultsController {
             delegate?.controllerDidResetContent(self)
             return
         }
+        if change.storeChangedExternally {
+            refetchReportingChanges(refreshed: change.refreshed.map(\.objectID))
+            return
+        }
         func ours(_ id: ObjectID) -> Bool { let e = Int(id.entityIndex); return e >= 0 && e < isOurs.count && isOurs[e] }
 
         var upserts: [Upsert] = []
@@ -129,7 +133,7 @@ extension FetchedResultsController {
     }
 
     /// Moves the changed entries and tells the delegate, in Core Data's order and index-path semantics.
-    private func apply(upserts: [Upsert], leaving: [ObjectID], untouched: [ObjectID]) {
+    func apply(upserts: [Upsert], leaving: [ObjectID], untouched: [ObjectID]) {
         // Where everything that changed was: objects whose sort keys are unchanged stay put
         // (updated in place); the others are dropped from their old place and added anew.
         var updates: [(id: ObjectID, at: Int)] = []

@@ -68,6 +68,10 @@ public final class PersistentStack: @unchecked Sendable {
         public var seedStoreURL: URL?
         /// SQLite busy timeout in seconds.
         public var busyTimeout: Double = 5
+        /// Merge other processes' commits into the main context as they land (default on; see
+        /// ``PersistentStack/remoteChangeNotification``). Only an SQLite store Quarry made is
+        /// watched: in-memory and JSON stores (and foreign databases) never are.
+        public var watchesRemoteChanges = true
         /// Whether a SQLite store the stack creates records persistent history (default on; see
         /// ``SQLiteStore/Options/recordsHistory``): an existing store keeps what it was made with.
         public var recordsPersistentHistory = true
@@ -79,21 +83,24 @@ public final class PersistentStack: @unchecked Sendable {
         public init() {}
     }
 
-    private struct State {
+    struct State {
         var mainCoordinator: StoreCoordinator
         var writerCoordinator: StoreCoordinator
         var mainContext: ObjectContext
         var options: Options
         var lastMerge: Date?
         var mergeCount = 0
+        /// Watches the store for other processes' commits (see `PersistentStack+RemoteChanges`).
+        var remoteWatch: RemoteChangeWatch?
     }
 
     /// The model.
     public let model: ManagedObjectModel
-    private let state: Mutex<State>
+    let state: Mutex<State>
     /// Set once in `init` before the stack is shared, read in `deinit`.
     private var observerToken: NSObjectProtocol?
     private let mergeObservers = Mutex<[Int: @Sendable (SaveChanges) -> Void]>([:])
+    let remoteObservers = Mutex<[Int: @Sendable (RemoteChange) -> Void]>([:])
     /// The last merged history token per consumer, for a store that cannot keep them (see
     /// ``lastMergedHistoryToken(consumer:)``) and as the value last set.
     /// (`.some(nil)`: set to `nil`, not to be read from the store again.)
@@ -107,6 +114,7 @@ public final class PersistentStack: @unchecked Sendable {
         let context = Self.makeMainContext(main, options: options)
         self.state = Mutex(State(mainCoordinator: main, writerCoordinator: writer, mainContext: context, options: options))
         startObserving()
+        try startWatchingRemoteChanges()
     }
 
     /// Sets up a stack for `model` with its store (of `storeType`) at `storeURL`.
@@ -119,6 +127,7 @@ public final class PersistentStack: @unchecked Sendable {
 
     deinit {
         if let observerToken { NotificationCenter.default.removeObserver(observerToken) }
+        state.withLock { $0.remoteWatch }?.cancel()
     }
 
     // MARK: Contexts
@@ -269,6 +278,7 @@ public final class PersistentStack: @unchecked Sendable {
         let options = state.withLock { $0.options }
         // A database Quarry did not make is never deleted (nor written).
         if let database = options.foreignDatabase { throw StoreError.readOnly(path: database.path) }
+        stopWatchingRemoteChanges()
         let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName, type: options.storeType)
         switch options.storeType {
         case .inMemory:
@@ -289,5 +299,6 @@ public final class PersistentStack: @unchecked Sendable {
             s.writerCoordinator = writer
             s.mainContext = context
         }
+        try startWatchingRemoteChanges()
     }
 }

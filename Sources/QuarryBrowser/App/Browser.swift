@@ -64,6 +64,8 @@ public final class Browser {
     var makeCancellation: () -> QueryCancellation = { QueryCancellation() }
     /// The size of the last frame rendered.
     var lastSize = TerminalSize(width: 80, height: 24)
+    /// Observes other processes' commits merged into the main context (see ``Browser+RemoteChanges``).
+    var remoteChangeObservation: ObservationToken?
 
     /// Opens the browser on `stack` with `configuration`.
     /// - Throws: when the entity, sort, section key or filter is invalid.
@@ -88,6 +90,7 @@ public final class Browser {
             }
         }
         if let start = configuration.startMessage { message = (start, true) }
+        observeRemoteChanges()
     }
 
     /// Whether a form with unsaved edits is open.

@@ -1,0 +1,171 @@
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Notices commits other connections make to an SQLite store, without polling while idle.
+///
+/// An inotify watch on the store's *folder* (so it survives the `-wal` being deleted and made
+/// again) reports writes to the store file (rollback-journal writers and checkpoints), to its
+/// `-wal` and to its `-journal`; a Dispatch read source on the inotify descriptor wakes the
+/// watcher's serial queue. There `PRAGMA data_version`, read on a connection of the watcher's
+/// own that stays open, tells a commit by another connection from a checkpoint or a read. A
+/// burst of events is drained at once and costs one `data_version` read.
+///
+/// A writer appends its commit frame to the `-wal` *before* it publishes the commit in the
+/// shared-memory index (which inotify cannot see), so an event can arrive while `data_version`
+/// is still the old one: a few re-checks follow each batch of events (2, 10, 50 and 250 ms
+/// after it), and only such a batch; while nothing is written, nothing runs.
+///
+/// `onCommit` runs on the watcher's queue, once per batch of events that changed
+/// `data_version`, told whether the `-wal` or `-journal` was written since the last call: a
+/// checkpoint (which writes the store file only) can change `data_version` with no commit, so
+/// a change that history does not explain counts as an outside write only after such a write.
+/// `onQuiet` runs once the re-checks after a batch found nothing more: a writer that restarts
+/// the `-wal` changes `data_version` when it starts writing, before its commit, so only a
+/// change history still does not explain by then is an outside write.
+/// The watcher stops on ``cancel()`` or when released.
+final class StoreWatcher: @unchecked Sendable {
+    // Every mutable property but `cancelled` (a Mutex) is confined to `queue`
+    // ("Quarry.StoreWatcher <file>"); `init` sets them before the read source can run.
+
+    /// The store file watched.
+    let storeURL: URL
+    /// The serial queue the events, the `data_version` reads and `onCommit` run on.
+    let queue: DispatchQueue
+    private let inotify: Int32
+    private let source: DispatchSourceRead
+    private let connection: DatabaseQueue
+    private let names: Set<String>
+    /// The `-wal` and `-journal`: where a commit writes (the store file alone is a checkpoint's).
+    private let logNames: Set<String>
+    private let onCommit: @Sendable (_ logWritten: Bool) -> Void
+    private let onQuiet: @Sendable () -> Void
+    /// Whether the `-wal` or `-journal` was written since the last `onCommit`.
+    private var logWritten = false
+    private var dataVersion: Int64
+    /// Set by ``cancel()`` from any thread (also from `queue` itself: a stack released there).
+    private let cancelled = Mutex(false)
+    /// Re-checks pending after an event that did not change `data_version` (see the type's comment).
+    private var recheck = 0
+    /// Delays of the re-checks after an event that found `data_version` unchanged, in milliseconds.
+    private static let recheckDelays = [2, 10, 50, 250]
+
+    /// Starts watching the store at `storeURL`.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the folder cannot be watched or
+    ///   the store cannot be opened for reading.
+    init(storeURL: URL, onCommit: @escaping @Sendable (_ logWritten: Bool) -> Void,
+         onQuiet: @escaping @Sendable () -> Void = {}) throws {
+        self.storeURL = storeURL
+        self.onCommit = onCommit
+        self.onQuiet = onQuiet
+        let file = storeURL.lastPathComponent
+        self.logNames = [file + "-wal", file + "-journal"]
+        self.names = logNames.union([file])
+        self.queue = DispatchQueue(label: "Quarry.StoreWatcher \(file)")
+        let folder = storeURL.deletingLastPathComponent().path
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw StoreError.cannotOpen(path: folder, reason: "inotify_init1: \(String(cString: strerror(errno)))")
+        }
+        let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
+        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw StoreError.cannotOpen(path: folder, reason: "inotify_add_watch: \(reason)")
+        }
+        self.inotify = descriptor
+        do {
+            var configuration = Configuration()
+            configuration.label = "Quarry.StoreWatcher"
+            configuration.readonly = true
+            connection = try DatabaseQueue(path: storeURL.path, configuration: configuration)
+            dataVersion = try Self.readDataVersion(connection)
+        } catch {
+            close(descriptor)
+            throw StoreError.cannotOpen(path: storeURL.path, reason: "watching for other processes' commits: \(error)")
+        }
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [weak self] in self?.eventsArrived() }
+        source.setCancelHandler { close(descriptor) }
+        source.resume()
+    }
+
+    deinit {
+        source.cancel()
+    }
+
+    /// Stops watching; `onCommit` is not called after this returns (unless it is running).
+    /// Never waits, so it may be called on the watcher's queue too.
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        source.cancel()
+    }
+
+    private var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    // MARK: Events
+
+    private func eventsArrived() {
+        guard !isCancelled, drainEvents() else { return }
+        check(recheckIndex: 0)
+    }
+
+    /// Compares `data_version`, then checks again after the next delay: a commit whose last
+    /// event was drained with an earlier one's may publish only after this read. A change
+    /// starts the delays over; they end after a few reads that found none.
+    private func check(recheckIndex: Int) {
+        guard !isCancelled else { return }
+        let now = (try? Self.readDataVersion(connection)) ?? dataVersion
+        var next = recheckIndex
+        if now != dataVersion {
+            dataVersion = now
+            let written = logWritten
+            logWritten = false
+            onCommit(written)
+            next = 0
+        }
+        recheck += 1            // drops the re-checks still pending: this read replaces them
+        guard next < Self.recheckDelays.count else {
+            onQuiet()
+            return
+        }
+        let generation = recheck
+        queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[next])) { [weak self, next] in
+            guard let self, self.recheck == generation else { return }
+            self.check(recheckIndex: next + 1)
+        }
+    }
+
+    /// Reads every pending inotify event; whether one concerned the store's files.
+    private func drainEvents() -> Bool {
+        var relevant = false
+        let size = 4096
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(inotify, buffer, size)
+            guard count > 0 else { break }
+            var offset = 0
+            // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
+            while offset + 16 <= count {
+                let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
+                if length > 0 {
+                    let name = String(cString: buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self))
+                    if names.contains(name) { relevant = true }
+                    if logNames.contains(name) { logWritten = true }
+                }
+                offset += 16 + length
+            }
+        }
+        return relevant
+    }
+
+    private static func readDataVersion(_ connection: DatabaseQueue) throws -> Int64 {
+        // Outside a transaction: each read sees the newest commit.
+        try connection.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
+    }
+}

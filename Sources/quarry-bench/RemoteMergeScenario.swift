@@ -1,0 +1,177 @@
+import Foundation
+import Quarry
+import Synchronization
+
+/// Signals each `didChangeContent` (on the main queue) and records when it arrived.
+final class RemoteChangeSignal: FetchedResultsControllerDelegate, @unchecked Sendable {
+    // `changed` is written on the main queue before `arrived` is signalled, read after the wait.
+    var changed: UInt64 = 0
+    /// The wall-clock time of the same moment, to compare with the history's commit time.
+    var changedAt = Date()
+    let arrived = DispatchSemaphore(value: 0)
+    func controllerDidChangeContent(_ controller: FetchedResultsController) {
+        changed = DispatchTime.now().uptimeNanoseconds
+        changedAt = Date()
+        arrived.signal()
+    }
+}
+
+/// Scenario `remote-merge`: n results in a controller on this process's main context; a second
+/// process (this binary in `remote-merge-writer` mode) saves k sort-key changes per round
+/// through its own stack; the time from the writer's commit (its monotonic clock, the same as
+/// ours) to the controller's `didChangeContent` here, through inotify, `data_version`, the
+/// history and one batched snapshot read, against re-running the fetch. p50 and p99 over
+/// `rounds` rounds (default 30); every round checks the merged results against a fresh fetch.
+func runRemoteMergeScenario(_ args: BenchArguments) throws {
+    let n = args.int("n", default: 1_000_000)
+    let k = args.int("k", default: 1_000)
+    let rounds = max(1, args.int("rounds", default: 30))
+    let dir = try benchDirectory()
+    let url = dir.appendingPathComponent("rows.sqlite")
+    try makeIndexedRowStore(n: n, url: url)
+    print("remote-merge: \(n) results here, another process saves \(k) sort-key changes per round; \(rounds) rounds")
+    // The main context runs on the main queue: the rounds run on another thread while the main
+    // thread serves the queue; the process ends from there.
+    DispatchQueue.global().async {
+        do {
+            try remoteMergeRounds(url: url, n: n, k: k, rounds: rounds)
+            try? FileManager.default.removeItem(at: dir)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("quarry-bench remote-merge: \(error)\n".utf8))
+            try? FileManager.default.removeItem(at: dir)
+            exit(1)
+        }
+    }
+    dispatchMain()
+}
+
+private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
+    let stack = try PersistentStack(model: indexedRowModel, storeURL: url)
+    let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
+    let signal = RemoteChangeSignal()
+    let main = stack.mainContext
+    let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
+        let c = try FetchedResultsController(fetchRequest: request, context: main)
+        try c.performFetch()
+        c.delegate = signal
+        return c
+    }
+    let kinds = Mutex((merged: 0, external: 0))
+    let observation = stack.addRemoteChangeObserver { change in
+        kinds.withLock { if change.isExternal { $0.external += 1 } else { $0.merged += 1 } }
+    }
+    defer { observation.cancel() }
+    let writer = try RemoteMergeWriterProcess(url: url, n: n, k: k)
+    defer { writer.stop() }
+    var latency: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
+    guard let history = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
+    for _ in 0..<rounds {
+        let save = try writer.commitRound()
+        signal.arrived.wait()
+        // The commit lies between the save's start and its return; the merge can end before
+        // the writer's save returns (its own bookkeeping after the commit), so the latency is
+        // timed from the save's start: an upper bound that includes the writer's save.
+        guard signal.changed > save.started else { throw BenchError.check("the controller changed before the writer's save began") }
+        latency.append(Double(signal.changed - save.started) / 1e9)
+        saving.append(Double(save.returned - save.started) / 1e9)
+        // The history transaction's timestamp is taken inside the writer's transaction, just
+        // before its commit (wall clock): the closest the commit instant can be seen from here.
+        if let token = try history.currentHistoryToken(),
+           let committed = try history.history(after: HistoryToken(token.value - 1), limit: 1).transactions.first?.timestamp {
+            fromCommit.append(signal.changedAt.timeIntervalSince(committed))
+        }
+        let merged = DispatchQueue.main.sync { controller.snapshot.items.first ?? [] }
+        let fresh = try DispatchQueue.main.sync { try FetchedResultsController(fetchRequest: request, context: main) }
+        refetch.append(try measure { try DispatchQueue.main.sync { try fresh.performFetch() } })
+        let freshIDs = DispatchQueue.main.sync { fresh.snapshot.items.first ?? [] }
+        guard freshIDs == merged, merged.count == n else { throw BenchError.check("merged results differ from a fresh fetch") }
+    }
+    func percentile(_ xs: [Double], _ p: Double) -> Double {
+        let sorted = xs.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
+    }
+    print("  writer's save (other proc) k=\(k)  p50 \(String(format: "%.4f", percentile(saving, 0.5))) s  p99 \(String(format: "%.4f", percentile(saving, 0.99))) s")
+    print("  save start → didChangeContent  k=\(k) n=\(n)  p50 \(String(format: "%.4f", percentile(latency, 0.5))) s  p99 \(String(format: "%.4f", percentile(latency, 0.99))) s")
+    if !fromCommit.isEmpty {
+        print("  history commit time → didChangeContent  p50 \(String(format: "%.4f", percentile(fromCommit, 0.5))) s  p99 \(String(format: "%.4f", percentile(fromCommit, 0.99))) s  (wall clock)")
+    }
+    let seen = kinds.withLock { $0 }
+    print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
+    print("  re-run fetch               n=\(n)  p50 \(String(format: "%.4f", percentile(refetch, 0.5))) s  p99 \(String(format: "%.4f", percentile(refetch, 0.99))) s")
+    ratio("remote-merge", percentile(refetch, 0.5) / percentile(latency, 0.5))
+    if !fromCommit.isEmpty { ratio("remote-merge-from-commit", percentile(refetch, 0.5) / percentile(fromCommit, 0.5)) }
+}
+
+/// This binary in `remote-merge-writer` mode: one round per line on its standard input.
+private final class RemoteMergeWriterProcess {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    private var buffer = Data()
+
+    init(url: URL, n: Int, k: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["remote-merge-writer", "--n", "\(n)", "--k", "\(k)", "--store", url.path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+    }
+
+    /// Asks for one round; returns when the writer's save started and returned (its clock,
+    /// the same monotonic clock as this process's).
+    func commitRound() throws -> (started: UInt64, returned: UInt64) {
+        input.fileHandleForWriting.write(Data("go\n".utf8))
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                let times = line.split(separator: " ").compactMap { UInt64($0) }
+                guard times.count == 2 else { throw BenchError.check("writer: \(line)") }
+                return (times[0], times[1])
+            }
+            let more = output.fileHandleForReading.availableData
+            guard !more.isEmpty else { throw BenchError.check("the writer process ended") }
+            buffer += more
+        }
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+/// Mode `remote-merge-writer --n N --k K --store PATH`: for each line read, changes the sort
+/// key of k random rows through an importer context of its own stack, saves, and prints the
+/// monotonic times (ns) the save started and returned.
+func runRemoteMergeWriter(_ arguments: [String]) throws {
+    var values: [String: String] = [:]
+    var i = 0
+    while i + 1 < arguments.count { values[String(arguments[i].dropFirst(2))] = arguments[i + 1]; i += 2 }
+    guard let path = values["store"], let n = values["n"].flatMap(Int.init), let k = values["k"].flatMap(Int.init) else {
+        throw BenchError.usage("remote-merge-writer --n N --k K --store PATH")
+    }
+    var options = PersistentStack.Options()
+    options.storeURL = URL(fileURLWithPath: path)
+    options.watchesRemoteChanges = false
+    let stack = try PersistentStack(model: indexedRowModel, options: options)
+    let importer = stack.importerContext()
+    let a = AttributeKey<Int64>("a")
+    var rng = SplitMix64(seed: 11)
+    while readLine() != nil {
+        let times = try importer.performAndWait { () -> (UInt64, UInt64) in
+            for _ in 0..<k {
+                let row = importer.object(with: ObjectID(entityIndex: 0, primaryKey: Int64(1 + rng.below(n))))
+                row[a] = Int64(rng.below(n)) * 2 + 1
+            }
+            let started = DispatchTime.now().uptimeNanoseconds
+            try importer.save()
+            let returned = DispatchTime.now().uptimeNanoseconds
+            importer.reset()
+            return (started, returned)
+        }
+        // Unbuffered: the other process waits for this line.
+        FileHandle.standardOutput.write(Data("\(times.0) \(times.1)\n".utf8))
+    }
+}
