@@ -10,7 +10,7 @@ enum ForeignViews {
     static func statements(model: ManagedObjectModel, layout: SQLiteLayout, source: ForeignSource) -> [String] {
         var statements: [String] = []
         for (rootIndex, tableIndex) in layout.tableIndexByRoot.sorted(by: { $0.value < $1.value }) {
-            statements.append(tableView(layout.tables[tableIndex], root: model.entities[rootIndex], model: model, source: source))
+            statements.append(tableView(layout.tables[tableIndex], root: model.entities[rootIndex], source: source))
         }
         for join in layout.joinTables {
             statements.append(joinView(join, model: model, source: source))
@@ -20,12 +20,11 @@ enum ForeignViews {
 
     /// `CREATE TEMP VIEW <table> AS SELECT <key> AS Z_PK, <entity> AS Z_ENT, <version> AS
     /// Z_OPT, <expression or NULL> AS <column>, … FROM <source>`.
-    static func tableView(_ table: SQLiteLayout.Table, root: EntityDescription, model: ManagedObjectModel, source: ForeignSource) -> String {
-        let (columns, positions) = SQLiteLayout.nameColumns(SQLiteLayout.columnRequests(root: root, model: model))
-        assert(columns.map(\.name) == table.columns.map(\.name), "the layout named \(table.name)'s columns differently")
+    static func tableView(_ table: SQLiteLayout.Table, root: EntityDescription, source: ForeignSource) -> String {
+        let columns = table.columns
         var expressions = [String?](repeating: nil, count: columns.count)
         // Shared columns (siblings' same-named properties) take the first key with an expression.
-        for (key, position) in positions.sorted(by: { $0.value < $1.value }) where expressions[position] == nil {
+        for (key, position) in table.positions.sorted(by: { $0.value < $1.value }) where expressions[position] == nil {
             expressions[position] = source.columns[key]
         }
         let name = sqlIdentifier(table.name)

@@ -21,6 +21,9 @@ struct SQLiteLayout: Sendable {
         var columns: [Column]
         /// Every entity stored in the table (root and descendants), ascending.
         var entityIndices: [Int]
+        /// Which property (or bookkeeping value) each data column holds: its position in
+        /// ``columns`` by key (siblings sharing a column share its position).
+        var positions: [ColumnKey: Int]
     }
 
     /// One data column.
@@ -91,11 +94,9 @@ struct SQLiteLayout: Sendable {
         }
         let tableNames = Self.nameTables(roots.map(\.name))
         var tables: [Table] = []
-        var positions: [[ColumnKey: Int]] = []
         for (t, root) in roots.enumerated() {
             let (columns, byKey) = Self.nameColumns(Self.columnRequests(root: root, model: model))
-            tables.append(Table(name: tableNames[t], columns: columns, entityIndices: root.selfAndDescendantIndices))
-            positions.append(byKey)
+            tables.append(Table(name: tableNames[t], columns: columns, entityIndices: root.selfAndDescendantIndices, positions: byKey))
         }
 
         // Join tables, keyed by the storing entity and relationship (their natural names can
@@ -107,7 +108,7 @@ struct SQLiteLayout: Sendable {
         var entities: [EntityLayout] = []
         for e in all {
             let tableIndex = tableIndexByRoot[e.rootIndex]!
-            let byKey = positions[tableIndex]
+            let byKey = tables[tableIndex].positions
             let attributeColumns = e.attributes.map { a in
                 a.isTransient ? nil : byKey[.attribute(entity: Self.declaringEntity(ofAttribute: a.name, in: e, model: model).index, name: a.name)]
             }
@@ -129,7 +130,7 @@ struct SQLiteLayout: Sendable {
                     let destinationTableIndex = tableIndexByRoot[destination.rootIndex]!
                     let destinationTable = tables[destinationTableIndex]
                     let inverseOwner = Self.declaringEntity(of: inverse.name, in: destination, model: model).index
-                    let at = positions[destinationTableIndex]
+                    let at = destinationTable.positions
                     toMany.append(.foreignKey(
                         table: destinationTable.name,
                         column: destinationTable.columns[at[.toOneKey(entity: inverseOwner, relationship: inverse.name)]!].name,
