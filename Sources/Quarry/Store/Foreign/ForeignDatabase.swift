@@ -61,26 +61,20 @@ public struct ForeignDatabase: Sendable {
         configuration.readonly = true
         do {
             let queue = try DatabaseQueue(path: snapshot.uri, configuration: configuration)
-            let coreData = try queue.read { db -> CoreDataStoreDescription? in
-                try CoreDataStoreReader.isCoreDataStore(db) ? try CoreDataStoreReader.read(db, path: path, candidates: candidates) : nil
+            let found = try queue.read { db -> (kind: Kind, model: ManagedObjectModel, modelSource: String, warnings: [String], identifier: UUID?, source: ForeignSource) in
+                if try CoreDataStoreReader.isCoreDataStore(db) {
+                    let store = try CoreDataStoreReader.read(db, path: path, candidates: candidates)
+                    return (.coreData, store.model, store.modelSource, store.warnings, store.storeIdentifier, store.source)
+                }
+                let schema = try SQLiteIntrospection.read(db, path: path)
+                let ignored = candidates.isEmpty ? [] : ["\(path): --model is used for Core Data stores only; the model comes from the tables' schema"]
+                return (.sqlite, schema.model, "the tables' schema", schema.warnings + ignored, nil, schema.source)
             }
-            if let coreData {
-                try queue.close()
-                let auxiliary = coreData.source.setup.isEmpty ? nil : try ForeignAuxiliary.build(setup: coreData.source.setup, sourceURI: snapshot.uri)
-                return ForeignDatabase(kind: .coreData, path: path, model: coreData.model, modelSource: coreData.modelSource,
-                                       warnings: coreData.warnings, identifier: coreData.storeIdentifier ?? UUID(),
-                                       source: coreData.source, snapshot: snapshot, auxiliary: auxiliary)
-            }
-            let found = try queue.read { db in try SQLiteIntrospection.read(db, path: path) }
             try queue.close()
-            var warnings = found.warnings
-            if !candidates.isEmpty {
-                warnings.append("\(path): --model is used for Core Data stores only; the model comes from the tables' schema")
-            }
             let auxiliary = found.source.setup.isEmpty ? nil : try ForeignAuxiliary.build(setup: found.source.setup, sourceURI: snapshot.uri)
-            return ForeignDatabase(kind: .sqlite, path: path, model: found.model, modelSource: "the tables' schema",
-                                   warnings: warnings, identifier: UUID(), source: found.source, snapshot: snapshot,
-                                   auxiliary: auxiliary)
+            return ForeignDatabase(kind: found.kind, path: path, model: found.model, modelSource: found.modelSource,
+                                   warnings: found.warnings, identifier: found.identifier ?? UUID(), source: found.source,
+                                   snapshot: snapshot, auxiliary: auxiliary)
         } catch let error as StoreError {
             throw error
         } catch {
