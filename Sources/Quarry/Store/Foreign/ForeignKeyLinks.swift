@@ -62,9 +62,8 @@ struct ForeignKeyLinks {
         switch destination.key {
         case .rowid(let key):
             guard let target else { return value }   // no primary key: the rowid
-            if key == "s.\(sqlIdentifier(target))" { return value }
-            let rowid = key.replacingOccurrences(of: "s.", with: "d.")
-            return "(SELECT \(rowid) FROM \(destination.mainSource) AS d WHERE d.\(sqlIdentifier(target)) = \(value))"
+            if key == sqlIdentifier(target) { return value }
+            return "(SELECT d.\(key) FROM \(destination.mainSource) AS d WHERE d.\(sqlIdentifier(target)) = \(value))"
         case .keyTable(let table, let columns):
             guard let target else { return nil }
             if columns.count == 1, columns[0] == target {

@@ -35,7 +35,7 @@ extension SQLiteIntrospection {
         let original = "src.\(sqlIdentifier(object.sqlName))"
         switch object.key {
         case .rowid(let key):
-            return ForeignSource.Table(from: "\(object.mainSource) AS s", primaryKey: key)
+            return ForeignSource.Table(from: "\(object.mainSource) AS s", primaryKey: "s.\(key)")
         case .keyTable(let name, let columns):
             let keys = columns.indices.map { "k\($0)" }
             let quoted = columns.map(sqlIdentifier).joined(separator: ", ")

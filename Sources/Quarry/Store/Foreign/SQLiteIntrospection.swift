@@ -46,7 +46,8 @@ struct SQLiteIntrospection {
 
     /// How an object's rows are keyed.
     enum Key {
-        /// `rowid` (or the named `INTEGER PRIMARY KEY` column) of `main."t"`.
+        /// The rowid column of `main."t"`, quoted: `rowid` (or `_rowid_`, `oid` when a column
+        /// takes that name), or the `INTEGER PRIMARY KEY` column that aliases it.
         case rowid(String)
         /// Numbered in `aux.<table>` (`Z_PK`, then `k0…` the primary-key columns).
         case keyTable(String, columns: [String])
@@ -113,10 +114,10 @@ struct SQLiteIntrospection {
         let withoutRowid = options.range(of: #"WITHOUT\s+ROWID"#, options: [.regularExpression, .caseInsensitive]) != nil
         if !withoutRowid {
             if keyColumns.count == 1, keyColumns[0].declaredType.uppercased() == "INTEGER" {
-                return .rowid("s.\(sqlIdentifier(keyColumns[0].sqlName))")
+                return .rowid(sqlIdentifier(keyColumns[0].sqlName))
             }
             let taken = Set(columns.map { $0.sqlName.lowercased() })
-            if let free = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) { return .rowid("s.\(free)") }
+            if let free = ["rowid", "_rowid_", "oid"].first(where: { !taken.contains($0) }) { return .rowid(free) }
         }
         guard !keyColumns.isEmpty else { return .copy("q_table_\(index)") }
         return .keyTable("q_key_\(index)", columns: keyColumns.map(\.sqlName))
