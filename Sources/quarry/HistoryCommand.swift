@@ -43,9 +43,10 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let foreign = try StoreOpening.foreignDatabase(store) {
-            throw CommandFailure("\(store): a \(foreign.kind.rawValue) Quarry did not make records no Quarry history" +
-                                 (foreign.kind == .coreData ? " (its own persistent history shows as the History entity in quarry browse)" : ""))
+        // A look that writes nothing is enough to refuse: the database is not opened.
+        if !StoreOpening.isJSONStore(store), try ForeignDatabase.isForeign(path: store) {
+            throw CommandFailure("\(store): an SQLite database Quarry did not make records no Quarry history " +
+                                 "(a Core Data store's own persistent history shows as its History entity in quarry browse)")
         }
         let url = URL(fileURLWithPath: store)
         if let pruneBefore, let target = HistoryPruneTarget(pruneBefore) {

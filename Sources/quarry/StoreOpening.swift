@@ -43,9 +43,9 @@ enum StoreOpening {
             : try SQLiteStore(url: url, model: model, options: .init(readOnly: true))
     }
 
-    /// The model recorded in the store at `path`, read without writing anything.
+    /// The model recorded in the store at `path`, read without writing anything (a database
+    /// Quarry did not make records none: see ``foreignDatabase(_:modelPath:)``).
     static func recordedModel(_ path: String) throws -> ManagedObjectModel {
-        if let foreign = try foreignDatabase(path) { return foreign.model }
         let url = URL(fileURLWithPath: path)
         let model = isJSONStore(path)
             ? try JSONStore(url: url, model: nil, readOnly: true).model
