@@ -162,13 +162,7 @@ extension CoreDataStoreEndToEndTests {
     @Test func rowsOnlyInTheWriteAheadLogShowAndNoFileChanges() throws {
         let url = try CoreDataStoreFixture.folder(in: dir).appendingPathComponent("Pets.sqlite")
         try CoreDataStoreLayoutFixture.write(url, history: false)
-        let writer = try DatabaseQueue(path: url.path)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute(sql: "INSERT INTO ZTAG VALUES (3, 5, 1, 'in the log only')")
-        }
+        let writer = try WALWriter.keepingRowsInLog(at: url, inLog: ["INSERT INTO ZTAG VALUES (3, 5, 1, 'in the log only')"])
         let files = ["", "-wal", "-shm"].map { url.path + $0 }
         let before = try files.map { SHA256.hex(Array(try Data(contentsOf: URL(fileURLWithPath: $0)))) }
         do {

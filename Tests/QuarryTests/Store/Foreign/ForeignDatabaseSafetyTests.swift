@@ -33,18 +33,10 @@ struct ForeignDatabaseSafetyTests {
         return counts
     }
 
-    /// A WAL database at `url` whose writer stays open with automatic checkpoints off, so the
-    /// rows `insert` adds (after a table `notes` is made and checkpointed) live only in the log.
+    /// A WAL database at `url` with a table `notes` in the file and the rows `insert` adds
+    /// only in its log, while the returned writer stays open.
     func writerKeepingRowsInLog(_ url: URL, insert: String) throws -> DatabaseQueue {
-        let writer = try DatabaseQueue(path: url.path)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-            try db.execute(sql: insert)
-        }
-        return writer
+        try WALWriter.keepingRowsInLog(at: url, checkpointed: ["CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)"], inLog: [insert])
     }
 
     @Test("a rollback-journal database: no -wal or -shm appears, no byte changes")
@@ -93,11 +85,7 @@ struct ForeignDatabaseSafetyTests {
     @Test("the private copy a -wal is read through is removed when the stores are released")
     func snapshotCopyRemoved() throws {
         let url = try PlainSQLiteFixture.write(to: dir.file("plain.sqlite"), walMode: true)
-        let writer = try DatabaseQueue(path: url.path)
-        try writer.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "INSERT INTO tags VALUES ('new', 'red')")
-        }
+        let writer = try WALWriter.keepingRowsInLog(at: url, inLog: ["INSERT INTO tags VALUES ('new', 'red')"])
         var folder: URL?
         do {
             let database = try ForeignDatabase.open(path: url.path)

@@ -89,13 +89,7 @@ struct SQLiteStoreRefusalTests {
     /// Another database's write-ahead log, with uncheckpointed pages, copied beside `url`.
     func placeForeignLog(beside url: URL, withSHM: Bool) throws {
         let other = dir.file("scratch-other.sqlite")
-        let queue = try DatabaseQueue(path: other.path)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
-            try db.execute(sql: "CREATE TABLE foreign_rows (x)")
-            try db.execute(sql: "INSERT INTO foreign_rows VALUES (randomblob(5000))")
-        }
+        let queue = try WALWriter.keepingRowsInLog(at: other, inLog: ["CREATE TABLE foreign_rows (x)", "INSERT INTO foreign_rows VALUES (randomblob(5000))"])
         try FileManager.default.copyItem(atPath: other.path + "-wal", toPath: url.path + "-wal")
         if withSHM { try FileManager.default.copyItem(atPath: other.path + "-shm", toPath: url.path + "-shm") }
         try queue.close()
