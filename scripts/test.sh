@@ -13,7 +13,17 @@ bash scripts/install-deps.sh
 
 step "build and tests"
 swift build --build-tests
-swift test --skip-build
+# The log is kept so that a failure ends the run with the failed tests and their issues as
+# its last lines (CI shows the tail of the output).
+test_log=$(mktemp)
+status=0
+swift test --skip-build 2>&1 | tee "$test_log" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "tests: FAILED (exit $status); the issues recorded:" >&2
+  grep -E "recorded an issue|✘|error:|Fatal error|Crash" "$test_log" | head -60 >&2
+  exit 1
+fi
+rm -f "$test_log"
 
 step "crash test"
 bash scripts/crash-test.sh .build/debug/quarry

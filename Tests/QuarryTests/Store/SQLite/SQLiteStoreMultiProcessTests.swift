@@ -29,19 +29,31 @@ import QuarryTestSupport
         }
     }
 
+    /// What this process has open on the file at `path`, and its lines in `/proc/locks`: the
+    /// context of a failed lock expectation.
+    static func lockDiagnosis(_ path: String) -> String {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let open = fds.compactMap { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")).flatMap { $0.hasPrefix(path) ? "\(fd) → \($0)" : nil }
+        }
+        let locks = ((try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? "")
+            .split(separator: "\n").filter { $0.contains(" \(getpid()) ") }
+        return "open: \(open); this process's locks: \(locks)"
+    }
+
     @Test func openingMoreStoresOnAFileKeepsTheProcessLocksOnIt() throws {
         let url = dir.file("locks.sqlite")
         let first = try SQLiteStore(url: url, model: TestModels.tickers())
         let make = ChangeMaker(model: first.model)
         try first.insert([make.insert("Sector", ["name": .string("Energy")])])
-        #expect(try Self.processHoldsLock(onFileAt: url.path), "a WAL connection keeps a SHARED lock on the database")
+        #expect(try Self.processHoldsLock(onFileAt: url.path), "a WAL connection keeps a SHARED lock on the database; \(Self.lockDiagnosis(url.path))")
 
         let second = try SQLiteStore(url: url, model: TestModels.tickers())
-        #expect(try Self.processHoldsLock(onFileAt: url.path), "opening a second store must not drop the first one's locks")
+        #expect(try Self.processHoldsLock(onFileAt: url.path), "opening a second store must not drop the first one's locks; \(Self.lockDiagnosis(url.path))")
         _ = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
         _ = try SQLiteStore.readMetadata(url: url)
         try second.insert([make.insert("Sector", ["name": .string("Utilities")])])
-        #expect(try Self.processHoldsLock(onFileAt: url.path), "reopening or reading metadata must not drop the locks either")
+        #expect(try Self.processHoldsLock(onFileAt: url.path), "reopening or reading metadata must not drop the locks either; \(Self.lockDiagnosis(url.path))")
     }
     #endif
 
