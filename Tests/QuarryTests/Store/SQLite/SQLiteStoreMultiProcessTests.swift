@@ -18,15 +18,24 @@ import QuarryTestSupport
 
     #if os(Linux)
     /// Whether this process holds a POSIX lock on the file at `path` (from `/proc/locks`).
+    ///
+    /// `/proc/locks` is not one snapshot: the kernel produces it a page per `read`, and a lock
+    /// released elsewhere in between (the other tests run in parallel, each SQLite connection
+    /// locking and unlocking) shifts the list, so a read may skip a line. A lock this process
+    /// holds is in every listing; it is looked for in up to 20 before it counts as absent.
     static func processHoldsLock(onFileAt path: String) throws -> Bool {
         let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber).uint64Value
-        let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
-        // "1: POSIX  ADVISORY  READ 11421 fe:00:16343588 1073741826 1073742335"
-        return locks.split(separator: "\n").contains { line in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 5, fields[1] == "POSIX", Int32(fields[4]) == getpid() else { return false }
-            return fields[5].split(separator: ":").last.flatMap { UInt64($0) } == inode
+        for _ in 0..<20 {
+            let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+            // "1: POSIX  ADVISORY  READ 11421 fe:00:16343588 1073741826 1073742335"
+            let held = locks.split(separator: "\n").contains { line in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count > 5, fields[1] == "POSIX", Int32(fields[4]) == getpid() else { return false }
+                return fields[5].split(separator: ":").last.flatMap { UInt64($0) } == inode
+            }
+            if held { return true }
         }
+        return false
     }
 
     /// What this process has open on the file at `path`, and its lines in `/proc/locks`: the
