@@ -1,26 +1,25 @@
 import Foundation
-import Quarry
+@_spi(Benchmarks) import Quarry
 import Synchronization
 
 /// Signals each `didChangeContent` (on the main queue) and records when it arrived.
 final class RemoteChangeSignal: FetchedResultsControllerDelegate, @unchecked Sendable {
     // `changed` is written on the main queue before `arrived` is signalled, read after the wait.
     var changed: UInt64 = 0
-    /// The wall-clock time of the same moment, to compare with the history's commit time.
-    var changedAt = Date()
     let arrived = DispatchSemaphore(value: 0)
     func controllerDidChangeContent(_ controller: FetchedResultsController) {
         changed = DispatchTime.now().uptimeNanoseconds
-        changedAt = Date()
         arrived.signal()
     }
 }
 
 /// Scenario `remote-merge`: n results in a controller on this process's main context; a second
 /// process (this binary in `remote-merge-writer` mode) saves k sort-key changes per round
-/// through its own stack; the time from the writer's commit (its monotonic clock, the same as
-/// ours) to the controller's `didChangeContent` here, through inotify, `data_version`, the
-/// history and one batched snapshot read, against re-running the fetch. p50 and p99 over
+/// through its own stack; the time from the writer's commit (the instant SQLite's WAL hook
+/// reports it there, on the system's monotonic clock, the same as ours) to the controller's
+/// `didChangeContent` here, through inotify, `data_version`, the history and one batched
+/// snapshot read, against re-running the fetch. Also timed from the start of the writer's save
+/// (its statements, history rows and commit I/O included): an upper bound. p50 and p99 over
 /// `rounds` rounds (default 30); every round checks the merged results against a fresh fetch.
 func runRemoteMergeScenario(_ args: BenchArguments) throws {
     let n = args.int("n", default: 1_000_000)
@@ -64,23 +63,18 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     defer { observation.cancel() }
     let writer = try RemoteMergeWriterProcess(url: url, n: n, k: k)
     defer { writer.stop() }
-    var latency: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
-    guard let history = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
+    var fromSaveStart: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
     for _ in 0..<rounds {
         let save = try writer.commitRound()
         signal.arrived.wait()
-        // The commit lies between the save's start and its return; the merge can end before
-        // the writer's save returns (its own bookkeeping after the commit), so the latency is
-        // timed from the save's start: an upper bound that includes the writer's save.
-        guard signal.changed > save.started else { throw BenchError.check("the controller changed before the writer's save began") }
-        latency.append(Double(signal.changed - save.started) / 1e9)
-        saving.append(Double(save.returned - save.started) / 1e9)
-        // The history transaction's timestamp is taken inside the writer's transaction, just
-        // before its commit (wall clock): the closest the commit instant can be seen from here.
-        if let token = try history.currentHistoryToken(),
-           let committed = try history.history(after: HistoryToken(token.value - 1), limit: 1).transactions.first?.timestamp {
-            fromCommit.append(signal.changedAt.timeIntervalSince(committed))
+        // The commit instant lies between the save's start and its return; the merge here can
+        // end before the writer's save returns (its bookkeeping after the commit).
+        guard signal.changed > save.committed, save.committed > save.started else {
+            throw BenchError.check("the controller changed before the writer committed")
         }
+        fromCommit.append(Double(signal.changed - save.committed) / 1e9)
+        fromSaveStart.append(Double(signal.changed - save.started) / 1e9)
+        saving.append(Double(save.returned - save.started) / 1e9)
         let merged = DispatchQueue.main.sync { controller.snapshot.items.first ?? [] }
         let fresh = try DispatchQueue.main.sync { try FetchedResultsController(fetchRequest: request, context: main) }
         refetch.append(try measure { try DispatchQueue.main.sync { try fresh.performFetch() } })
@@ -91,16 +85,17 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
         let sorted = xs.sorted()
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
     }
-    print("  writer's save (other proc) k=\(k)  p50 \(String(format: "%.4f", percentile(saving, 0.5))) s  p99 \(String(format: "%.4f", percentile(saving, 0.99))) s")
-    print("  save start → didChangeContent  k=\(k) n=\(n)  p50 \(String(format: "%.4f", percentile(latency, 0.5))) s  p99 \(String(format: "%.4f", percentile(latency, 0.99))) s")
-    if !fromCommit.isEmpty {
-        print("  history commit time → didChangeContent  p50 \(String(format: "%.4f", percentile(fromCommit, 0.5))) s  p99 \(String(format: "%.4f", percentile(fromCommit, 0.99))) s  (wall clock)")
+    func p(_ xs: [Double]) -> String {
+        String(format: "p50 %.4f s  p99 %.4f s", percentile(xs, 0.5), percentile(xs, 0.99))
     }
+    print("  writer's save (other proc) k=\(k)  \(p(saving))")
+    print("  writer's commit → didChangeContent  k=\(k) n=\(n)  \(p(fromCommit))")
+    print("  writer's save start → didChangeContent  \(p(fromSaveStart))  (upper bound: its statements and commit I/O included)")
     let seen = kinds.withLock { $0 }
     print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
-    print("  re-run fetch               n=\(n)  p50 \(String(format: "%.4f", percentile(refetch, 0.5))) s  p99 \(String(format: "%.4f", percentile(refetch, 0.99))) s")
-    ratio("remote-merge", percentile(refetch, 0.5) / percentile(latency, 0.5))
-    if !fromCommit.isEmpty { ratio("remote-merge-from-commit", percentile(refetch, 0.5) / percentile(fromCommit, 0.5)) }
+    print("  re-run fetch               n=\(n)  \(p(refetch))")
+    ratio("remote-merge", percentile(refetch, 0.5) / percentile(fromCommit, 0.5))
+    ratio("remote-merge-from-save-start", percentile(refetch, 0.5) / percentile(fromSaveStart, 0.5))
 }
 
 /// This binary in `remote-merge-writer` mode: one round per line on its standard input.
@@ -118,17 +113,17 @@ private final class RemoteMergeWriterProcess {
         try process.run()
     }
 
-    /// Asks for one round; returns when the writer's save started and returned (its clock,
-    /// the same monotonic clock as this process's).
-    func commitRound() throws -> (started: UInt64, returned: UInt64) {
+    /// Asks for one round; returns when the writer's save started, committed and returned
+    /// (its clock, the same monotonic clock as this process's).
+    func commitRound() throws -> (started: UInt64, committed: UInt64, returned: UInt64) {
         input.fileHandleForWriting.write(Data("go\n".utf8))
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 let times = line.split(separator: " ").compactMap { UInt64($0) }
-                guard times.count == 2 else { throw BenchError.check("writer: \(line)") }
-                return (times[0], times[1])
+                guard times.count == 3 else { throw BenchError.check("writer: \(line)") }
+                return (times[0], times[1], times[2])
             }
             let more = output.fileHandleForReading.availableData
             guard !more.isEmpty else { throw BenchError.check("the writer process ended") }
@@ -144,7 +139,7 @@ private final class RemoteMergeWriterProcess {
 
 /// Mode `remote-merge-writer --n N --k K --store PATH`: for each line read, changes the sort
 /// key of k random rows through an importer context of its own stack, saves, and prints the
-/// monotonic times (ns) the save started and returned.
+/// monotonic times (ns) the save started, its commit became visible, and the save returned.
 func runRemoteMergeWriter(_ arguments: [String]) throws {
     var values: [String: String] = [:]
     var i = 0
@@ -156,11 +151,12 @@ func runRemoteMergeWriter(_ arguments: [String]) throws {
     options.storeURL = URL(fileURLWithPath: path)
     options.watchesRemoteChanges = false
     let stack = try PersistentStack(model: indexedRowModel, options: options)
+    guard let store = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
     let importer = stack.importerContext()
     let a = AttributeKey<Int64>("a")
     var rng = SplitMix64(seed: 11)
     while readLine() != nil {
-        let times = try importer.performAndWait { () -> (UInt64, UInt64) in
+        let times = try importer.performAndWait { () -> (UInt64, UInt64, UInt64) in
             for _ in 0..<k {
                 let row = importer.object(with: ObjectID(entityIndex: 0, primaryKey: Int64(1 + rng.below(n))))
                 row[a] = Int64(rng.below(n)) * 2 + 1
@@ -169,9 +165,9 @@ func runRemoteMergeWriter(_ arguments: [String]) throws {
             try importer.save()
             let returned = DispatchTime.now().uptimeNanoseconds
             importer.reset()
-            return (started, returned)
+            return (started, store.lastCommitUptime, returned)
         }
         // Unbuffered: the other process waits for this line.
-        FileHandle.standardOutput.write(Data("\(times.0) \(times.1)\n".utf8))
+        FileHandle.standardOutput.write(Data("\(times.0) \(times.1) \(times.2)\n".utf8))
     }
 }

@@ -13,12 +13,15 @@ import Glibc
 /// `-wal` and to its `-journal`; a Dispatch read source on the inotify descriptor wakes the
 /// watcher's serial queue. There `PRAGMA data_version`, read on a connection of the watcher's
 /// own that stays open, tells a commit by another connection from a checkpoint or a read. A
-/// burst of events is drained at once and costs one `data_version` read.
+/// commit writes its frames back to back, an event each (hundreds for a large save): a burst
+/// of events costs one `data_version` read, 0.25 ms after its latest event (at most 4 ms
+/// after its first), so the watcher does not take the cores from the writer it waits for.
 ///
 /// A writer appends its commit frame to the `-wal` *before* it publishes the commit in the
-/// shared-memory index (which inotify cannot see), so an event can arrive while `data_version`
-/// is still the old one: a few re-checks follow each batch of events (2, 10, 50 and 250 ms
-/// after it), and only such a batch; while nothing is written, nothing runs.
+/// shared-memory index (which inotify cannot see; with `synchronous = FULL` after flushing the
+/// log), so a read can still find the old `data_version`: a few re-checks follow each burst
+/// (1, 2, 10, 50 and 250 ms apart), and only such a burst; while nothing is written, nothing
+/// runs.
 ///
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
 /// `data_version`, told whether the `-wal` or `-journal` was written since the last call: a
@@ -52,7 +55,17 @@ final class StoreWatcher: @unchecked Sendable {
     /// Re-checks pending after an event that did not change `data_version` (see the type's comment).
     private var recheck = 0
     /// Delays of the re-checks after an event that found `data_version` unchanged, in milliseconds.
-    private static let recheckDelays = [2, 10, 50, 250]
+    private static let recheckDelays = [1, 2, 10, 50, 250]
+    /// Fires `quietAfterEvent` after the latest event of a burst (or `longestBurst` after its
+    /// first): the one `data_version` read for a burst of events.
+    private let burstTimer: DispatchSourceTimer
+    /// When the first event not yet followed by a read arrived.
+    private var burstStarted: DispatchTime?
+    /// How long after a burst's latest event its `data_version` read runs: a commit writes its
+    /// frames back to back (an event each) and publishes right after the last one.
+    private static let quietAfterEvent = DispatchTimeInterval.microseconds(250)
+    /// The longest a burst of events defers its read (a writer committing without pause).
+    private static let longestBurst = DispatchTimeInterval.milliseconds(4)
 
     /// Starts watching the store at `storeURL`.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the folder cannot be watched or
@@ -88,14 +101,23 @@ final class StoreWatcher: @unchecked Sendable {
             close(descriptor)
             throw StoreError.cannotOpen(path: storeURL.path, reason: "watching for other processes' commits: \(error)")
         }
+        burstTimer = DispatchSource.makeTimerSource(queue: queue)
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [weak self] in self?.eventsArrived() }
         source.setCancelHandler { close(descriptor) }
+        burstTimer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.burstStarted = nil
+            self.check(recheckIndex: 0)
+        }
+        burstTimer.schedule(deadline: .distantFuture)
+        burstTimer.resume()
         source.resume()
     }
 
     deinit {
         source.cancel()
+        burstTimer.cancel()
     }
 
     /// Stops watching; `onCommit` is not called after this returns (unless it is running).
@@ -103,6 +125,7 @@ final class StoreWatcher: @unchecked Sendable {
     func cancel() {
         cancelled.withLock { $0 = true }
         source.cancel()
+        burstTimer.cancel()
     }
 
     private var isCancelled: Bool { cancelled.withLock { $0 } }
@@ -111,7 +134,11 @@ final class StoreWatcher: @unchecked Sendable {
 
     private func eventsArrived() {
         guard !isCancelled, drainEvents() else { return }
-        check(recheckIndex: 0)
+        // One read per burst: a commit's frames arrive as one event each.
+        let now = DispatchTime.now()
+        let started = burstStarted ?? now
+        burstStarted = started
+        burstTimer.schedule(deadline: min(now + Self.quietAfterEvent, started + Self.longestBurst))
     }
 
     /// Compares `data_version`, then checks again after the next delay: a commit whose last

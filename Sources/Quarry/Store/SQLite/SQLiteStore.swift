@@ -38,6 +38,8 @@ public final class SQLiteStore: PersistentStore {
     public let options: Options
 
     let pool: DatabasePool
+    /// Checkpoints the write-ahead log after saves (`nil` for a foreign database, never written).
+    let checkpointer: SQLiteCheckpointer?
     let layout: SQLiteLayout
     let statements: SQLiteStatements
     let path: String
@@ -53,6 +55,10 @@ public final class SQLiteStore: PersistentStore {
 
     /// The store file's URL.
     public var url: URL? { fileURL }
+    /// When this store's last commit became visible to other connections (`DispatchTime`
+    /// uptime nanoseconds, the system's monotonic clock; 0 before the first): where the
+    /// `remote-merge` benchmark times another process's merge from.
+    @_spi(Benchmarks) public var lastCommitUptime: UInt64 { checkpointer?.lastCommitUptime ?? 0 }
     /// Whether saves are refused (``Options/readOnly``).
     public var isReadOnly: Bool { options.readOnly }
 
@@ -104,7 +110,11 @@ public final class SQLiteStore: PersistentStore {
         configuration.label = "Quarry.SQLiteStore"
         configuration.busyMode = .timeout(options.busyTimeout)
         configuration.readonly = options.readOnly
-        configuration.prepareDatabase { SQLiteFunctions.register($0) }
+        let checkpointer = SQLiteCheckpointer()
+        configuration.prepareDatabase { db in
+            SQLiteFunctions.register(db)
+            checkpointer.install(on: db)
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: Self.poolPath(path, readOnly: options.readOnly), configuration: configuration)
@@ -115,6 +125,8 @@ public final class SQLiteStore: PersistentStore {
             throw Self.storeError(error, path: path)
         }
         self.pool = pool
+        checkpointer.attach(pool)
+        self.checkpointer = checkpointer
 
         let identifier: UUID
         let resolvedModel: ManagedObjectModel
@@ -161,6 +173,7 @@ public final class SQLiteStore: PersistentStore {
         self.layout = SQLiteLayout(model: database.model)
         self.statements = SQLiteStatements(layout: layout, model: database.model)
         self.pool = try Self.foreignPool(database, layout: layout, busyTimeout: busyTimeout)
+        self.checkpointer = nil
     }
 
     /// A store an older Quarry made for a model whose clashing names then shared a column gets
