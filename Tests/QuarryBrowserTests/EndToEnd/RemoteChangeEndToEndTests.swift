@@ -26,7 +26,7 @@ struct RemoteChangeEndToEndTests {
         throw CancellationError()
     }
 
-    @Test("the browser shows another process's imports live, and says so when sqlite3 changed the store")
+    @Test("the browser shows another process's imports live with the cursor kept on its object, and says so when sqlite3 changed the store")
     func browserFollowsOtherProcesses() async throws {
         let store = directory.file("live.sqlite").path
         let seeded = try TmuxHarness.run([try quarry(), "demo", "--seed-only", "--no-import", "--rows", "300", "--store", store])
@@ -49,11 +49,26 @@ struct RemoteChangeEndToEndTests {
         }
         let before = try #require(Self.rowNumbers(screen)).total
 
-        // Through Quarry in another process: merged from history, rows appear live.
+        // The cursor on "M": the seeded symbols end …, "KN", "L", "M", …, "Z", and the importer's
+        // new ones ("KO", "KP", …, "LA", …) sort before "M", so rows arrive above the cursor.
+        try browser.send("G")
+        screen = try await waitFor(browser, "the last row") { Self.rowNumbers($0).map { $0.row == $0.total } ?? false }
+        for _ in 0..<13 { try browser.send("k") }
+        screen = try await waitFor(browser, "the cursor 13 rows up") { Self.rowNumbers($0)?.row == before - 13 }
+        func symbol(_ line: String) -> String? { line.split(separator: " ").first.map(String.init) }
+        let lastLine = try #require(screen.lastIndex { symbol($0) == "Z" }, "no row Z on the screen")
+        let cursorLine = lastLine - 13
+        try #require(symbol(screen[cursorLine]) == "M", "the cursor's row is \(screen[cursorLine])")
+
+        // Through Quarry in another process: merged from history, rows appear live, and the
+        // cursor stays on its object ("M") and its screen row while rows are inserted above it.
         let importer = TmuxHarness(width: 80, height: 10)
         defer { importer.shutDown() }
         try importer.start("\(try quarry()) demo --import-only --store \(store) --rate 400", statusLine: false)
         screen = try await waitFor(browser, "the other process's rows") { s in (Self.rowNumbers(s)?.total ?? 0) > before + 20 }
+        let now = try #require(Self.rowNumbers(screen))
+        #expect(now.row > before - 13, "no row arrived above the cursor")
+        #expect(symbol(screen[cursorLine]) == "M", "the cursor left its object: \(screen[cursorLine])")
         try browser.send("q")
         #expect(try await browser.waitForSessionEnd(timeout: .seconds(60)))
     }
