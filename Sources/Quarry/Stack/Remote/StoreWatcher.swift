@@ -52,13 +52,16 @@ final class StoreWatcher: @unchecked Sendable {
     private var dataVersion: Int64
     /// Set by ``cancel()`` from any thread (also from `queue` itself: a stack released there).
     private let cancelled = Mutex(false)
-    /// Re-checks pending after an event that did not change `data_version` (see the type's comment).
-    private var recheck = 0
-    /// Delays of the re-checks after an event that found `data_version` unchanged, in milliseconds.
+    /// The re-check the timer runs next when no burst is pending (an index into
+    /// `recheckDelays` plus one), or `nil` when none is.
+    private var pendingRecheck: Int?
+    /// Delays of the re-checks after a burst's read that found `data_version` unchanged, each
+    /// from the one before, in milliseconds.
     private static let recheckDelays = [1, 2, 10, 50, 250]
-    /// Fires `quietAfterEvent` after the latest event of a burst (or `longestBurst` after its
-    /// first): the one `data_version` read for a burst of events.
-    private let burstTimer: DispatchSourceTimer
+    /// Every `data_version` read runs from this timer: a burst's (`quietAfterEvent` after its
+    /// latest event, or `longestBurst` after its first), or the next re-check. A burst's read
+    /// replaces a pending re-check, and starts the re-checks over.
+    private let timer: DispatchSourceTimer
     /// When the first event not yet followed by a read arrived.
     private var burstStarted: DispatchTime?
     /// How long after a burst's latest event its `data_version` read runs: a commit writes its
@@ -101,23 +104,19 @@ final class StoreWatcher: @unchecked Sendable {
             close(descriptor)
             throw StoreError.cannotOpen(path: storeURL.path, reason: "watching for other processes' commits: \(error)")
         }
-        burstTimer = DispatchSource.makeTimerSource(queue: queue)
+        timer = DispatchSource.makeTimerSource(queue: queue)
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [weak self] in self?.eventsArrived() }
         source.setCancelHandler { close(descriptor) }
-        burstTimer.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.burstStarted = nil
-            self.check(recheckIndex: 0)
-        }
-        burstTimer.schedule(deadline: .distantFuture)
-        burstTimer.resume()
+        timer.setEventHandler { [weak self] in self?.timerFired() }
+        timer.schedule(deadline: .distantFuture)
+        timer.resume()
         source.resume()
     }
 
     deinit {
         source.cancel()
-        burstTimer.cancel()
+        timer.cancel()
     }
 
     /// Stops watching; `onCommit` is not called after this returns (unless it is running).
@@ -125,7 +124,7 @@ final class StoreWatcher: @unchecked Sendable {
     func cancel() {
         cancelled.withLock { $0 = true }
         source.cancel()
-        burstTimer.cancel()
+        timer.cancel()
     }
 
     private var isCancelled: Bool { cancelled.withLock { $0 } }
@@ -138,7 +137,22 @@ final class StoreWatcher: @unchecked Sendable {
         let now = DispatchTime.now()
         let started = burstStarted ?? now
         burstStarted = started
-        burstTimer.schedule(deadline: min(now + Self.quietAfterEvent, started + Self.longestBurst))
+        timer.schedule(deadline: min(now + Self.quietAfterEvent, started + Self.longestBurst))
+    }
+
+    /// A burst's read (which drops a pending re-check), else the pending re-check.
+    private func timerFired() {
+        let index: Int
+        if burstStarted != nil {
+            burstStarted = nil
+            index = 0
+        } else if let pending = pendingRecheck {
+            index = pending
+        } else {
+            return
+        }
+        pendingRecheck = nil
+        check(recheckIndex: index)
     }
 
     /// Compares `data_version`, then checks again after the next delay: a commit whose last
@@ -155,16 +169,12 @@ final class StoreWatcher: @unchecked Sendable {
             onCommit(written)
             next = 0
         }
-        recheck += 1            // drops the re-checks still pending: this read replaces them
         guard next < Self.recheckDelays.count else {
             onQuiet()
             return
         }
-        let generation = recheck
-        queue.asyncAfter(deadline: .now() + .milliseconds(Self.recheckDelays[next])) { [weak self, next] in
-            guard let self, self.recheck == generation else { return }
-            self.check(recheckIndex: next + 1)
-        }
+        pendingRecheck = next + 1
+        timer.schedule(deadline: .now() + .milliseconds(Self.recheckDelays[next]))
     }
 
     /// Reads every pending inotify event; whether one concerned the store's files.
