@@ -50,6 +50,13 @@ func report(_ label: String, n: Int, seconds: Double) {
     print("  \(label.padding(toLength: 26, withPad: " ", startingAt: 0)) n=\(n)  \(String(format: "%8.3f", seconds)) s  \(String(format: "%10.0f", rate)) rows/s  \(String(format: "%6.2f", seconds / Double(n) * 1e6)) µs/row")
 }
 
+/// The `p` quantile of `xs` (0.5: the median; the upper middle of an even count), by the
+/// nearest rank rounded up.
+func percentile(_ xs: [Double], _ p: Double) -> Double {
+    let sorted = xs.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
+}
+
 func ratio(_ name: String, _ value: Double) {
     print("ratio \(name) \(String(format: "%.3f", value))")
 }

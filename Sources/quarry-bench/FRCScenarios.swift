@@ -72,7 +72,7 @@ func runFRCUpdateScenario(_ args: BenchArguments) throws {
         guard freshIDs == newIDs else { throw BenchError.check("incremental results differ from a fresh fetch") }
         diff.append(measure { diffCount = newIDs.difference(from: oldIDs).count })
     }
-    func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+    func median(_ xs: [Double]) -> Double { percentile(xs, 0.5) }
     func figures(_ xs: [Double]) -> String {
         String(format: "%.4f s  (min %.4f, max %.4f)", median(xs), xs.min()!, xs.max()!)
     }

@@ -81,10 +81,6 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
         let freshIDs = DispatchQueue.main.sync { fresh.snapshot.items.first ?? [] }
         guard freshIDs == merged, merged.count == n else { throw BenchError.check("merged results differ from a fresh fetch") }
     }
-    func percentile(_ xs: [Double], _ p: Double) -> Double {
-        let sorted = xs.sorted()
-        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
-    }
     func p(_ xs: [Double]) -> String {
         String(format: "p50 %.4f s  p99 %.4f s", percentile(xs, 0.5), percentile(xs, 0.99))
     }

@@ -41,10 +41,7 @@ import QuarryTestSupport
     /// What this process has open on the file at `path`, and its lines in `/proc/locks`: the
     /// context of a failed lock expectation.
     static func lockDiagnosis(_ path: String) -> String {
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        let open = fds.compactMap { fd in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")).flatMap { $0.hasPrefix(path) ? "\(fd) → \($0)" : nil }
-        }
+        let open = openFiles().filter { $0.target.hasPrefix(path) }.map { "\($0.descriptor) → \($0.target)" }
         let locks = ((try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? "")
             .split(separator: "\n").filter { $0.contains(" \(getpid()) ") }
         return "open: \(open); this process's locks: \(locks)"
@@ -66,11 +63,17 @@ import QuarryTestSupport
     }
     #endif
 
+    /// This process's open descriptors and what each points at (from `/proc/self/fd`).
+    static func openFiles() -> [(descriptor: String, target: String)] {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.compactMap { fd in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")).map { (fd, $0) }
+        }
+    }
+
     /// The descriptors of this process that point at a deleted `-wal` or `-shm` of `path`.
     static func deletedSidecars(of path: String) -> [String] {
-        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)") }
-            .filter { $0.hasPrefix(path + "-") && $0.hasSuffix("(deleted)") }
+        openFiles().map(\.target).filter { $0.hasPrefix(path + "-") && $0.hasSuffix("(deleted)") }
     }
 
     static var quarry: URL? { TmuxHarness.builtExecutable(named: "quarry") }
