@@ -3,7 +3,7 @@ extension SQLiteIntrospection {
     static func build(objects: [Object], links: [ForeignKeyLinks.Link], path: String, warnings: [String]) throws -> Result {
         var definitions = objects.map { object in
             EntityDefinition(name: object.entityName, attributes: object.columns.map {
-                AttributeDescription(name: $0.attributeName, type: $0.kind.type)
+                AttributeDescription(name: $0.attributeName, type: $0.kind.type, isOptional: !$0.notNull)
             })
         }
         for link in links {

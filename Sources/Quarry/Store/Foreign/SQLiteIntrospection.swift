@@ -41,6 +41,8 @@ struct SQLiteIntrospection {
         var attributeName: String
         var declaredType: String
         var primaryKeyPosition: Int
+        /// Declared `NOT NULL`: the attribute is not optional.
+        var notNull: Bool
         var kind: SQLiteColumnKind
     }
 
@@ -101,7 +103,7 @@ struct SQLiteIntrospection {
             let attribute = unique(sanitized(sqlName.isEmpty ? "column\(columns.count + 1)" : sqlName, what: "column \(object).\(sqlName)",
                                              path: path, warnings: &warnings), in: &names)
             columns.append(Column(sqlName: sqlName, attributeName: attribute, declaredType: declared,
-                                  primaryKeyPosition: row["pk"] ?? 0, kind: kind))
+                                  primaryKeyPosition: row["pk"] ?? 0, notNull: (row["notnull"] ?? 0) != 0, kind: kind))
         }
         return columns
     }

@@ -56,6 +56,15 @@ struct SQLiteIntrospectionTests {
         #expect(type(reviews, "note") == .string)        // untyped, holding text and a number
     }
 
+    @Test("a column declared NOT NULL is a required attribute; the others stay optional")
+    func notNullColumnsAreRequired() throws {
+        let (database, _) = try open()
+        let authors = try #require(database.model.entity(named: "authors"))
+        #expect(authors.attribute("name")?.isOptional == false)
+        #expect(authors.attribute("born")?.isOptional == true)
+        #expect(authors.attribute("email")?.isOptional == true)
+    }
+
     @Test("values read in Quarry's form: ISO text and Unix seconds as dates, blobs, booleans")
     func values() throws {
         let (_, store) = try open()
