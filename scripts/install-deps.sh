@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the system packages Quarry needs on Debian, only when missing.
 set -euo pipefail
-packages=(libsqlite3-dev libncursesw5-dev zlib1g-dev tmux sqlite3)
+# postgresql: the throwaway server of the PostgreSQL tests (scripts/postgres.sh), never started
+# as a system service by Quarry.
+packages=(libsqlite3-dev libncursesw5-dev zlib1g-dev tmux sqlite3 postgresql)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

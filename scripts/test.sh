@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this):
-#   1. system packages;  2. build and every test target;  3. the crash test (kill -9);
+#   1. system packages;  2. build and every test target, with a throwaway PostgreSQL server
+#      (scripts/postgres.sh) for the PostgreSQL store's tests;  3. the crash test (kill -9);
 #   4. Thread Sanitizer over the concurrent tests;  5. fuzzing (bounded time per target).
 # Each step prints its wall time; any failure stops the run with a non-zero status.
 set -euo pipefail
@@ -13,6 +14,12 @@ bash scripts/install-deps.sh
 
 step "build and tests"
 swift build --build-tests
+# The PostgreSQL tests' server: loopback only, stopped on every exit path.
+trap 'bash scripts/postgres.sh stop' EXIT
+QUARRY_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
+PGPASSFILE=$(bash scripts/postgres.sh pgpass)
+export QUARRY_TEST_POSTGRES_URL PGPASSFILE
+echo "PostgreSQL test server: $QUARRY_TEST_POSTGRES_URL"
 # The log is kept so that a failure ends the run with the failed tests and their issues as
 # its last lines (CI shows the tail of the output).
 test_log=$(mktemp)
@@ -35,7 +42,7 @@ tsan_log=$(mktemp)
 # global Synchronization.Mutex values (see the file).
 status=0
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp" \
-  swift test --sanitize=thread --scratch-path .build-tsan \
+  swift test --sanitize=thread --scratch-path .build-tsan --disable-default-traits \
   --filter "PersistentStack|FetchedResults|ConcurrencyTests|NotificationAndMerge|MergedObject|BatchInsert|BlockArena|DemoImporter|RemoteChangeTests|RemoteHistoryReader|RemoteImport" \
   >"$tsan_log" 2>&1 || status=$?
 grep -E "Test run with|ThreadSanitizer" "$tsan_log" || true

@@ -26,6 +26,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String, code: Int32, message: String)
     /// The store was opened read-only.
     case readOnly(path: String)
+    /// PostgreSQL reported an error (`store`: the store URL without its password; `sqlState`:
+    /// the server's five-character code, empty when the connection failed before one was sent).
+    case postgreSQL(store: String, sqlState: String, message: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .uniquenessViolation(let e, let k): return "uniqueness constraint on \(e)(\(k.joined(separator: ", "))) violated"
         case .sqlite(let p, let code, let m): return "\(p): SQLite error \(code): \(m)"
         case .readOnly(let p): return "\(p): store is read-only"
+        case .postgreSQL(let store, let state, let m):
+            return state.isEmpty ? "\(store): PostgreSQL: \(m)" : "\(store): PostgreSQL error \(state): \(m)"
         }
     }
 }
