@@ -14,12 +14,12 @@ enum PostgreSQLHistorySchema {
     static let statements = [
         #"CREATE SEQUENCE "Z_HISTORYTOKEN""#,
         #"""
-        CREATE TABLE "Z_HISTORYTRANSACTION" ("Z_TOKEN" bigint PRIMARY KEY, "Z_TIMESTAMP" double precision NOT NULL, \
+        CREATE TABLE "Z_HISTORYTRANSACTION" ("Z_TOKEN" bigint PRIMARY KEY, "Z_TIMESTAMP" double precision NOT NULL, \#
         "Z_AUTHOR" text, "Z_ORIGIN" text NOT NULL, "Z_PROCESS" bigint NOT NULL)
         """#,
         #"""
-        CREATE TABLE "Z_HISTORYCHANGE" ("Z_TOKEN" bigint NOT NULL, "Z_SEQ" bigint NOT NULL, "Z_ENTITY" text NOT NULL, \
-        "Z_PK" bigint NOT NULL, "Z_COUNT" bigint NOT NULL DEFAULT 1, "Z_TYPE" bigint NOT NULL, "Z_KEYS" text, \
+        CREATE TABLE "Z_HISTORYCHANGE" ("Z_TOKEN" bigint NOT NULL, "Z_SEQ" bigint NOT NULL, "Z_ENTITY" text NOT NULL, \#
+        "Z_PK" bigint NOT NULL, "Z_COUNT" bigint NOT NULL DEFAULT 1, "Z_TYPE" bigint NOT NULL, "Z_KEYS" text, \#
         "Z_TOMBSTONE" text, PRIMARY KEY ("Z_TOKEN", "Z_SEQ"))
         """#,
     ]
@@ -40,7 +40,7 @@ struct PostgreSQLHistoryWriter {
         b.append(origin.uuidString)
         b.append(Int64(ProcessInfo.processInfo.processIdentifier))
         let rows = try connection.query(#"""
-            INSERT INTO "Z_HISTORYTRANSACTION" ("Z_TOKEN", "Z_TIMESTAMP", "Z_AUTHOR", "Z_ORIGIN", "Z_PROCESS") \
+            INSERT INTO "Z_HISTORYTRANSACTION" ("Z_TOKEN", "Z_TIMESTAMP", "Z_AUTHOR", "Z_ORIGIN", "Z_PROCESS") \#
             VALUES (nextval('"Z_HISTORYTOKEN"'), $1, $2, $3, $4) RETURNING "Z_TOKEN"
             """#, b)
         guard let token = rows.first.flatMap({ PostgreSQLValues.integer($0.makeRandomAccess()[0]) }) else {

@@ -10,7 +10,7 @@ extension PostgreSQLStore {
             var b = PostgresBindings()
             b.append(MetadataKey.historyPrunedThrough)
             let rows = try connection.query(#"""
-                SELECT GREATEST((SELECT MAX("Z_TOKEN") FROM "Z_HISTORYTRANSACTION"), \
+                SELECT GREATEST((SELECT MAX("Z_TOKEN") FROM "Z_HISTORYTRANSACTION"), \#
                 (SELECT "value"::bigint FROM "Z_METADATA" WHERE "key" = $1))
                 """#, b)
             return rows.first.flatMap { PostgreSQLValues.integer($0.makeRandomAccess()[0]) }.flatMap { $0 > 0 ? HistoryToken($0) : nil }
@@ -57,7 +57,7 @@ extension PostgreSQLStore {
         b.append(first)
         b.append(last)
         let rows = try connection.query(#"""
-            SELECT "Z_TOKEN", "Z_ENTITY", "Z_PK", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE", "Z_COUNT" FROM "Z_HISTORYCHANGE" \
+            SELECT "Z_TOKEN", "Z_ENTITY", "Z_PK", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE", "Z_COUNT" FROM "Z_HISTORYCHANGE" \#
             WHERE "Z_TOKEN" BETWEEN $1 AND $2 ORDER BY "Z_TOKEN", "Z_SEQ"
             """#, b)
         for row in rows {
@@ -111,7 +111,7 @@ extension PostgreSQLStore {
             m.append(MetadataKey.historyPrunedThrough)
             m.append(String(newest))
             try connection.execute(#"""
-                INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2) \
+                INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2) \#
                 ON CONFLICT ("key") DO UPDATE SET "value" = GREATEST("Z_METADATA"."value"::bigint, excluded."value"::bigint)::text
                 """#, m)
             return deleted
