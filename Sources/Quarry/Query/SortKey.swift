@@ -87,12 +87,14 @@ public enum StandardStringOrder {
         return StringMatching.compareBinary(a, b)
     }
 
-    private enum Chunk {
+    /// A run of ASCII digits or of other characters (``PostgreSQLStandardSortKey`` encodes them).
+    enum Chunk {
         case number(Substring)
         case text(String)
     }
 
-    private static func chunks(_ s: String) -> [Chunk] {
+    /// `s` cut into digit and non-digit runs, by characters.
+    static func chunks(_ s: String) -> [Chunk] {
         var result: [Chunk] = []
         var i = s.startIndex
         while i < s.endIndex {

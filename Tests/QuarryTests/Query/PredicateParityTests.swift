@@ -4,8 +4,9 @@ import Testing
 import QuarryTestSupport
 
 /// Property test: thousands of generated predicates and sort orders over a generated store
-/// with NULLs, mixed case, accents and non-Latin text. The SQL back end (SQLite) and the
-/// in-memory evaluator must select the same objects in the same order.
+/// with NULLs, mixed case, accents and non-Latin text. The SQL back ends (SQLite, and
+/// PostgreSQL when a test server is available) and the in-memory evaluator must select the
+/// same objects in the same order.
 ///
 /// Reproduce a failure with `QUARRY_PARITY_SEED=<seed> swift test --filter PredicateParity`.
 @Suite("SQL and in-memory parity")
@@ -106,10 +107,29 @@ struct PredicateParityTests {
 
     @Test("generated predicates and sort orders give identical results in SQL and in memory")
     func parity() throws {
+        let store = TestStore(.sqlite)
+        try Self.checkParity(try store.context(), backEnd: "SQLite")
+    }
+
+    #if PostgreSQL
+    @Test("generated predicates and sort orders give identical results on PostgreSQL and in memory",
+          .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
+    func parityOnPostgreSQL() throws {
+        let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL(label: "parity")!)
+        defer { try? PostgreSQLStore.destroy(url: url) }
+        let store = try PostgreSQLStore(url: url, model: TestModels.tickers())
+        defer { store.close() }
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "pg"), name: "pg")
+        try Self.checkParity(context, backEnd: "PostgreSQL")
+    }
+    #endif
+
+    /// Populates `context`'s empty store, then requires, for 2,000 generated predicates and
+    /// sort orders, that the store selects the same IDs in the same order as the in-memory
+    /// evaluator and sorter.
+    static func checkParity(_ context: ObjectContext, backEnd: String) throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["QUARRY_PARITY_SEED"] ?? "") ?? 0xC0FF_EE42
         var rng = FuzzRandom(seed: seed)
-        let store = TestStore(.sqlite)
-        let context = try store.context()
         try context.performAndWait {
             try Self.populate(context, rng: &rng)
             let entity = context.model.entity(named: "Ticker")!
@@ -128,10 +148,11 @@ struct PredicateParityTests {
                     let onlySQL = Set(sql).subtracting(memory).map { context.object(with: $0).description }
                     let onlyMemory = Set(memory).subtracting(sql).map { context.object(with: $0).description }
                     Issue.record("""
-                        parity failure (seed \(seed), iteration \(iteration))
+                        \(backEnd) parity failure (seed \(seed), iteration \(iteration))
                           predicate: \(predicate)
                           sort: \(keys)
                           counts: sql \(sql.count), memory \(memory.count)
+                          same members: \(Set(sql) == Set(memory))
                           only in SQL: \(onlySQL.prefix(3))
                           only in memory: \(onlyMemory.prefix(3))
                         """)

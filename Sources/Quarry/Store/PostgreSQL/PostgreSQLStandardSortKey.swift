@@ -1,0 +1,38 @@
+/// A byte string per string whose byte order (`memcmp`, then length: PostgreSQL's `bytea`
+/// order) is ``StandardStringOrder/compare(_:_:)``: what the PostgreSQL store keeps in each
+/// text column's `__STD` shadow so `ORDER BY` sorts like the in-memory store.
+///
+/// The case-folded string is cut into the same chunks as ``StandardStringOrder``; each is
+/// encoded so that comparing encodings compares chunks the same way:
+/// - a digit run: `0x01`, the length of its digits without leading zeros (4 bytes, big-endian:
+///   a shorter number is smaller), those digits (same length: bytewise is numeric);
+/// - any other run: `0x02`, its UTF-8 bytes with `0x00` escaped as `0x00 0xFF`, then
+///   `0x00 0x00` (so a run that is a prefix of another sorts first, like ``StringMatching/compareBinary(_:_:)``);
+/// then `0x00` (fewer chunks sort first: every chunk starts with a larger byte), then the
+/// original string's UTF-8 bytes: the binary tie-break between equal-looking strings.
+enum PostgreSQLStandardSortKey {
+    /// The sort key of `s`.
+    static func key(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count * 2 + 8)
+        for chunk in StandardStringOrder.chunks(StringMatching.fold(s, .caseInsensitive)) {
+            switch chunk {
+            case .number(let digits):
+                let stripped = digits.drop { $0 == "0" }.utf8
+                let n = UInt32(stripped.count)
+                out.append(0x01)
+                out += [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)]
+                out += stripped
+            case .text(let text):
+                out.append(0x02)
+                for byte in text.utf8 {
+                    if byte == 0 { out += [0x00, 0xFF] } else { out.append(byte) }
+                }
+                out += [0x00, 0x00]
+            }
+        }
+        out.append(0x00)
+        out += s.utf8
+        return out
+    }
+}

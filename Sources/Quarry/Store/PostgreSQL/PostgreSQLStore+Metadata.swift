@@ -1,0 +1,84 @@
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+
+extension PostgreSQLStore {
+    /// The stored metadata and whether the store records history, or `nil` when the schema
+    /// holds no store.
+    static func readMetadata(pool: PostgreSQLConnectionPool, path: String) throws -> (metadata: SQLiteStore.Metadata, records: Bool)? {
+        try pool.withConnection { connection in
+            guard try hasMetadataTable(connection) else { return nil }
+            return try readMetadata(connection, path: path)
+        }
+    }
+
+    private static func readMetadata(_ connection: PostgreSQLConnection, path: String) throws -> (metadata: SQLiteStore.Metadata, records: Bool) {
+        var values: [String: String] = [:]
+        for row in try connection.query(#"SELECT "key", "value" FROM "Z_METADATA""#) {
+            let cells = row.makeRandomAccess()
+            if let key = try? cells[0].decode(String.self), let value = try? cells[1].decode(String?.self) { values[key] = value }
+        }
+        let metadata = try SQLiteStore.metadata(from: values, path: path)
+        return (metadata, values[MetadataKey.recordsHistory] != "0")
+    }
+
+    /// Makes the schema, tables, sequences and metadata in one transaction, unless another
+    /// process did it first (an advisory lock on the schema's name orders concurrent creators).
+    static func create(pool: PostgreSQLConnectionPool, model: ManagedObjectModel, path: String,
+                       recordsHistory: Bool) throws -> (metadata: SQLiteStore.Metadata, records: Bool) {
+        try pool.transaction { connection in
+            let schema = pool.url.schema
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", bindings("quarry.create." + schema))
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(PostgreSQLSQL.identifier(schema))")
+            if try hasMetadataTable(connection) { return try readMetadata(connection, path: path) }
+            let others = try connection.query("""
+                SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 LIMIT 1
+                """, bindings(schema))
+            guard others.isEmpty else { throw StoreError.notAQuarryStore(path: path) }
+            let layout = PostgreSQLLayout(model: model)
+            for sql in layout.schemaStatements(model: model) { try connection.execute(sql) }
+            for sql in PostgreSQLHistorySchema.statements { try connection.execute(sql) }
+            let identifier = UUID()
+            var rows: [(String, String)] = [
+                (MetadataKey.identifier, identifier.uuidString),
+                (MetadataKey.modelVersionHash, model.versionHash),
+                (MetadataKey.model, model.definition.jsonText()),
+                (MetadataKey.quarryVersion, QuarryVersion.string),
+                (MetadataKey.recordsHistory, recordsHistory ? "1" : "0"),
+                (MetadataKey.saveToken, "0"),
+            ]
+            rows += model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
+            for (key, value) in rows {
+                var b = PostgresBindings()
+                b.append(key)
+                b.append(value)
+                try connection.execute(#"INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2)"#, b)
+            }
+            let metadata = SQLiteStore.Metadata(identifier: identifier, model: model, modelVersionHash: model.versionHash,
+                                                entityVersionHashes: model.entityVersionHashes)
+            return (metadata, recordsHistory)
+        }
+    }
+
+    /// The store's committed state: `<store UUID> <save count>`.
+    ///
+    /// Every save transaction increments the `saveToken` row of `"Z_METADATA"` with its
+    /// changes, so the token changes with every commit from any host (and a rolled-back save
+    /// leaves it as it was).
+    public func modificationToken() throws -> String? {
+        let saved = try read { connection in
+            try connection.query(#"SELECT "value" FROM "Z_METADATA" WHERE "key" = $1"#, Self.bindings(MetadataKey.saveToken))
+                .first.flatMap { try? $0.makeRandomAccess()[0].decode(String.self) }
+        }
+        return "\(identifier.uuidString) \(saved ?? "0")"
+    }
+
+    /// Advances the save token inside a save (see ``modificationToken()``). Its row lock,
+    /// held to the commit, also makes saves commit in the order of their history tokens.
+    static func bumpModificationToken(_ connection: PostgreSQLConnection) throws {
+        try connection.execute(#"""
+            UPDATE "Z_METADATA" SET "value" = (COALESCE(NULLIF("value", ''), '0')::bigint + 1)::text WHERE "key" = $1
+            """#, bindings(MetadataKey.saveToken))
+    }
+}
+#endif

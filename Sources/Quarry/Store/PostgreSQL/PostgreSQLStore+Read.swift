@@ -1,0 +1,106 @@
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+
+extension PostgreSQLStore {
+    var rowReader: PostgreSQLRowReader { PostgreSQLRowReader(layout: layout, model: model) }
+
+    func compiler() -> PostgreSQLQueryCompiler {
+        PostgreSQLQueryCompiler(layout: layout, model: model, regexCollation: regexCollation)
+    }
+
+    /// The committed state of each of `ids` that still exists (`"Z_PK" = ANY($1)`, 10,000 keys
+    /// per statement and root table).
+    public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] {
+        guard !ids.isEmpty else { return [:] }
+        let reader = rowReader
+        return try read { try reader.snapshots(for: ids, connection: $0) }
+    }
+
+    /// The committed contents of to-many relationship `relationship` of `id`, in the SQLite
+    /// store's order (order column or `Z_ORD`, then primary key); for a to-one, its destination.
+    public func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] {
+        let entity = model.entities[Int(id.entityIndex)]
+        let entityLayout = layout.base.entities[entity.index]
+        if entityLayout.toOne[relationship] != nil {
+            return try snapshots(for: [id])[id]?.toOne[relationship].map { [$0] } ?? []
+        }
+        let q = PostgreSQLLayout.q
+        let sql: String
+        switch entityLayout.toMany[relationship]! {
+        case .foreignKey(let table, let column, let orderColumn, let destinations, let tableEntities):
+            var where_ = "\(q(column)) = $1"
+            if Set(destinations) != Set(tableEntities) {
+                where_ += " AND \"Z_ENT\" IN (\(destinations.map(String.init).joined(separator: ", ")))"
+            }
+            let order = orderColumn.map { "\(q($0)) NULLS FIRST, \"Z_PK\"" } ?? "\"Z_PK\""
+            sql = "SELECT \"Z_PK\", \"Z_ENT\" FROM \(q(table)) WHERE \(where_) ORDER BY \(order)"
+        case .joinTable(let index, let reversed, _):
+            let join = layout.base.joinTables[index]
+            if reversed {
+                sql = """
+                    SELECT j."Z_SRC", t."Z_ENT" FROM \(q(join.name)) j JOIN \(q(join.sourceTable)) t \
+                    ON t."Z_PK" = j."Z_SRC" WHERE j."Z_DST" = $1 ORDER BY j."Z_SRC"
+                    """
+            } else {
+                sql = "SELECT \"Z_DST\", \"Z_DST_ENT\" FROM \(q(join.name)) WHERE \"Z_SRC\" = $1 ORDER BY \"Z_ORD\", \"Z_DST\""
+            }
+        }
+        var b = PostgresBindings()
+        b.append(id.primaryKey)
+        return try read { connection in
+            try connection.query(sql, b).map { row in
+                let cells = row.makeRandomAccess()
+                return ObjectID(entityIndex: Int(PostgreSQLValues.integer(cells[1]) ?? 0), primaryKey: PostgreSQLValues.integer(cells[0]) ?? 0)
+            }
+        }
+    }
+
+    /// The IDs of the objects `request` selects, filtered and ordered by the server with the
+    /// in-memory store's semantics (see ``PostgreSQLQueryCompiler``).
+    /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing runs).
+    public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
+        try keyedIDs(for: request, keyPaths: []).map(\.id)
+    }
+
+    /// How many objects `request` selects, counted by the server.
+    public func count(for request: StoreQuery) throws -> Int {
+        var compiler = compiler()
+        let sql = try compiler.select(request).countSQL
+        let binds = PostgreSQLParameter.bindings(compiler.parameters)
+        return try read { connection in
+            try connection.query(sql, binds).first.flatMap { PostgreSQLValues.integer($0.makeRandomAccess()[0]) }.map(Int.init) ?? 0
+        }
+    }
+
+    /// The IDs `request` selects with the values of `keyPaths`, in order, decoded as the rows
+    /// stream in (no array of rows is kept, so a million results take one pass).
+    public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
+        if let ids = request.restrictedTo, ids.isEmpty { return [] }
+        var compiler = compiler()
+        let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
+        let table = layout.base.table(ofEntity: request.entity.index)
+        let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
+        let idColumns = single == nil ? [#"t0."Z_PK""#, #"t0."Z_ENT""#] : [#"t0."Z_PK""#]
+        let sql = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        let binds = PostgreSQLParameter.bindings(compiler.parameters)
+        let first = idColumns.count
+        let types = outputs.map(\.type)
+        let sink = PostgreSQLRowSink<(id: ObjectID, keys: [Value])>()
+        try read { connection in
+            try connection.forEachRow(sql, binds) { row in
+                let cells = row.makeRandomAccess()
+                let entity = single ?? Int(PostgreSQLValues.integer(cells[1]) ?? 0)
+                var keys: [Value] = []
+                keys.reserveCapacity(types.count)
+                for (i, type) in types.enumerated() {
+                    let cell = cells[first + i]
+                    if let type { keys.append(PostgreSQLValues.decode(cell, type: type)) } else { keys.append(PostgreSQLValues.integer(cell).map(Value.integer) ?? .null) }
+                }
+                sink.items.append((ObjectID(entityIndex: entity, primaryKey: PostgreSQLValues.integer(cells[0]) ?? 0), keys))
+            }
+        }
+        return sink.items
+    }
+}
+#endif
