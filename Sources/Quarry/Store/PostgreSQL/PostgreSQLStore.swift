@@ -67,6 +67,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     public static func destroy(url: PostgreSQLStoreURL) throws {
         Backend.registry.withLock { _ = $0.removeValue(forKey: url.description) }
         try? FileManager.default.removeItem(at: Backend.folder(url))
+        try? FileManager.default.removeItem(at: Backend.folder(url).appendingPathExtension("history"))
         let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer { pool.close() }
         try pool.withConnection { try $0.execute("DROP SCHEMA IF EXISTS \(PostgreSQLSQL.identifier(url.schema)) CASCADE") }
@@ -114,15 +115,18 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         }
     }
 
+    @discardableResult
     public func deleteHistory(before token: HistoryToken) throws -> Int {
         backend.state.withLock { s in
             let count = s.history.count { $0.token < token }
             s.history.removeAll { $0.token < token }
             s.prunedBefore = max(s.prunedBefore, token.value)
+            backend.persist(s)
             return count
         }
     }
 
+    @discardableResult
     public func deleteHistory(before date: Date) throws -> Int {
         let last = backend.state.withLock { s in s.history.last { $0.timestamp < date }?.token }
         guard let last else { return 0 }
@@ -140,7 +144,48 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         let store: JSONStore
         let state = Mutex(State())
 
-        init(store: JSONStore) { self.store = store }
+        let historyFile: URL
+
+        init(store: JSONStore, historyFile: URL) {
+            self.store = store
+            self.historyFile = historyFile
+            // Another process's saves (a command run before this one) left their history here.
+            if let data = try? Data(contentsOf: historyFile), let saved = try? JSONDecoder().decode(SavedHistory.self, from: data) {
+                state.withLock { s in
+                    s.history = saved.transactions.map(\.transaction)
+                    s.nextToken = saved.nextToken
+                    s.prunedBefore = saved.prunedBefore
+                }
+            }
+        }
+
+        func persist(_ s: State) {
+            let saved = SavedHistory(transactions: s.history.map(SavedTransaction.init), nextToken: s.nextToken, prunedBefore: s.prunedBefore)
+            try? JSONEncoder().encode(saved).write(to: historyFile, options: .atomic)
+        }
+
+        struct SavedHistory: Codable {
+            var transactions: [SavedTransaction]
+            var nextToken: Int64
+            var prunedBefore: Int64
+        }
+
+        struct SavedTransaction: Codable {
+            var token: Int64, timestamp: Date, author: String?, origin: UUID, processID: Int32
+            var changes: [SavedChange]
+            init(_ t: HistoryTransaction) {
+                (token, timestamp, author, origin, processID) = (t.token.value, t.timestamp, t.author, t.origin, t.processID)
+                changes = t.changes.map { SavedChange(entity: Int($0.objectID.entityIndex), key: $0.objectID.primaryKey, type: $0.type, keys: $0.changedKeys) }
+            }
+            var transaction: HistoryTransaction {
+                HistoryTransaction(token: HistoryToken(token), timestamp: timestamp, author: author, origin: origin, processID: processID,
+                                   changes: changes.map { HistoryChange(objectID: ObjectID(entityIndex: $0.entity, primaryKey: $0.key), type: $0.type, changedKeys: $0.keys) })
+            }
+        }
+
+        struct SavedChange: Codable {
+            var entity: Int, key: Int64, type: HistoryChangeType, keys: [String]
+        }
 
         static func folder(_ url: PostgreSQLStoreURL) -> URL {
             let name = "\(url.host)_\(url.port)_\(url.database)_\(url.schema)".replacingOccurrences(of: "/", with: "_")
@@ -160,7 +205,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
                 if model == nil, !FileManager.default.fileExists(atPath: folder.path) {
                     throw StoreError.missingMetadata(path: url.description)
                 }
-                let backend = Backend(store: try JSONStore(url: folder, model: model))
+                let backend = Backend(store: try JSONStore(url: folder, model: model), historyFile: folder.appendingPathExtension("history"))
                 r[url.description] = backend
                 return backend
             }
@@ -178,6 +223,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
                 s.history.append(HistoryTransaction(token: token, timestamp: Date(), author: changes.author, origin: origin,
                                                     processID: ProcessInfo.processInfo.processIdentifier, changes: recorded))
                 result.historyToken = token
+                persist(s)
                 return result
             }
         }
