@@ -9,8 +9,8 @@ import Synchronization
 /// `NOTIFY` its channel in their transaction, and the listener `LISTEN`s on a connection of its
 /// own (made by ``PostgreSQLConnectionPool/connect()``, never shared with queries).
 ///
-/// A notification arrives on the connection's event loop and only schedules `onNotify` on the
-/// listener's serial queue; a burst of notifications that arrive before it runs costs one run
+/// A notification arrives on the connection's event loop and is handed to the listener's serial
+/// queue, where it schedules `onNotify`; a burst of notifications that arrive before it runs costs one run
 /// (it reads everything committed since the last one). The history reader `onNotify` calls is
 /// therefore confined to that queue.
 ///
@@ -81,7 +81,7 @@ final class PostgreSQLListener: @unchecked Sendable {
         let stop: @Sendable () -> Void = { [self] in
             listenContext?.stop()
             listenContext = nil
-            if let connection { let closing: EventLoopFuture<Void> = connection.close(); _ = closing }
+            if let connection { Self.close(connection) }
             connection = nil
         }
         if DispatchQueue.getSpecific(key: onQueue) == true { stop() } else { queue.sync(execute: stop) }
@@ -94,7 +94,12 @@ final class PostgreSQLListener: @unchecked Sendable {
         let connection = try pool.connect()
         generation += 1
         let current = generation
-        let context = connection.addListener(channel: channel) { [weak self] _, _ in self?.notified() }
+        // The event loop's callbacks only hop to `queue`, holding the listener weakly: were they to
+        // hold it, its release (and the store's, whose pool waits on futures) could happen on
+        // the event loop, where waiting traps.
+        let queue = self.queue
+        let listener = WeakListener(self)
+        let context = connection.addListener(channel: channel) { _, _ in queue.async { listener.value?.notified() } }
         do {
             // The handler sends its own `LISTEN` first; this one (harmless twice) returns only
             // once listening is in effect, as a connection runs its queries in order.
@@ -102,19 +107,23 @@ final class PostgreSQLListener: @unchecked Sendable {
             _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).wait()
         } catch {
             context.stop()
-            let closing: EventLoopFuture<Void> = connection.close()
-            _ = closing
+            Self.close(connection)
             throw pool.error(error)
         }
         self.connection = connection
         self.listenContext = context
-        connection.closeFuture.whenComplete { [weak self] _ in
-            guard let self else { return }
-            self.queue.async { self.connectionClosed(generation: current) }
+        connection.closeFuture.whenComplete { _ in
+            queue.async { listener.value?.connectionClosed(generation: current) }
         }
     }
 
-    /// A notification (on the connection's event loop): one run of `onNotify` for a burst.
+    /// Closes `connection` without waiting, keeping it until it is closed (PostgresNIO
+    /// asserts that a connection is closed before it is released).
+    private static func close(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+
+    /// On `queue`, for a notification: one run of `onNotify` for a burst.
     private func notified() {
         guard !isCancelled, !scheduled.withLock({ s in defer { s = true }; return s }) else { return }
         queue.async { self.runOnNotify() }
@@ -164,5 +173,14 @@ final class PostgreSQLListener: @unchecked Sendable {
             attempt(self)
         }
     }
+}
+
+/// A weak reference to a listener for the event loop's callbacks, read only on the listener's
+/// queue (so the listener is never retained, nor released, on the event loop).
+private final class WeakListener: @unchecked Sendable {
+    // `value` is written once in `init` and read only on the listener's queue.
+    weak var value: PostgreSQLListener?
+
+    init(_ value: PostgreSQLListener) { self.value = value }
 }
 #endif

@@ -145,19 +145,19 @@ struct PostgreSQLRemoteChangeTests {
             #expect(await events.next() == .lost)
             // Saved after the connection was lost: its NOTIFY reaches no listener of `reader`.
             let change = try await nextRemoteChange(of: reader) {
-                try RemoteChangeTests.saveTicker("MEANWHILE", price: 0.5, in: writer.importerContext())
+                try RemoteChangeTests.saveTicker("MEANTIME", price: 0.5, in: writer.importerContext())
             }
             #expect(await events.next() == .listening)
             #expect(!change.isExternal)
             await MainActor.run {
-                #expect(RemoteChangeTests.symbols(controller) == ["T0", "MEANWHILE", "T1"])
+                #expect(RemoteChangeTests.symbols(controller) == ["T0", "MEANTIME", "T1"])
                 #expect(recorder.items == controller.snapshot.items && recorder.resets == 0)
             }
             // Listening again: a later save arrives through the new connection.
             _ = try await nextRemoteChange(of: reader) {
                 try RemoteChangeTests.saveTicker("AFTER", price: 9, in: writer.importerContext())
             }
-            await MainActor.run { #expect(RemoteChangeTests.symbols(controller) == ["T0", "MEANWHILE", "T1", "AFTER"]) }
+            await MainActor.run { #expect(RemoteChangeTests.symbols(controller) == ["T0", "MEANTIME", "T1", "AFTER"]) }
         }
     }
 
