@@ -74,6 +74,9 @@ struct PostgreSQLCommandTests {
             #expect(export.standardOutput == "name,employees\r\nAcme,120\r\nBolt,8\r\nCog,45\r\nDyno,3\r\n"
                     || export.standardOutput == "name,employees\nAcme,120\nBolt,8\nCog,45\nDyno,3\n", "\(export.standardOutput)")
 
+            let again = try QuarryExecutable.run(["create", url, "--model", model.path])
+            #expect(again.status != 0 && again.standardError.contains("a store is there already"), "\(again.standardError)")
+
             let described = try QuarryExecutable.run(["model", url])
             #expect(described.status == 0 && described.standardOutput.contains("Company"), "\(described.standardError)")
         }
@@ -105,6 +108,20 @@ struct PostgreSQLCommandTests {
             process.terminate()
             process.waitUntilExit()
             #expect(try transactionCount(url) > before, "the importer's saves were recorded")
+        }
+    }
+
+    @Test("create on a URL makes an empty store in its schema, and refuses a schema that holds one")
+    func createMakesAnEmptyStore() async throws {
+        try await withFreshStore { url in
+            let model = try QuarryExecutable.write(DataCommandTests.model, to: directory.file("companies.json"))
+            let created = try QuarryExecutable.run(["create", url, "--model", model.path])
+            #expect(created.status == 0, "\(created.standardError)")
+            #expect(created.standardOutput.contains("created \(try PostgreSQLStoreURL(parsing: url)): 2 entities (Company, Sector)"), "\(created.standardOutput)")
+            let stats = try QuarryExecutable.run(["stats", url])
+            #expect(stats.standardOutput.split(separator: "\n").contains { $0.contains("Company") && $0.hasSuffix(" 0") }, "\(stats.standardOutput)")
+            let again = try QuarryExecutable.run(["create", url, "--model", model.path])
+            #expect(again.status != 0 && again.standardError.contains("a store is there already"), "\(again.standardError)")
         }
     }
 
