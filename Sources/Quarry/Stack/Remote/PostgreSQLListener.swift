@@ -57,8 +57,8 @@ final class PostgreSQLListener: @unchecked Sendable {
     static let longestDelay = 2.0
 
     /// Starts listening on `channel` of the store at `url`; returns once `LISTEN` is in effect
-    /// (a commit after that is always noticed), after one run of `onNotify` catching up with
-    /// commits made between the caller's reader starting and `LISTEN`.
+    /// (a commit after that is always noticed), with one run of `onNotify` scheduled to catch
+    /// up with commits made between the caller's reader starting and `LISTEN`.
     /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` when the first connection fails.
     init(url: PostgreSQLStoreURL, channel: String, onNotify: @escaping @Sendable () throws -> Void) throws {
         self.pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
@@ -74,8 +74,9 @@ final class PostgreSQLListener: @unchecked Sendable {
 
     deinit { pool.close() }
 
-    /// Stops listening and closes the connection. `onNotify` does not run after this returns;
-    /// called on the listener's queue (from `onNotify` itself), it returns at once.
+    /// Stops listening and closes the connection. `onNotify` does not run after this returns
+    /// (it waits for a run or a reconnection attempt in progress); called on the listener's
+    /// queue (from `onNotify` itself), it returns at once.
     func cancel() {
         guard !cancelled.withLock({ c in defer { c = true }; return c }) else { return }
         let stop: @Sendable () -> Void = { [self] in

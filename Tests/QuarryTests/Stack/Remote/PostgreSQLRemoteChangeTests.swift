@@ -26,19 +26,12 @@ struct PostgreSQLRemoteChangeTests {
         try PersistentStack(model: model, storeURL: url)
     }
 
-    /// Stack A seeded with `tickers` tickers, stack B watching every ticker by price.
+    /// A store seeded with `tickers` tickers (by a stack that is gone), stack A writing it and
+    /// stack B watching every ticker by price.
     static func writerAndReader(_ url: URL, tickers: Int) async throws
         -> (writer: PersistentStack, reader: PersistentStack, controller: FetchedResultsController, recorder: DiffRecorder) {
+        try RemoteChangeTests.seed(url, tickers: tickers)
         let writer = try stack(url)
-        let importer = writer.importerContext()
-        try importer.performAndWait {
-            for i in 0..<tickers {
-                let t = try importer.insert(Ticker.self)
-                t.symbol = "T\(i)"
-                t.price = Double(i)
-            }
-            try importer.save()
-        }
         let reader = try stack(url)
         let (controller, recorder) = try await MainActor.run { try RemoteChangeTests.watch(reader) }
         return (writer, reader, controller, recorder)
@@ -90,15 +83,7 @@ struct PostgreSQLRemoteChangeTests {
             let before = await MainActor.run { reader.mainContext.registeredObjectCount }
             let importer = writer.importerContext()
             let change = try await nextRemoteChange(of: reader) {
-                try importer.performAndWait {
-                    let all = try importer.fetch(FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])) as! [Ticker]
-                    all[0].price = 100                       // T0 moves to the end
-                    importer.delete(all[2])                  // T2 goes
-                    let n = try importer.insert(Ticker.self)
-                    n.symbol = "N"
-                    n.price = 1.5
-                    try importer.save()
-                }
+                try RemoteChangeTests.moveDeleteAndInsert(in: importer)
             }
             #expect(!change.isExternal && change.tokens != nil)
             #expect(change.storeURL.scheme == "postgres" && change.storeURL.password == nil)
@@ -170,13 +155,7 @@ struct PostgreSQLRemoteChangeTests {
             defer { store.close() }
             let reader = try RemoteHistoryReader(store: store, origin: UUID())
             let importer = writer.importerContext()
-            for price in [1.0, 2.0] {
-                try importer.performAndWait {
-                    let t = try importer.fetch(FetchRequest(entityName: "Ticker")).first as! Ticker
-                    t.price = price
-                    try importer.save()
-                }
-            }
+            try RemoteChangeTests.reprice([1.0, 2.0], in: importer)
             let newest = try #require(try store.currentHistoryToken())
             try store.deleteHistory(before: newest)
             guard case .external = try reader.nextCommit() else { Issue.record("expected a re-fetch"); return }
