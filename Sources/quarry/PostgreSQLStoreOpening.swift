@@ -23,11 +23,12 @@ enum PostgreSQLStoreOpening {
 
     /// Stack options for the store at `argument` (``PersistentStack/StoreType/postgreSQL``).
     static func stackOptions(_ argument: String) throws -> PersistentStack.Options {
+        let parsed = try url(argument)
+        guard let url = URL(string: argument) else { throw CommandFailure("\(parsed): not a valid URL") }
         var options = PersistentStack.Options()
-        options.storeURL = URL(string: argument)
+        // The URL as given: the stack parses it again, keeping a password written in it.
+        options.storeURL = url
         options.storeType = .postgreSQL
-        guard options.storeURL != nil else { throw CommandFailure("\(try url(argument)): not a valid URL") }
-        _ = try url(argument)
         return options
     }
 

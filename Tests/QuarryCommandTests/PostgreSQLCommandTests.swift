@@ -125,6 +125,35 @@ struct PostgreSQLCommandTests {
         }
     }
 
+    @Test("browse opens a store named by its URL, titled with the URL (no password)",
+          .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
+    func browseOpensAURL() async throws {
+        try await withFreshStore { url in
+            try seedDemo(url, rows: 5)
+            let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"))
+            let tmux = TmuxHarness(width: 120, height: 20)
+            defer { tmux.shutDown() }
+            try tmux.start("\(executable.path) browse '\(url)' --entity Ticker")
+            let shown = try PostgreSQLStoreURL(parsing: url).description
+            let title = try await tmux.waitForRow { $0.contains("\(shown) · Ticker") }
+            #expect(title != nil, "\((try? tmux.screen()) ?? [])")
+            try tmux.send("q")
+            #expect(try await tmux.waitForSessionEnd())
+        }
+    }
+
+    @Test("browse never creates a store on a URL without --model, nor with --read-only")
+    func browseRefusesToCreateWithoutAModel() async throws {
+        try await withFreshStore { url in
+            let bare = try QuarryExecutable.run(["browse", url])
+            #expect(bare.status == 64 && bare.standardError.contains("no Quarry store there (give --model to create a new one)"), "\(bare.standardError)")
+            let model = try QuarryExecutable.write(DataCommandTests.model, to: directory.file("companies.json"))
+            let readOnly = try QuarryExecutable.run(["browse", url, "--model", model.path, "--read-only"])
+            #expect(readOnly.status == 64 && readOnly.standardError.contains("--read-only never creates a store"), "\(readOnly.standardError)")
+            #expect(try !PostgreSQLStore.storeExists(url: try PostgreSQLStoreURL(parsing: url)))
+        }
+    }
+
     @Test("migrate refuses a URL clearly, and a malformed URL is named without its password")
     func migrateRefusesAndBadURLsAreNamed() throws {
         let url = try #require(PostgreSQLTestServer.freshStoreURL(label: "cmd"))
