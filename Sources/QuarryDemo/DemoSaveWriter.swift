@@ -80,8 +80,10 @@ struct DemoSaveWriter {
 }
 
 extension ObjectContext {
-    /// The path of the store this context's coordinator writes, for messages.
+    /// The path of the store this context's coordinator writes (a PostgreSQL store's URL,
+    /// without its password), for messages.
     var coordinatorStorePath: String {
-        coordinator.store.url?.path ?? "memory"
+        guard let url = coordinator.store.url else { return "memory" }
+        return url.isFileURL ? url.path : url.absoluteString
     }
 }

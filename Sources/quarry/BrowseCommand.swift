@@ -19,7 +19,7 @@ struct BrowseCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store; a Quarry store is created when absent and --model is given).")
+    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store; a Quarry store is created when absent and --model is given), or a postgres:// store URL.")
     var store: String
 
     @Option(name: .long, help: "A model file to use instead of the one kept in the store.")
@@ -61,7 +61,9 @@ struct BrowseCommand: AsyncParsableCommand {
             throw ValidationError("\(store): a \(foreign.kind.rawValue) Quarry did not make is opened read-only; --write is not supported for it")
         }
         let readOnly = readOnly || foreign != nil
-        let creating = foreign == nil ? try Self.needsCreating(url, model: model, readOnly: readOnly) : false
+        let isURL = PostgreSQLStoreOpening.isURL(store)
+        let creating = isURL ? try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
+            : foreign == nil ? try Self.needsCreating(url, model: model, readOnly: readOnly) : false
         let objectModel: ManagedObjectModel
         if let foreign {
             objectModel = foreign.model
@@ -71,7 +73,7 @@ struct BrowseCommand: AsyncParsableCommand {
             objectModel = try StoreOpening.recordedModel(store)
         }
         let isJSON = StoreOpening.isJSONStore(store)
-        if foreign == nil, let model, !creating, !isJSON {
+        if foreign == nil, let model, !creating, !isJSON, !isURL {
             try Self.migrateIfAsked(url, to: objectModel, modelPath: model, readOnly: readOnly)
         }
         let entityDescription: EntityDescription
@@ -81,7 +83,7 @@ struct BrowseCommand: AsyncParsableCommand {
             }
             entityDescription = found
         } else {
-            entityDescription = try Self.largestEntity(in: objectModel, storeURL: creating ? nil : url, foreign: foreign)
+            entityDescription = try Self.largestEntity(in: objectModel, storePath: creating ? nil : store, foreign: foreign)
         }
         // Empty for an entity with nothing sortable (only binary attributes): object-ID order.
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
@@ -100,17 +102,20 @@ struct BrowseCommand: AsyncParsableCommand {
             // Everything that could refuse the command has been checked: a new store is only
             // made for a browser that will open on it.
             BrowserLauncher.requireTerminal()
-            try StoreCreation.create(at: url, model: objectModel)
+            // A PostgreSQL store is created by the stack opening it with the model.
+            if !isURL { try StoreCreation.create(at: url, model: objectModel) }
             startMessage = "created a new, empty store for \(objectModel.entities.count) entities"
         }
-        var options = PersistentStack.Options()
-        options.storeURL = url
+        var options = isURL ? try PostgreSQLStoreOpening.stackOptions(store) : PersistentStack.Options()
+        if !isURL {
+            options.storeURL = url
+            options.storeType = isJSON ? .json : .sqlite
+        }
         options.readOnly = readOnly
-        options.storeType = isJSON ? .json : .sqlite
         options.foreignDatabase = foreign
         let stack = try PersistentStack(model: objectModel, options: options)
         let configuration = BrowserConfiguration(
-            storeTitle: url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
+            storeTitle: isURL ? PostgreSQLStoreOpening.shown(store) : url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
             filter: filter, isReadOnly: readOnly, startMessage: startMessage)
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }
@@ -134,6 +139,16 @@ struct BrowseCommand: AsyncParsableCommand {
         return true
     }
 
+    /// Whether the PostgreSQL store at `argument` must be created: no store is in its schema.
+    /// That needs `--model` and is refused with `--read-only`.
+    static func needsCreatingPostgreSQL(_ argument: String, model: String?, readOnly: Bool) throws -> Bool {
+        guard try !PostgreSQLStoreOpening.exists(argument) else { return false }
+        let shown = PostgreSQLStoreOpening.shown(argument)
+        guard model != nil else { throw ValidationError("\(shown): no Quarry store there (give --model to create a new one)") }
+        guard !readOnly else { throw ValidationError("\(shown): no Quarry store there, and --read-only never creates a store") }
+        return true
+    }
+
     /// When the store was made with another model: shows the migration plan and migrates after
     /// the user agrees (never silently); refuses with `--read-only`, and when the user declines.
     static func migrateIfAsked(_ url: URL, to model: ManagedObjectModel, modelPath: String, readOnly: Bool) throws {
@@ -149,12 +164,12 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 
     /// The concrete entity with the most objects (the first in model order on a tie, and for a
-    /// store not created yet, `storeURL` nil).
-    static func largestEntity(in model: ManagedObjectModel, storeURL: URL?, foreign: ForeignDatabase? = nil) throws -> EntityDescription {
+    /// store not created yet, `storePath` nil).
+    static func largestEntity(in model: ManagedObjectModel, storePath: String?, foreign: ForeignDatabase? = nil) throws -> EntityDescription {
         let concrete = model.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
-        guard let storeURL else { return concrete[0] }
-        let store = try StoreOpening.readOnlyStore(storeURL.path, model: model, foreign: foreign)
+        guard let storePath else { return concrete[0] }
+        let store = try StoreOpening.readOnlyStore(storePath, model: model, foreign: foreign)
         var best = concrete[0], bestCount = -1
         for entity in concrete {
             let count = try store.count(for: StoreQuery(entity: entity, includesSubentities: false))

@@ -16,7 +16,7 @@ struct ConvertCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store to read (a Quarry SQLite store or a JSON store folder).")
+    @Argument(help: "The store to read (a Quarry SQLite store, a JSON store folder or a postgres:// store URL).")
     var source: String
 
     @Argument(help: "The store to create.")
@@ -26,29 +26,41 @@ struct ConvertCommand: ParsableCommand {
     var model: String?
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: source) else { throw ValidationError("\(source): no such store") }
+        guard PostgreSQLStoreOpening.isURL(source) || FileManager.default.fileExists(atPath: source) else {
+            throw ValidationError("\(source): no such store")
+        }
     }
 
     func run() throws {
         let sourceIsJSON = StoreOpening.isJSONStore(source)
         let destinationURL = URL(fileURLWithPath: destination)
-        try StoreCreation.checkCreatable(destinationURL)
+        let toPostgreSQL = PostgreSQLStoreOpening.isURL(destination)
+        if toPostgreSQL {
+            if try PostgreSQLStoreOpening.exists(destination) {
+                throw CommandFailure("\(PostgreSQLStoreOpening.shown(destination)): a store is there already; quarry convert never overwrites one")
+            }
+        } else {
+            try StoreCreation.checkCreatable(destinationURL)
+        }
         // A database Quarry did not make converts with the model recovered from it.
         let foreign = try StoreOpening.foreignDatabase(source, modelPath: model)
         let objectModel = try foreign?.model ?? model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(source)
         let from = try StoreOpening.readOnlyStore(source, model: objectModel, foreign: foreign)
-        let toJSON = !sourceIsJSON && destinationURL.pathExtension != "sqlite"
+        let toJSON = !toPostgreSQL && !sourceIsJSON && destinationURL.pathExtension != "sqlite"
         let copied: Int
         do {
-            let to: any PersistentStore = toJSON
-                ? try JSONStore(url: destinationURL, model: objectModel)
+            let to: any PersistentStore = toPostgreSQL
+                ? try PostgreSQLStoreOpening.store(destination, model: objectModel, readOnly: false)
+                : toJSON ? try JSONStore(url: destinationURL, model: objectModel) as any PersistentStore
                 : try SQLiteStore(url: destinationURL, model: objectModel)
             copied = try from.copyAllObjects(to: to)
         } catch {
             // Nothing half-made is left behind.
-            StoreCreation.removeMadeStore(at: destination)
+            toPostgreSQL ? PostgreSQLStoreOpening.destroy(destination) : StoreCreation.removeMadeStore(at: destination)
             throw CommandFailure("\(error)")
         }
-        print("converted \(source) to \(destination) (\(toJSON ? "JSON store folder" : "SQLite store")): \(copied) objects")
+        let kind = toPostgreSQL ? "PostgreSQL store" : toJSON ? "JSON store folder" : "SQLite store"
+        let (shownSource, shownDestination) = (PostgreSQLStoreOpening.shown(source), PostgreSQLStoreOpening.shown(destination))
+        print("converted \(shownSource) to \(shownDestination) (\(kind)): \(copied) objects")
     }
 }

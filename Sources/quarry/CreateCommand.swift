@@ -13,13 +13,23 @@ struct CreateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store file to create (it must not exist).")
+    @Argument(help: "The store file to create (it must not exist), or a postgres:// store URL (no store may be in its schema).")
     var store: String
 
     @Option(name: .long, help: "The model file (.json, .xcdatamodel, .xcdatamodeld or contents).")
     var model: String
 
     func run() throws {
+        if PostgreSQLStoreOpening.isURL(store) {
+            let shown = PostgreSQLStoreOpening.shown(store)
+            guard try !PostgreSQLStoreOpening.exists(store) else {
+                throw CommandFailure("\(shown): a store is there already; quarry create never overwrites one")
+            }
+            let objectModel = try ModelLoading.load(modelAt: model)
+            _ = try PostgreSQLStoreOpening.store(store, model: objectModel, readOnly: false)
+            print(StoreCreation.summary(of: shown, model: objectModel))
+            return
+        }
         let url = URL(fileURLWithPath: store)
         // Refused before the model is even read: whatever is at STORE is never opened.
         try StoreCreation.checkCreatable(url)

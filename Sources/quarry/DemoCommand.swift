@@ -13,7 +13,8 @@ struct DemoCommand: AsyncParsableCommand {
             Creates (or reopens) a store of sectors, tickers and quotes, seeds it with --rows tickers, \
             starts a background importer that keeps inserting and updating tickers through an importer \
             context (--rate rows a second), and opens the browser sectioned by sector. The store lives \
-            at --store PATH, or at $XDG_DATA_HOME/quarry/demo.sqlite (~/.local/share/quarry/demo.sqlite). \
+            at --store PATH (or a postgres:// store URL), or at $XDG_DATA_HOME/quarry/demo.sqlite \
+            (~/.local/share/quarry/demo.sqlite). \
             A store whose seed finished is reused as it is; a store whose seed was interrupted (the \
             process killed mid-seed) is refused. The importer pauses while another process holds the \
             store's write lock ("import paused: store busy") and retries. With --import-only there is \
@@ -28,7 +29,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Rows the live importer writes per second (inserts and updates).")
     var rate = 200
 
-    @Option(name: .long, help: "Where to keep the demo store (created if absent, reused if present).")
+    @Option(name: .long, help: "Where to keep the demo store (a path or a postgres:// URL; created if absent, reused if present).")
     var store: String?
 
     @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
@@ -52,24 +53,33 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let url = store.map { URL(fileURLWithPath: $0) } ?? PersistentStack.defaultStoreURL(name: "demo")
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let isURL = store.map(PostgreSQLStoreOpening.isURL) ?? false
+        let url = store.map { isURL ? URL(fileURLWithPath: "/") : URL(fileURLWithPath: $0) } ?? PersistentStack.defaultStoreURL(name: "demo")
+        // What messages call the store: its path, or its URL without the password.
+        let shown = isURL ? PostgreSQLStoreOpening.shown(store!) : url.path
         let model = try DemoModel.make()
-        let stack = try PersistentStack(model: model, storeURL: url)
+        let stack: PersistentStack
+        if isURL {
+            stack = try PersistentStack(model: model, options: try PostgreSQLStoreOpening.stackOptions(store!))
+        } else {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            stack = try PersistentStack(model: model, storeURL: url)
+        }
         // Two demos started at once on a new store must not both seed it: the check and the
         // seeding run under an exclusive lock on the store's folder (never on the store file
-        // itself, whose locks belong to SQLite).
-        try withFolderLock(url.deletingLastPathComponent()) {
+        // itself, whose locks belong to SQLite). A PostgreSQL store has no folder: two demos
+        // seeding a new one at once are not kept apart (start one first).
+        try withFolderLock(isURL ? nil : url.deletingLastPathComponent()) {
             switch try DemoState.seed(in: stack.writerCoordinator) {
             case .absent:
                 let seconds = try measure { try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) }
-                if seedOnly { print("seeded \(rows) tickers into \(url.path) in \(String(format: "%.2f", seconds)) s") }
+                if seedOnly { print("seeded \(rows) tickers into \(shown) in \(String(format: "%.2f", seconds)) s") }
             case .finished(let tickers):
-                if seedOnly { print("reusing \(url.path) (\(tickers) tickers)") }
+                if seedOnly { print("reusing \(shown) (\(tickers) tickers)") }
             case .interrupted(let written, let target):
-                throw DemoError.interruptedSeed(path: url.path, written: written, target: target)
+                throw DemoError.interruptedSeed(path: shown, written: written, target: target)
             case .unrecorded(let tickers):
-                throw DemoError.unrecordedSeed(path: url.path, tickers: tickers)
+                throw DemoError.unrecordedSeed(path: shown, tickers: tickers)
             }
         }
         if seedOnly {
@@ -85,7 +95,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let importer = noImport ? nil : DemoImporter(stack: stack, rate: rate)
         let configuration = BrowserConfiguration(
-            storeTitle: url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
+            storeTitle: isURL ? shown : url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
         var liveStatus: (@MainActor () -> String?)?
         var liveAlert: (@MainActor () -> String?)?
         if let importer {
@@ -105,8 +115,10 @@ struct DemoCommand: AsyncParsableCommand {
         if let error = importer.error { throw DemoImportStopped(message: error) }
     }
 
-    /// Runs `body` holding an exclusive `flock` on `folder` (waiting for another holder).
-    private func withFolderLock(_ folder: URL, _ body: () throws -> Void) throws {
+    /// Runs `body` holding an exclusive `flock` on `folder` (waiting for another holder); with
+    /// no folder, just runs it.
+    private func withFolderLock(_ folder: URL?, _ body: () throws -> Void) throws {
+        guard let folder else { return try body() }
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }

@@ -15,7 +15,7 @@ struct ExportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store (a Quarry SQLite store or JSON store folder).")
+    @Argument(help: "The store (a Quarry SQLite store, JSON store folder or postgres:// store URL).")
     var store: String
 
     @Option(name: .long, help: "The entity to export.")

@@ -15,7 +15,7 @@ struct HistoryCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store).")
+    @Argument(help: "The store file (a Quarry SQLite store), or a postgres:// store URL.")
     var store: String
 
     @Option(name: .long, help: "Only transactions after this token.")
@@ -32,7 +32,9 @@ struct HistoryCommand: ParsableCommand {
     var pruneBefore: String?
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: store) else { throw ValidationError("\(store): no such file") }
+        guard PostgreSQLStoreOpening.isURL(store) || FileManager.default.fileExists(atPath: store) else {
+            throw ValidationError("\(store): no such file")
+        }
         if let limit, limit < 1 { throw ValidationError("--limit \(limit): give a positive number") }
         if pruneBefore != nil, since != nil || limit != nil || json {
             throw ValidationError("--prune-before cannot be combined with --since, --limit or --json")
@@ -44,13 +46,15 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         // A look that writes nothing is enough to refuse: the database is not opened.
-        if !StoreOpening.isJSONStore(store), try ForeignDatabase.isForeign(path: store) {
+        let isURL = PostgreSQLStoreOpening.isURL(store)
+        if !isURL, !StoreOpening.isJSONStore(store), try ForeignDatabase.isForeign(path: store) {
             throw CommandFailure("\(store): an SQLite database Quarry did not make records no Quarry history " +
                                  "(a Core Data store's own persistent history shows as its History entity in quarry browse)")
         }
         let url = URL(fileURLWithPath: store)
         if let pruneBefore, let target = HistoryPruneTarget(pruneBefore) {
-            let history = try Self.historyStore(try SQLiteStore(url: url, model: nil), path: store)
+            let history = try Self.historyStore(try isURL ? PostgreSQLStoreOpening.store(store, model: nil, readOnly: false)
+                                                          : SQLiteStore(url: url, model: nil), path: store)
             let deleted: Int
             switch target {
             case .token(let token): deleted = try history.deleteHistory(before: token)
@@ -59,7 +63,8 @@ struct HistoryCommand: ParsableCommand {
             print("pruned \(deleted) transaction\(deleted == 1 ? "" : "s") before \(pruneBefore)")
             return
         }
-        let history = try Self.historyStore(try SQLiteStore(url: url, model: nil, options: .init(readOnly: true)), path: store)
+        let history = try Self.historyStore(try isURL ? PostgreSQLStoreOpening.store(store, model: nil, readOnly: true)
+                                                      : SQLiteStore(url: url, model: nil, options: .init(readOnly: true)), path: store)
         let found = try history.history(after: since.map(HistoryToken.init), limit: limit)
         let model = history.model
         if json {
@@ -70,8 +75,9 @@ struct HistoryCommand: ParsableCommand {
     }
 
     /// The store as one that records history, or a failure saying it records none.
-    static func historyStore(_ store: SQLiteStore, path: String) throws -> SQLiteStore {
+    static func historyStore(_ store: any PersistentHistoryStore, path: String) throws -> any PersistentHistoryStore {
         guard store.recordsHistory else {
+            let path = PostgreSQLStoreOpening.isURL(path) ? PostgreSQLStoreOpening.shown(path) : path
             throw CommandFailure("\(path): records no persistent history (made before history existed and not opened for writing since, or with history turned off)")
         }
         return store

@@ -17,7 +17,7 @@ struct ImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store (a Quarry SQLite store or JSON store folder).")
+    @Argument(help: "The store (a Quarry SQLite store, JSON store folder or postgres:// store URL).")
     var store: String
 
     @Argument(help: "The file to import.")
@@ -50,13 +50,17 @@ struct ImportCommand: ParsableCommand {
         let url = URL(fileURLWithPath: store)
         let stack: PersistentStack
         var created = false
-        if FileManager.default.fileExists(atPath: store) {
+        let isURL = PostgreSQLStoreOpening.isURL(store)
+        if isURL ? try PostgreSQLStoreOpening.exists(store) : FileManager.default.fileExists(atPath: store) {
             let loaded = try model.map { try ModelLoading.load(modelAt: $0) }
             stack = try StoreOpening.openForWriting(store, model: loaded)
         } else {
-            guard let model else { throw ValidationError("\(store): no such store (give --model to create it)") }
+            guard let model else {
+                throw ValidationError("\(isURL ? PostgreSQLStoreOpening.shown(store) : store): no such store (give --model to create it)")
+            }
             let loaded = try ModelLoading.load(modelAt: model)
-            try StoreCreation.create(at: url, model: loaded)
+            // A PostgreSQL store is created by opening it with a model.
+            if !isURL { try StoreCreation.create(at: url, model: loaded) }
             created = true
             stack = try StoreOpening.openForWriting(store, model: loaded)
         }
@@ -77,7 +81,9 @@ struct ImportCommand: ParsableCommand {
         } catch {
             bar.finish()
             // A store this command made for a file it refused is not left behind.
-            if created { StoreCreation.removeMadeStore(at: store) }
+            if created {
+                isURL ? PostgreSQLStoreOpening.destroy(store) : StoreCreation.removeMadeStore(at: store)
+            }
             throw CommandFailure(error.description)
         }
         bar.finish()

@@ -30,6 +30,10 @@ struct MigrateCommand: ParsableCommand {
     var yes = false
 
     func validate() throws {
+        if PostgreSQLStoreOpening.isURL(store) {
+            throw ValidationError("\(PostgreSQLStoreOpening.shown(store)): migrating a PostgreSQL store is not supported yet; " +
+                                  "export its objects, make a new store with the new model and import them")
+        }
         guard FileManager.default.fileExists(atPath: store) else { throw ValidationError("\(store): no such file") }
         if dryRun && yes { throw ValidationError("--dry-run and --yes exclude each other") }
     }

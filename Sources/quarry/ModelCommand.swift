@@ -33,7 +33,7 @@ struct ModelCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "A model file or folder, or a Quarry store.")
+    @Argument(help: "A model file or folder, a Quarry store, or a postgres:// store URL.")
     var modelOrStore: String
 
     @Flag(help: "The format to convert to (default: a readable description).")
@@ -43,7 +43,7 @@ struct ModelCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard StoreCreation.somethingExists(at: modelOrStore) else {
+        guard PostgreSQLStoreOpening.isURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
             throw ArgumentParser.ValidationError("\(modelOrStore): no such file")
         }
         if output != nil, format == nil {
@@ -64,7 +64,10 @@ struct ModelCommand: ParsableCommand {
         let url = URL(fileURLWithPath: modelOrStore)
         let model: ManagedObjectModel
         let source: String
-        if Self.isSQLiteFile(url), let foreign = try StoreOpening.foreignDatabase(modelOrStore) {
+        if PostgreSQLStoreOpening.isURL(modelOrStore) {
+            model = try StoreOpening.recordedModel(modelOrStore)
+            source = "\(PostgreSQLStoreOpening.shown(modelOrStore)) (the model recorded in the store)"
+        } else if Self.isSQLiteFile(url), let foreign = try StoreOpening.foreignDatabase(modelOrStore) {
             model = foreign.model
             source = "\(url.path) (\(foreign.kind.rawValue); model from \(foreign.modelSource))"
         } else if Self.isSQLiteFile(url) {

@@ -9,7 +9,7 @@ struct StatsCommand: ParsableCommand {
         abstract: "Show a store's entities, object counts, file sizes and model hash."
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store).")
+    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store), or a postgres:// store URL.")
     var store: String
 
     @Flag(name: .long, help: "Print JSON instead of text.")
@@ -17,12 +17,20 @@ struct StatsCommand: ParsableCommand {
 
     // Checked while parsing, so the usage printed with the error is `quarry stats`'s.
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: store) else {
+        guard PostgreSQLStoreOpening.isURL(store) || FileManager.default.fileExists(atPath: store) else {
             throw ArgumentParser.ValidationError("\(store): no such file")
         }
     }
 
     func run() throws {
+        if PostgreSQLStoreOpening.isURL(store) {
+            let postgreSQL = try PostgreSQLStoreOpening.store(store, model: nil, readOnly: true)
+            ModelLoading.reportWarnings(of: postgreSQL.model)
+            var stats = try StoreStatistics(coordinator: StoreCoordinator(store: postgreSQL, name: "stats"))
+            stats.path = PostgreSQLStoreOpening.shown(store)
+            print(json ? try stats.json() : stats.text())
+            return
+        }
         let url = URL(fileURLWithPath: store)
         let foreign = try StoreOpening.foreignDatabase(store)
         let sqlite = try foreign.map { try SQLiteStore(foreign: $0) } ?? SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
@@ -58,9 +66,11 @@ struct StoreStatistics: Encodable {
         }
         modelHash = model.versionHash
         let url = coordinator.store.url
-        path = url?.path ?? "memory"
+        // A PostgreSQL store's URL (no password) is shown whole.
+        path = url.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "memory"
         var files: [String: Int64] = [:]
-        if let url {
+        // A PostgreSQL store's URL names no files.
+        if let url, url.isFileURL {
             for suffix in ["", "-wal", "-shm"] {
                 let p = url.path + suffix
                 if let size = (try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber {
@@ -77,7 +87,7 @@ struct StoreStatistics: Encodable {
         for e in entities {
             lines.append("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.count)")
         }
-        lines.append("files:")
+        if !files.isEmpty || path.hasPrefix("/") { lines.append("files:") }
         for (name, size) in files.sorted(by: { $0.key < $1.key }) { lines.append("  \(name)  \(size) bytes") }
         return lines.joined(separator: "\n")
     }

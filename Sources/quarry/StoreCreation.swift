@@ -68,8 +68,13 @@ enum StoreCreation {
 
     /// "created PATH: N entities (A, B, C)", for the user.
     static func summary(of url: URL, model: ManagedObjectModel) -> String {
+        summary(of: url.path, model: model)
+    }
+
+    /// "created STORE: N entities (A, B, C)", for a store named `store` (a path or a URL).
+    static func summary(of store: String, model: ManagedObjectModel) -> String {
         let names = model.entities.map(\.name)
-        return "created \(url.path): \(names.count) \(names.count == 1 ? "entity" : "entities")"
+        return "created \(store): \(names.count) \(names.count == 1 ? "entity" : "entities")"
             + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Quarry
 import QuarryTUI
 
-/// How commands other than `browse` open a store: a Quarry SQLite store, or a JSON store folder.
+/// How commands other than `browse` open a store: a Quarry SQLite store, a JSON store folder,
+/// or a PostgreSQL store named by its `postgres://` URL (see ``PostgreSQLStoreOpening``).
 enum StoreOpening {
     /// Whether `path` names a JSON store (a folder; Quarry's SQLite stores are files).
     static func isJSONStore(_ path: String) -> Bool {
@@ -36,6 +37,7 @@ enum StoreOpening {
     /// A store to read `path` through: a JSON store folder, a Quarry SQLite store, or the
     /// database Quarry did not make that `foreign` describes; always read-only.
     static func readOnlyStore(_ path: String, model: ManagedObjectModel, foreign: ForeignDatabase?) throws -> any PersistentStore {
+        if PostgreSQLStoreOpening.isURL(path) { return try PostgreSQLStoreOpening.store(path, model: model, readOnly: true) }
         let url = URL(fileURLWithPath: path)
         if let foreign { return try SQLiteStore(foreign: foreign) }
         return isJSONStore(path)
@@ -46,6 +48,11 @@ enum StoreOpening {
     /// The model recorded in the store at `path`, read without writing anything (a database
     /// Quarry did not make records none: see ``foreignDatabase(_:modelPath:)``).
     static func recordedModel(_ path: String) throws -> ManagedObjectModel {
+        if PostgreSQLStoreOpening.isURL(path) {
+            let model = try PostgreSQLStoreOpening.store(path, model: nil, readOnly: true).model
+            ModelLoading.reportWarnings(of: model)
+            return model
+        }
         let url = URL(fileURLWithPath: path)
         let model = isJSONStore(path)
             ? try JSONStore(url: url, model: nil, readOnly: true).model
@@ -57,7 +64,7 @@ enum StoreOpening {
     /// Opens `path` read-only with the model it records (for a database Quarry did not make,
     /// the model recovered from it).
     static func openReadOnly(_ path: String) throws -> PersistentStack {
-        var options = options(for: path)
+        var options = try options(for: path)
         options.readOnly = true
         if let foreign = try foreignDatabase(path) {
             options.foreignDatabase = foreign
@@ -70,13 +77,14 @@ enum StoreOpening {
     /// Quarry did not make is refused, naming it (it is only ever read).
     static func openForWriting(_ path: String, model: ManagedObjectModel?) throws -> PersistentStack {
         try refuseWriting(path)
-        var options = options(for: path)
+        var options = try options(for: path)
         // A different model is never migrated behind the user's back: `quarry migrate` does that.
         options.automaticLightweightMigration = false
         return try PersistentStack(model: try model ?? recordedModel(path), options: options)
     }
 
-    private static func options(for path: String) -> PersistentStack.Options {
+    private static func options(for path: String) throws -> PersistentStack.Options {
+        if PostgreSQLStoreOpening.isURL(path) { return try PostgreSQLStoreOpening.stackOptions(path) }
         var options = PersistentStack.Options()
         options.storeURL = URL(fileURLWithPath: path)
         options.storeType = isJSONStore(path) ? .json : .sqlite

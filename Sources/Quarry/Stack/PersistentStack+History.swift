@@ -10,12 +10,20 @@ extension PersistentStack {
 
     /// The origin this stack's saves write with their history transactions: a stack merging
     /// history skips transactions of its own origin (it merged them in process already).
-    public var historyOrigin: UUID? { (writerCoordinator.store as? SQLiteStore)?.historyOrigin }
+    public var historyOrigin: UUID? {
+        let store = writerCoordinator.store
+        if let sqlite = store as? SQLiteStore { return sqlite.historyOrigin }
+        #if PostgreSQL
+        if let postgreSQL = store as? PostgreSQLStore { return postgreSQL.historyOrigin }
+        #endif
+        return nil
+    }
 
     /// The last history token `consumer` merged (``setLastMergedHistoryToken(_:consumer:)``),
     /// `nil` when it never set one. Kept in the store (`Z_METADATA`, `history.consumer.<name>`)
     /// when it is a writable SQLite store, so it survives a restart; in memory otherwise (a
-    /// read-only stack starts from what the file has).
+    /// read-only stack starts from what the file has; a PostgreSQL store keeps no consumer
+    /// tokens yet, so there a consumer's token lasts as long as the stack).
     public func lastMergedHistoryToken(consumer: String) -> HistoryToken? {
         if let set = historyConsumers.withLock({ $0[consumer] }) { return set }
         guard let store = writerCoordinator.store as? SQLiteStore, store.foreign == nil else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension PersistentStack {
     /// Posted to `NotificationCenter.default` on the main queue, with the stack as `object` and a
@@ -21,7 +22,7 @@ extension PersistentStack {
     public static let remoteChangeUserInfoKey = "remoteChange"
 
     /// Whether the stack watches its store for other processes' commits (see
-    /// ``Options/watchesRemoteChanges``): an SQLite store Quarry made only.
+    /// ``Options/watchesRemoteChanges``): an SQLite store Quarry made, or a PostgreSQL store.
     public var watchesRemoteChanges: Bool { state.withLock { $0.remoteWatch != nil } }
 
     /// Calls `block` on the main queue after each remote change was merged into the main context.
@@ -32,13 +33,31 @@ extension PersistentStack {
     }
 
     /// Starts the store watcher when the options ask for it and the store is an SQLite store
-    /// Quarry made.
+    /// Quarry made, or the PostgreSQL listener for a PostgreSQL store.
     func startWatchingRemoteChanges() throws {
         let (options, store) = state.withLock { ($0.options, $0.mainCoordinator.store) }
-        guard options.watchesRemoteChanges, options.storeType == .sqlite, options.foreignDatabase == nil,
-              let url = store.url else { return }
-        let watch = try RemoteChangeWatch(storeURL: url, store: store, origin: historyOrigin ?? UUID()) { [weak self] commit in
-            self?.deliver(commit, storeURL: url)
+        guard options.watchesRemoteChanges, options.foreignDatabase == nil else { return }
+        let origin = historyOrigin ?? UUID()
+        let watch: RemoteChangeWatch
+        switch options.storeType {
+        case .sqlite:
+            guard let url = store.url else { return }
+            watch = try RemoteChangeWatch(storeURL: url, store: store, origin: origin) { [weak self] commit, watch in
+                self?.deliver(commit, storeURL: url, watch: watch)
+            }
+        case .postgreSQL:
+            #if PostgreSQL
+            guard let postgreSQL = store as? PostgreSQLStore else { return }
+            // The URL without its password: a RemoteChange is shown to users.
+            let shown = URL(string: postgreSQL.storeURL.description) ?? URL(fileURLWithPath: "/")
+            watch = try RemoteChangeWatch(postgreSQL: postgreSQL, origin: origin) { [weak self] commit, watch in
+                self?.deliver(commit, storeURL: shown, watch: watch)
+            }
+            #else
+            return
+            #endif
+        case .json, .inMemory:
+            return
         }
         state.withLock { $0.remoteWatch = watch }
     }
@@ -49,11 +68,12 @@ extension PersistentStack {
     }
 
     /// Merges `commit` into the main context on the main queue and announces it.
-    private func deliver(_ commit: RemoteCommit, storeURL: URL) {
+    private func deliver(_ commit: RemoteCommit, storeURL: URL, watch: RemoteChangeWatch) {
         let main = mainContext
         main.perform { [weak self] in
-            // While merging is paused the browser re-fetches on resume: nothing is lost.
-            guard let self, self.mergesIncomingSavedObjects else { return }
+            // While merging is paused the browser re-fetches on resume: nothing is lost. A watch
+            // cancelled since (the store torn down) delivers nothing more.
+            guard let self, self.mergesIncomingSavedObjects, !watch.isCancelled else { return }
             let change: RemoteChange
             switch commit {
             case .merge(let changes, let tokens):
@@ -77,24 +97,59 @@ extension Notification {
     public var remoteChange: RemoteChange? { userInfo?[PersistentStack.remoteChangeUserInfoKey] as? RemoteChange }
 }
 
-/// A stack's store watcher and history reader: commits by other connections become
-/// ``RemoteCommit``s, handed to `deliver` on the watcher's queue, in commit order.
+/// A stack's store watcher (SQLite) or listener (PostgreSQL) and history reader: commits by
+/// other connections become ``RemoteCommit``s, handed to `deliver` on the watcher's queue, in
+/// commit order, with the watch itself (so a delivery can tell that it was cancelled since).
 final class RemoteChangeWatch: Sendable {
-    private let watcher: StoreWatcher
+    private let stop = Mutex<(@Sendable () -> Void)?>(nil)
+    private let cancelled = Mutex(false)
+    #if PostgreSQL
+    private let listener = Mutex<PostgreSQLListener?>(nil)
+    /// The listener of a PostgreSQL store's watch (`nil` for SQLite).
+    var postgreSQLListener: PostgreSQLListener? { listener.withLock { $0 } }
+    #endif
 
     init(storeURL: URL, store: PersistentStore, origin: UUID,
-         deliver: @escaping @Sendable (RemoteCommit) -> Void) throws {
+         deliver: @escaping @Sendable (RemoteCommit, RemoteChangeWatch) -> Void) throws {
         let reader = try RemoteHistoryReader(store: store, origin: origin)
-        watcher = try StoreWatcher(storeURL: storeURL, onCommit: { logWritten in
+        let watcher = try StoreWatcher(storeURL: storeURL, onCommit: { [weak self] logWritten in
+            guard let self else { return }
             // A history read that fails (the file replaced under us) is answered by re-fetching.
             let commit = (try? reader.nextCommit(logWritten: logWritten)) ?? .external
             if case .none = commit { return }
-            deliver(commit)
-        }, onQuiet: {
-            if case .external = reader.settle() { deliver(.external) }
+            deliver(commit, self)
+        }, onQuiet: { [weak self] in
+            guard let self else { return }
+            if case .external = reader.settle() { deliver(.external, self) }
         })
+        stop.withLock { $0 = { watcher.cancel() } }
     }
 
-    /// Stops watching: nothing is delivered after this returns (unless being delivered).
-    func cancel() { watcher.cancel() }
+    #if PostgreSQL
+    /// Listens to `store`'s notification channel (see ``PostgreSQLListener``): each burst of
+    /// notifications reads the history after the reader's token; a failed read is retried
+    /// (the token has not moved, so nothing is skipped).
+    init(postgreSQL store: PostgreSQLStore, origin: UUID,
+         deliver: @escaping @Sendable (RemoteCommit, RemoteChangeWatch) -> Void) throws {
+        let reader = try RemoteHistoryReader(store: store, origin: origin)
+        let listener = try PostgreSQLListener(url: store.storeURL, channel: store.notificationChannel) { [weak self] in
+            guard let self else { return }
+            let commit = try reader.nextCommit()
+            if case .none = commit { return }
+            deliver(commit, self)
+        }
+        self.listener.withLock { $0 = listener }
+        stop.withLock { $0 = { listener.cancel() } }
+    }
+    #endif
+
+    /// Whether ``cancel()`` was called.
+    var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    /// Stops watching: nothing is delivered after this returns (a delivery already on the main
+    /// queue's way checks ``isCancelled``).
+    func cancel() {
+        cancelled.withLock { $0 = true }
+        stop.withLock { $0 }?()
+    }
 }

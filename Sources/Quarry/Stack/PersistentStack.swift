@@ -29,6 +29,9 @@ public final class PersistentStack: @unchecked Sendable {
     /// How a stack is set up.
     public struct Options: Sendable {
         /// Where the store lives; `nil` for the XDG default (``PersistentStack/defaultStoreURL(name:type:)``).
+        /// A `postgres://user@host:port/database?schema=name` URL (``PostgreSQLStoreURL``,
+        /// e.g. `URL(string: "postgres://quarry@db.example/quarry?schema=tickers")`) opens a
+        /// PostgreSQL store whatever ``storeType`` says.
         public var storeURL: URL?
         /// The store's name for the default location.
         public var storeName = "quarry"
@@ -69,8 +72,9 @@ public final class PersistentStack: @unchecked Sendable {
         /// SQLite busy timeout in seconds.
         public var busyTimeout: Double = 5
         /// Merge other processes' commits into the main context as they land (default on; see
-        /// ``PersistentStack/remoteChangeNotification``). Only an SQLite store Quarry made is
-        /// watched: in-memory and JSON stores (and foreign databases) never are.
+        /// ``PersistentStack/remoteChangeNotification``). An SQLite store Quarry made is watched
+        /// for commits on this machine, a PostgreSQL store `LISTEN`s for commits from every
+        /// host; in-memory and JSON stores (and foreign databases) never are.
         public var watchesRemoteChanges = true
         /// Whether a SQLite store the stack creates records persistent history (default on; see
         /// ``SQLiteStore/Options/recordsHistory``): an existing store keeps what it was made with.
@@ -110,6 +114,8 @@ public final class PersistentStack: @unchecked Sendable {
     /// - Throws: ``StoreError`` when the store cannot be opened (not SQLite, locked, other model).
     public init(model: ManagedObjectModel, options: Options = Options()) throws {
         self.model = model
+        var options = options
+        options.storeType = options.storeType.resolved(for: options.storeURL)
         let (main, writer) = try Self.openCoordinators(model: model, options: options)
         let context = Self.makeMainContext(main, options: options)
         self.state = Mutex(State(mainCoordinator: main, writerCoordinator: writer, mainContext: context, options: options))
@@ -223,6 +229,9 @@ public final class PersistentStack: @unchecked Sendable {
             let memory = InMemoryStore(model: model)
             return (StoreCoordinator(store: memory, name: "main"), StoreCoordinator(store: memory, name: "writer"))
         }
+        if options.storeType == .postgreSQL {
+            return try openPostgreSQLCoordinators(model: model, options: options)
+        }
         if let database = options.foreignDatabase {
             precondition(database.model == model, "a foreign database opens with the model it recovered")
             let writer = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "writer")
@@ -272,7 +281,7 @@ public final class PersistentStack: @unchecked Sendable {
         return base.appendingPathComponent("quarry").appendingPathComponent("\(name).\(type == .json ? "jsonstore" : "sqlite")")
     }
 
-    /// Deletes the store files and sets everything up again: new coordinators and a new main
+    /// Deletes the store files (a PostgreSQL store: drops its schema) and sets everything up again: new coordinators and a new main
     /// context (contexts handed out before are detached from the new store).
     public func destroyAndSetUp() throws {
         let options = state.withLock { $0.options }
@@ -283,6 +292,8 @@ public final class PersistentStack: @unchecked Sendable {
         switch options.storeType {
         case .inMemory:
             break
+        case .postgreSQL:
+            try destroyPostgreSQLStore(options: options)
         case .sqlite:
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         case .json:

@@ -17,10 +17,11 @@ enum RemoteCommit: Sendable {
 /// Reads a store's history after the last transaction a stack merged, and keeps that token.
 ///
 /// Not thread-safe by itself: its owner calls it on one serial queue (the stack's
-/// ``StoreWatcher`` queue), so each transaction is read once, in order, and the token only
+/// ``StoreWatcher`` or `PostgreSQLListener` queue), so each transaction is read once, in order, and the token only
 /// moves forward: never missed, never applied twice.
 final class RemoteHistoryReader: @unchecked Sendable {
-    // `lastToken` is confined to the owning stack's `StoreWatcher` queue ("Quarry.StoreWatcher <file>").
+    // `lastToken` and `unexplained` are confined to the owning stack's `StoreWatcher` queue
+    // ("Quarry.StoreWatcher <file>") or `PostgreSQLListener` queue ("Quarry.PostgreSQLListener <url>").
     /// The store read (the stack's main coordinator's).
     let store: PersistentStore
     /// The stack's history origin: its transactions are skipped.

@@ -55,6 +55,30 @@ struct RemoteChangeTests {
         }
     }
 
+    /// Saves through `importer`: `T0` priced 100 (to the end by price), `T2` deleted, `N` at 1.5.
+    static func moveDeleteAndInsert(in importer: ObjectContext) throws {
+        try importer.performAndWait {
+            let all = try importer.fetch(FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])) as! [Ticker]
+            all[0].price = 100                       // T0 moves to the end
+            importer.delete(all[2])                  // T2 goes
+            let n = try importer.insert(Ticker.self)
+            n.symbol = "N"
+            n.price = 1.5
+            try importer.save()
+        }
+    }
+
+    /// Saves `prices` one by one as the price of the first ticker `importer` fetches.
+    static func reprice(_ prices: [Double], in importer: ObjectContext) throws {
+        for price in prices {
+            try importer.performAndWait {
+                let t = try importer.fetch(FetchRequest(entityName: "Ticker")).first as! Ticker
+                t.price = price
+                try importer.save()
+            }
+        }
+    }
+
     /// A controller over every ticker by price, with a recorder that rebuilds its rows from the
     /// reported changes.
     @MainActor
@@ -138,15 +162,7 @@ struct RemoteChangeTests {
         let importer = writer.importerContext()
         let token = try (writer.writerCoordinator.store as! SQLiteStore).currentHistoryToken()
         let change = try await nextRemoteChange(of: reader) {
-            try importer.performAndWait {
-                let all = try importer.fetch(FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])) as! [Ticker]
-                all[0].price = 100                       // T0 moves to the end
-                importer.delete(all[2])                  // T2 goes
-                let n = try importer.insert(Ticker.self)
-                n.symbol = "N"
-                n.price = 1.5
-                try importer.save()
-            }
+            try Self.moveDeleteAndInsert(in: importer)
         }
         #expect(!change.isExternal)
         #expect(change.tokens?.lowerBound ?? HistoryToken(0) > token ?? HistoryToken(0))
@@ -188,13 +204,7 @@ struct RemoteChangeTests {
         let reader = try RemoteHistoryReader(store: store, origin: UUID())
         let writer = try Self.stack(url)
         let importer = writer.importerContext()
-        for price in [1.0, 2.0] {
-            try importer.performAndWait {
-                let t = try importer.fetch(FetchRequest(entityName: "Ticker")).first as! Ticker
-                t.price = price
-                try importer.save()
-            }
-        }
+        try Self.reprice([1.0, 2.0], in: importer)
         let newest = try store.currentHistoryToken()!
         try store.deleteHistory(before: newest)
         guard case .external = try reader.nextCommit() else { Issue.record("expected a re-fetch"); return }

@@ -1,0 +1,187 @@
+#if PostgreSQL
+import Dispatch
+import Foundation
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// Notices commits to a PostgreSQL store made by any connection on any host: the store's saves
+/// `NOTIFY` its channel in their transaction, and the listener `LISTEN`s on a connection of its
+/// own (made by ``PostgreSQLConnectionPool/connect()``, never shared with queries).
+///
+/// A notification arrives on the connection's event loop and is handed to the listener's serial
+/// queue, where it schedules `onNotify`; a burst of notifications that arrive before it runs costs one run
+/// (it reads everything committed since the last one). The history reader `onNotify` calls is
+/// therefore confined to that queue.
+///
+/// When the connection is lost (the server restarted, the backend was terminated, the network
+/// dropped) the listener reconnects after 0.1 s, doubling the delay up to 2 s while attempts
+/// fail, and back to 0.1 s after one succeeds; once listening again it runs `onNotify` to catch
+/// up with whatever was committed meanwhile (the reader resumes from its token, or re-fetches
+/// when the history it needed was pruned). An `onNotify` that throws (a read that lost its
+/// connection) is retried the same way.
+final class PostgreSQLListener: @unchecked Sendable {
+    // `connection`, `listenContext`, `retryDelay` and `generation` are confined to `queue`
+    // ("Quarry.PostgreSQLListener <url>"); `cancelled` and `scheduled` are Mutexes.
+
+    /// The serial queue `onNotify`, the (re)connections and the clean-up run on.
+    let queue: DispatchQueue
+    private let pool: PostgreSQLConnectionPool
+    private let channel: String
+    private let onNotify: @Sendable () throws -> Void
+    private let onQueue = DispatchSpecificKey<Bool>()
+    private let cancelled = Mutex(false)
+    /// Whether a run of `onNotify` is scheduled and has not started: later notifications join it.
+    private let scheduled = Mutex(false)
+    private var connection: PostgresConnection?
+    private var listenContext: PostgresListenContext?
+    /// The delay before the next reconnection (or retry) attempt.
+    private var retryDelay = PostgreSQLListener.firstDelay
+    /// Counts connections made, so the close of a replaced one is told from the current one's.
+    private var generation = 0
+    /// Told on the listener's queue when the connection is lost and when listening resumes
+    /// (tests wait on these instead of sleeping).
+    let connectionEvents = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
+
+    /// A change of the listener's connection.
+    enum ConnectionEvent: Sendable, Equatable {
+        /// The connection closed; reconnection attempts follow.
+        case lost
+        /// A new connection listens again (its catch-up read runs next).
+        case listening
+    }
+
+    /// The first delay after a lost connection.
+    static let firstDelay = 0.1
+    /// The longest delay between attempts.
+    static let longestDelay = 2.0
+
+    /// Starts listening on `channel` of the store at `url`; returns once `LISTEN` is in effect
+    /// (a commit after that is always noticed), with one run of `onNotify` scheduled to catch
+    /// up with commits made between the caller's reader starting and `LISTEN`.
+    /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` when the first connection fails.
+    init(url: PostgreSQLStoreURL, channel: String, onNotify: @escaping @Sendable () throws -> Void) throws {
+        self.pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
+        self.channel = channel
+        self.onNotify = onNotify
+        self.queue = DispatchQueue(label: "Quarry.PostgreSQLListener \(url)")
+        queue.setSpecific(key: onQueue, value: true)
+        // The pool's check connection is not needed: the listener makes its own.
+        pool.close()
+        try queue.sync { try listen() }
+        queue.async { self.runOnNotify() }
+    }
+
+    deinit { pool.close() }
+
+    /// Stops listening and closes the connection. `onNotify` does not run after this returns
+    /// (it waits for a run or a reconnection attempt in progress); called on the listener's
+    /// queue (from `onNotify` itself), it returns at once.
+    func cancel() {
+        guard !cancelled.withLock({ c in defer { c = true }; return c }) else { return }
+        let stop: @Sendable () -> Void = { [self] in
+            listenContext?.stop()
+            listenContext = nil
+            if let connection { Self.close(connection) }
+            connection = nil
+        }
+        if DispatchQueue.getSpecific(key: onQueue) == true { stop() } else { queue.sync(execute: stop) }
+    }
+
+    private var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    /// On `queue`: connects, adds the notification handler and waits until `LISTEN` ran.
+    private func listen() throws {
+        let connection = try pool.connect()
+        generation += 1
+        let current = generation
+        // The event loop's callbacks only hop to `queue`, holding the listener weakly: were they to
+        // hold it, its release (and the store's, whose pool waits on futures) could happen on
+        // the event loop, where waiting traps.
+        let queue = self.queue
+        let listener = WeakListener(self)
+        let context = connection.addListener(channel: channel) { _, _ in queue.async { listener.value?.notified() } }
+        do {
+            // The handler sends its own `LISTEN` first; this one (harmless twice) returns only
+            // once listening is in effect, as a connection runs its queries in order.
+            let sql = "LISTEN \(PostgreSQLSQL.identifier(channel))"
+            _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).wait()
+        } catch {
+            context.stop()
+            Self.close(connection)
+            throw pool.error(error)
+        }
+        self.connection = connection
+        self.listenContext = context
+        connection.closeFuture.whenComplete { _ in
+            queue.async { listener.value?.connectionClosed(generation: current) }
+        }
+    }
+
+    /// Closes `connection` without waiting, keeping it until it is closed (PostgresNIO
+    /// asserts that a connection is closed before it is released).
+    private static func close(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+    }
+
+    /// On `queue`, for a notification: one run of `onNotify` for a burst.
+    private func notified() {
+        guard !isCancelled, !scheduled.withLock({ s in defer { s = true }; return s }) else { return }
+        queue.async { self.runOnNotify() }
+    }
+
+    /// On `queue`: reads what was committed; a failure is retried after the backoff delay.
+    private func runOnNotify() {
+        scheduled.withLock { $0 = false }
+        guard !isCancelled else { return }
+        do {
+            try onNotify()
+            retryDelay = Self.firstDelay
+        } catch {
+            retry { $0.runOnNotify() }
+        }
+    }
+
+    /// On `queue`: the connection closed; reconnect unless cancelled or already replaced.
+    private func connectionClosed(generation closed: Int) {
+        guard !isCancelled, closed == generation else { return }
+        listenContext = nil
+        connection = nil
+        connectionEvents.withLock { $0 }?(.lost)
+        retry { $0.reconnect() }
+    }
+
+    /// On `queue`: one reconnection attempt; once listening, catches up.
+    private func reconnect() {
+        guard !isCancelled, connection == nil else { return }
+        do {
+            try listen()
+        } catch {
+            retry { $0.reconnect() }
+            return
+        }
+        retryDelay = Self.firstDelay
+        connectionEvents.withLock { $0 }?(.listening)
+        runOnNotify()
+    }
+
+    /// On `queue`: runs `attempt` after the current delay, and doubles it (up to the longest).
+    private func retry(_ attempt: @escaping @Sendable (PostgreSQLListener) -> Void) {
+        let delay = retryDelay
+        retryDelay = min(retryDelay * 2, Self.longestDelay)
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self, !self.isCancelled else { return }
+            attempt(self)
+        }
+    }
+}
+
+/// A weak reference to a listener for the event loop's callbacks, read only on the listener's
+/// queue (so the listener is never retained, nor released, on the event loop).
+private final class WeakListener: @unchecked Sendable {
+    // `value` is written once in `init` and read only on the listener's queue.
+    weak var value: PostgreSQLListener?
+
+    init(_ value: PostgreSQLListener) { self.value = value }
+}
+#endif
