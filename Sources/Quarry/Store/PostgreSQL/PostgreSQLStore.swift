@@ -84,6 +84,8 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
         try base.save(changes, resolve: resolve)
     }
+    /// Token.
+    public func modificationToken() throws -> String? { try base.modificationToken() }
     /// No history in the stub.
     public var recordsHistory: Bool { false }
     /// No history in the stub.
