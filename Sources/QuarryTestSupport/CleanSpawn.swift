@@ -35,6 +35,14 @@ enum CleanSpawn {
     /// status (128 + the signal number when a signal ended it).
     static func run(_ arguments: [String], searchPath: Bool, environment: [String: String],
                     outputPath: String, errorPath: String?, inputPath: String = "/dev/null") throws -> Int32 {
+        waitForExit(try start(arguments, searchPath: searchPath, environment: environment,
+                              outputPath: outputPath, errorPath: errorPath, inputPath: inputPath))
+    }
+
+    /// Starts `arguments` as ``run(_:searchPath:environment:outputPath:errorPath:inputPath:)``
+    /// does, without waiting; returns its process ID (reap it with ``waitForExit(_:)``).
+    static func start(_ arguments: [String], searchPath: Bool, environment: [String: String],
+                      outputPath: String, errorPath: String?, inputPath: String = "/dev/null") throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,6 +59,12 @@ enum CleanSpawn {
         var pid: pid_t = 0
         let spawnStatus = spawn(&pid, arguments[0], searchPath: searchPath, actions: &actions, argv: argv, envp: envp)
         guard spawnStatus == 0 else { throw TmuxHarness.SpawnError(command: arguments[0], code: spawnStatus) }
+        return pid
+    }
+
+    /// Waits for the child `pid` to end; returns its exit status (128 + the signal number when
+    /// a signal ended it).
+    static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

@@ -83,8 +83,22 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     case sqlite
     /// ``JSONStore`` in a temporary folder (one instance shared by every coordinator).
     case json
+    /// `PostgreSQLStore` in a fresh schema of the test server (a new store instance, with its
+    /// own connections, per coordinator).
+    case postgreSQL
 
     public var description: String { rawValue }
+
+    /// Every kind this run can test: PostgreSQL only in a build with the `PostgreSQL` trait and
+    /// with a test server (`QUARRY_TEST_POSTGRES_URL`), so suites parameterised over
+    /// `allCases` run on it wherever it exists and never fail for want of it.
+    public static var allCases: [StoreKind] {
+        var kinds: [StoreKind] = [.memory, .sqlite, .json]
+        #if PostgreSQL
+        if PostgreSQLTestServer.isAvailable { kinds.append(.postgreSQL) }
+        #endif
+        return kinds
+    }
 }
 
 /// One store for a test, from which any number of coordinators can be opened (each SQLite
@@ -100,16 +114,31 @@ public final class TestStore: @unchecked Sendable {
     private let memory: InMemoryStore
     /// The JSON store, opened by the first coordinator (the lock guards the lazy open).
     private let jsonStore = Mutex<TemporaryJSONStore?>(nil)
+    /// For ``StoreKind/postgreSQL``: the store's URL on the test server, a schema of its own.
+    public let postgreSQLURL: String?
+    #if PostgreSQL
+    /// The schema, dropped when the last coordinator's store and this test store are gone.
+    private let schema: TemporaryPostgreSQLSchema?
+    #endif
 
-    /// Creates an empty store of `kind`.
+    /// Creates an empty store of `kind` (``StoreKind/postgreSQL``: in a fresh schema of the test
+    /// server, `nil` URL without one, so ``coordinator(_:)`` says why it cannot open).
     public init(_ kind: StoreKind, model: ManagedObjectModel = TestModels.tickers()) {
         self.kind = kind
         self.model = model
         self.memory = InMemoryStore(model: model)
+        self.postgreSQLURL = kind == .postgreSQL ? PostgreSQLTestServer.freshStoreURL(label: "teststore") : nil
+        #if PostgreSQL
+        self.schema = postgreSQLURL.flatMap { try? TemporaryPostgreSQLSchema(url: PostgreSQLStoreURL(parsing: $0)) }
+        #endif
     }
 
-    /// The SQLite file's URL (for ``StoreKind/json``: the store folder's URL).
-    public var url: URL { directory.file(kind == .json ? "test.jsonstore" : "test.sqlite") }
+    /// The SQLite file's URL (for ``StoreKind/json``: the store folder's URL; for
+    /// ``StoreKind/postgreSQL``: the `postgres://` URL, no file).
+    public var url: URL {
+        if let postgreSQLURL, let url = URL(string: postgreSQLURL) { return url }
+        return directory.file(kind == .json ? "test.jsonstore" : "test.sqlite")
+    }
 
     /// A new coordinator over the store.
     public func coordinator(_ name: String = "test") throws -> StoreCoordinator {
@@ -124,6 +153,13 @@ public final class TestStore: @unchecked Sendable {
                 return opened
             }
             return StoreCoordinator(store: store, name: name)
+        case .postgreSQL:
+            #if PostgreSQL
+            guard let schema else { throw StoreError.cannotOpen(path: "postgres://", reason: PostgreSQLTestServer.skipReason) }
+            return StoreCoordinator(store: try TemporaryPostgreSQLStore(schema: schema, model: model), name: name)
+            #else
+            throw StoreError.cannotOpen(path: "postgres://", reason: "this build has no PostgreSQL store (the PostgreSQL trait is off)")
+            #endif
         }
     }
 

@@ -94,16 +94,22 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     ratio("remote-merge-from-save-start", percentile(refetch, 0.5) / percentile(fromSaveStart, 0.5))
 }
 
-/// This binary in `remote-merge-writer` mode: one round per line on its standard input.
-private final class RemoteMergeWriterProcess {
+/// This binary in `remote-merge-writer` mode (`pg-remote-merge-writer` for PostgreSQL): one
+/// round per line on its standard input.
+final class RemoteMergeWriterProcess {
     let process = Process()
     let input = Pipe()
     let output = Pipe()
     private var buffer = Data()
 
-    init(url: URL, n: Int, k: Int) throws {
+    convenience init(url: URL, n: Int, k: Int) throws {
+        try self.init(arguments: ["remote-merge-writer", "--n", "\(n)", "--k", "\(k)", "--store", url.path])
+    }
+
+    /// Starts this binary with `arguments` (a writer mode and its options).
+    init(arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["remote-merge-writer", "--n", "\(n)", "--k", "\(k)", "--store", url.path]
+        process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
         try process.run()

@@ -3,7 +3,7 @@ import Foundation
 // quarry-bench SCENARIO: side-by-side benchmarks, each ending with `ratio NAME VALUE` lines
 // (higher is better). Release builds only: `swift run -c release quarry-bench import`.
 
-let scenarios: [String: (BenchArguments) throws -> Void] = [
+var scenarios: [String: (BenchArguments) throws -> Void] = [
     "import": runImportScenario,
     "fetch-ids": runFetchIDsScenario,
     "frc-update": runFRCUpdateScenario,
@@ -17,6 +17,11 @@ let scenarios: [String: (BenchArguments) throws -> Void] = [
     "history-cost": runHistoryCostScenario,
     "remote-merge": runRemoteMergeScenario,
 ]
+#if PostgreSQL
+// PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
+scenarios["pg-import"] = runPGImportScenario
+scenarios["pg-remote-merge"] = runPGRemoteMergeScenario
+#endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The second process of `remote-merge` (it takes a path, not only numbers).
@@ -27,6 +32,16 @@ if arguments.first == "remote-merge-writer" {
     }
     exit(0)
 }
+#if PostgreSQL
+// The second process of `pg-remote-merge` (it takes a URL).
+if arguments.first == "pg-remote-merge-writer" {
+    do { try runPGRemoteMergeWriter(Array(arguments.dropFirst())) } catch {
+        FileHandle.standardError.write(Data("quarry-bench pg-remote-merge-writer: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+#endif
 guard let name = arguments.first, let scenario = scenarios[name] else {
     print("usage: quarry-bench SCENARIO [--n N] [--scale N]\nscenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
     exit(arguments.isEmpty ? 0 : 2)

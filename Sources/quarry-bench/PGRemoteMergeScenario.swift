@@ -1,0 +1,170 @@
+#if PostgreSQL
+import Foundation
+@_spi(Benchmarks) import Quarry
+import Synchronization
+
+/// Scenario `pg-remote-merge`: the `remote-merge` scenario across a PostgreSQL server. n
+/// results (default 1,000,000) in a controller on this process's main context, its stack on a
+/// `PostgreSQLStore`; a second process (this binary in `pg-remote-merge-writer` mode, with its
+/// own store and connections, as on another host) saves k sort-key changes per round; the time
+/// from the writer's `COMMIT` (the store's `lastCommitUptime`, on the system's monotonic clock,
+/// the same as ours) to the controller's `didChangeContent` here, through `NOTIFY`/`LISTEN`,
+/// the history rows and one batched snapshot read, against re-running the fetch. p50 and p99
+/// over `rounds` rounds (default 10); every round checks the merged results against a fresh
+/// fetch. The rows are seeded with the store's batch insert; the schema is dropped at the end.
+func runPGRemoteMergeScenario(_ args: BenchArguments) throws {
+    let server = try benchPostgreSQLServer("pg-remote-merge")
+    let n = args.int("n", default: 1_000_000)
+    let k = args.int("k", default: 1_000)
+    let rounds = max(1, args.int("rounds", default: 10))
+    let (url, text) = try pgRemoteMergeStore(server: server)
+    print("pg-remote-merge: \(n) results here, another process saves \(k) sort-key changes per round; \(rounds) rounds; \(url.description)")
+    let seeding = try measure { try seedIndexedRows(n: n, url: url) }
+    print("  seeded \(n) rows with batch inserts in \(String(format: "%.1f", seeding)) s")
+    // The main context runs on the main queue: the rounds run on another thread while the main
+    // thread serves the queue; the process ends from there.
+    DispatchQueue.global().async {
+        do {
+            try pgRemoteMergeRounds(url: text, n: n, k: k, rounds: rounds)
+            try? PostgreSQLStore.destroy(url: url)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("quarry-bench pg-remote-merge: \(error)\n".utf8))
+            try? PostgreSQLStore.destroy(url: url)
+            exit(1)
+        }
+    }
+    dispatchMain()
+}
+
+/// A new store URL on `server` (parsed, and as text for stack options and the writer's
+/// command line: it keeps any password the server URL carries).
+private func pgRemoteMergeStore(server: String) throws -> (PostgreSQLStoreURL, String) {
+    let text = server + (server.contains("?") ? "&" : "?") + "schema=bench_merge_\(UUID().uuidString.prefix(8).lowercased())"
+    return (try PostgreSQLStoreURL(parsing: text), text)
+}
+
+/// Fills a new store at `url` with `n` rows of `indexedRowModel` (`a` a shuffled 0..<n, the
+/// `remote-merge` scenario's data) through the coordinator's batch insert, 20,000 rows per
+/// transaction, then prunes the seeding's history; checks the rows got the keys 1...n the
+/// writer addresses them by.
+private func seedIndexedRows(n: Int, url: PostgreSQLStoreURL) throws {
+    let store = try PostgreSQLStore(url: url, model: indexedRowModel)
+    defer { store.close() }
+    let coordinator = StoreCoordinator(store: store, name: "seeder")
+    var rng = SplitMix64(seed: 5)
+    var order = Array(0..<n)
+    order.shuffle(using: &rng)
+    let chunk = 20_000
+    var keys: (min: Int64, max: Int64, count: Int) = (.max, .min, 0)
+    var i = 0
+    while i < n {
+        let end = min(n, i + chunk)
+        var request = BatchInsertRequest(entityName: "Row", attributes: ["a", "b", "c", "d", "e", "f"])
+        request.reserveCapacity(end - i)
+        for r in i..<end {
+            request.append([.integer(Int64(order[r])), .double(Double(r) * 0.5), .string("name-\(r)"), .bool(r & 1 == 1),
+                            .date(Date(timeIntervalSinceReferenceDate: 700_000_000 + Double(r))), .string("category \(r % 97)")])
+        }
+        let saved = try coordinator.batchInsert(request)
+        for id in saved.inserted {
+            keys = (min(keys.min, id.primaryKey), max(keys.max, id.primaryKey), keys.count + 1)
+        }
+        i = end
+    }
+    guard keys.count == n, keys.min == 1, keys.max == Int64(n) else {
+        throw BenchError.check("seeding gave keys \(keys.min)...\(keys.max) to \(keys.count) rows, expected 1...\(n)")
+    }
+    if let token = try store.currentHistoryToken() { _ = try store.deleteHistory(before: token) }
+}
+
+private func pgRemoteMergeRounds(url: String, n: Int, k: Int, rounds: Int) throws {
+    // `.postgreSQL` (pg-live's stack wiring); looked up by name so this file builds on branches
+    // without it and says why it cannot run there.
+    guard let storeType = PersistentStack.StoreType(rawValue: "postgreSQL") else {
+        throw BenchError.check("this build's PersistentStack has no PostgreSQL store type")
+    }
+    var options = PersistentStack.Options()
+    options.storeURL = URL(string: url)
+    options.storeType = storeType
+    let stack = try PersistentStack(model: indexedRowModel, options: options)
+    let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
+    let signal = RemoteChangeSignal()
+    let main = stack.mainContext
+    var firstFetch = 0.0
+    let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
+        let c = try FetchedResultsController(fetchRequest: request, context: main)
+        firstFetch = try measure { try c.performFetch() }
+        c.delegate = signal
+        return c
+    }
+    print("  watcher's first fetch     n=\(n)  \(String(format: "%.3f", firstFetch)) s")
+    let kinds = Mutex((merged: 0, external: 0))
+    let observation = stack.addRemoteChangeObserver { change in
+        kinds.withLock { if change.isExternal { $0.external += 1 } else { $0.merged += 1 } }
+    }
+    defer { observation.cancel() }
+    let writer = try RemoteMergeWriterProcess(arguments: ["pg-remote-merge-writer", "--n", "\(n)", "--k", "\(k)", "--store", url])
+    defer { writer.stop() }
+    var fromSaveStart: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
+    for _ in 0..<rounds {
+        let save = try writer.commitRound()
+        signal.arrived.wait()
+        guard signal.changed > save.committed, save.committed > save.started else {
+            throw BenchError.check("the controller changed before the writer committed")
+        }
+        fromCommit.append(Double(signal.changed - save.committed) / 1e9)
+        fromSaveStart.append(Double(signal.changed - save.started) / 1e9)
+        saving.append(Double(save.returned - save.started) / 1e9)
+        let merged = DispatchQueue.main.sync { controller.snapshot.items.first ?? [] }
+        let fresh = try DispatchQueue.main.sync { try FetchedResultsController(fetchRequest: request, context: main) }
+        refetch.append(try measure { try DispatchQueue.main.sync { try fresh.performFetch() } })
+        let freshIDs = DispatchQueue.main.sync { fresh.snapshot.items.first ?? [] }
+        guard freshIDs == merged, merged.count == n else { throw BenchError.check("merged results differ from a fresh fetch") }
+    }
+    func p(_ xs: [Double]) -> String {
+        String(format: "p50 %.4f s  p99 %.4f s", percentile(xs, 0.5), percentile(xs, 0.99))
+    }
+    print("  writer's save (other proc) k=\(k)  \(p(saving))")
+    print("  writer's COMMIT → didChangeContent  k=\(k) n=\(n)  \(p(fromCommit))")
+    print("  writer's save start → didChangeContent  \(p(fromSaveStart))  (upper bound: its statements and round trips included)")
+    let seen = kinds.withLock { $0 }
+    print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
+    print("  re-run fetch               n=\(n)  \(p(refetch))")
+    ratio("pg-remote-merge", percentile(refetch, 0.5) / percentile(fromCommit, 0.5))
+    ratio("pg-remote-merge-from-save-start", percentile(refetch, 0.5) / percentile(fromSaveStart, 0.5))
+}
+
+/// Mode `pg-remote-merge-writer --n N --k K --store URL`: for each line read, changes the sort
+/// key of k random rows through an importer context on its own `PostgreSQLStore`, saves, and
+/// prints the monotonic times (ns) the save started, its `COMMIT` returned, and the save
+/// returned.
+func runPGRemoteMergeWriter(_ arguments: [String]) throws {
+    var values: [String: String] = [:]
+    var i = 0
+    while i + 1 < arguments.count { values[String(arguments[i].dropFirst(2))] = arguments[i + 1]; i += 2 }
+    guard let text = values["store"], let n = values["n"].flatMap(Int.init), let k = values["k"].flatMap(Int.init) else {
+        throw BenchError.usage("pg-remote-merge-writer --n N --k K --store postgres://…")
+    }
+    let store = try PostgreSQLStore(url: try PostgreSQLStoreURL(parsing: text), model: indexedRowModel)
+    defer { store.close() }
+    let importer = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "writer"), name: "importer")
+    let a = AttributeKey<Int64>("a")
+    var rng = SplitMix64(seed: 11)
+    while readLine() != nil {
+        let times = try importer.performAndWait { () -> (UInt64, UInt64, UInt64) in
+            for _ in 0..<k {
+                let row = importer.object(with: ObjectID(entityIndex: 0, primaryKey: Int64(1 + rng.below(n))))
+                row[a] = Int64(rng.below(n)) * 2 + 1
+            }
+            let started = DispatchTime.now().uptimeNanoseconds
+            try importer.save()
+            let returned = DispatchTime.now().uptimeNanoseconds
+            importer.reset()
+            return (started, store.lastCommitUptime, returned)
+        }
+        // Unbuffered: the other process waits for this line.
+        FileHandle.standardOutput.write(Data("\(times.0) \(times.1) \(times.2)\n".utf8))
+    }
+}
+#endif

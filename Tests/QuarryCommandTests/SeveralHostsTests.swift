@@ -1,0 +1,230 @@
+#if PostgreSQL
+import Foundation
+import Quarry
+import QuarryDemo
+import QuarryTestSupport
+import Testing
+
+/// Several hosts on one PostgreSQL server, each a separate process talking TCP on loopback:
+/// two `quarry demo --import-only` importers writing the same tickers and the same counter
+/// row, and a watching stack here (this test's process) with a fetched-results controller.
+@Suite("Several hosts: two importer processes and a watcher on one PostgreSQL server",
+       .enabled(if: SeveralHosts.canRun, SeveralHosts.skipReason))
+struct SeveralHostsTests {
+    @Test("no committed save is lost, an importer killed mid-transaction leaves no part of its save, and the watcher converges to a fresh fetch")
+    func importersAndAWatcherOnOneServer() async throws {
+        let url = try #require(PostgreSQLTestServer.freshStoreURL(label: "hosts"))
+        let storeURL = try PostgreSQLStoreURL(parsing: url)
+        defer { try? PostgreSQLStore.destroy(url: storeURL) }
+        let quarry = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
+        let model = try DemoModel.make()
+        let seedRows = 300, rate = 2_000
+        // Each save inserts this many tickers (numbered with the save) and updates the rest of
+        // its rows among all tickers: both importers update overlapping objects.
+        var memory = PersistentStack.Options()
+        memory.storeType = .inMemory
+        let insertsPerSave = DemoImporter(stack: try PersistentStack(model: model, options: memory), rate: rate).insertsPerSave
+
+        let seeded = try QuarryExecutable.run(["demo", "--seed-only", "--rows", "\(seedRows)", "--store", url])
+        #expect(seeded.status == 0, "\(seeded.standardError)")
+
+        let watcher = try SeveralHosts.watcher(model: model, url: url)
+        let controller = try await MainActor.run { () throws -> FetchedResultsController in
+            let controller = try FetchedResultsController(
+                fetchRequest: FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")]), context: watcher.mainContext)
+            try controller.performFetch()
+            return controller
+        }
+        #expect(await MainActor.run { controller.count } == seedRows)
+
+        let arguments = ["demo", "--import-only", "--rate", "\(rate)", "--store", url]
+        let killed = try SpawnedProcess(quarry, arguments)
+        let survivor = try SpawnedProcess(quarry, arguments)
+        // Both importers running, and saves of theirs merged here.
+        _ = try await remoteChanges(of: watcher, after: {}, until: {
+            controller.count >= seedRows + 6 * insertsPerSave || !killed.isRunning || !survivor.isRunning
+        })
+        #expect(killed.isRunning && survivor.isRunning, "an importer stopped: \(killed.standardError) \(survivor.standardError)")
+
+        // Hold the counter row's table: each importer's next save waits inside its transaction.
+        let lock = try SeveralHosts.TableLock(schema: storeURL.schema, table: DemoState.entityName)
+        try lock.waitForBlockedTransactions(2, while: { killed.isRunning && survivor.isRunning })
+        let committedBeforeKill = try SeveralHosts.saveNumbers(SeveralHosts.freshRows(model: model, url: storeURL))
+        killed.send(SIGKILL)
+        #expect(killed.waitForExit() == 128 + SIGKILL)
+        try lock.release()
+
+        // The survivor goes on (its waiting save first); then it stops as well.
+        let lastBeforeKill = committedBeforeKill.max() ?? 0
+        _ = try await remoteChanges(of: watcher, after: {}, until: {
+            (SeveralHosts.saveNumbers(SeveralHosts.rows(controller, watcher.mainContext)).max() ?? 0) >= lastBeforeKill + 3
+                || !survivor.isRunning
+        })
+        #expect(survivor.isRunning, "the surviving importer stopped: \(survivor.standardError)")
+        survivor.send(SIGTERM)
+        survivor.waitForExit()
+
+        let fresh = try SeveralHosts.freshRows(model: model, url: storeURL)
+        let freshSaves = try SeveralHosts.counterSaves(model: model, url: storeURL)
+        // No save lost, none doubled, none in part: the saves numbered 1…n each hold all of
+        // their tickers, and the counter row (updated by every save of both importers, their
+        // optimistic-lock conflicts resolved by the importer's policy and symbol uniqueness)
+        // counted every one of them.
+        let perSave = Dictionary(grouping: fresh.values.map(\.saveNumber).filter { $0 > 0 }, by: { $0 }).mapValues(\.count)
+        #expect(perSave.keys.sorted() == Array(1...Int64(perSave.count)))
+        #expect(perSave.values.allSatisfy { $0 == insertsPerSave }, "\(perSave.filter { $0.value != insertsPerSave })")
+        #expect(Int64(perSave.count) == freshSaves)
+        #expect(fresh.count == seedRows + perSave.count * insertsPerSave)
+        // Everything committed before the kill is still there.
+        #expect(committedBeforeKill.isSubset(of: Set(perSave.keys)))
+        #expect(perSave.count > committedBeforeKill.count)
+
+        // The watcher converges to exactly the rows of a fresh fetch.
+        try await SeveralHosts.converge(watcher, controller, to: fresh)
+        let watched = await MainActor.run { SeveralHosts.rows(controller, watcher.mainContext) }
+        #expect(watched == fresh)
+    }
+}
+
+/// The several-hosts test's processes and reads.
+enum SeveralHosts {
+    /// A ticker as every host must see it.
+    struct Row: Equatable, Sendable {
+        var price: Value
+        var volume: Value
+        var saveNumber: Int64
+    }
+
+    /// `psql`, which holds the table lock.
+    static let psql = ["/usr/bin/psql", "/usr/local/bin/psql", "/usr/lib/postgresql/bin/psql"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// A test server, `psql`, and a stack that opens PostgreSQL stores.
+    static var canRun: Bool {
+        PostgreSQLTestServer.isAvailable && psql != nil && PersistentStack.StoreType(rawValue: "postgreSQL") != nil
+    }
+
+    static let skipReason: Comment = "needs QUARRY_TEST_POSTGRES_URL (scripts/postgres.sh start), psql and a stack with StoreType.postgreSQL"
+
+    /// The watching host's stack on `url` (it `LISTEN`s for every other host's commits).
+    static func watcher(model: ManagedObjectModel, url: String) throws -> PersistentStack {
+        var options = PersistentStack.Options()
+        options.storeURL = URL(string: url)
+        options.storeType = try #require(PersistentStack.StoreType(rawValue: "postgreSQL"))
+        return try PersistentStack(model: model, options: options)
+    }
+
+    /// The controller's tickers by symbol, read on the main queue.
+    @MainActor
+    static func rows(_ controller: FetchedResultsController, _ context: ObjectContext) -> [String: Row] {
+        var rows: [String: Row] = [:]
+        for id in controller.snapshot.items.flatMap({ $0 }) {
+            let ticker = context.object(with: id)
+            if let (symbol, row) = try? row(ticker) { rows[symbol] = row }
+        }
+        return rows
+    }
+
+    /// Every ticker of the store by symbol, read by a new store instance (a fresh fetch).
+    static func freshRows(model: ManagedObjectModel, url: PostgreSQLStoreURL) throws -> [String: Row] {
+        let store = try PostgreSQLStore(url: url, model: model, options: .init(readOnly: true))
+        defer { store.close() }
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "fresh"), name: "fresh")
+        return try context.performAndWait {
+            Dictionary(uniqueKeysWithValues: try context.objects(ofEntity: "Ticker").map(row))
+        }
+    }
+
+    /// The importers' save counter in the store's state row.
+    static func counterSaves(model: ManagedObjectModel, url: PostgreSQLStoreURL) throws -> Int64 {
+        let store = try PostgreSQLStore(url: url, model: model, options: .init(readOnly: true))
+        defer { store.close() }
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "fresh"), name: "fresh")
+        return try context.performAndWait {
+            let state = try #require(try context.objects(ofEntity: DemoState.entityName).first)
+            guard case .integer(let saves) = try state.value(forKey: DemoState.Key.saves) else { return 0 }
+            return saves
+        }
+    }
+
+    /// The save numbers the importers' tickers carry.
+    static func saveNumbers(_ rows: [String: Row]) -> Set<Int64> {
+        Set(rows.values.map(\.saveNumber).filter { $0 > 0 })
+    }
+
+    private static func row(_ ticker: ManagedObject) throws -> (String, Row) {
+        guard case .string(let symbol) = try ticker.value(forKey: "symbol") else { throw SeveralHostsError("a ticker without a symbol") }
+        guard case .integer(let save) = try ticker.value(forKey: "saveNumber") else { throw SeveralHostsError("\(symbol) has no save number") }
+        return (symbol, Row(price: try ticker.value(forKey: "price"), volume: try ticker.value(forKey: "volume"), saveNumber: save))
+    }
+
+    /// Waits (without sleeping) for remote changes until the watcher's controller shows `rows`.
+    static func converge(_ watcher: PersistentStack, _ controller: FetchedResultsController, to rows: [String: Row]) async throws {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let token = watcher.addRemoteChangeObserver { _ in continuation.yield() }
+        defer { token.cancel() }
+        // Subscribed first: a change landing between the check and the wait is still seen.
+        if await MainActor.run(body: { Self.rows(controller, watcher.mainContext) == rows }) { return }
+        for await _ in stream {
+            if await MainActor.run(body: { Self.rows(controller, watcher.mainContext) == rows }) { return }
+        }
+    }
+
+    /// An `EXCLUSIVE` lock on one of the store's tables, held by a `psql` session until
+    /// ``release()``: writers wait for it inside their transactions; readers do not.
+    final class TableLock {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        /// The session's backend process ID.
+        let backend: Int
+
+        init(schema: String, table: String) throws {
+            process.executableURL = URL(fileURLWithPath: try #require(SeveralHosts.psql))
+            process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", try #require(PostgreSQLTestServer.url)]
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            let name = "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\".\"\(table)\""
+            input.fileHandleForWriting.write(Data("BEGIN; LOCK TABLE \(name) IN EXCLUSIVE MODE; SELECT pg_backend_pid();\n".utf8))
+            var text = ""
+            while !text.contains("\n") {
+                let more = output.fileHandleForReading.availableData
+                guard !more.isEmpty else { throw SeveralHostsError("psql could not lock \(name)") }
+                text += String(decoding: more, as: UTF8.self)
+            }
+            backend = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+
+        /// Returns once `count` sessions wait for this lock (each inside a transaction), or
+        /// throws once `alive` no longer holds. Each look is one `psql` query.
+        func waitForBlockedTransactions(_ count: Int, while alive: () -> Bool) throws {
+            let query = "SELECT count(*) FROM pg_stat_activity WHERE \(backend) = ANY (pg_blocking_pids(pid))"
+            while alive() {
+                let result = try CommandRunner.run(URL(fileURLWithPath: try #require(SeveralHosts.psql)),
+                                                   ["-X", "-A", "-t", "-c", query, try #require(PostgreSQLTestServer.url)])
+                guard result.status == 0 else { throw SeveralHostsError("psql: \(result.standardError)") }
+                if Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) == count { return }
+            }
+            throw SeveralHostsError("a process stopped before \(count) transactions waited for the lock")
+        }
+
+        /// Commits the session, releasing the lock.
+        func release() throws {
+            input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+        }
+    }
+}
+
+/// A failed step of the several-hosts test.
+struct SeveralHostsError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+#endif
