@@ -23,7 +23,7 @@ public final class TemporaryPostgreSQLSchema: Sendable {
 
 /// A `PostgreSQLStore` of a test that keeps its ``TemporaryPostgreSQLSchema`` alive while any
 /// coordinator uses it, and closes its connections when released.
-public final class TemporaryPostgreSQLStore: PersistentHistoryStore {
+public final class TemporaryPostgreSQLStore: ForwardingStore, PersistentHistoryStore {
     /// The store.
     public let base: PostgreSQLStore
     /// The schema holding it.
@@ -38,32 +38,6 @@ public final class TemporaryPostgreSQLStore: PersistentHistoryStore {
 
     deinit { base.close() }
 
-    /// The PostgreSQL store's UUID.
-    public var identifier: UUID { base.identifier }
-    /// The PostgreSQL store's model.
-    public var model: ManagedObjectModel { base.model }
-    /// The PostgreSQL store's URL.
-    public var url: URL? { base.url }
-    /// Whether the PostgreSQL store refuses saves.
-    public var isReadOnly: Bool { base.isReadOnly }
-    /// The PostgreSQL store's snapshots.
-    public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] { try base.snapshots(for: ids) }
-    /// The PostgreSQL store's to-many contents.
-    public func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] { try base.relatedIDs(of: id, relationship: relationship) }
-    /// The PostgreSQL store's fetch.
-    public func objectIDs(for request: StoreQuery) throws -> [ObjectID] { try base.objectIDs(for: request) }
-    /// The PostgreSQL store's count.
-    public func count(for request: StoreQuery) throws -> Int { try base.count(for: request) }
-    /// The PostgreSQL store's keyed fetch.
-    public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
-        try base.keyedIDs(for: request, keyPaths: keyPaths)
-    }
-    /// The PostgreSQL store's save.
-    public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
-        try base.save(changes, resolve: resolve)
-    }
-    /// The PostgreSQL store's modification token.
-    public func modificationToken() throws -> String? { try base.modificationToken() }
     /// Whether the PostgreSQL store records history.
     public var recordsHistory: Bool { base.recordsHistory }
     /// The PostgreSQL store's newest history token.

@@ -187,7 +187,7 @@ extension ManagedObjectModel {
 /// A ``JSONStore`` that keeps its temporary folder alive while any coordinator uses it: a test
 /// may drop its ``TestStore`` and keep a context (an SQLite file outlives its removal through
 /// open connections; a JSON store reads its folder on every save).
-public final class TemporaryJSONStore: PersistentStore {
+public final class TemporaryJSONStore: ForwardingStore {
     /// The store.
     public let base: JSONStore
     /// The folder holding it.
@@ -197,31 +197,4 @@ public final class TemporaryJSONStore: PersistentStore {
         self.base = base
         self.directory = directory
     }
-
-    /// The JSON store's UUID.
-    public var identifier: UUID { base.identifier }
-    /// The JSON store's model.
-    public var model: ManagedObjectModel { base.model }
-    /// The JSON store's folder.
-    public var url: URL? { base.url }
-    /// Whether the JSON store refuses saves.
-    public var isReadOnly: Bool { base.isReadOnly }
-    /// The JSON store's snapshots.
-    public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] { try base.snapshots(for: ids) }
-    /// The JSON store's to-many contents.
-    public func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID] { try base.relatedIDs(of: id, relationship: relationship) }
-    /// The JSON store's fetch.
-    public func objectIDs(for request: StoreQuery) throws -> [ObjectID] { try base.objectIDs(for: request) }
-    /// The JSON store's count.
-    public func count(for request: StoreQuery) throws -> Int { try base.count(for: request) }
-    /// The JSON store's keyed fetch.
-    public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
-        try base.keyedIDs(for: request, keyPaths: keyPaths)
-    }
-    /// The JSON store's save.
-    public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
-        try base.save(changes, resolve: resolve)
-    }
-    /// The JSON store's modification token.
-    public func modificationToken() throws -> String? { try base.modificationToken() }
 }

@@ -94,6 +94,12 @@ func runImportScenario(_ args: BenchArguments) throws {
 /// store at `url` (recording persistent history or not).
 func quarryImport(n: Int, chunk: Int, data: RowData, url: URL, recordsHistory: Bool = true) throws -> Double {
     let store = try SQLiteStore(url: url, model: sixAttributeModel, options: .init(recordsHistory: recordsHistory))
+    return try timedImport(into: store, n: n, chunk: chunk, data: data)
+}
+
+/// Seconds to import `n` rows into `store` through an importer context of its own, saving
+/// every `chunk` (the `import` and `pg-import` scenarios' Quarry side); checks the count.
+func timedImport(into store: any PersistentStore, n: Int, chunk: Int, data: RowData) throws -> Double {
     let coordinator = StoreCoordinator(store: store, name: "writer")
     let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "importer")
     let seconds = try measure {

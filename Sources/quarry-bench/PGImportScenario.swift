@@ -35,26 +35,7 @@ private func postgreSQLQuarryImport(n: Int, chunk: Int, data: RowData, url: Post
     defer { try? PostgreSQLStore.destroy(url: url) }
     let store = try PostgreSQLStore(url: url, model: sixAttributeModel)
     defer { store.close() }
-    let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "writer"), name: "importer")
-    let seconds = try measure {
-        try context.performAndWait {
-            var i = 0
-            while i < n {
-                let end = min(n, i + chunk)
-                for k in i..<end {
-                    let row = try context.insert(BenchRow.self)
-                    row[BenchRow.a] = data.a[k]; row[BenchRow.b] = data.b[k]; row[BenchRow.c] = data.c[k]
-                    row[BenchRow.d] = data.d[k]; row[BenchRow.e] = data.e[k]; row[BenchRow.f] = data.f[k]
-                }
-                try context.save()
-                context.reset()
-                i = end
-            }
-        }
-    }
-    let stored = try context.performAndWait { try context.count(ofEntity: "Row") }
-    guard stored == n else { throw BenchError.check("quarry stored \(stored) rows in PostgreSQL, expected \(n)") }
-    return seconds
+    return try timedImport(into: store, n: n, chunk: chunk, data: data)
 }
 
 /// One row of the raw side, as a prepared statement (parsed once per connection, then bound

@@ -1,7 +1,6 @@
 #if PostgreSQL
 import Foundation
 @_spi(Benchmarks) import Quarry
-import Synchronization
 
 /// Scenario `pg-remote-merge`: the `remote-merge` scenario across a PostgreSQL server. n
 /// results (default 1,000,000) in a controller on this process's main context, its stack on a
@@ -88,51 +87,9 @@ private func pgRemoteMergeRounds(url: String, n: Int, k: Int, rounds: Int) throw
     options.storeURL = URL(string: url)
     options.storeType = storeType
     let stack = try PersistentStack(model: indexedRowModel, options: options)
-    let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
-    let signal = RemoteChangeSignal()
-    let main = stack.mainContext
-    var firstFetch = 0.0
-    let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
-        let c = try FetchedResultsController(fetchRequest: request, context: main)
-        firstFetch = try measure { try c.performFetch() }
-        c.delegate = signal
-        return c
+    try measureRemoteMerge(name: "pg-remote-merge", stack: stack, n: n, k: k, rounds: rounds) {
+        try RemoteMergeWriterProcess(arguments: ["pg-remote-merge-writer", "--n", "\(n)", "--k", "\(k)", "--store", url])
     }
-    print("  watcher's first fetch     n=\(n)  \(String(format: "%.3f", firstFetch)) s")
-    let kinds = Mutex((merged: 0, external: 0))
-    let observation = stack.addRemoteChangeObserver { change in
-        kinds.withLock { if change.isExternal { $0.external += 1 } else { $0.merged += 1 } }
-    }
-    defer { observation.cancel() }
-    let writer = try RemoteMergeWriterProcess(arguments: ["pg-remote-merge-writer", "--n", "\(n)", "--k", "\(k)", "--store", url])
-    defer { writer.stop() }
-    var fromSaveStart: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
-    for _ in 0..<rounds {
-        let save = try writer.commitRound()
-        signal.arrived.wait()
-        guard signal.changed > save.committed, save.committed > save.started else {
-            throw BenchError.check("the controller changed before the writer committed")
-        }
-        fromCommit.append(Double(signal.changed - save.committed) / 1e9)
-        fromSaveStart.append(Double(signal.changed - save.started) / 1e9)
-        saving.append(Double(save.returned - save.started) / 1e9)
-        let merged = DispatchQueue.main.sync { controller.snapshot.items.first ?? [] }
-        let fresh = try DispatchQueue.main.sync { try FetchedResultsController(fetchRequest: request, context: main) }
-        refetch.append(try measure { try DispatchQueue.main.sync { try fresh.performFetch() } })
-        let freshIDs = DispatchQueue.main.sync { fresh.snapshot.items.first ?? [] }
-        guard freshIDs == merged, merged.count == n else { throw BenchError.check("merged results differ from a fresh fetch") }
-    }
-    func p(_ xs: [Double]) -> String {
-        String(format: "p50 %.4f s  p99 %.4f s", percentile(xs, 0.5), percentile(xs, 0.99))
-    }
-    print("  writer's save (other proc) k=\(k)  \(p(saving))")
-    print("  writer's COMMIT → didChangeContent  k=\(k) n=\(n)  \(p(fromCommit))")
-    print("  writer's save start → didChangeContent  \(p(fromSaveStart))  (upper bound: its statements and round trips included)")
-    let seen = kinds.withLock { $0 }
-    print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
-    print("  re-run fetch               n=\(n)  \(p(refetch))")
-    ratio("pg-remote-merge", percentile(refetch, 0.5) / percentile(fromCommit, 0.5))
-    ratio("pg-remote-merge-from-save-start", percentile(refetch, 0.5) / percentile(fromSaveStart, 0.5))
 }
 
 /// Mode `pg-remote-merge-writer --n N --k K --store URL`: for each line read, changes the sort
@@ -140,31 +97,10 @@ private func pgRemoteMergeRounds(url: String, n: Int, k: Int, rounds: Int) throw
 /// prints the monotonic times (ns) the save started, its `COMMIT` returned, and the save
 /// returned.
 func runPGRemoteMergeWriter(_ arguments: [String]) throws {
-    var values: [String: String] = [:]
-    var i = 0
-    while i + 1 < arguments.count { values[String(arguments[i].dropFirst(2))] = arguments[i + 1]; i += 2 }
-    guard let text = values["store"], let n = values["n"].flatMap(Int.init), let k = values["k"].flatMap(Int.init) else {
-        throw BenchError.usage("pg-remote-merge-writer --n N --k K --store postgres://…")
-    }
+    let (text, n, k) = try writerArguments(arguments, usage: "pg-remote-merge-writer --n N --k K --store postgres://…")
     let store = try PostgreSQLStore(url: try PostgreSQLStoreURL(parsing: text), model: indexedRowModel)
     defer { store.close() }
     let importer = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "writer"), name: "importer")
-    let a = AttributeKey<Int64>("a")
-    var rng = SplitMix64(seed: 11)
-    while readLine() != nil {
-        let times = try importer.performAndWait { () -> (UInt64, UInt64, UInt64) in
-            for _ in 0..<k {
-                let row = importer.object(with: ObjectID(entityIndex: 0, primaryKey: Int64(1 + rng.below(n))))
-                row[a] = Int64(rng.below(n)) * 2 + 1
-            }
-            let started = DispatchTime.now().uptimeNanoseconds
-            try importer.save()
-            let returned = DispatchTime.now().uptimeNanoseconds
-            importer.reset()
-            return (started, store.lastCommitUptime, returned)
-        }
-        // Unbuffered: the other process waits for this line.
-        FileHandle.standardOutput.write(Data("\(times.0) \(times.1) \(times.2)\n".utf8))
-    }
+    try serveWriterRounds(importer: importer, n: n, k: k) { store.lastCommitUptime }
 }
 #endif

@@ -47,21 +47,34 @@ func runRemoteMergeScenario(_ args: BenchArguments) throws {
 
 private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     let stack = try PersistentStack(model: indexedRowModel, storeURL: url)
+    try measureRemoteMerge(name: "remote-merge", stack: stack, n: n, k: k, rounds: rounds) {
+        try RemoteMergeWriterProcess(url: url, n: n, k: k)
+    }
+}
+
+/// The rounds of `remote-merge` and `pg-remote-merge`: a controller over the n rows of
+/// `stack` on its main context (the main queue, served by the main thread), the writer
+/// process `startWriter` makes, and per round the time from the writer's commit to
+/// `didChangeContent` here against re-running the fetch; prints both and the `name` ratios.
+func measureRemoteMerge(name: String, stack: PersistentStack, n: Int, k: Int, rounds: Int,
+                        startWriter: () throws -> RemoteMergeWriterProcess) throws {
     let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
     let signal = RemoteChangeSignal()
     let main = stack.mainContext
+    var firstFetch = 0.0
     let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
         let c = try FetchedResultsController(fetchRequest: request, context: main)
-        try c.performFetch()
+        firstFetch = try measure { try c.performFetch() }
         c.delegate = signal
         return c
     }
+    print("  first fetch here          n=\(n)  \(String(format: "%.3f", firstFetch)) s")
     let kinds = Mutex((merged: 0, external: 0))
     let observation = stack.addRemoteChangeObserver { change in
         kinds.withLock { if change.isExternal { $0.external += 1 } else { $0.merged += 1 } }
     }
     defer { observation.cancel() }
-    let writer = try RemoteMergeWriterProcess(url: url, n: n, k: k)
+    let writer = try startWriter()
     defer { writer.stop() }
     var fromSaveStart: [Double] = [], refetch: [Double] = [], saving: [Double] = [], fromCommit: [Double] = []
     for _ in 0..<rounds {
@@ -86,12 +99,12 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     }
     print("  writer's save (other proc) k=\(k)  \(p(saving))")
     print("  writer's commit → didChangeContent  k=\(k) n=\(n)  \(p(fromCommit))")
-    print("  writer's save start → didChangeContent  \(p(fromSaveStart))  (upper bound: its statements and commit I/O included)")
+    print("  writer's save start → didChangeContent  \(p(fromSaveStart))  (upper bound: its statements and commit included)")
     let seen = kinds.withLock { $0 }
     print("  remote changes: \(seen.merged) merged from history, \(seen.external) re-fetched (external)")
     print("  re-run fetch               n=\(n)  \(p(refetch))")
-    ratio("remote-merge", percentile(refetch, 0.5) / percentile(fromCommit, 0.5))
-    ratio("remote-merge-from-save-start", percentile(refetch, 0.5) / percentile(fromSaveStart, 0.5))
+    ratio(name, percentile(refetch, 0.5) / percentile(fromCommit, 0.5))
+    ratio("\(name)-from-save-start", percentile(refetch, 0.5) / percentile(fromSaveStart, 0.5))
 }
 
 /// This binary in `remote-merge-writer` mode (`pg-remote-merge-writer` for PostgreSQL): one
@@ -143,18 +156,30 @@ final class RemoteMergeWriterProcess {
 /// key of k random rows through an importer context of its own stack, saves, and prints the
 /// monotonic times (ns) the save started, its commit became visible, and the save returned.
 func runRemoteMergeWriter(_ arguments: [String]) throws {
-    var values: [String: String] = [:]
-    var i = 0
-    while i + 1 < arguments.count { values[String(arguments[i].dropFirst(2))] = arguments[i + 1]; i += 2 }
-    guard let path = values["store"], let n = values["n"].flatMap(Int.init), let k = values["k"].flatMap(Int.init) else {
-        throw BenchError.usage("remote-merge-writer --n N --k K --store PATH")
-    }
+    let (path, n, k) = try writerArguments(arguments, usage: "remote-merge-writer --n N --k K --store PATH")
     var options = PersistentStack.Options()
     options.storeURL = URL(fileURLWithPath: path)
     options.watchesRemoteChanges = false
     let stack = try PersistentStack(model: indexedRowModel, options: options)
     guard let store = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
-    let importer = stack.importerContext()
+    try serveWriterRounds(importer: stack.importerContext(), n: n, k: k) { store.lastCommitUptime }
+}
+
+/// A writer mode's `--n N --k K --store STORE`.
+func writerArguments(_ arguments: [String], usage: String) throws -> (store: String, n: Int, k: Int) {
+    var values: [String: String] = [:]
+    var i = 0
+    while i + 1 < arguments.count { values[String(arguments[i].dropFirst(2))] = arguments[i + 1]; i += 2 }
+    guard let store = values["store"], let n = values["n"].flatMap(Int.init), let k = values["k"].flatMap(Int.init) else {
+        throw BenchError.usage(usage)
+    }
+    return (store, n, k)
+}
+
+/// The writer modes' loop: for each line read, changes the sort key of k random rows (keys
+/// 1...n) through `importer`, saves, and prints the monotonic times (ns) the save started, its
+/// commit (`lastCommit`, read after the save) and the save returned.
+func serveWriterRounds(importer: ObjectContext, n: Int, k: Int, lastCommit: () -> UInt64) throws {
     let a = AttributeKey<Int64>("a")
     var rng = SplitMix64(seed: 11)
     while readLine() != nil {
@@ -167,7 +192,7 @@ func runRemoteMergeWriter(_ arguments: [String]) throws {
             try importer.save()
             let returned = DispatchTime.now().uptimeNanoseconds
             importer.reset()
-            return (started, store.lastCommitUptime, returned)
+            return (started, lastCommit(), returned)
         }
         // Unbuffered: the other process waits for this line.
         FileHandle.standardOutput.write(Data("\(times.0) \(times.1) \(times.2)\n".utf8))

@@ -51,7 +51,7 @@ struct PostgreSQLCommandTests {
         }
     }
 
-    @Test("history and export read a PostgreSQL store; import creates one with --model and adds to it")
+    @Test("history lists and prunes, export reads a PostgreSQL store; import creates one with --model and adds to it")
     func historyExportImport() async throws {
         try await withFreshStore { url in
             let model = try QuarryExecutable.write(DataCommandTests.model, to: directory.file("companies.json"))
@@ -69,13 +69,15 @@ struct PostgreSQLCommandTests {
             let lines = history.standardOutput.split(separator: "\n").map(String.init)
             #expect(lines.count == 2 && lines[0].contains("+3 ~0 -0") && lines[1].contains("+1 ~0 -0"), "\(lines)")
 
+            let token = try #require(lines.last?.split(separator: " ").first.map(String.init))
+            let pruned = try QuarryExecutable.run(["history", url, "--prune-before", token])
+            #expect(pruned.status == 0 && pruned.standardOutput.contains("pruned 1 transaction before \(token)"), "\(pruned.standardError)")
+            #expect(try transactionCount(url) == 1)
+
             let export = try QuarryExecutable.run(["export", url, "--entity", "Company", "--sort", "name", "--columns", "name,employees"])
             #expect(export.status == 0, "\(export.standardError)")
             #expect(export.standardOutput == "name,employees\r\nAcme,120\r\nBolt,8\r\nCog,45\r\nDyno,3\r\n"
                     || export.standardOutput == "name,employees\nAcme,120\nBolt,8\nCog,45\nDyno,3\n", "\(export.standardOutput)")
-
-            let again = try QuarryExecutable.run(["create", url, "--model", model.path])
-            #expect(again.status != 0 && again.standardError.contains("a store is there already"), "\(again.standardError)")
 
             let described = try QuarryExecutable.run(["model", url])
             #expect(described.status == 0 && described.standardOutput.contains("Company"), "\(described.standardError)")

@@ -4,7 +4,7 @@ import Foundation
 /// after the stack merged it into its main context: posted as
 /// ``PersistentStack/remoteChangeNotification`` on the main queue.
 public struct RemoteChange: Sendable {
-    /// The store file.
+    /// The store file (a PostgreSQL store: its URL, without a password).
     public var storeURL: URL
     /// The history transactions merged (`nil` when none: see ``isExternal``).
     public var tokens: ClosedRange<HistoryToken>?

@@ -169,7 +169,8 @@ final class PostgreSQLConnectionPool: Sendable {
             s.idle.append(connection)
             return true
         }
-        if !keep { let closing: EventLoopFuture<Void> = connection.close(); _ = closing }
+        // Waited for: PostgresNIO asserts that a connection is closed before it is released.
+        if !keep { try? connection.close().wait() }
         returned.lock()
         returned.signal()
         returned.unlock()
