@@ -26,6 +26,13 @@ struct PostgreSQLScratchStore {
         return try body(url)
     }
 
+    /// Saves a new `Sector` named `name` in `store`; returns its ID.
+    static func saveSector(_ store: PostgreSQLStore, _ name: String) throws -> ObjectID {
+        var insert = StoreChangeSet()
+        insert.inserts = [Self.insert(store.model.entity(named: "Sector")!, ["name": .string(name)])]
+        return try store.save(insert) { _ in .fail }.changes.inserted[0]
+    }
+
     /// An insert of a new object of `entity` with `values` (by attribute name).
     static func insert(_ entity: EntityDescription, _ values: [String: Value], toOne: [String: ObjectID] = [:]) -> ObjectChange {
         var snapshot = Snapshot(defaultsFor: entity)
@@ -171,9 +178,7 @@ struct PostgreSQLStoreTests {
             let store = try PostgreSQLStore(url: url, model: model)
             defer { store.close() }
             let sector = model.entity(named: "Sector")!
-            var insert = StoreChangeSet()
-            insert.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
-            let id = try store.save(insert) { _ in .fail }.changes.inserted[0]
+            let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let base = try #require(try store.snapshots(for: [id])[id])
             var first = base
             first.values[0] = .string("B")
@@ -210,9 +215,7 @@ struct PostgreSQLStoreTests {
             let store = try PostgreSQLStore(url: url, model: model)
             defer { store.close() }
             let sector = model.entity(named: "Sector")!
-            var insert = StoreChangeSet()
-            insert.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
-            let id = try store.save(insert) { _ in .fail }.changes.inserted[0]
+            let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let token = try store.modificationToken()
             var stale = try #require(try store.snapshots(for: [id])[id])
             stale.version = 7
