@@ -43,10 +43,7 @@ struct PostgreSQLStoreHistoryTests {
 
     @Test("updates record their changed keys, deletes their tombstones; pruning reports isExpired and keeps the current token")
     func updatesDeletesAndPruning() throws {
-        try PostgreSQLScratchStore(label: "prune").run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore(label: "prune").withStore { store in
             let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let first = try #require(try store.history(after: nil, limit: nil).transactions.first)
             var snapshot = try #require(try store.snapshots(for: [id])[id])
@@ -77,10 +74,7 @@ struct PostgreSQLStoreHistoryTests {
 
     @Test("the modification token changes with every committed save")
     func modificationTokenChanges() throws {
-        try PostgreSQLScratchStore(label: "token").run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore(label: "token").withStore { store in
             let before = try store.modificationToken()
             _ = try PostgreSQLScratchStore.saveSector(store, "A")
             let after = try store.modificationToken()
