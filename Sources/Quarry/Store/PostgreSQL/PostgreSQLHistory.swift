@@ -49,15 +49,8 @@ struct PostgreSQLHistoryWriter {
 
         // (entity name, first key, count, type, keys, tombstone)
         var pending: [(String, Int64, Int64, Int64, String?, String?)] = []
-        let inserted = changes.inserted
-        var start = 0
-        while start < inserted.count {
-            let first = inserted[start]
-            var end = start + 1
-            while end < inserted.count, inserted[end].entityIndex == first.entityIndex,
-                  inserted[end].primaryKey == first.primaryKey + Int64(end - start) { end += 1 }
-            pending.append((model.entities[Int(first.entityIndex)].name, first.primaryKey, Int64(end - start), 1, nil, nil))
-            start = end
+        for run in changes.insertRuns {
+            pending.append((model.entities[Int(run.first.entityIndex)].name, run.first.primaryKey, Int64(run.count), 1, nil, nil))
         }
         for id in changes.updated {
             pending.append((model.entities[Int(id.entityIndex)].name, id.primaryKey, 1, 2,

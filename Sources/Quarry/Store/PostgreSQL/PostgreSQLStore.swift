@@ -27,6 +27,12 @@ import Synchronization
 /// caller's merge policy inside the transaction), history rows, and `pg_notify` on
 /// ``notificationChannel`` with `<token>:<origin UUID>`.
 ///
+/// Limits: PostgreSQL truncates identifiers to 63 bytes, so entity and attribute names (plus a
+/// shadow's five-byte suffix) must stay under that to keep distinct columns; `text` cannot hold
+/// U+0000, so a string containing it is refused by the server; transformables are kept as
+/// their JSON text (no value transformer runs); `MATCHES` is PostgreSQL's regular expressions
+/// (see ``PostgreSQLQueryCompiler``). Queries are not cancelled by ``QueryCancellation``.
+///
 /// Thread safety: every method may be called from any thread except a SwiftNIO event loop;
 /// each call blocks on ``PostgreSQLConnectionPool`` (the one sync/async bridge).
 public final class PostgreSQLStore: PersistentHistoryStore {

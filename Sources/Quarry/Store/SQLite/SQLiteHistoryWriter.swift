@@ -43,16 +43,7 @@ struct SQLiteHistoryWriter {
             try change.execute()
         }
         // Inserts: one row per run of consecutive keys of one entity.
-        let inserted = changes.inserted
-        var start = 0
-        while start < inserted.count {
-            let first = inserted[start]
-            var end = start + 1
-            while end < inserted.count, inserted[end].entityIndex == first.entityIndex,
-                  inserted[end].primaryKey == first.primaryKey + Int64(end - start) { end += 1 }
-            try write(first, .insert, count: end - start)
-            start = end
-        }
+        for run in changes.insertRuns { try write(run.first, .insert, count: run.count) }
         for id in changes.updated {
             let keys = changes.changedKeys[id].map { $0.sorted().joined(separator: ",") }
             try write(id, .update, keys: keys)

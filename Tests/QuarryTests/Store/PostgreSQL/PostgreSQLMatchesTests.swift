@@ -18,10 +18,8 @@ struct PostgreSQLMatchesTests {
     @Test("MATCHES selects what the in-memory evaluator selects, with [c] and [d]",
           .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
     func matchesOnTheServer() throws {
-        try PostgreSQLScratchStore(label: "matches").run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore(label: "matches").withStore { store in
+            let model = store.model
             let ticker = model.entity(named: "Ticker")!
             let names = ["Apple", "apple", "Éclair", "e\u{301}clair", "line\nbreak", "file10", "東京"]
             var changes = StoreChangeSet()

@@ -43,15 +43,9 @@ struct PostgreSQLStoreHistoryTests {
 
     @Test("updates record their changed keys, deletes their tombstones; pruning reports isExpired and keeps the current token")
     func updatesDeletesAndPruning() throws {
-        try PostgreSQLScratchStore(label: "prune").run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
-            let sector = model.entity(named: "Sector")!
-            var insert = StoreChangeSet()
-            insert.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
-            let first = try store.save(insert) { _ in .fail }
-            let id = first.changes.inserted[0]
+        try PostgreSQLScratchStore(label: "prune").withStore { store in
+            let id = try PostgreSQLScratchStore.saveSector(store, "A")
+            let first = try #require(try store.history(after: nil, limit: nil).transactions.first)
             var snapshot = try #require(try store.snapshots(for: [id])[id])
             let base = snapshot
             snapshot.values[0] = .string("B")
@@ -61,7 +55,7 @@ struct PostgreSQLStoreHistoryTests {
             var delete = StoreChangeSet()
             delete.deletes = [(id: id, version: 2)]
             let third = try store.save(delete) { _ in .fail }
-            let tokens = [first, second, third].compactMap(\.historyToken)
+            let tokens = [first.token] + [second, third].compactMap(\.historyToken)
             #expect(tokens.count == 3 && tokens == tokens.sorted())
 
             let all = try store.history(after: nil, limit: 2)
@@ -80,14 +74,9 @@ struct PostgreSQLStoreHistoryTests {
 
     @Test("the modification token changes with every committed save")
     func modificationTokenChanges() throws {
-        try PostgreSQLScratchStore(label: "token").run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore(label: "token").withStore { store in
             let before = try store.modificationToken()
-            var insert = StoreChangeSet()
-            insert.inserts = [PostgreSQLScratchStore.insert(model.entity(named: "Sector")!, ["name": .string("A")])]
-            _ = try store.save(insert) { _ in .fail }
+            _ = try PostgreSQLScratchStore.saveSector(store, "A")
             let after = try store.modificationToken()
             #expect(before != after)
             #expect(after?.hasPrefix(store.identifier.uuidString) == true)

@@ -26,6 +26,22 @@ struct PostgreSQLScratchStore {
         return try body(url)
     }
 
+    /// Runs `body` with a store of `model` in the schema, then closes and destroys it.
+    func withStore<T>(_ model: ManagedObjectModel = TestModels.tickers(), _ body: (PostgreSQLStore) throws -> T) throws -> T {
+        try run { url in
+            let store = try PostgreSQLStore(url: url, model: model)
+            defer { store.close() }
+            return try body(store)
+        }
+    }
+
+    /// Saves a new `Sector` named `name` in `store`; returns its ID.
+    static func saveSector(_ store: PostgreSQLStore, _ name: String) throws -> ObjectID {
+        var insert = StoreChangeSet()
+        insert.inserts = [Self.insert(store.model.entity(named: "Sector")!, ["name": .string(name)])]
+        return try store.save(insert) { _ in .fail }.changes.inserted[0]
+    }
+
     /// An insert of a new object of `entity` with `values` (by attribute name).
     static func insert(_ entity: EntityDescription, _ values: [String: Value], toOne: [String: ObjectID] = [:]) -> ObjectChange {
         var snapshot = Snapshot(defaultsFor: entity)
@@ -166,14 +182,8 @@ struct PostgreSQLStoreTests {
 
     @Test("a stale update calls resolve inside the save with the persisted row; keepPersisted rolls the change back")
     func staleUpdateIsResolved() throws {
-        try PostgreSQLScratchStore().run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
-            let sector = model.entity(named: "Sector")!
-            var insert = StoreChangeSet()
-            insert.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
-            let id = try store.save(insert) { _ in .fail }.changes.inserted[0]
+        try PostgreSQLScratchStore().withStore { store in
+            let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let base = try #require(try store.snapshots(for: [id])[id])
             var first = base
             first.values[0] = .string("B")
@@ -205,14 +215,10 @@ struct PostgreSQLStoreTests {
 
     @Test("a conflict resolved with fail throws MergeConflictError listing it, and nothing of the save is written")
     func failedConflictWritesNothing() throws {
-        try PostgreSQLScratchStore().run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore().withStore { store in
+            let model = store.model
             let sector = model.entity(named: "Sector")!
-            var insert = StoreChangeSet()
-            insert.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
-            let id = try store.save(insert) { _ in .fail }.changes.inserted[0]
+            let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let token = try store.modificationToken()
             var stale = try #require(try store.snapshots(for: [id])[id])
             stale.version = 7
@@ -233,10 +239,8 @@ struct PostgreSQLStoreTests {
 
     @Test("a duplicate value of a unique attribute throws uniquenessViolation naming the entity")
     func uniquenessViolation() throws {
-        try PostgreSQLScratchStore().run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore().withStore { store in
+            let model = store.model
             let sector = model.entity(named: "Sector")!
             var changes = StoreChangeSet()
             changes.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")]), PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
@@ -247,10 +251,8 @@ struct PostgreSQLStoreTests {
 
     @Test("keyedIDs streams 10,000 rows in sort order with their keys; count, limit and offset agree")
     func keyedIDsOverManyRows() throws {
-        try PostgreSQLScratchStore().run { url in
-            let model = TestModels.tickers()
-            let store = try PostgreSQLStore(url: url, model: model)
-            defer { store.close() }
+        try PostgreSQLScratchStore().withStore { store in
+            let model = store.model
             let ticker = model.entity(named: "Ticker")!
             var changes = StoreChangeSet()
             changes.inserts = (0..<10_000).map { i in
