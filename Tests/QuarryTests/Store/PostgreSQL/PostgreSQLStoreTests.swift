@@ -245,7 +245,8 @@ struct PostgreSQLStoreTests {
             var changes = StoreChangeSet()
             changes.inserts = [PostgreSQLScratchStore.insert(sector, ["name": .string("A")]), PostgreSQLScratchStore.insert(sector, ["name": .string("A")])]
             #expect(throws: StoreError.uniquenessViolation(entity: "Sector", keys: ["name"])) { try store.save(changes) { _ in .fail } }
-            #expect(try store.count(for: StoreQuery(entity: sector)) == 0)
+            let count = try store.count(for: StoreQuery(entity: sector))
+            #expect(count == 0)
         }
     }
 
