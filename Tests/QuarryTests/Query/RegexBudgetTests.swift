@@ -48,7 +48,7 @@ struct RegexBudgetTests {
         }
     }
 
-    @Test("a fetch with a catastrophic MATCHES fails with regexTooCostly in both stores", arguments: StoreKind.allCases)
+    @Test("a fetch with a catastrophic MATCHES fails with regexTooCostly in the stores that run ICU; PostgreSQL answers it without backtracking", arguments: StoreKind.allCases)
     func storeFetch(kind: StoreKind) throws {
         let store = TestStore(kind)
         let context = try store.context()
@@ -61,8 +61,16 @@ struct RegexBudgetTests {
             try context.save()
             context.reset()
             let request = FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "name MATCHES '\(Self.catastrophic)'"))
-            #expect(throws: QueryError.regexTooCostly(pattern: Self.catastrophic)) { try context.fetch(request) }
-            #expect(throws: QueryError.regexTooCostly(pattern: Self.catastrophic)) { try context.count(for: request) }
+            if kind == .postgreSQL {
+                // PostgreSQL's regular-expression engine (Spencer's, a DFA/NFA hybrid) does not
+                // backtrack: the pattern that runs ICU out of its budget is answered at once,
+                // with the answer an unbounded ICU would give (nothing ends in "z").
+                #expect(try context.fetch(request).isEmpty)
+                #expect(try context.count(for: request) == 0)
+            } else {
+                #expect(throws: QueryError.regexTooCostly(pattern: Self.catastrophic)) { try context.fetch(request) }
+                #expect(throws: QueryError.regexTooCostly(pattern: Self.catastrophic)) { try context.count(for: request) }
+            }
             let fine = try context.fetch(FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "name MATCHES 'a+'")))
             #expect(fine.map(\.objectID).count == 1)
         }

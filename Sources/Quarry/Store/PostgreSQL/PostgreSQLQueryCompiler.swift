@@ -280,6 +280,37 @@ struct PostgreSQLQueryCompiler {
         }
     }
 
+    /// `left IN items` for a long list of constants: one array parameter per kind of value
+    /// (`= ANY($n)`), so any number of values fits PostgreSQL's 65,535 parameters.
+    private mutating func longInList(_ left: String, _ items: [Term], _ options: ComparisonOptions) throws -> String {
+        var integers: [Int64] = [], doubles: [Double] = [], texts: [String] = []
+        var null = false, others: [String] = []
+        for item in items {
+            guard case .constant(let value) = item else {
+                if case .null = item { null = true } else { others.append("\(left) IS NOT DISTINCT FROM \(folded(item, options))") }
+                continue
+            }
+            switch value {
+            case .null: null = true
+            case .integer(let i): integers.append(i)
+            case .bool(let b): integers.append(b ? 1 : 0)
+            case .double(let d): doubles.append(d)
+            case .date(let d): doubles.append(d.timeIntervalSinceReferenceDate)
+            case .decimal(let d): doubles.append(NSDecimalNumber(decimal: d).doubleValue)
+            case .string, .uuid, .uri, .json:
+                let text = ValueOrdering.text(of: value)!
+                texts.append(options.isEmpty ? text : StringMatching.fold(text, options))
+            case .data: others.append("\(left) IS NOT DISTINCT FROM \(folded(item, options))")
+            }
+        }
+        var parts = others
+        if !integers.isEmpty { parts.append("\(left) = ANY(\(bind(.integers(integers))))") }
+        if !doubles.isEmpty { parts.append("\(left) = ANY(\(bind(.doubles(doubles))))") }
+        if !texts.isEmpty { parts.append("\(left) = ANY(\(bind(.texts(texts))))") }
+        if null { parts.append("\(left) IS NULL") }
+        return "COALESCE(" + parts.joined(separator: " OR ") + ", false)"
+    }
+
     /// `term` in NFC (a text column's `__F0` shadow).
     private mutating func composed(_ term: Term) -> String {
         switch term {
@@ -314,6 +345,7 @@ struct PostgreSQLQueryCompiler {
             let items = r.filter { !mixed(Self.kind($0)) }
             guard !items.isEmpty else { return "false" }
             let left = folded(l, options)
+            if items.count > 16 { return try longInList(left, items, options) }
             var parts: [String] = []
             for item in items { parts.append("\(left) IS NOT DISTINCT FROM \(folded(item, options))") }
             return "(" + parts.joined(separator: " OR ") + ")"

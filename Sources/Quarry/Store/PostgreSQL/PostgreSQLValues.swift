@@ -98,6 +98,8 @@ enum PostgreSQLParameter: Sendable {
     case text(String)
     case bytes(Data)
     case integers([Int64])
+    case doubles([Double])
+    case texts([String])
 
     /// `parameters` as bindings.
     static func bindings(_ parameters: [PostgreSQLParameter]) -> PostgresBindings {
@@ -109,6 +111,8 @@ enum PostgreSQLParameter: Sendable {
             case .text(let t): b.append(t)
             case .bytes(let d): b.append(ByteBuffer(bytes: d))
             case .integers(let a): b.append(a)
+            case .doubles(let a): b.append(a)
+            case .texts(let a): b.append(a)
             }
         }
         return b
