@@ -8,10 +8,10 @@
 # New inputs go to a temporary corpus (the committed one is never written). A crash, a hang
 # (-timeout) or running out of memory fails the run; the input is kept under .build-fuzz/crashes
 # and printed, so it can become a regression test.
-# Usage: bash scripts/fuzz.sh [TARGET...]   (FUZZ_SECONDS per target, default 45)
+# Usage: bash scripts/fuzz.sh [TARGET...]   (FUZZ_SECONDS per target, default 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${FUZZ_SECONDS:-45}
+seconds=${FUZZ_SECONDS:-30}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(predicate xcode json theme modelcache)
 # toml++ keeps its assertions here, as in every SwiftPM build (none defines NDEBUG): the theme
