@@ -14,9 +14,12 @@ bash scripts/install-deps.sh
 
 step "build and tests"
 swift build --build-tests
-# The PostgreSQL tests' server: loopback only, stopped on every exit path.
-trap 'bash scripts/postgres.sh stop' EXIT
-QUARRY_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
+# The PostgreSQL tests' server: loopback only, stopped on every exit path (one that was
+# already running, started by hand, is used and left running).
+if ! QUARRY_TEST_POSTGRES_URL=$(bash scripts/postgres.sh url 2>/dev/null); then
+  trap 'bash scripts/postgres.sh stop' EXIT
+  QUARRY_TEST_POSTGRES_URL=$(bash scripts/postgres.sh start)
+fi
 PGPASSFILE=$(bash scripts/postgres.sh pgpass)
 export QUARRY_TEST_POSTGRES_URL PGPASSFILE
 echo "PostgreSQL test server: $QUARRY_TEST_POSTGRES_URL"
