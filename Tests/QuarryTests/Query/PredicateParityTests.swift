@@ -115,15 +115,11 @@ struct PredicateParityTests {
     @Test("generated predicates and sort orders give identical results on PostgreSQL and in memory",
           .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
     func parityOnPostgreSQL() throws {
-        let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL(label: "parity")!)
-        defer { try? PostgreSQLStore.destroy(url: url) }
-        let store = try PostgreSQLStore(url: url, model: TestModels.tickers())
-        defer { store.close() }
-        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "pg"), name: "pg")
+        let store = TestStore(.postgreSQL)
         // 600 cases, not 2,000: in a debug build PostgresNIO and SwiftNIO decode each result
         // row slowly (2,000 cases take about 100 s of CPU, most of it in the driver's decoder),
         // and CI has 2 cores. QUARRY_PARITY_ITERATIONS=2000 runs the full set.
-        try Self.checkParity(context, backEnd: "PostgreSQL", iterations: 600)
+        try Self.checkParity(try store.context(), backEnd: "PostgreSQL", iterations: 600)
     }
     #endif
 

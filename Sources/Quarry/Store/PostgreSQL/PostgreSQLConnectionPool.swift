@@ -71,14 +71,8 @@ final class PostgreSQLConnectionPool: Sendable {
     /// returned, so the next call makes a new one.
     func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
         let connection = try checkOut()
-        do {
-            let result = try body(PostgreSQLConnection(connection: connection, pool: self))
-            checkIn(connection)
-            return result
-        } catch {
-            checkIn(connection)
-            throw error
-        }
+        defer { checkIn(connection) }
+        return try body(PostgreSQLConnection(connection: connection, pool: self))
     }
 
     /// Runs `body` in one transaction (`BEGIN` … `COMMIT`, `ROLLBACK` when it throws).

@@ -46,12 +46,8 @@ struct PostgreSQLStoreHistoryTests {
         try PostgreSQLScratchStore(label: "prune").withStore { store in
             let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let first = try #require(try store.history(after: nil, limit: nil).transactions.first)
-            var snapshot = try #require(try store.snapshots(for: [id])[id])
-            let base = snapshot
-            snapshot.values[0] = .string("B")
-            var update = StoreChangeSet()
-            update.updates = [ObjectChange(id: id, snapshot: snapshot, committed: base, changed: mask(0))]
-            let second = try store.save(update) { _ in .fail }
+            let base = try #require(try store.snapshots(for: [id])[id])
+            let second = try store.save(PostgreSQLScratchStore.renameSector(id, base: base, to: "B")) { _ in .fail }
             var delete = StoreChangeSet()
             delete.deletes = [(id: id, version: 2)]
             let third = try store.save(delete) { _ in .fail }

@@ -42,6 +42,16 @@ struct PostgreSQLScratchStore {
         return try store.save(insert) { _ in .fail }.changes.inserted[0]
     }
 
+    /// An update of `id` from its committed state `base`, its first attribute (a sector's
+    /// name) set to `name`.
+    static func renameSector(_ id: ObjectID, base: Snapshot, to name: String) -> StoreChangeSet {
+        var renamed = base
+        renamed.values[0] = .string(name)
+        var update = StoreChangeSet()
+        update.updates = [ObjectChange(id: id, snapshot: renamed, committed: base, changed: mask(0))]
+        return update
+    }
+
     /// An insert of a new object of `entity` with `values` (by attribute name).
     static func insert(_ entity: EntityDescription, _ values: [String: Value], toOne: [String: ObjectID] = [:]) -> ObjectChange {
         var snapshot = Snapshot(defaultsFor: entity)
@@ -185,16 +195,12 @@ struct PostgreSQLStoreTests {
         try PostgreSQLScratchStore().withStore { store in
             let id = try PostgreSQLScratchStore.saveSector(store, "A")
             let base = try #require(try store.snapshots(for: [id])[id])
-            var first = base
-            first.values[0] = .string("B")
-            var update = StoreChangeSet()
-            update.updates = [ObjectChange(id: id, snapshot: first, committed: base, changed: mask(0))]
-            let written = try store.save(update) { _ in .fail }
+            let written = try store.save(PostgreSQLScratchStore.renameSector(id, base: base, to: "B")) { _ in .fail }
             #expect(written.written[id]?.version == 2)
 
-            var stale = base
-            stale.values[0] = .string("C")
-            update.updates = [ObjectChange(id: id, snapshot: stale, committed: base, changed: mask(0))]
+            // Based on version 1, which the save above replaced.
+            let update = PostgreSQLScratchStore.renameSector(id, base: base, to: "C")
+            let stale = update.updates[0].snapshot
             var seen: [MergeConflict] = []
             let result = try store.save(update) { conflict in
                 seen.append(conflict)
