@@ -17,8 +17,8 @@ import Synchronization
 public final class DemoImporter: Sendable {
     /// What the importer reports as it runs (to ``onEvent``).
     public enum Event: Sendable, Equatable {
-        /// Save number `save` (the store-wide count of importer saves) reached the store.
-        case saved(save: Int)
+        /// A save reached the store (its number is the store-wide count of importer saves).
+        case saved(DemoSave)
         /// A save found the store busy; the importer waits `retryIn` seconds and tries again.
         case paused(retryIn: Double)
         /// The importer stopped: `error` is the message of the error that stopped it, if any.
@@ -28,7 +28,7 @@ public final class DemoImporter: Sendable {
     private struct State {
         var running = false
         var rows = 0
-        var saves = 0
+        var totals = DemoImporterTotals()
         var startedAt: Date?
         var paused = false
         var lastError: String?
@@ -95,6 +95,9 @@ public final class DemoImporter: Sendable {
         stopped.signal()
     }
 
+    /// What the importer's saves stored so far.
+    public var totals: DemoImporterTotals { state.withLock { $0.totals } }
+
     /// The message of the error that stopped the importer, if one did.
     public var error: String? { state.withLock { $0.lastError } }
 
@@ -148,8 +151,12 @@ public final class DemoImporter: Sendable {
                 }
                 backoff = Self.initialBackoff
                 collisions = 0
-                state.withLock { $0.rows += rowsPerSave; $0.saves += 1; $0.paused = false }
-                onEvent(.saved(save: save))
+                state.withLock {
+                    $0.rows += save.inserted + save.updated
+                    $0.totals.add(save)
+                    $0.paused = false
+                }
+                onEvent(.saved(save))
                 let rest = tick - Date().timeIntervalSince(began)
                 if rest > 0 { _ = wake.wait(timeout: .now() + rest) }  // pacing; stop() ends it early
             } catch StoreError.locked {
@@ -162,6 +169,7 @@ public final class DemoImporter: Sendable {
                 // Another importer stored these symbols first: retry with the fresh counter.
                 context.performAndWait { context.reset() }
                 collisions += 1
+                state.withLock { $0.totals.refusedForCollisions += 1 }
                 if collisions >= Self.maximumCollisions {
                     throw StoreError.uniquenessViolation(entity: entity, keys: keys)
                 }

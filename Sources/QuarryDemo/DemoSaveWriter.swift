@@ -27,14 +27,15 @@ struct DemoSaveWriter {
         stateID = state.objectID
     }
 
-    /// Updates `updates` random tickers, inserts `inserts` new ones and saves; returns the
-    /// save's number. On failure the context is left with the attempt's changes (reset it).
-    mutating func save(updates: Int, inserts: Int, generator: inout SplitMix64) throws -> Int {
+    /// Updates `updates` random tickers, inserts `inserts` new ones and saves; returns what the
+    /// save stored. On failure the context is left with the attempt's changes (reset it).
+    mutating func save(updates: Int, inserts: Int, generator: inout SplitMix64) throws -> DemoSave {
         let state = try context.existingObject(with: stateID)
         let counter = try DemoState.integer(state, DemoState.Key.nextSymbol)
         let save = try DemoState.integer(state, DemoState.Key.saves) + 1
         let first = counter + skip
         let maxKey = UInt64(max(1, first))
+        var updated = Set<ObjectID>()
         for _ in 0..<updates {
             let id = ObjectID(entityIndex: tickerEntity, primaryKey: Int64(generator.next() % maxKey) + 1)
             guard let ticker = try? context.existingObject(with: id) else { continue }
@@ -46,6 +47,7 @@ struct DemoSaveWriter {
                 "volume": .integer(Int64(generator.next() % 5_000_000)),
                 "updated": .date(Date()),
             ])
+            updated.insert(id)
         }
         for n in first..<(first + Int64(inserts)) {
             let ticker = try context.insertObject(entityName: "Ticker")
@@ -65,8 +67,9 @@ struct DemoSaveWriter {
             DemoState.Key.nextSymbol: .integer(first + Int64(inserts)),
             DemoState.Key.saves: .integer(save),
         ])
+        let report: SaveReport
         do {
-            try context.save()
+            report = try context.saveAndReport()
         } catch StoreError.uniquenessViolation(let entity, let keys) {
             if lastRefusedCounter == counter { skip += Int64(inserts) } else { skip = 0 }
             lastRefusedCounter = counter
@@ -75,7 +78,7 @@ struct DemoSaveWriter {
         lastRefusedCounter = nil
         skip = 0
         context.reset()
-        return Int(save)
+        return DemoSave(number: Int(save), inserted: inserts, updated: updated.count, resolvedConflicts: report.resolvedConflicts)
     }
 }
 

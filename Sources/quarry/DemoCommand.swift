@@ -18,7 +18,9 @@ struct DemoCommand: AsyncParsableCommand {
             A store whose seed finished is reused as it is; a store whose seed was interrupted (the \
             process killed mid-seed) is refused. The importer pauses while another process holds the \
             store's write lock ("import paused: store busy") and retries. With --import-only there is \
-            no user interface: the importer runs until the process is stopped (the crash test's mode). \
+            no user interface: the importer prints a line per save (rows inserted and updated, conflicts \
+            resolved by the merge policy) and runs until the process is stopped; SIGINT or SIGTERM \
+            lets the save under way finish and prints the totals. \
             Press ? in the browser for every key.
             """
     )
@@ -87,10 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         if importOnly {
-            let importer = DemoImporter(stack: stack, rate: rate)
-            importer.start()
-            importer.waitUntilStopped()
-            try Self.report(importer)
+            try Self.report(HeadlessImport.run(stack: stack, rate: rate))
             return
         }
         let importer = noImport ? nil : DemoImporter(stack: stack, rate: rate)

@@ -7,11 +7,12 @@ import Testing
 
 /// Several hosts on one PostgreSQL server, each a separate process talking TCP on loopback:
 /// two `quarry demo --import-only` importers writing the same tickers and the same counter
-/// row, and a watching stack here (this test's process) with a fetched-results controller.
+/// row, a `psql` session writing the tickers under them, and a watching stack here (this
+/// test's process) with a fetched-results controller.
 @Suite("Several hosts: two importer processes and a watcher on one PostgreSQL server",
        .enabled(if: SeveralHosts.canRun, SeveralHosts.skipReason), .timeLimit(.minutes(3)))
 struct SeveralHostsTests {
-    @Test("no committed save is lost, an importer killed mid-transaction leaves no part of its save, and the watcher converges to a fresh fetch")
+    @Test("no committed save is lost, conflicts are resolved by policy and counted, an importer killed mid-transaction leaves no part of its save, and the watcher converges to a fresh fetch")
     func importersAndAWatcherOnOneServer() async throws {
         let url = try #require(PostgreSQLTestServer.freshStoreURL(label: "hosts"))
         let storeURL = try PostgreSQLStoreURL(parsing: url)
@@ -46,13 +47,18 @@ struct SeveralHostsTests {
         })
         #expect(killed.isRunning && survivor.isRunning, "an importer stopped: \(killed.standardError) \(survivor.standardError)")
 
-        // Hold the counter row's table: each importer's next save waits inside its transaction.
-        let lock = try SeveralHosts.TableLock(schema: storeURL.schema, table: DemoState.entityName)
+        // Hold the tickers' table: each importer's next save has read its tickers and waits
+        // inside its transaction, at its first insert.
+        let lock = try SeveralHosts.TableLock(schema: storeURL.schema, table: "Ticker")
         try lock.waitForBlockedTransactions(2, while: { killed.isRunning && survivor.isRunning })
-        let committedBeforeKill = try SeveralHosts.saveNumbers(SeveralHosts.freshRows(model: model, url: storeURL))
+        let beforeKill = try SeveralHosts.freshRows(model: model, url: storeURL)
+        let committedBeforeKill = SeveralHosts.saveNumbers(beforeKill)
         killed.send(SIGKILL)
         #expect(killed.waitForExit() == 128 + SIGKILL)
-        try lock.release()
+        // Another writer moves every ticker to one sector under the waiting importer: each
+        // ticker the importer's save updates is now a conflict (its `Z_OPT` moved on), which
+        // its merge policy resolves (its prices win, the other writer's sector stays).
+        let sector = try lock.commit(after: SeveralHosts.moveEveryTicker(schema: storeURL.schema))
 
         // The survivor goes on (its waiting save first); then it stops as well.
         let lastBeforeKill = committedBeforeKill.max() ?? 0
@@ -62,7 +68,7 @@ struct SeveralHostsTests {
         })
         #expect(survivor.isRunning, "the surviving importer stopped: \(survivor.standardError)")
         survivor.send(SIGTERM)
-        survivor.waitForExit()
+        #expect(survivor.waitForExit() == 0, "SIGTERM ends the importer after its save: \(survivor.standardError)")
 
         let fresh = try SeveralHosts.freshRows(model: model, url: storeURL)
         let freshSaves = try SeveralHosts.counterSaves(model: model, url: storeURL)
@@ -78,6 +84,20 @@ struct SeveralHostsTests {
         // Everything committed before the kill is still there.
         #expect(committedBeforeKill.isSubset(of: Set(perSave.keys)))
         #expect(perSave.count > committedBeforeKill.count)
+
+        // Every committed save was reported by the importer that made it (the killed one's
+        // printed as they landed), and the one that waited under the other writer resolved a
+        // conflict for each ticker it updated, keeping the other writer's sector on each.
+        let killedSaves = SeveralHosts.saves(printedBy: killed), survivorSaves = SeveralHosts.saves(printedBy: survivor)
+        #expect((killedSaves + survivorSaves).map(\.number).sorted() == perSave.keys.sorted().map(Int.init))
+        let waited = try #require(survivorSaves.first { $0.number == Int(lastBeforeKill) + 1 }, "\(survivor.standardOutput)")
+        #expect(waited.updated > 0 && waited.resolvedConflicts == waited.updated, "\(waited)")
+        #expect(survivorSaves.contains { $0.resolvedConflicts == 0 }, "saves with no other writer in between have no conflicts")
+        let totals = survivor.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(totals.hasPrefix("imported \(survivorSaves.count) saves: ")
+                    && totals.contains(" \(survivorSaves.map(\.resolvedConflicts).reduce(0, +)) conflicts resolved by policy"), "\(totals)")
+        let sectors = try SeveralHosts.freshSectors(model: model, url: storeURL)
+        #expect(beforeKill.keys.allSatisfy { sectors[$0] == sector }, "the other writer's sector was lost on a conflict")
 
         // The watcher converges to exactly the rows of a fresh fetch.
         try await SeveralHosts.converge(watcher, controller, to: fresh)
@@ -144,6 +164,37 @@ enum SeveralHosts {
             let state = try #require(try context.objects(ofEntity: DemoState.entityName).first)
             guard case .integer(let saves) = try state.value(forKey: DemoState.Key.saves) else { return 0 }
             return saves
+        }
+    }
+
+    /// The saves an importer process printed (one ``DemoSave`` line each).
+    static func saves(printedBy process: SpawnedProcess) -> [DemoSave] {
+        process.standardOutput.split(separator: "\n").compactMap { DemoSave(line: String($0)) }
+    }
+
+    /// `UPDATE`s every ticker of the store in `schema` to the first sector (a new `Z_OPT`, as
+    /// any writer's update), selecting that sector's key: the statements a ``TableLock``
+    /// commits.
+    static func moveEveryTicker(schema: String) -> String {
+        let s = "\"\(schema.replacingOccurrences(of: "\"", with: "\"\""))\""
+        return """
+            UPDATE \(s)."Ticker" SET "sector" = (SELECT min("Z_PK") FROM \(s)."Sector"), "Z_OPT" = "Z_OPT" + 1;
+            SELECT min("Z_PK") FROM \(s)."Sector";
+            """
+    }
+
+    /// Every ticker's sector key by symbol, read by a new store instance.
+    static func freshSectors(model: ManagedObjectModel, url: PostgreSQLStoreURL) throws -> [String: Int64] {
+        let store = try PostgreSQLStore(url: url, model: model, options: .init(readOnly: true))
+        defer { store.close() }
+        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "fresh"), name: "fresh")
+        return try context.performAndWait {
+            var sectors: [String: Int64] = [:]
+            for ticker in try context.objects(ofEntity: "Ticker") {
+                guard case .string(let symbol) = try ticker.value(forKey: "symbol") else { continue }
+                sectors[symbol] = try ticker.object(forKey: "sector")?.objectID.primaryKey
+            }
+            return sectors
         }
     }
 
@@ -216,11 +267,17 @@ enum SeveralHosts {
             throw SeveralHostsError("a process stopped before \(count) transactions waited for the lock")
         }
 
-        /// Commits the session, releasing the lock.
-        func release() throws {
-            input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+        /// Runs `statements` in the session's transaction, commits it (releasing the lock) and
+        /// returns the last value the statements printed.
+        func commit(after statements: String) throws -> Int64 {
+            input.fileHandleForWriting.write(Data("\(statements)\nCOMMIT;\n".utf8))
             try input.fileHandleForWriting.close()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
+            guard process.terminationStatus == 0,
+                  let value = printed.split(separator: "\n").last.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) })
+            else { throw SeveralHostsError("psql could not run \(statements): \(printed)") }
+            return value
         }
 
         deinit {

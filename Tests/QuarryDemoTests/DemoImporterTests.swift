@@ -71,6 +71,10 @@ struct DemoImporterTests {
         let symbols = try symbols()
         #expect(Set(symbols).count == symbols.count)
         #expect(symbols.count >= 50 + 50 * a.insertsPerSave)
+        // The importers' totals account for every ticker stored, each save inserting its share.
+        #expect(symbols.count == 50 + a.totals.inserted + b.totals.inserted)
+        #expect(a.totals.inserted == a.totals.saves * a.insertsPerSave && a.totals.saves >= 25)
+        #expect(b.totals.inserted == b.totals.saves * b.insertsPerSave && b.totals.saves >= 25)
     }
 
     @Test func aBusyStorePausesTheImporterWhichResumesWhenTheLockIsReleased() async throws {

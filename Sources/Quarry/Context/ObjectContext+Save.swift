@@ -21,14 +21,15 @@ extension ObjectContext {
         try save(overwriting: nil).outcome
     }
 
-    /// Saves like ``save()`` and reports every value the save overwrote that another writer
-    /// had changed since this context loaded it. Only a context that saves through to the store
+    /// Saves like ``save()`` and reports how many conflicts with other writers the merge policy
+    /// resolved, and every value the save overwrote that another writer had changed since this
+    /// context loaded it. Only a context that saves through to the store
     /// (``PersistentStack/creatorContext()``) reports such values: its changed properties are
     /// written with overwrite semantics whatever the parent's merge policy, the properties it
     /// did not change keep the store's values. If the parent's save fails, the parent is left
     /// as it was and the changes stay pending here.
     @discardableResult
-    public func saveReportingOverwrites() throws -> SaveReport {
+    public func saveAndReport() throws -> SaveReport {
         try save(overwriting: nil)
     }
 
@@ -42,10 +43,13 @@ extension ObjectContext {
         try validateForSave()
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []
-        let changes = parent == nil ? try saveToStore(plan: plan, overwritten: &overwritten) : try saveToParent()
+        var resolvedConflicts = 0
+        let changes = parent == nil
+            ? try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts)
+            : try saveToParent()
         announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
                               coordinatorID: coordinator.identifier, reachedStore: parent == nil))
-        return SaveReport(outcome: .saved(changes), overwritten: overwritten)
+        return SaveReport(outcome: .saved(changes), overwritten: overwritten, resolvedConflicts: resolvedConflicts)
     }
 
     /// The to-many lists a store needs for `object` (only changed, list-stored relationships).
@@ -60,7 +64,7 @@ extension ObjectContext {
         return lists
     }
 
-    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue]) throws -> SaveChanges {
+    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue], resolvedConflicts: inout Int) throws -> SaveChanges {
         var inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         var changes = StoreChangeSet()
@@ -83,11 +87,19 @@ extension ObjectContext {
         if let plan {
             for change in changes.updates where plan[change.id] != nil { before[change.id] = change.committed }
         }
+        var resolved = 0
         let result = try coordinator.save(changes) { conflict in
-            guard let entry = plan?[conflict.objectID] else { return policy.resolve(conflict) }
-            before[conflict.objectID] = conflict.persistedSnapshot
-            return Self.resolveThrough(conflict, changed: entry.changed, policy: policy)
+            let resolution: ConflictResolution
+            if let entry = plan?[conflict.objectID] {
+                before[conflict.objectID] = conflict.persistedSnapshot
+                resolution = Self.resolveThrough(conflict, changed: entry.changed, policy: policy)
+            } else {
+                resolution = policy.resolve(conflict)
+            }
+            if case .fail = resolution {} else { resolved += 1 }
+            return resolution
         }
+        resolvedConflicts = resolved
         if let plan { overwritten = overwrittenValues(plan: plan, before: before, written: result.written) }
         changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
         clearInserted()

@@ -23,19 +23,3 @@ public struct OverwrittenValue: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(property): overwrote \(overwritten) with \(written)" }
 }
-
-/// What ``ObjectContext/saveReportingOverwrites()`` did: the outcome of ``ObjectContext/save()``
-/// and, for a context that saves through to the store (``PersistentStack/creatorContext()``),
-/// every value it overwrote that had been written elsewhere meanwhile.
-public struct SaveReport: Sendable, Equatable {
-    /// What the save did.
-    public var outcome: SaveOutcome
-    /// Values written elsewhere that the save replaced, in object and property order.
-    public var overwritten: [OverwrittenValue]
-
-    /// Creates a report.
-    public init(outcome: SaveOutcome, overwritten: [OverwrittenValue] = []) {
-        self.outcome = outcome
-        self.overwritten = overwritten
-    }
-}

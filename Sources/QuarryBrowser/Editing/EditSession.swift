@@ -179,7 +179,7 @@ final class EditSession {
             return nil
         }
         do {
-            let report = try context.saveReportingOverwrites()
+            let report = try context.saveAndReport()
             let conflicts = report.overwritten.map { overwrite in
                 "\(overwrite.property): overwrote \(overwriteText(overwrite.overwritten, key: overwrite.property)) written elsewhere with \(overwriteText(overwrite.written, key: overwrite.property))"
             }

@@ -118,4 +118,18 @@ struct MergePolicyTests {
         c.second.performAndWait { c.ticker.price = 11 }  // same value as the store, still a conflict
         _ = c.second.performAndWait { #expect(throws: MergeConflictError.self) { try c.second.save() } }
     }
+
+    @Test("a save's report counts the conflicts its policy resolved; a save with none counts 0", arguments: StoreKind.allCases)
+    func reportCountsResolvedConflicts(kind: StoreKind) throws {
+        for policy in [MergePolicy.mergeByPropertyObjectTrump, .mergeByPropertyStoreTrump, .overwrite, .rollback] {
+            let c = try makeConflict(kind, policy: policy)
+            let report = try c.second.performAndWait { try c.second.saveAndReport() }
+            #expect(report.resolvedConflicts == 1, "\(policy)")
+            let again = try c.second.performAndWait {
+                c.ticker.volume = 300
+                return try c.second.saveAndReport()
+            }
+            #expect(again.resolvedConflicts == 0, "\(policy): no other writer since the last save")
+        }
+    }
 }

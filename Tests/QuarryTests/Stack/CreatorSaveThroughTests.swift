@@ -65,7 +65,7 @@ struct CreatorSaveThroughTests {
             let edited = try creator.existingObject(with: f.id)
             try f.otherWrite(["price": .double(42), "name": .string("Beta")])
             try edited.setValues(["price": .double(5), "volume": .integer(11)])
-            return try creator.saveReportingOverwrites()
+            return try creator.saveAndReport()
         }
         #expect(try f.stored("price") == .double(5))
         #expect(try f.stored("volume") == .integer(11))
@@ -81,7 +81,7 @@ struct CreatorSaveThroughTests {
         let report = try await MainActor.run { () throws -> SaveReport in
             let creator = f.stack.creatorContext()
             try creator.existingObject(with: f.id).setValue(.double(5), forKey: "price")
-            return try creator.saveReportingOverwrites()
+            return try creator.saveAndReport()
         }
         #expect(report.overwritten.isEmpty)
         #expect(try f.stored("price") == .double(5))

@@ -1,0 +1,32 @@
+import Foundation
+import Quarry
+import QuarryDemo
+
+/// `quarry demo --import-only`: the live importer without a user interface. It prints one line
+/// per save that reached the store (``DemoSave``), as the save lands, and runs until an error
+/// stops it or the process gets `SIGINT` or `SIGTERM`: then the importer finishes the save under
+/// way and the totals are printed (``DemoImporterTotals``).
+enum HeadlessImport {
+    /// Runs an importer writing `rate` rows a second into `stack` until stopped.
+    /// - Returns: the importer, stopped (its ``DemoImporter/error`` says why if an error did it).
+    static func run(stack: PersistentStack, rate: Int) -> DemoImporter {
+        let importer = DemoImporter(stack: stack, rate: rate) { event in
+            // Unbuffered: a process killed mid-run has printed every save that reached the store.
+            if case .saved(let save) = event { FileHandle.standardOutput.write(Data("\(save)\n".utf8)) }
+        }
+        let stopSignals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { importer.stop() }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in stopSignals { source.cancel() }
+        }
+        importer.start()
+        importer.waitUntilStopped()
+        FileHandle.standardOutput.write(Data("\(importer.totals)\n".utf8))
+        return importer
+    }
+}
