@@ -33,14 +33,13 @@ struct PostgreSQLQueryCompiler {
     let regexCollation: String
     /// The bound parameters, `$1` first.
     private(set) var parameters: [PostgreSQLParameter] = []
-    private var aliasCount = 0
-    private var joins: [String] = []
-    private var joinAliases: [String: String] = [:]
+    private var keyPaths: SQLKeyPathJoins
 
     init(layout: PostgreSQLLayout, model: ManagedObjectModel, regexCollation: String = "C") {
         self.layout = layout
         self.model = model
         self.regexCollation = regexCollation
+        keyPaths = SQLKeyPathJoins(layout: layout.base, model: model)
     }
 
     /// A `SELECT` assembled from parts.
@@ -147,15 +146,10 @@ struct PostgreSQLQueryCompiler {
             ordering.append(expression)
         }
         select.ordering = ordering + [#"t0."Z_PK""#]
-        select.joins = joins
+        select.joins = keyPaths.joins
         select.limit = query.limit
         select.offset = query.offset
         return select
-    }
-
-    private mutating func nextAlias() -> String {
-        aliasCount += 1
-        return "t\(aliasCount)"
     }
 
     // MARK: Predicates
@@ -197,27 +191,9 @@ struct PostgreSQLQueryCompiler {
             let t = try test(try directTerm(plan, alias: alias), c.op, rhs, c.options)
             return c.modifier == .none ? "NOT (\(t))" : t
         }
-        let split = plan.steps.firstIndex { if case .toMany = $0 { return true } else { return false } }!
-        let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: split, alias: alias)
-        guard case .toMany(let r) = plan.steps[split] else { fatalError() }
-        var sub = toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
-        var elementAlias = sub.alias
-        var elementEntity = plan.entities[split + 1]
-        for step in plan.steps[(split + 1)...] {
-            guard case .toOne(let r2) = step else { fatalError() }
-            let next = nextAlias()
-            let destination = model.destination(of: elementEntity, relationship: r2)
-            sub.from += " JOIN \(PostgreSQLLayout.q(layout.base.table(ofEntity: destination.index).name)) \(next) ON \(next).\"Z_PK\" = \(elementAlias).\(PostgreSQLLayout.q(layout.base.toOneKeyColumn(r2, ofEntity: elementEntity.index)))"
-            elementAlias = next
-            elementEntity = destination
-        }
-        let t = try test(terminalTerm(plan, entity: elementEntity, alias: elementAlias), c.op, rhs, c.options)
-        switch c.modifier {
-        case .any: return "EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(t)))"
-        case .none: return "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(t)))"
-        case .all: return "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND NOT (\(t)))"
-        case .direct: fatalError()
-        }
+        let (sub, element) = keyPaths.elements(of: plan, alias: alias)
+        let t = try test(terminalTerm(plan, entity: element, alias: sub.alias), c.op, rhs, c.options)
+        return SQLKeyPathJoins.quantified(c.modifier, over: sub, test: t)
     }
 
     /// The right-hand side's terms (one, or several for a literal list).
@@ -441,34 +417,11 @@ struct PostgreSQLQueryCompiler {
     /// with `LEFT JOIN` (a missing destination reads as `NULL`).
     private mutating func directTerm(_ plan: KeyPathPlan, alias: String) throws -> Term {
         let countAt = plan.endsWithCount ? plan.steps.count - 1 : plan.steps.count
-        let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: countAt, alias: alias)
+        let (ownerAlias, ownerEntity) = keyPaths.outerJoins(plan, upTo: countAt, alias: alias)
         if plan.endsWithCount, case .toMany(let r) = plan.steps[countAt] {
-            let sub = toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
-            return .number("(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.link))")
+            return .number(SQLKeyPathJoins.count(of: keyPaths.toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)))
         }
         return terminalTerm(plan, entity: ownerEntity, alias: ownerAlias)
-    }
-
-    /// `LEFT JOIN`s for the to-one steps before step `end`; returns the last alias and entity.
-    private mutating func outerJoins(_ plan: KeyPathPlan, upTo end: Int, alias: String) throws -> (String, EntityDescription) {
-        var current = alias
-        var entity = plan.entities[0]
-        var path = alias
-        for step in plan.steps[..<end] {
-            guard case .toOne(let r) = step else { break }
-            path += "." + entity.relationships[r].name
-            let destination = model.destination(of: entity, relationship: r)
-            if let existing = joinAliases[path] {
-                current = existing
-            } else {
-                let next = nextAlias()
-                joins.append("LEFT JOIN \(PostgreSQLLayout.q(layout.base.table(ofEntity: destination.index).name)) \(next) ON \(next).\"Z_PK\" = \(current).\(PostgreSQLLayout.q(layout.base.toOneKeyColumn(r, ofEntity: entity.index)))")
-                joinAliases[path] = next
-                current = next
-            }
-            entity = destination
-        }
-        return (current, entity)
     }
 
     /// The key path's final value read from `alias`.
@@ -485,26 +438,6 @@ struct PostgreSQLQueryCompiler {
             return .number("\(alias).\(PostgreSQLLayout.q(layout.base.toOneKeyColumn(r, ofEntity: entity.index)))")
         case .count:
             return .number("0")
-        }
-    }
-
-    /// The `FROM` and correlation of a subquery over the elements of to-many `relationship`.
-    private mutating func toManySubquery(owner: EntityDescription, ownerAlias: String, relationship r: Int) -> (from: String, link: String, alias: String) {
-        let element = nextAlias()
-        let destination = model.destination(of: owner, relationship: r)
-        let kinds = destination.selfAndDescendantIndices
-        let destinationTable = layout.base.table(ofEntity: destination.index)
-        let kindFilter = Set(kinds) == Set(destinationTable.entityIndices) ? "" :
-            " AND \(element).\"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
-        switch layout.base.entities[owner.index].toMany[r]! {
-        case .foreignKey(let table, let column, _, _, _):
-            return ("\(PostgreSQLLayout.q(table)) \(element)", "\(element).\(PostgreSQLLayout.q(column)) = \(ownerAlias).\"Z_PK\"" + kindFilter, element)
-        case .joinTable(let index, let reversed, _):
-            let join = layout.base.joinTables[index]
-            let j = nextAlias()
-            let (near, far) = reversed ? ("Z_DST", "Z_SRC") : ("Z_SRC", "Z_DST")
-            return ("\(PostgreSQLLayout.q(join.name)) \(j) JOIN \(PostgreSQLLayout.q(destinationTable.name)) \(element) ON \(element).\"Z_PK\" = \(j).\"\(far)\"",
-                    "\(j).\"\(near)\" = \(ownerAlias).\"Z_PK\"" + kindFilter, element)
         }
     }
 }

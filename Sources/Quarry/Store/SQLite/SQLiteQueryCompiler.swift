@@ -13,13 +13,12 @@ import GRDB
 struct SQLiteQueryCompiler {
     let layout: SQLiteLayout
     let model: ManagedObjectModel
-    private var aliasCount = 0
-    private var joins: [String] = []
-    private var joinAliases: [String: String] = [:]
+    private var keyPaths: SQLKeyPathJoins
 
     init(layout: SQLiteLayout, model: ManagedObjectModel) {
         self.layout = layout
         self.model = model
+        keyPaths = SQLKeyPathJoins(layout: layout, model: model)
     }
 
     /// The `SELECT` for `query`, with `columns` (SQL over alias `t0`) as results.
@@ -52,15 +51,10 @@ struct SQLiteQueryCompiler {
             ordering.append(term + (key.ascending ? "" : " DESC"))
         }
         select.ordering = ordering + ["t0.Z_PK"]
-        select.joins = joins
+        select.joins = keyPaths.joins
         select.limit = query.limit
         select.offset = query.offset
         return select
-    }
-
-    private mutating func nextAlias() -> String {
-        aliasCount += 1
-        return "t\(aliasCount)"
     }
 
     // MARK: Predicates
@@ -130,30 +124,9 @@ struct SQLiteQueryCompiler {
             return c.modifier == .none ? SQLiteFragment(sql: "NOT (\(t.sql))", arguments: t.arguments) : t
         }
         // Outer to-ones, then a subquery over the to-many's elements.
-        let split = plan.steps.firstIndex { if case .toMany = $0 { return true } else { return false } }!
-        let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: split, alias: alias)
-        guard case .toMany(let r) = plan.steps[split] else { fatalError() }
-        var sub = try toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
-        var elementAlias = sub.alias
-        var elementEntity = plan.entities[split + 1]
-        for step in plan.steps[(split + 1)...] {
-            guard case .toOne(let r2) = step else { fatalError() }
-            let next = nextAlias()
-            let destination = model.destination(of: elementEntity, relationship: r2)
-            sub.from += " JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(elementAlias).\(sqlIdentifier(layout.toOneKeyColumn(r2, ofEntity: elementEntity.index)))"
-            elementAlias = next
-            elementEntity = destination
-        }
-        let value = terminalValue(plan, entity: elementEntity, alias: elementAlias)
-        let t = try test(value, c.op, rhs, c.options)
-        var args = sub.arguments
-        args += t.arguments
-        switch c.modifier {
-        case .any: return SQLiteFragment(sql: "EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(t.sql)))", arguments: args)
-        case .none: return SQLiteFragment(sql: "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(t.sql)))", arguments: args)
-        case .all: return SQLiteFragment(sql: "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND NOT (\(t.sql)))", arguments: args)
-        case .direct: fatalError()
-        }
+        let (sub, element) = keyPaths.elements(of: plan, alias: alias)
+        let t = try test(terminalValue(plan, entity: element, alias: sub.alias), c.op, rhs, c.options)
+        return SQLiteFragment(sql: SQLKeyPathJoins.quantified(c.modifier, over: sub, test: t.sql), arguments: t.arguments)
     }
 
     /// The right-hand side's values (one, or several for a literal list).
@@ -230,35 +203,11 @@ struct SQLiteQueryCompiler {
     /// with `LEFT JOIN` (a missing destination reads as `NULL`).
     private mutating func directValue(_ plan: KeyPathPlan, alias: String, asStored: Bool = false) throws -> SQLiteFragment {
         let countAt = plan.endsWithCount ? plan.steps.count - 1 : plan.steps.count
-        let (ownerAlias, ownerEntity) = try outerJoins(plan, upTo: countAt, alias: alias)
+        let (ownerAlias, ownerEntity) = keyPaths.outerJoins(plan, upTo: countAt, alias: alias)
         if plan.endsWithCount, case .toMany(let r) = plan.steps[countAt] {
-            let sub = try toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
-            return SQLiteFragment(sql: "(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.link))", arguments: sub.arguments)
+            return SQLiteFragment(sql: SQLKeyPathJoins.count(of: keyPaths.toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)))
         }
         return terminalValue(plan, entity: ownerEntity, alias: ownerAlias, asStored: asStored)
-    }
-
-    /// `LEFT JOIN`s for the to-one steps before step `end`; returns the last alias and entity.
-    private mutating func outerJoins(_ plan: KeyPathPlan, upTo end: Int, alias: String) throws -> (String, EntityDescription) {
-        var current = alias
-        var entity = plan.entities[0]
-        var path = alias
-        for step in plan.steps[..<end] {
-            guard case .toOne(let r) = step else { break }
-            let name = entity.relationships[r].name
-            path += "." + name
-            let destination = model.destination(of: entity, relationship: r)
-            if let existing = joinAliases[path] {
-                current = existing
-            } else {
-                let next = nextAlias()
-                joins.append("LEFT JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) ON \(next).Z_PK = \(current).\(sqlIdentifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
-                joinAliases[path] = next
-                current = next
-            }
-            entity = destination
-        }
-        return (current, entity)
     }
 
     /// The key path's final value read from `alias` (an attribute column, a foreign key, or 1
@@ -278,27 +227,6 @@ struct SQLiteQueryCompiler {
             return SQLiteFragment(sql: "\(alias).\(sqlIdentifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
         case .count:
             return SQLiteFragment(sql: "0")
-        }
-    }
-
-    /// The `FROM` and correlation of a subquery over the elements of to-many `relationship`.
-    private mutating func toManySubquery(owner: EntityDescription, ownerAlias: String, relationship r: Int) throws
-        -> (from: String, link: String, alias: String, arguments: StatementArguments) {
-        let element = nextAlias()
-        let destination = model.destination(of: owner, relationship: r)
-        let kinds = destination.selfAndDescendantIndices
-        let destinationTable = layout.table(ofEntity: destination.index)
-        let kindFilter = Set(kinds) == Set(destinationTable.entityIndices) ? "" :
-            " AND \(element).Z_ENT IN (\(kinds.map(String.init).joined(separator: ", ")))"
-        switch layout.entities[owner.index].toMany[r]! {
-        case .foreignKey(let table, let column, _, _, _):
-            return ("\(sqlIdentifier(table)) \(element)", "\(element).\(sqlIdentifier(column)) = \(ownerAlias).Z_PK" + kindFilter, element, [])
-        case .joinTable(let index, let reversed, _):
-            let join = layout.joinTables[index]
-            let j = nextAlias()
-            let (near, far) = reversed ? ("Z_DST", "Z_SRC") : ("Z_SRC", "Z_DST")
-            return ("\(sqlIdentifier(join.name)) \(j) JOIN \(sqlIdentifier(destinationTable.name)) \(element) ON \(element).Z_PK = \(j).\(far)",
-                    "\(j).\(near) = \(ownerAlias).Z_PK" + kindFilter, element, [])
         }
     }
 

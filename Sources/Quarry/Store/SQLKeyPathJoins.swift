@@ -1,0 +1,120 @@
+/// The joins a key path needs in SQL over Quarry's table layout, shared by the SQLite and
+/// PostgreSQL compilers (both stores name their tables and columns by ``SQLiteLayout``):
+/// one `LEFT JOIN` per distinct to-one path (a missing destination reads as `NULL`), and
+/// correlated subqueries over the elements of a to-many. Table aliases are `t1`, `t2`, … (the
+/// query's root table is `t0`).
+struct SQLKeyPathJoins {
+    /// The `FROM` and correlation of a subquery over the elements of a to-many relationship.
+    struct Subquery {
+        /// The tables (`"Item" t3`, or a join table joined to the destination's table).
+        var from: String
+        /// The condition tying the elements to their owner row (and to the destination's
+        /// entities when its table holds others).
+        var link: String
+        /// The alias of the element's (or, after to-one steps, their destination's) table.
+        var alias: String
+    }
+
+    let layout: SQLiteLayout
+    let model: ManagedObjectModel
+    private var aliasCount = 0
+    /// The `LEFT JOIN`s made so far, in order.
+    private(set) var joins: [String] = []
+    /// The alias each to-one path (`t0.sector.region`) was joined under.
+    private var joinAliases: [String: String] = [:]
+
+    init(layout: SQLiteLayout, model: ManagedObjectModel) {
+        self.layout = layout
+        self.model = model
+    }
+
+    /// A table alias not used yet.
+    mutating func nextAlias() -> String {
+        aliasCount += 1
+        return "t\(aliasCount)"
+    }
+
+    /// `LEFT JOIN`s for the to-one steps of `plan` before step `end`, from the row under
+    /// `alias`; returns the last alias and its entity.
+    mutating func outerJoins(_ plan: KeyPathPlan, upTo end: Int, alias: String) -> (alias: String, entity: EntityDescription) {
+        var current = alias
+        var entity = plan.entities[0]
+        var path = alias
+        for step in plan.steps[..<end] {
+            guard case .toOne(let r) = step else { break }
+            path += "." + entity.relationships[r].name
+            let destination = model.destination(of: entity, relationship: r)
+            if let existing = joinAliases[path] {
+                current = existing
+            } else {
+                let next = nextAlias()
+                joins.append("LEFT JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) "
+                             + "ON \(next).\"Z_PK\" = \(current).\(sqlIdentifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
+                joinAliases[path] = next
+                current = next
+            }
+            entity = destination
+        }
+        return (current, entity)
+    }
+
+    /// The subquery over the elements of to-many `relationship` of the row of `owner` under
+    /// `ownerAlias`.
+    mutating func toManySubquery(owner: EntityDescription, ownerAlias: String, relationship r: Int) -> Subquery {
+        let element = nextAlias()
+        let destination = model.destination(of: owner, relationship: r)
+        let kinds = destination.selfAndDescendantIndices
+        let destinationTable = layout.table(ofEntity: destination.index)
+        let kindFilter = Set(kinds) == Set(destinationTable.entityIndices) ? "" :
+            " AND \(element).\"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
+        switch layout.entities[owner.index].toMany[r]! {
+        case .foreignKey(let table, let column, _, _, _):
+            return Subquery(from: "\(sqlIdentifier(table)) \(element)",
+                            link: "\(element).\(sqlIdentifier(column)) = \(ownerAlias).\"Z_PK\"" + kindFilter, alias: element)
+        case .joinTable(let index, let reversed, _):
+            let join = layout.joinTables[index]
+            let j = nextAlias()
+            let (near, far) = reversed ? ("Z_DST", "Z_SRC") : ("Z_SRC", "Z_DST")
+            return Subquery(from: "\(sqlIdentifier(join.name)) \(j) JOIN \(sqlIdentifier(destinationTable.name)) \(element) ON \(element).\"Z_PK\" = \(j).\"\(far)\"",
+                            link: "\(j).\"\(near)\" = \(ownerAlias).\"Z_PK\"" + kindFilter, alias: element)
+        }
+    }
+
+    /// For a key path through a to-many (`ANY employees.department.name`): the to-ones before
+    /// it joined outside, then the subquery over its elements with the to-one steps after it
+    /// joined inside; returns the subquery (its alias the final step's table) and the entity
+    /// the plan's terminal is read from.
+    mutating func elements(of plan: KeyPathPlan, alias: String) -> (subquery: Subquery, entity: EntityDescription) {
+        let split = plan.steps.firstIndex { if case .toMany = $0 { return true } else { return false } }!
+        let (ownerAlias, ownerEntity) = outerJoins(plan, upTo: split, alias: alias)
+        guard case .toMany(let r) = plan.steps[split] else { preconditionFailure("step \(split) is a to-many") }
+        var sub = toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
+        var entity = plan.entities[split + 1]
+        for step in plan.steps[(split + 1)...] {
+            guard case .toOne(let r2) = step else { preconditionFailure("a key path crosses one to-many at most") }
+            let next = nextAlias()
+            let destination = model.destination(of: entity, relationship: r2)
+            sub.from += " JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) "
+                + "ON \(next).\"Z_PK\" = \(sub.alias).\(sqlIdentifier(layout.toOneKeyColumn(r2, ofEntity: entity.index)))"
+            sub.alias = next
+            entity = destination
+        }
+        return (sub, entity)
+    }
+
+    /// `test` (SQL over the subquery's alias) quantified over the elements: `ANY` holds when
+    /// one element passes, `NONE` when none does, `ALL` when none fails.
+    static func quantified(_ modifier: ComparisonModifier, over sub: Subquery, test: String) -> String {
+        switch modifier {
+        case .direct: preconditionFailure("a direct comparison is not quantified")
+        case .any: return "EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(test)))"
+        case .none: return "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND (\(test)))"
+        case .all: return "NOT EXISTS (SELECT 1 FROM \(sub.from) WHERE \(sub.link) AND NOT (\(test)))"
+        }
+    }
+
+    /// `COUNT(*)` of the subquery's elements, as a scalar subquery.
+    static func count(of sub: Subquery) -> String {
+        "(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.link))"
+    }
+}
