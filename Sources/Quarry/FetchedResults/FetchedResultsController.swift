@@ -93,13 +93,7 @@ public final class FetchedResultsController: @unchecked Sendable {
             throw QueryError.invalidOperand("section key path '\(sectionNameKeyPath)' must be the first sort key's ('\(fetchRequest.sortDescriptors.first?.keyPath ?? "none")')")
         }
         self.evaluator = try fetchRequest.predicate.map { try PredicateEvaluator($0, entity: entity, model: context.model) }
-        self.keyPlans = try fetchRequest.sortDescriptors.map { key in
-            let plan = try KeyPathPlan(key.keyPath, entity: entity, model: context.model)
-            if plan.crossesToMany {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
-            }
-            return plan
-        }
+        self.keyPlans = try fetchRequest.sortDescriptors.map { try KeyPathPlan(sortingBy: $0, entity: entity, model: context.model) }
         self.results = SortedResults(sortKeys: fetchRequest.sortDescriptors)
         let kinds = Set(fetchRequest.includesSubentities ? entity.selfAndDescendantIndices : [entity.index])
         self.isOurs = context.model.entities.indices.map(kinds.contains)

@@ -158,3 +158,15 @@ struct ObjectSubject: PredicateSubject {
         return (try? context.toManyContents(of: object, relationship: r).count) ?? 0
     }
 }
+
+extension KeyPathPlan {
+    /// The plan of a sort key's key path, which must read one value.
+    /// - Throws: ``QueryError/invalidKeyPath(entity:keyPath:reason:)`` for an unknown key path
+    ///   or one through a to-many relationship.
+    init(sortingBy key: SortKey, entity: EntityDescription, model: ManagedObjectModel) throws {
+        self = try KeyPathPlan(key.keyPath, entity: entity, model: model)
+        guard !crossesToMany else {
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
+        }
+    }
+}

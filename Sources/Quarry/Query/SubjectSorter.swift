@@ -6,13 +6,7 @@ struct SubjectSorter<Subject: PredicateSubject> {
 
     init(_ descriptors: [SortKey], entity: EntityDescription, model: ManagedObjectModel) throws {
         self.descriptors = descriptors
-        self.plans = try descriptors.map { d in
-            let plan = try KeyPathPlan(d.keyPath, entity: entity, model: model)
-            if plan.crossesToMany {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: d.keyPath, reason: "cannot sort by a to-many key")
-            }
-            return plan
-        }
+        self.plans = try descriptors.map { try KeyPathPlan(sortingBy: $0, entity: entity, model: model) }
     }
 
     /// The sort key of one subject.

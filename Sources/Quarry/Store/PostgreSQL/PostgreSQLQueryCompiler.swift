@@ -126,10 +126,7 @@ struct PostgreSQLQueryCompiler {
         }
         var ordering: [String] = []
         for key in query.sortDescriptors {
-            let plan = try KeyPathPlan(key.keyPath, entity: query.entity, model: model)
-            guard !plan.crossesToMany else {
-                throw QueryError.invalidKeyPath(entity: query.entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
-            }
+            let plan = try KeyPathPlan(sortingBy: key, entity: query.entity, model: model)
             let term = try directTerm(plan, alias: "t0")
             var expression: String
             switch key.comparison {
@@ -171,47 +168,23 @@ struct PostgreSQLQueryCompiler {
     }
 
     private mutating func comparison(_ c: PredicateComparison, entity: EntityDescription, alias: String) throws -> String {
-        try PredicateTypeCheck.check(c, entity: entity, model: model)
-        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
-            throw QueryError.invalidRegularExpression(pattern)
+        switch try SQLComparisonShape(c, entity: entity, model: model) {
+        case .direct(let left, let right, let negated):
+            let r = try terms(right, alias: alias)
+            let t = try test(try terms(left, alias: alias).first ?? .null, c.op, r, c.options)
+            return negated ? "NOT (\(t))" : t
+        case .elements(let plan, let right):
+            let r = try terms(right, alias: alias)
+            let (sub, element) = keyPaths.elements(of: plan, alias: alias)
+            return SQLKeyPathJoins.quantified(c.modifier, over: sub, test: try test(terminalTerm(plan, entity: element, alias: sub.alias), c.op, r, c.options))
         }
-        let rhs = try rightOperand(c.rhs, entity: entity, alias: alias)
-        guard case .keyPath(let path) = c.lhs else {
-            let l = try rightOperand(c.lhs, entity: entity, alias: alias)
-            return try test(l.first ?? .null, c.op, rhs, c.options)
-        }
-        let plan = try KeyPathPlan(path, entity: entity, model: model)
-        if c.modifier == .direct {
-            if plan.crossesToMany && !plan.endsWithCount {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
-            }
-            return try test(try directTerm(plan, alias: alias), c.op, rhs, c.options)
-        }
-        guard plan.crossesToMany, !plan.endsWithCount else {
-            let t = try test(try directTerm(plan, alias: alias), c.op, rhs, c.options)
-            return c.modifier == .none ? "NOT (\(t))" : t
-        }
-        let (sub, element) = keyPaths.elements(of: plan, alias: alias)
-        let t = try test(terminalTerm(plan, entity: element, alias: sub.alias), c.op, rhs, c.options)
-        return SQLKeyPathJoins.quantified(c.modifier, over: sub, test: t)
     }
 
-    /// The right-hand side's terms (one, or several for a literal list).
-    private mutating func rightOperand(_ e: Operand, entity: EntityDescription, alias: String) throws -> [Term] {
-        switch e {
-        case .constant(let v): return [v.isNull ? .null : .constant(v)]
-        case .list(let items):
-            return try items.map { item in
-                guard case .constant(let v) = item else { throw QueryError.invalidOperand("lists may hold constants only") }
-                return v.isNull ? .null : .constant(v)
-            }
-        case .variable(let name): throw QueryError.unboundVariable(name)
-        case .keyPath(let path):
-            let plan = try KeyPathPlan(path, entity: entity, model: model)
-            if plan.crossesToMany && !plan.endsWithCount {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
-            }
-            return [try directTerm(plan, alias: alias)]
+    /// A side's terms (one, or several for a literal list).
+    private mutating func terms(_ side: SQLComparisonShape.Side, alias: String) throws -> [Term] {
+        switch side {
+        case .constants(let values): return values.map { $0.isNull ? .null : .constant($0) }
+        case .keyPath(let plan): return [try directTerm(plan, alias: alias)]
         }
     }
 

@@ -38,10 +38,7 @@ struct SQLiteQueryCompiler {
         }
         var ordering: [String] = []
         for key in query.sortDescriptors {
-            let plan = try KeyPathPlan(key.keyPath, entity: query.entity, model: model)
-            guard !plan.crossesToMany else {
-                throw QueryError.invalidKeyPath(entity: query.entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
-            }
+            let plan = try KeyPathPlan(sortingBy: key, entity: query.entity, model: model)
             var term = try directValue(plan, alias: "t0").sql
             switch key.comparison {
             case .binary: break
@@ -101,50 +98,24 @@ struct SQLiteQueryCompiler {
     }
 
     private mutating func comparison(_ c: PredicateComparison, entity: EntityDescription, alias: String) throws -> SQLiteFragment {
-        try PredicateTypeCheck.check(c, entity: entity, model: model)
-        if c.op == .matches, case .constant(.string(let pattern)) = c.rhs, !StringMatching.isValidRegex(pattern) {
-            throw QueryError.invalidRegularExpression(pattern)
+        switch try SQLComparisonShape(c, entity: entity, model: model) {
+        case .direct(let left, let right, let negated):
+            let r = try fragments(right, alias: alias)
+            let t = try test(try fragments(left, alias: alias).first ?? SQLiteFragment(sql: "NULL"), c.op, r, c.options)
+            return negated ? SQLiteFragment(sql: "NOT (\(t.sql))", arguments: t.arguments) : t
+        case .elements(let plan, let right):
+            let r = try fragments(right, alias: alias)
+            let (sub, element) = keyPaths.elements(of: plan, alias: alias)
+            let t = try test(terminalValue(plan, entity: element, alias: sub.alias), c.op, r, c.options)
+            return SQLiteFragment(sql: SQLKeyPathJoins.quantified(c.modifier, over: sub, test: t.sql), arguments: t.arguments)
         }
-        let rhs = try rightOperand(c.rhs, entity: entity, alias: alias)
-        guard case .keyPath(let path) = c.lhs else {
-            // A constant on the left: compare it like a column value.
-            let l = try rightOperand(c.lhs, entity: entity, alias: alias)
-            return try test(l.first ?? SQLiteFragment(sql: "NULL"), c.op, rhs, c.options)
-        }
-        let plan = try KeyPathPlan(path, entity: entity, model: model)
-        if c.modifier == .direct {
-            if plan.crossesToMany && !plan.endsWithCount {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
-            }
-            return try test(try directValue(plan, alias: alias), c.op, rhs, c.options)
-        }
-        guard plan.crossesToMany, !plan.endsWithCount else {
-            // A quantifier over a single value: ANY/ALL hold when it matches, NONE when not.
-            let t = try test(try directValue(plan, alias: alias), c.op, rhs, c.options)
-            return c.modifier == .none ? SQLiteFragment(sql: "NOT (\(t.sql))", arguments: t.arguments) : t
-        }
-        // Outer to-ones, then a subquery over the to-many's elements.
-        let (sub, element) = keyPaths.elements(of: plan, alias: alias)
-        let t = try test(terminalValue(plan, entity: element, alias: sub.alias), c.op, rhs, c.options)
-        return SQLiteFragment(sql: SQLKeyPathJoins.quantified(c.modifier, over: sub, test: t.sql), arguments: t.arguments)
     }
 
-    /// The right-hand side's values (one, or several for a literal list).
-    private mutating func rightOperand(_ e: Operand, entity: EntityDescription, alias: String) throws -> [SQLiteFragment] {
-        switch e {
-        case .constant(let v): return [Self.bound(v)]
-        case .list(let items):
-            return try items.map { item in
-                guard case .constant(let v) = item else { throw QueryError.invalidOperand("lists may hold constants only") }
-                return Self.bound(v)
-            }
-        case .variable(let name): throw QueryError.unboundVariable(name)
-        case .keyPath(let path):
-            let plan = try KeyPathPlan(path, entity: entity, model: model)
-            if plan.crossesToMany && !plan.endsWithCount {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
-            }
-            return [try directValue(plan, alias: alias)]
+    /// A side's values (one, or several for a literal list).
+    private mutating func fragments(_ side: SQLComparisonShape.Side, alias: String) throws -> [SQLiteFragment] {
+        switch side {
+        case .constants(let values): return values.map(Self.bound)
+        case .keyPath(let plan): return [try directValue(plan, alias: alias)]
         }
     }
 
