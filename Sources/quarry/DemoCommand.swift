@@ -47,10 +47,10 @@ struct DemoCommand: AsyncParsableCommand {
     var importOnly = false
 
     func validate() throws {
-        guard rows >= 0 else { throw ArgumentParser.ValidationError("--rows must be 0 or more (got \(rows))") }
-        guard rate > 0 else { throw ArgumentParser.ValidationError("--rate must be at least 1 (got \(rate))") }
+        guard rows >= 0 else { throw ValidationError("--rows must be 0 or more (got \(rows))") }
+        guard rate > 0 else { throw ValidationError("--rate must be at least 1 (got \(rate))") }
         guard !(importOnly && (seedOnly || noImport)) else {
-            throw ArgumentParser.ValidationError("--import-only cannot be combined with --seed-only or --no-import")
+            throw ValidationError("--import-only cannot be combined with --seed-only or --no-import")
         }
     }
 

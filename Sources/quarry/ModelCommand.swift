@@ -44,19 +44,19 @@ struct ModelCommand: ParsableCommand {
 
     func validate() throws {
         guard PostgreSQLStoreOpening.isURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
-            throw ArgumentParser.ValidationError("\(modelOrStore): no such file")
+            throw ValidationError("\(modelOrStore): no such file")
         }
         if output != nil, format == nil {
-            throw ArgumentParser.ValidationError("--output needs --json or --xcode")
+            throw ValidationError("--output needs --json or --xcode")
         }
         if format == .xcode {
-            guard let output else { throw ArgumentParser.ValidationError("--xcode needs --output PATH.xcdatamodel") }
+            guard let output else { throw ValidationError("--xcode needs --output PATH.xcdatamodel") }
             guard URL(fileURLWithPath: output).pathExtension == "xcdatamodel" else {
-                throw ArgumentParser.ValidationError("--output \(output): an Xcode model folder's name ends in .xcdatamodel")
+                throw ValidationError("--output \(output): an Xcode model folder's name ends in .xcdatamodel")
             }
         }
         if let output, StoreCreation.somethingExists(at: output) {
-            throw ArgumentParser.ValidationError("--output \(output): already exists; it is never overwritten")
+            throw ValidationError("--output \(output): already exists; it is never overwritten")
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Quarry
 import QuarryTUI
 
 /// The `quarry` command line: a Core Data-style object graph over SQLite, and its browser.
@@ -22,6 +23,7 @@ struct QuarryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quarry",
         abstract: "Create, inspect and browse Quarry object stores.",
+        version: QuarryVersion.string,
         subcommands: subcommands,
         defaultSubcommand: nil
     )

@@ -18,7 +18,7 @@ struct StatsCommand: ParsableCommand {
     // Checked while parsing, so the usage printed with the error is `quarry stats`'s.
     func validate() throws {
         guard PostgreSQLStoreOpening.isURL(store) || FileManager.default.fileExists(atPath: store) else {
-            throw ArgumentParser.ValidationError("\(store): no such file")
+            throw ValidationError("\(store): no such file")
         }
     }
 

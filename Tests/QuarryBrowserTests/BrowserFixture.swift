@@ -76,7 +76,7 @@ struct BrowserFixture {
 
     /// The ticker with `symbol` in `context`.
     static func ticker(_ symbol: String, in context: ObjectContext) throws -> ManagedObject {
-        let found = try context.fetch(FetchRequest(entityName: "Ticker", predicate: Quarry.Key("symbol") == .string(symbol)))
+        let found = try context.fetch(FetchRequest(entityName: "Ticker", predicate: PredicateKey("symbol") == .string(symbol)))
         guard let first = found.first else { throw FixtureError.missing(symbol) }
         return first
     }
@@ -86,7 +86,7 @@ struct BrowserFixture {
         let store = try SQLiteStore(url: directory.file("browse.sqlite"), model: nil, options: .init(readOnly: true))
         let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "check"))
         return try context.performAndWait {
-            let found = try context.fetch(FetchRequest(entityName: "Ticker", predicate: Quarry.Key("symbol") == .string(symbol)))
+            let found = try context.fetch(FetchRequest(entityName: "Ticker", predicate: PredicateKey("symbol") == .string(symbol)))
             return try found.first?.value(forKey: key)
         }
     }

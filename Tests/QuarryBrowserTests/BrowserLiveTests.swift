@@ -15,7 +15,7 @@ struct BrowserLiveTests {
         #expect(lines[7].hasPrefix("T012"))
         #expect(lines[39].contains("row 5/120"))
         try await f.importerSave { context in
-            let energy = try context.fetch(FetchRequest(entityName: "Sector", predicate: Quarry.Key("name") == .string("Energy")))[0]
+            let energy = try context.fetch(FetchRequest(entityName: "Sector", predicate: PredicateKey("name") == .string("Energy")))[0]
             for symbol in ["A1", "A2"] {
                 let ticker = try context.insertObject(entityName: "Ticker")
                 try ticker.setValue(.string(symbol), forKey: "symbol")
@@ -130,13 +130,13 @@ struct BrowserLiveTests {
         f.type("e")
         f.press(.end)
         f.type("X")
-        f.browser.handle(.terminate(signal: 2))
+        f.browser.handle(.terminate(signal: SIGINT))
         #expect(!f.browser.wantsQuit)
         #expect(f.screen().contains(text: "Quit and discard the unsaved edits?"))
         f.type("y")
         #expect(f.browser.wantsQuit)
         let g = try BrowserFixture()
-        g.browser.handle(.terminate(signal: 15))
+        g.browser.handle(.terminate(signal: SIGTERM))
         #expect(g.browser.wantsQuit)
     }
 }

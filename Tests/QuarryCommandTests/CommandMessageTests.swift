@@ -68,6 +68,12 @@ struct CommandMessageTests {
         #expect(!result.standardOutput.contains("reusing"))
     }
 
+    @Test func versionPrintsTheVersionStoresRecord() throws {
+        let result = try quarry("--version")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == QuarryVersion.string)
+    }
+
     @Test func demoHelpDocumentsImportOnly() throws {
         let result = try quarry("demo", "--help")
         #expect(result.status == 0)

@@ -14,7 +14,7 @@ extension ObjectContext {
     /// not at all), to the parent for a child context.
     ///
     /// Every inserted and updated object is validated first; a failure throws
-    /// ``ValidationError`` and nothing is written. Conflicts with changes saved elsewhere are
+    /// ``ObjectValidationError`` and nothing is written. Conflicts with changes saved elsewhere are
     /// resolved by ``mergePolicy``. On success a ``DidSaveEvent`` is posted.
     @discardableResult
     public func save() throws -> SaveOutcome {

@@ -16,7 +16,7 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
 
 /// A save refused because objects failed validation; lists every failure, not just the first.
 /// Nothing was written.
-public struct ValidationError: Error, Sendable, CustomStringConvertible {
+public struct ObjectValidationError: Error, Sendable, CustomStringConvertible {
     /// Every failure found.
     public var failures: [ValidationFailure]
 
@@ -75,12 +75,12 @@ extension ManagedObject {
 
 extension ObjectContext {
     /// Validates every inserted and updated object, and the deny rules of deleted ones.
-    /// - Throws: ``ValidationError`` with every failure.
+    /// - Throws: ``ObjectValidationError`` with every failure.
     public func validateForSave() throws {
         var failures: [ValidationFailure] = []
         for object in insertedList where object.inserted { failures += object.validationFailures() }
         for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.validationFailures() }
         for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.denyFailures() }
-        if !failures.isEmpty { throw ValidationError(failures: failures) }
+        if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
     }
 }

@@ -1,4 +1,6 @@
-/// What to fetch: an entity, a filter, an order, a window, and the form of the results.
+/// What to fetch: an entity, a filter, an order and a window. The form of the results is the
+/// method's: ``ObjectContext/fetch(_:)`` for objects, ``ObjectContext/fetchObjectIDs(_:)``,
+/// ``ObjectContext/fetchDictionaries(_:properties:)`` and ``ObjectContext/count(for:)``.
 ///
 /// ```swift
 /// var request = FetchRequest(entityName: "Ticker")
@@ -8,18 +10,6 @@
 /// let tickers = try context.fetch(request)
 /// ```
 public struct FetchRequest: Sendable {
-    /// The form of a fetch's results.
-    public enum ResultType: Sendable, Hashable {
-        /// Managed objects (the default).
-        case objects
-        /// Object IDs only; nothing is loaded.
-        case objectIDs
-        /// Dictionaries of the chosen properties (all attributes when empty).
-        case dictionaries([String])
-        /// The count only.
-        case count
-    }
-
     /// The entity fetched.
     public var entityName: String
     /// The filter (`nil`: every object).
@@ -32,8 +22,6 @@ public struct FetchRequest: Sendable {
     public var fetchOffset = 0
     /// Objects are loaded in batches of this size as they are used (0: all at once).
     public var fetchBatchSize = 0
-    /// The form of the results.
-    public var resultType = ResultType.objects
     /// Whether the context's unsaved inserts, updates and deletes are honoured (default `true`).
     public var includesPendingChanges = true
     /// Whether objects of sub-entities are included (default `true`).

@@ -1,5 +1,5 @@
-/// The Swift builder for predicates: `Key("price") > 10 && Key("sector.name") == "Tech"`.
-public struct Key: Sendable, Hashable {
+/// The Swift builder for predicates: `PredicateKey("price") > 10 && PredicateKey("sector.name") == "Tech"`.
+public struct PredicateKey: Sendable, Hashable {
     /// The key path.
     public let path: String
 
@@ -10,12 +10,12 @@ public struct Key: Sendable, Hashable {
         .comparison(PredicateComparison(.keyPath(path), op, .constant(value), options: options))
     }
 
-    public static func == (k: Key, v: Value) -> ObjectPredicate { k.compare(.equal, v) }
-    public static func != (k: Key, v: Value) -> ObjectPredicate { k.compare(.notEqual, v) }
-    public static func < (k: Key, v: Value) -> ObjectPredicate { k.compare(.less, v) }
-    public static func <= (k: Key, v: Value) -> ObjectPredicate { k.compare(.lessOrEqual, v) }
-    public static func > (k: Key, v: Value) -> ObjectPredicate { k.compare(.greater, v) }
-    public static func >= (k: Key, v: Value) -> ObjectPredicate { k.compare(.greaterOrEqual, v) }
+    public static func == (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.equal, v) }
+    public static func != (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.notEqual, v) }
+    public static func < (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.less, v) }
+    public static func <= (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.lessOrEqual, v) }
+    public static func > (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.greater, v) }
+    public static func >= (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.greaterOrEqual, v) }
 
     /// `key BEGINSWITH[options] prefix`.
     public func beginsWith(_ s: String, _ options: ComparisonOptions = []) -> ObjectPredicate { compare(.beginsWith, .string(s), options) }

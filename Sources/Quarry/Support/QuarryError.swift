@@ -1,7 +1,7 @@
 /// General engine errors: misuse of the API, unknown names, values that do not fit.
 ///
 /// Errors from more specific areas have their own types: ``ModelError`` (models and loaders),
-/// ``StoreError`` (files and SQLite), ``ValidationError`` (save-time validation) and
+/// ``StoreError`` (files and SQLite), ``ObjectValidationError`` (save-time validation) and
 /// ``MergeConflictError`` (optimistic-locking conflicts under the error policy).
 public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No entity of that name in the model.

@@ -184,7 +184,7 @@ final class EditSession {
                 "\(overwrite.property): overwrote \(overwriteText(overwrite.overwritten, key: overwrite.property)) written elsewhere with \(overwriteText(overwrite.written, key: overwrite.property))"
             }
             return SaveReport(objectID: object.objectID, conflicts: conflicts)
-        } catch let error as ValidationError {
+        } catch let error as ObjectValidationError {
             for failure in error.failures {
                 if let index = fields.firstIndex(where: { $0.key == failure.key }) {
                     fields[index].error = failure.reason
@@ -219,7 +219,7 @@ final class EditSession {
 
     private func lookUp(_ text: String, in destination: (entity: String, displayKey: String)) throws -> ManagedObject? {
         if text.isEmpty { return nil }
-        var request = FetchRequest(entityName: destination.entity, predicate: Quarry.Key(destination.displayKey) == .string(text))
+        var request = FetchRequest(entityName: destination.entity, predicate: PredicateKey(destination.displayKey) == .string(text))
         request.fetchLimit = 2
         let found = try context.fetch(request)
         guard let first = found.first else { throw ValueTextError("no \(destination.entity) with \(destination.displayKey) \"\(text)\"") }

@@ -50,7 +50,7 @@ struct DeleteRuleTests {
             let p = try context.insert(Portfolio.self); p.owner = owner
             try context.save()
             context.delete(owner)
-            let error = #expect(throws: ValidationError.self) { try context.save() }
+            let error = #expect(throws: ObjectValidationError.self) { try context.save() }
             #expect(error?.failures.first?.key == "portfolios")
             #expect(error?.description.contains("delete denied") == true)
             context.rollback()

@@ -79,7 +79,7 @@ struct SaveTests {
             bad.price = -1
             let missing = try context.insert(Quote.self)
             _ = missing
-            let error = #expect(throws: ValidationError.self) { try context.save() }
+            let error = #expect(throws: ObjectValidationError.self) { try context.save() }
             let failures = error?.failures ?? []
             #expect(failures.contains { $0.entity == "Ticker" && $0.key == "symbol" && $0.reason.contains("maximum") })
             #expect(failures.contains { $0.key == "symbol" && $0.reason.contains("does not match") })

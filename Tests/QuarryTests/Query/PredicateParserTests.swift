@@ -97,9 +97,9 @@ struct PredicateParserTests {
         #expect(ObjectPredicate(dictionary: ["b": 1, "a": ["x", "y"]]) ==
                 .and([.comparison(PredicateComparison(.keyPath("a"), .in, .list([.constant(.string("x")), .constant(.string("y"))]))), cmp("b", .equal, .integer(1))]))
         #expect(try ObjectPredicate(formats: ["a == 1", "b == 2"]) == .and([cmp("a", .equal, .integer(1)), cmp("b", .equal, .integer(2))]))
-        #expect((Key("price") > .integer(10) && Key("name").beginsWith("A", .caseInsensitive)) ==
+        #expect((PredicateKey("price") > .integer(10) && PredicateKey("name").beginsWith("A", .caseInsensitive)) ==
                 .and([cmp("price", .greater, .integer(10)), cmp("name", .beginsWith, .string("A"), .direct, .caseInsensitive)]))
-        #expect(!(Key("a") == .null) == .not(cmp("a", .equal, .null)))
+        #expect(!(PredicateKey("a") == .null) == .not(cmp("a", .equal, .null)))
     }
 
     @Test("formatting round-trips through the parser")

@@ -27,6 +27,8 @@ import QuarryTestSupport
             #expect(try db.indexes(on: "Z_Tag_tickers").contains { $0.columns == ["Z_DST"] })
             #expect(try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal")
             #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM Z_PRIMARYKEY") == 7)
+            #expect(try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = 'quarryVersion'") == QuarryVersion.string,
+                    "the store records the version of Quarry that made it")
         }
     }
 
