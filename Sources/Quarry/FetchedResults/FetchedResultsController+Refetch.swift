@@ -15,9 +15,13 @@ extension FetchedResultsController {
     }
 
     /// ``refetchReportingChanges()`` for an ``ObjectsDidChange/storeChangedExternally`` event:
-    /// a failure leaves the results as they were.
+    /// a failure leaves the results as they were and is told to the delegate.
     func refetchReportingChanges(refreshed: [ObjectID]) {
-        try? refetchDifference(refreshed: refreshed)
+        do {
+            try refetchDifference(refreshed: refreshed)
+        } catch {
+            report(FetchedResultsError.refetchFailed(entity: entity.name, reason: "\(error)"))
+        }
     }
 
     private func refetchDifference(refreshed: [ObjectID]) throws {
@@ -33,15 +37,15 @@ extension FetchedResultsController {
         let rows = try context.coordinator.store.keyedIDs(for: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))
         let entries = rows.map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
         let found = results.locate(entries)
-        var upserts: [Upsert] = []
+        var decisions = Decisions()
         var present = Set<ObjectID>(minimumCapacity: entries.count)
         for (n, entry) in entries.enumerated() {
             present.insert(entry.id)
-            if found[n]?.sameKeys != true { upserts.append(Upsert(entry: entry)) }
+            if found[n]?.sameKeys != true { decisions.upserts.append(Upsert(entry: entry)) }
         }
-        let leaving = results.allIDs.filter { !present.contains($0) }
-        let moved = Set(upserts.map(\.entry.id))
-        let untouched = refreshed.filter { present.contains($0) && !moved.contains($0) }
-        apply(upserts: upserts, leaving: leaving, untouched: untouched)
+        decisions.leaving = results.allIDs.filter { !present.contains($0) }
+        let moved = Set(decisions.upserts.map(\.entry.id))
+        decisions.untouched = refreshed.filter { present.contains($0) && !moved.contains($0) }
+        applyAndReport(decisions)
     }
 }

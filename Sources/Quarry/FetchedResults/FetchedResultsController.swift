@@ -73,6 +73,8 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// How many store queries decided merged objects that are not registered (at most one
     /// per event, and none when the save's carried state or its changed keys decide them).
     var mergeQueries = 0
+    /// The last change the controller could not apply, if any (also told to the delegate).
+    public internal(set) var lastError: FetchedResultsError?
     /// How many times ``performFetch()`` queried the store, and how many times it used the
     /// cache instead (for tests).
     var storeFetchCount = 0

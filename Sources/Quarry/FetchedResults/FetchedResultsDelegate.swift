@@ -51,6 +51,9 @@ public protocol FetchedResultsControllerDelegate: AnyObject {
     func controllerDidChangeContent(_ controller: FetchedResultsController)
     /// The context was reset: reload everything (the controller has fetched again).
     func controllerDidResetContent(_ controller: FetchedResultsController)
+    /// A change could not be applied (a store query failed): the results lag behind the
+    /// context until a later change or a refetch (see ``FetchedResultsError``).
+    func controller(_ controller: FetchedResultsController, didFailWith error: FetchedResultsError)
 }
 
 extension FetchedResultsControllerDelegate {
@@ -59,6 +62,7 @@ extension FetchedResultsControllerDelegate {
     public func controller(_ controller: FetchedResultsController, didChangeObject objectID: ObjectID, at indexPath: RowPath?, for type: ResultsChangeType, newIndexPath: RowPath?) {}
     public func controllerDidChangeContent(_ controller: FetchedResultsController) {}
     public func controllerDidResetContent(_ controller: FetchedResultsController) {}
+    public func controller(_ controller: FetchedResultsController, didFailWith error: FetchedResultsError) {}
 }
 
 /// For consumers that prefer to diff: receives the whole new state (section names and

@@ -79,6 +79,7 @@ public final class Browser {
                                sectionKey: configuration.sectionKey, filter: nil)
         self.table = try ResultsTable(context: stack.mainContext, query: query)
         table.onChange = { [weak self] in self?.onNeedsDisplay?() }
+        table.onError = { [weak self] error in self?.message = ("\(error)", true) }
         if let filter = configuration.filter {
             var filtered = query
             filtered.filter = filter

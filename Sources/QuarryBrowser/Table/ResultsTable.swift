@@ -30,6 +30,8 @@ final class ResultsTable {
     var columns: [ColumnSpec]
     /// Called after the results changed (live merge, local save) so the UI can schedule a frame.
     var onChange: (() -> Void)?
+    /// Called when a live change could not be applied (the controller's store query failed).
+    var onError: ((FetchedResultsError) -> Void)?
     /// How long a changed row stays highlighted, in seconds.
     var flashDuration = 1.0
 
@@ -373,5 +375,12 @@ private final class ControllerObserver: FetchedResultsControllerDelegate, @unche
 
     func controllerDidResetContent(_ controller: FetchedResultsController) {
         MainActor.assumeIsolated { table?.controllerDidReset() }
+    }
+
+    func controller(_ controller: FetchedResultsController, didFailWith error: FetchedResultsError) {
+        MainActor.assumeIsolated {
+            table?.onError?(error)
+            table?.onChange?()
+        }
     }
 }

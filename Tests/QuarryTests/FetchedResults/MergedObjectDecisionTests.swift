@@ -1,4 +1,5 @@
 import Foundation
+import class GRDB.DatabaseQueue
 import Testing
 @testable import Quarry
 import QuarryTestSupport
@@ -136,4 +137,58 @@ struct MergedObjectDecisionTests {
             #expect(shown.price == 200)
         }
     }
+
+    @Test("a failed decision query is told to the delegate, the rest of the change applies, a refetch catches up")
+    func failedDecisionQueryIsReported() throws {
+        let store = TestStore(.sqlite)
+        let importer = try store.context("importer")
+        let ids = try seed(importer)
+        let main = try store.context("main")
+        let related = FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "sector.name == 'A'"), sortDescriptors: [SortKey("price")])
+        let (controller, log, first, sector) = try main.performAndWait { () -> (FetchedResultsController, FailureLog, Ticker, Sector?) in
+            let controller = try FetchedResultsController(fetchRequest: related, context: main)
+            try controller.performFetch()
+            let log = FailureLog()
+            controller.delegate = log
+            // T0 and its sector loaded (and held): T0 is decided in memory.
+            let first = controller.object(at: RowPath(section: 0, row: 0)) as! Ticker
+            let sector = first.sector
+            _ = sector?.name
+            return (controller, log, first, sector)
+        }
+        let saved = try save(importer) {
+            (importer.object(with: ids[0]) as! Ticker).price = 100   // registered here: moves to the end
+            (importer.object(with: ids[2]) as! Ticker).price = 90    // not registered: needs the query
+        }
+        // Another program takes the sector table away: the query deciding T2 fails.
+        let database = try DatabaseQueue(path: store.url.path)
+        try database.write { try $0.execute(sql: #"ALTER TABLE "Sector" RENAME TO "Hidden""#) }
+        try main.performAndWait {
+            main.merge(fromDidSave: saved)
+            guard case .mergeQueryFailed(let entity, let objects, let reason)? = controller.lastError else {
+                Issue.record("no error recorded: \(String(describing: controller.lastError))")
+                return
+            }
+            #expect(entity == "Ticker" && objects == 1 && reason.contains("Sector"), "\(String(describing: controller.lastError))")
+            #expect(log.failures == [controller.lastError!])
+            #expect(log.calls.contains("move [0, 0] [0, 9]"), "the registered T0 still moved: \(log.calls)")
+        }
+        try database.write { try $0.execute(sql: #"ALTER TABLE "Hidden" RENAME TO "Sector""#) }
+        try main.performAndWait {
+            try controller.refetchReportingChanges()
+            #expect(controller.snapshot.items == (try fresh(related, main)), "a refetch places T2")
+            #expect(first.price == 100 && sector?.name == "A")
+        }
+    }
+}
+
+/// A delegate recording object changes and failures.
+private final class FailureLog: FetchedResultsControllerDelegate, @unchecked Sendable {
+    // Used on the controller's context queue only.
+    var calls: [String] = []
+    var failures: [FetchedResultsError] = []
+    func controller(_ controller: FetchedResultsController, didChangeObject objectID: ObjectID, at indexPath: RowPath?, for type: ResultsChangeType, newIndexPath: RowPath?) {
+        calls.append("\(type) \(indexPath.map(\.description) ?? "-") \(newIndexPath.map(\.description) ?? "-")")
+    }
+    func controller(_ controller: FetchedResultsController, didFailWith error: FetchedResultsError) { failures.append(error) }
 }
