@@ -65,6 +65,11 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// `relevantKeys` is `nil`.
     let relevantBits: [UInt64]
     var results: SortedResults
+    /// Whether the results are all of the request's, or only its first ones: a preview shown
+    /// while a background fetch builds the full index (see
+    /// ``performFetch(cancellation:previewCount:completion:)``). A preview is not updated live;
+    /// the changes it misses are applied to the full index when it is installed.
+    public internal(set) var isComplete = true
     /// Where each section starts in `results`, and its name.
     var sectionStarts: [Int] = []
     var sectionNames: [String] = []
@@ -156,12 +161,7 @@ public final class FetchedResultsController: @unchecked Sendable {
                 cacheHitCount += 1
             } else {
                 storeFetchCount += 1
-                if let sqlite = store as? SQLiteStore {
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
-                } else {
-                    let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
-                }
+                results = try Self.index(from: store, query: query, keyPaths: keyPaths, sortKeys: fetchRequest.sortDescriptors)
                 rebuildSections()
                 if let cache, let token {
                     try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
@@ -178,7 +178,17 @@ public final class FetchedResultsController: @unchecked Sendable {
             results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
             rebuildSections()
         }
+        isComplete = true
         startTracking()
+    }
+
+    /// The sorted index of `query`'s results in `store` (IDs and the values of `keyPaths`).
+    static func index(from store: PersistentStore, query: StoreQuery, keyPaths: [String], sortKeys: [SortKey]) throws -> SortedResults {
+        if let sqlite = store as? SQLiteStore {
+            return SortedResults(sortKeys: sortKeys, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
+        }
+        let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
+        return SortedResults(sortKeys: sortKeys, entries: entries)
     }
 
     /// Marks the results fetched and starts applying the context's changes to them.
@@ -225,17 +235,15 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     func rebuildSections() {
-        sectionStarts = []
-        sectionNames = []
-        guard sectionNameKeyPath != nil else {
-            sectionStarts = [0]
-            sectionNames = [""]
-            return
-        }
-        for run in results.runs() {
-            sectionStarts.append(run.start)
-            sectionNames.append(run.key.sectionName)
-        }
+        (sectionStarts, sectionNames) = Self.sections(of: results, sectioned: sectionNameKeyPath != nil)
+    }
+
+    /// Where the sections of `results` start and their names: one unnamed section unless
+    /// `sectioned` (by the first sort key).
+    static func sections(of results: SortedResults, sectioned: Bool) -> (starts: [Int], names: [String]) {
+        guard sectioned else { return ([0], [""]) }
+        let runs = results.runs()
+        return (runs.map(\.start), runs.map(\.key.sectionName))
     }
 
     // MARK: Reading

@@ -110,4 +110,78 @@ struct BackgroundFetchTests {
         let symbols = try context.performAndWait { try ids.map { try context.existingObject(with: $0).value(forKey: "symbol") } }
         #expect(symbols.contains(.string("ZZZ")))
     }
+
+    /// Starts a background fetch with a preview of `previewCount` results; returns once the
+    /// preview is installed, with the fetch's completion still to come.
+    func fetchWithPreview(_ controller: FetchedResultsController, _ cancellation: QueryCancellation, previewCount: Int,
+                          completion: @escaping @Sendable (Error?) -> Void) {
+        controller.context.performAndWait {
+            controller.performFetch(cancellation: cancellation, previewCount: previewCount, completion: completion)
+        }
+    }
+
+    @Test("a preview shows the first results at once, incomplete; the full index replaces it with the changes made meanwhile")
+    func previewThenFullIndex() async throws {
+        let (store, context) = try seeded()
+        defer { withExtendedLifetime(store) {} }  // its folder holds the file the save opens
+        let controller = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name") }
+        let gate = QueryGate()
+        let cancellation = QueryCancellation { _ in gate.hold() }
+        let (done, finished) = AsyncStream<Error?>.makeStream()
+        fetchWithPreview(controller, cancellation, previewCount: 30) { finished.yield($0) }
+        await gate.waitUntilStarted()
+        // The full query is held: the preview is what shows.
+        let expected = try context.performAndWait { () -> [ObjectID] in
+            let fresh = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name")
+            try fresh.performFetch()
+            return Array(fresh.snapshot.items.flatMap { $0 }.prefix(30))
+        }
+        context.performAndWait {
+            #expect(!controller.isComplete)
+            #expect(controller.count == 30)
+            #expect(controller.snapshot.items.flatMap { $0 } == expected)
+            #expect(controller.sections.map(\.name) == ["energy"], "sections of the preview's rows")
+        }
+        // A change saved now is not in the held query's snapshot, nor shown by the preview.
+        try context.performAndWait {
+            let t = try context.insert(Ticker.self)
+            t.symbol = "A0000"
+            t.price = 9
+            t.sector = try context.fetch(FetchRequest(entityName: "Sector", predicate: try ObjectPredicate(format: "name == 'energy'"))).first as? Sector
+            try context.save()
+        }
+        gate.release()
+        var iterator = done.makeAsyncIterator()
+        let error = await iterator.next() ?? nil
+        #expect(error == nil)
+        try context.performAndWait {
+            #expect(controller.isComplete)
+            let fresh = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name")
+            try fresh.performFetch()
+            #expect(controller.snapshot == fresh.snapshot)
+            #expect(controller.count == 1601)
+        }
+    }
+
+    @Test("a background fetch with a cache name writes the cache, and the next one reads it instead of querying")
+    func backgroundFetchUsesTheCache() async throws {
+        let (_, context) = try seeded(200)
+        let directory = TemporaryDirectory()
+        func controller() throws -> FetchedResultsController {
+            try context.performAndWait {
+                let controller = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name", cacheName: "tickers")
+                controller.cacheDirectory = directory.url
+                return controller
+            }
+        }
+        let first = try controller()
+        #expect(await fetch(first, QueryCancellation()) == nil)
+        let second = try controller()
+        #expect(await fetch(second, QueryCancellation()) == nil)
+        context.performAndWait {
+            #expect(first.storeFetchCount == 1 && first.cacheHitCount == 0)
+            #expect(second.storeFetchCount == 0 && second.cacheHitCount == 1)
+            #expect(second.snapshot == first.snapshot && second.count == 160)
+        }
+    }
 }
