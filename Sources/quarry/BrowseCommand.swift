@@ -42,6 +42,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
     var theme: String?
 
+    @Flag(name: .long, help: "Neither read nor write the sorted index in the cache ($XDG_CACHE_HOME/quarry/frc, kept per store and view so that reopening an unchanged store skips reading every row).")
+    var noCache = false
+
     @Flag(name: .long, help: "Open the store read-only (PRAGMA query_only); editing is disabled.")
     var readOnly = false
 
@@ -114,9 +117,11 @@ struct BrowseCommand: AsyncParsableCommand {
         options.readOnly = readOnly
         options.foreignDatabase = foreign
         let stack = try PersistentStack(model: objectModel, options: options)
-        let configuration = BrowserConfiguration(
+        var configuration = BrowserConfiguration(
             storeTitle: isURL ? PostgreSQLStoreOpening.shown(store) : url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
             filter: filter, isReadOnly: readOnly, startMessage: startMessage)
+        configuration.usesIndexCache = !noCache
+        configuration.firstScreenRows = BrowserConfiguration.previewRows
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }
 

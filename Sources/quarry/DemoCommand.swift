@@ -93,8 +93,10 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         let importer = noImport ? nil : DemoImporter(stack: stack, rate: rate)
-        let configuration = BrowserConfiguration(
+        var configuration = BrowserConfiguration(
             storeTitle: isURL ? shown : url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
+        configuration.usesIndexCache = true
+        configuration.firstScreenRows = BrowserConfiguration.previewRows
         var liveStatus: (@MainActor () -> String?)?
         var liveAlert: (@MainActor () -> String?)?
         if let importer {

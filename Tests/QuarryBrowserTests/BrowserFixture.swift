@@ -14,8 +14,10 @@ struct BrowserFixture {
     static let sectors = ["Energy", "Health", "Tech"]
 
     /// Seeds `tickers` tickers `T00`, `T01`, … spread round-robin over three sectors, each with two quotes.
+    /// With `firstScreenRows` > 0 the browser shows a preview of that many rows first, the full
+    /// index arriving once the test yields the main queue (``Browser/fullIndexSettled()``).
     init(tickers: Int = 30, size: TerminalSize = TerminalSize(width: 120, height: 40), readOnly: Bool = false,
-         sectioned: Bool = true, names: (Int) -> String = { "Company \($0)" }) throws {
+         sectioned: Bool = true, firstScreenRows: Int = 0, names: (Int) -> String = { "Company \($0)" }) throws {
         var options = PersistentStack.Options()
         options.storeURL = directory.file("browse.sqlite")
         stack = try PersistentStack(model: TestModels.tickers(), options: options)
@@ -39,8 +41,9 @@ struct BrowserFixture {
             }
             try importer.save()
         }
-        let configuration = BrowserConfiguration(storeTitle: "browse.sqlite", entityName: "Ticker", sort: [SortKey("symbol")],
+        var configuration = BrowserConfiguration(storeTitle: "browse.sqlite", entityName: "Ticker", sort: [SortKey("symbol")],
                                                  sectionKey: sectioned ? "sector.name" : nil, isReadOnly: readOnly)
+        configuration.firstScreenRows = firstScreenRows
         browser = try Browser(stack: stack, configuration: configuration)
         // Highlights last an hour here, so a slow machine never sees one expire mid-test.
         browser.table.flashDuration = 3600

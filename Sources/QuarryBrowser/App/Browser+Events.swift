@@ -79,9 +79,9 @@ extension Browser {
         case .pageDown, .control("f"), .character(" "): table.page(by: 1)
         case .pageUp, .control("b"): table.page(by: -1)
         case .home, .character("g"): table.moveToTop()
-        case .end, .character("G"): table.moveToBottom()
-        case .character("]"): table.jumpSection(by: 1)
-        case .character("["): table.jumpSection(by: -1)
+        case .end, .character("G"): afterFullIndex { self.table.moveToBottom() }
+        case .character("]"): afterFullIndex { self.table.jumpSection(by: 1) }
+        case .character("["): afterFullIndex { self.table.jumpSection(by: -1) }
         case .right, .character("l"): moveColumnCursor(by: 1)
         case .left, .character("h"): moveColumnCursor(by: -1)
         case .character("?"), .function(1): overlay = .help(scroll: 0)
@@ -90,8 +90,8 @@ extension Browser {
             overlay = .prompt(PromptState(kind: .search, text: "", origin: table.cursorID))
         case .character("f"):
             overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
-        case .character("n"): repeatSearch(forward: true)
-        case .character("N"): repeatSearch(forward: false)
+        case .character("n"): afterFullIndex { self.repeatSearch(forward: true) }
+        case .character("N"): afterFullIndex { self.repeatSearch(forward: false) }
         case .character("s"): sortByColumnUnderCursor(ascending: true)
         case .character("S"): sortByColumnUnderCursor(ascending: false)
         case .character("<"): resizeColumnUnderCursor(by: -2)

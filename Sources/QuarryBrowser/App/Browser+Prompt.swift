@@ -43,6 +43,15 @@ extension Browser {
         edit(&state.text)
         state.error = nil
         if state.kind == .search, !state.text.isEmpty {
+            guard table.isComplete else {
+                // Searched again (with the text typed by then) once every row is in.
+                state.error = ("reading every row: searching when the index is complete", nil)
+                afterFullIndex { [weak self] in
+                    guard let self, case .prompt(let open)? = self.overlay, open === state else { return }
+                    self.editPrompt(state) { _ in }
+                }
+                return
+            }
             let text = state.text.text
             if !search(text, from: state.origin.flatMap(table.displayIndex(of:)) ?? 0, forward: true, includeStart: true) {
                 state.error = ("no match for \"\(text)\"", nil)

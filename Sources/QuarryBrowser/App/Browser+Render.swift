@@ -49,7 +49,7 @@ extension Browser {
 
     private var statusText: String {
         let columns = shownColumns
-        var parts = ["row \(table.cursorRowNumber)/\(table.rowCount)", "col \(columns.isEmpty ? 0 : columnCursor + 1)/\(columns.count)"]
+        var parts = ["row \(table.cursorRowNumber)/\(rowCountText)", "col \(columns.isEmpty ? 0 : columnCursor + 1)/\(columns.count)"]
         if table.query.sectionKey != nil, let path = table.cursorPath {
             let name = table.sections[path.section].name
             parts.append(name.isEmpty ? "(none)" : name)

@@ -46,6 +46,11 @@ public final class Browser {
     /// while no other message is up.
     public var liveAlert: (@MainActor () -> String?)?
     /// The query running off the main queue, if any.
+    /// Actions of keys that need the full index (`G`, `[`, `]`, `n`, `N`, a search), waiting
+    /// for it while the table shows a preview (see ``Browser+FullIndex``).
+    var waitingForIndex: [@MainActor () -> Void] = []
+    /// Tests waiting for the full index.
+    var indexWaiters: [CheckedContinuation<Void, Never>] = []
     var pendingFetch: PendingFetch?
     /// Callers of ``fetchesSettled()`` waiting for it to end.
     var fetchWaiters: [CheckedContinuation<Void, Never>] = []
@@ -77,7 +82,16 @@ public final class Browser {
         // any other, so a slow `--where` cannot keep the browser from starting (or quitting).
         let query = TableQuery(entityName: configuration.entityName, sort: configuration.sort,
                                sectionKey: configuration.sectionKey, filter: nil)
-        self.table = try ResultsTable(context: stack.mainContext, query: query)
+        // The first screen comes from a query that reads only its rows; the full index is
+        // built (or read from the cache) meanwhile, and keys that need it wait for it.
+        let cacheName = configuration.usesIndexCache ? IndexCacheName.make(store: stack.writerCoordinator.store.url, query: query) : nil
+        let completion = IndexCompletion()
+        if configuration.firstScreenRows > 0 {
+            self.table = try ResultsTable(context: stack.mainContext, query: query, previewRows: configuration.firstScreenRows,
+                                          cacheName: cacheName) { error in completion.run(error) }
+        } else {
+            self.table = try ResultsTable(context: stack.mainContext, query: query, cacheName: cacheName)
+        }
         table.onChange = { [weak self] in self?.onNeedsDisplay?() }
         table.onError = { [weak self] error in self?.message = ("\(error)", true) }
         if let filter = configuration.filter {
@@ -91,8 +105,10 @@ public final class Browser {
             }
         }
         if let start = configuration.startMessage { message = (start, true) }
+        completion.attach(self)
         observeRemoteChanges()
     }
+
 
     /// Whether a form with unsaved edits is open.
     public var hasPendingEdits: Bool {

@@ -20,6 +20,18 @@ public struct BrowserConfiguration: Sendable {
     public var theme: Theme
     /// A message to show at start (for example a malformed theme file that was replaced by the default).
     public var startMessage: String?
+    /// Whether the first query's sorted index is kept in the fetched-results cache
+    /// (``FetchedResultsController/cacheName``, in `$XDG_CACHE_HOME/quarry/frc`), so that
+    /// reopening an unchanged store reads it back instead of querying every row. `quarry`
+    /// turns it on; off by default.
+    public var usesIndexCache = false
+    /// How many rows the first screen's query reads, the full index being built (or read from
+    /// the cache) afterwards off the main queue, keys that need every row waiting for it; 0
+    /// reads the whole index before the first screen. `quarry` uses ``previewRows``; 0 by
+    /// default.
+    public var firstScreenRows = 0
+    /// More rows than any terminal shows: what `quarry` reads for the first screen.
+    public static let previewRows = 300
 
     /// Creates a configuration.
     public init(storeTitle: String, entityName: String, sort: [SortKey], sectionKey: String? = nil, filter: String? = nil,

@@ -56,26 +56,83 @@ final class ResultsTable {
     /// smart merge refreshes them (and only them), and redrawing does not fault them again.
     private var visibleObjects: [ManagedObject] = []
 
-    /// Opens the table for `query` on `context` (a main-queue context).
+    /// Opens the table for `query` on `context` (a main-queue context), with its whole index
+    /// (read from the controller's cache `cacheName` when the store is unchanged since it was written).
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
-    init(context: ObjectContext, query: TableQuery) throws {
+    init(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws {
         self.context = context
         let entity = try context.model.requireEntity(query.entityName)
         self.entity = entity
         self.query = query
         self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
-        self.controller = try Self.makeController(context: context, query: query)
+        self.controller = try Self.makeController(context: context, query: query, cacheName: cacheName)
         attach()
         try controller.performFetch()
         recomputeLines()
         moveCursor(to: 0)
     }
 
-    private static func makeController(context: ObjectContext, query: TableQuery) throws -> FetchedResultsController {
+    /// Opens the table for `query` on `context` showing its first `previewRows` rows at once
+    /// (a query that reads only them), while the full index is built off the main queue, read
+    /// from the controller's cache `cacheName` when the store is unchanged since it was written.
+    /// Until then ``isComplete`` is `false`; `onComplete` runs on the main queue once the full
+    /// results are shown (the cursor stays on its object), with the error if they could not be
+    /// built (the preview stays then).
+    /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown
+    ///   entity, or the preview query's error.
+    init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
+         onComplete: @escaping @MainActor (Error?) -> Void) throws {
+        self.context = context
+        let entity = try context.model.requireEntity(query.entityName)
+        self.entity = entity
+        self.query = query
+        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
+        self.controller = try Self.makeController(context: context, query: query, cacheName: cacheName)
+        attach()
+        let controller = controller
+        let outcome = PreviewOutcome()
+        controller.performFetch(cancellation: QueryCancellation(), previewCount: previewRows) { [weak self] error in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                // A failed preview (or a fetch done on this queue) completes at once, before
+                // `init` returns: its error is thrown below.
+                guard outcome.previewInstalled else {
+                    outcome.immediateError = error
+                    return
+                }
+                if self.controller === controller { self.indexCompleted() }
+                onComplete(error)
+            }
+        }
+        if let error = outcome.immediateError { throw error }
+        outcome.previewInstalled = true
+        recomputeLines()
+        moveCursor(to: 0)
+    }
+
+    /// Whether the table shows all of its query's rows, or only the first ones while the full
+    /// index is built (the status line says "≥").
+    var isComplete: Bool { controller.isComplete }
+
+    /// The full index replaced the preview: the lines are recomputed, the cursor kept on its object.
+    private func indexCompleted() {
+        let keep = cursorID
+        let screenRow = cursor - top
+        recomputeLines()
+        if let keep, let index = displayIndex(of: keep) {
+            cursor = index
+            top = cursor - screenRow
+            clampTop()
+            cursorID = keep
+        }
+        onChange?()
+    }
+
+    private static func makeController(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws -> FetchedResultsController {
         // No sort key (nothing of the entity sorts): the controller keeps object-ID order.
         var request = FetchRequest(entityName: query.entityName, predicate: try query.predicate(), sortDescriptors: query.effectiveSort)
         request.fetchBatchSize = 50
-        return try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: query.sectionKey)
+        return try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: query.sectionKey, cacheName: cacheName)
     }
 
     private func attach() {
@@ -383,4 +440,11 @@ private final class ControllerObserver: FetchedResultsControllerDelegate, @unche
             table?.onChange?()
         }
     }
+}
+
+/// What a preview fetch's completion finds when it runs before the table's `init` returned (a
+/// failed preview completes at once, on the calling queue). Main queue only.
+private final class PreviewOutcome: @unchecked Sendable {
+    var previewInstalled = false
+    var immediateError: Error?
 }
