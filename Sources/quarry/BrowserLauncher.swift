@@ -44,6 +44,9 @@ enum BrowserLauncher {
         let (theme, problem) = theme(named: themeName)
         configuration.theme = theme
         if let problem { configuration.startMessage = problem }
+        if let path = ProcessInfo.processInfo.environment[FullIndexHold.environmentKey] {
+            configuration.fullIndexCancellation = FullIndexHold(fifo: path).cancellation
+        }
         do {
             let browser = try Browser(stack: stack, configuration: configuration)
             browser.liveStatus = liveStatus

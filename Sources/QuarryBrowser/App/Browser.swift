@@ -88,7 +88,9 @@ public final class Browser {
         let completion = IndexCompletion()
         if configuration.firstScreenRows > 0 {
             self.table = try ResultsTable(context: stack.mainContext, query: query, previewRows: configuration.firstScreenRows,
-                                          cacheName: cacheName) { error in completion.run(error) }
+                                          cacheName: cacheName, cancellation: configuration.fullIndexCancellation ?? QueryCancellation()) { error in
+                completion.run(error)
+            }
         } else {
             self.table = try ResultsTable(context: stack.mainContext, query: query, cacheName: cacheName)
         }

@@ -30,6 +30,9 @@ public struct BrowserConfiguration: Sendable {
     /// reads the whole index before the first screen. `quarry` uses ``previewRows``; 0 by
     /// default.
     public var firstScreenRows = 0
+    /// The token the full index's query runs under after a preview (Esc does not cancel it: the
+    /// browser needs every row); tests pass one whose progress hook holds the query.
+    public var fullIndexCancellation: QueryCancellation?
     /// More rows than any terminal shows: what `quarry` reads for the first screen.
     public static let previewRows = 300
 

@@ -81,7 +81,7 @@ final class ResultsTable {
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown
     ///   entity, or the preview query's error.
     init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
-         onComplete: @escaping @MainActor (Error?) -> Void) throws {
+         cancellation: QueryCancellation = QueryCancellation(), onComplete: @escaping @MainActor (Error?) -> Void) throws {
         self.context = context
         let entity = try context.model.requireEntity(query.entityName)
         self.entity = entity
@@ -91,7 +91,7 @@ final class ResultsTable {
         attach()
         let controller = controller
         let outcome = PreviewOutcome()
-        controller.performFetch(cancellation: QueryCancellation(), previewCount: previewRows) { [weak self] error in
+        controller.performFetch(cancellation: cancellation, previewCount: previewRows) { [weak self] error in
             MainActor.assumeIsolated {
                 guard let self else { return }
                 // A failed preview (or a fetch done on this queue) completes at once, before

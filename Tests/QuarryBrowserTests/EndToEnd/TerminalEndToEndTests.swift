@@ -169,4 +169,27 @@ struct TerminalEndToEndTests {
         try tmux.send("q")
         #expect(try await tmux.waitForLastRow(Self.prompt, timeout: .seconds(60)))
     }
+
+    @Test("browse: the first screen appears while the full index is still being built; G waits for it")
+    func firstScreenBeforeTheFullIndex() async throws {
+        let store = directory.file("big.sqlite").path
+        try seed(store, rows: 5_000)
+        let fifo = directory.file("hold").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let tmux = try await shell()
+        defer { tmux.shutDown() }
+        // The full index's query is held (at its first progress check) until the pipe is written.
+        try type(tmux, "clear; QUARRY_TEST_HOLD_FULL_INDEX=\(fifo) \(try quarry()) browse \(store) --entity Ticker --sort symbol --no-cache")
+        var screen = try await waitFor(tmux, "the preview") { s in s.contains { $0.contains("row 1/≥300…") } }
+        #expect(screen[2].hasPrefix("A "), "the first rows in order: \(screen[2])")
+        try tmux.send("G")
+        screen = try await waitFor(tmux, text: "reading every row")
+        #expect(screen.contains { $0.contains("row 1/≥300…") }, "G waits for the index")
+        // Let the query go on: G then acts on the full index.
+        let released = try TmuxHarness.run(["sh", "-c", "echo go > '\(fifo)'"])
+        #expect(released.status == 0)
+        screen = try await waitFor(tmux, "the last row") { s in Self.rowNumbers(s).map { $0.row == 5_000 && $0.total == 5_000 } ?? false }
+        try tmux.send("q")
+        #expect(try await tmux.waitForLastRow(Self.prompt, timeout: .seconds(60)))
+    }
 }
