@@ -18,7 +18,7 @@ package struct CursesColorResolver: Hashable, Sendable {
     package var supportsDefaultColors: Bool
 
     /// The smallest colour count ncurses treats as direct colour.
-    package static let directColorThreshold = 1 << 24
+    package static let directColorThreshold = ColorCapability.directColorCount
 
     /// Creates a resolver.
     package init(terminalColors: Int, usesColor: Bool, supportsDefaultColors: Bool) {
@@ -44,9 +44,9 @@ package struct CursesColorResolver: Hashable, Sendable {
         case .rgb(let red, let green, let blue):
             if isDirectColor { return directNumber(red, green, blue) }
             if terminalColors >= 256 {
-                return Int32(XtermPalette.nearestIndex256(red: red, green: green, blue: blue))
+                return Int32(XtermPalette.nearestIndexed(to: XtermPalette.RGB(Int(red), Int(green), Int(blue))))
             }
-            return limitedANSI(XtermPalette.nearestANSI16(red: red, green: green, blue: blue))
+            return limitedANSI(XtermPalette.nearestANSI(to: XtermPalette.RGB(Int(red), Int(green), Int(blue))))
         }
     }
 
@@ -54,12 +54,12 @@ package struct CursesColorResolver: Hashable, Sendable {
         if isDirectColor {
             // Only 0–7 keep their palette meaning; everything else is read as RGB.
             if index < 8 { return Int32(index) }
-            let (red, green, blue) = XtermPalette.rgb(of: index)
+            let color = XtermPalette.rgb(ofIndex: index)
+            let (red, green, blue) = (UInt8(color.red), UInt8(color.green), UInt8(color.blue))
             return directNumber(red, green, blue)
         }
         if Int(index) < terminalColors { return Int32(index) }
-        let (red, green, blue) = XtermPalette.rgb(of: index)
-        return limitedANSI(XtermPalette.nearestANSI16(red: red, green: green, blue: blue))
+        return limitedANSI(XtermPalette.nearestANSI(to: XtermPalette.rgb(ofIndex: index)))
     }
 
     /// An ANSI colour on a terminal that may only have 8: bright colours fold onto normal ones.

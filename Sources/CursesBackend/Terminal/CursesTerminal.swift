@@ -224,7 +224,7 @@ public final class CursesTerminal: TerminalBackend {
 
     private func configureColors() {
         let terminfoColors = Int(tigetnum("colors"))
-        var capability = ColorCapabilityDetection.capability(environment: environment, terminalColors: max(0, terminfoColors))
+        var capability = ColorCapability.detect(environment: environment, terminalColors: max(0, terminfoColors))
         guard capability != .none, has_colors() else {
             colorCapability = .none
             colors = CursesColorResolver(terminalColors: 0, usesColor: false, supportsDefaultColors: true)

@@ -3,14 +3,14 @@
 /// Indices 0–15 are xterm's default ANSI colours (a user's terminal may redefine them, so they are
 /// only a target when nothing better exists); 16–231 are the 6×6×6 colour cube; 232–255 are the
 /// grey ramp. "Nearest" means the smallest squared distance in RGB; ties go to the lower index.
-enum XtermPalette {
+package enum XtermPalette {
     /// A 24-bit colour as three channel values 0–255.
-    struct RGB: Hashable, Sendable {
-        var red: Int
-        var green: Int
-        var blue: Int
+    package struct RGB: Hashable, Sendable {
+        package var red: Int
+        package var green: Int
+        package var blue: Int
 
-        init(_ red: Int, _ green: Int, _ blue: Int) {
+        package init(_ red: Int, _ green: Int, _ blue: Int) {
             self.red = red
             self.green = green
             self.blue = blue
@@ -34,7 +34,7 @@ enum XtermPalette {
     static let cubeLevels = [0, 95, 135, 175, 215, 255]
 
     /// The colour of palette entry `index`.
-    static func rgb(ofIndex index: UInt8) -> RGB {
+    package static func rgb(ofIndex index: UInt8) -> RGB {
         let index = Int(index)
         switch index {
         case 0..<16:
@@ -49,12 +49,12 @@ enum XtermPalette {
     }
 
     /// The nearest entry of the cube and grey ramp (16–255), which terminals do not redefine.
-    static func nearestIndexed(to color: RGB) -> UInt8 {
+    package static func nearestIndexed(to color: RGB) -> UInt8 {
         nearest(to: color, among: 16...255)
     }
 
     /// The nearest of the 16 ANSI colours.
-    static func nearestANSI(to color: RGB) -> UInt8 {
+    package static func nearestANSI(to color: RGB) -> UInt8 {
         nearest(to: color, among: 0...15)
     }
 

@@ -1,11 +1,10 @@
 import QuarryTUI
 import Testing
-@testable import CursesBackend
 
-@Suite("Colour capability from the environment")
+@Suite("Colour capability from the environment and terminfo")
 struct ColorCapabilityDetectionTests {
     private func detect(_ environment: [String: String], colors: Int = 256) -> ColorCapability {
-        ColorCapabilityDetection.capability(environment: environment, terminalColors: colors)
+        ColorCapability.detect(environment: environment, terminalColors: colors)
     }
 
     @Test("NO_COLOR turns colour off, whatever else is set")
