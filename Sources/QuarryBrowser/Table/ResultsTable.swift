@@ -56,10 +56,9 @@ final class ResultsTable {
     /// smart merge refreshes them (and only them), and redrawing does not fault them again.
     private var visibleObjects: [ManagedObject] = []
 
-    /// Opens the table for `query` on `context` (a main-queue context), with its whole index
-    /// (read from the controller's cache `cacheName` when the store is unchanged since it was written).
-    /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
-    init(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws {
+    /// A table for `query` on `context` (a main-queue context) with its controller made and
+    /// attached, not yet fetched.
+    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?) throws {
         self.context = context
         let entity = try context.model.requireEntity(query.entityName)
         self.entity = entity
@@ -67,6 +66,13 @@ final class ResultsTable {
         self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
         self.controller = try Self.makeController(context: context, query: query, cacheName: cacheName)
         attach()
+    }
+
+    /// Opens the table for `query` on `context` (a main-queue context), with its whole index
+    /// (read from the controller's cache `cacheName` when the store is unchanged since it was written).
+    /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
+    convenience init(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName)
         try controller.performFetch()
         recomputeLines()
         moveCursor(to: 0)
@@ -80,15 +86,9 @@ final class ResultsTable {
     /// built (the preview stays then).
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown
     ///   entity, or the preview query's error.
-    init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
-         cancellation: QueryCancellation = QueryCancellation(), onComplete: @escaping @MainActor (Error?) -> Void) throws {
-        self.context = context
-        let entity = try context.model.requireEntity(query.entityName)
-        self.entity = entity
-        self.query = query
-        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
-        self.controller = try Self.makeController(context: context, query: query, cacheName: cacheName)
-        attach()
+    convenience init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
+                     cancellation: QueryCancellation = QueryCancellation(), onComplete: @escaping @MainActor (Error?) -> Void) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName)
         let controller = controller
         let outcome = PreviewOutcome()
         controller.performFetch(cancellation: cancellation, previewCount: previewRows) { [weak self] error in
@@ -100,7 +100,10 @@ final class ResultsTable {
                     outcome.immediateError = error
                     return
                 }
-                if self.controller === controller { self.indexCompleted() }
+                if self.controller === controller {
+                    self.recomputeLines(keepingCursor: true)
+                    self.onChange?()
+                }
                 onComplete(error)
             }
         }
@@ -114,18 +117,19 @@ final class ResultsTable {
     /// index is built (the status line says "≥").
     var isComplete: Bool { controller.isComplete }
 
-    /// The full index replaced the preview: the lines are recomputed, the cursor kept on its object.
-    private func indexCompleted() {
+    /// Recomputes the lines after the results were replaced; with `keepingCursor`, the cursor
+    /// stays on its object (at the same screen row) when it is still there. Returns whether it did.
+    @discardableResult
+    private func recomputeLines(keepingCursor: Bool) -> Bool {
         let keep = cursorID
         let screenRow = cursor - top
         recomputeLines()
-        if let keep, let index = displayIndex(of: keep) {
-            cursor = index
-            top = cursor - screenRow
-            clampTop()
-            cursorID = keep
-        }
-        onChange?()
+        guard keepingCursor, let keep, let index = displayIndex(of: keep) else { return false }
+        cursor = index
+        top = cursor - screenRow
+        clampTop()
+        cursorID = keep
+        return true
     }
 
     private static func makeController(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws -> FetchedResultsController {
@@ -184,20 +188,12 @@ final class ResultsTable {
             columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath))
             cursorID = nil
         }
-        let keep = cursorID
-        let screenRow = cursor - top
         controller.delegate = nil
         query = newQuery
         controller = newController
         attach()
         flashes = [:]
-        recomputeLines()
-        if let keep, let index = displayIndex(of: keep) {
-            cursor = index
-            top = cursor - screenRow
-            clampTop()
-            cursorID = keep
-        } else {
+        if !recomputeLines(keepingCursor: true) {
             top = 0
             moveCursor(to: 0)
         }
