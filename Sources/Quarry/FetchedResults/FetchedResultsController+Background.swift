@@ -6,7 +6,8 @@ extension FetchedResultsController {
     ///
     /// Two phases:
     /// 1. *Query*, on a background queue: the store query producing the sorted index (IDs and
-    ///    sort keys), run under `cancellation`, which stops it within a few thousand SQLite steps.
+    ///    sort keys), run under `cancellation`, which stops it within a few thousand SQLite
+    ///    steps (on PostgreSQL: once the server acts on `pg_cancel_backend`).
     /// 2. *Install*, on the context's queue: the index becomes the results, the changes the
     ///    context saw while the query ran are applied to it (so no merge in between is lost), and
     ///    change tracking starts.
@@ -14,11 +15,12 @@ extension FetchedResultsController {
     /// Call on the context's queue. `completion` runs there once, with `nil` after the install,
     /// ``QueryCancellationError/cancelled`` when cancelled before the install (nothing changes
     /// then), or the query's error. When the results must be computed from the context's own
-    /// objects (it has a parent or unsaved changes), from a cache, or from a store other than
-    /// SQLite, the fetch runs at once on the calling queue, as ``performFetch()`` does.
+    /// objects (it has a parent or unsaved changes), from a cache, or from a store whose queries
+    /// cannot be cancelled (``PersistentStore/cancelsQueries``: not SQLite or PostgreSQL), the
+    /// fetch runs at once on the calling queue, as ``performFetch()`` does.
     public func performFetch(cancellation: QueryCancellation, completion: @escaping @Sendable (Error?) -> Void) {
         context.checkQueue()
-        guard context.parent == nil, !context.hasChanges, cacheName == nil, let sqlite = context.coordinator.store as? SQLiteStore else {
+        guard context.parent == nil, !context.hasChanges, cacheName == nil, context.coordinator.store.cancelsQueries else {
             do {
                 try cancellation.checkCancelled()
                 try performFetch()
@@ -38,14 +40,14 @@ extension FetchedResultsController {
             completion(error)
             return
         }
-        let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
+        let store = context.coordinator.store
         let sortKeys = fetchRequest.sortDescriptors
         let recorder = ChangeRecorder()
         let recording = context.addObjectsDidChangeObserver { recorder.changes.append($0) }
         DispatchQueue.global(qos: .userInitiated).async {
             let outcome = Result { () throws -> FetchedIndex in
                 try cancellation.run {
-                    FetchedIndex(results: SortedResults(sortKeys: sortKeys, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths)))
+                    FetchedIndex(results: try Self.storeResults(store, query: query, sortKeys: sortKeys))
                 }
             }
             self.context.perform {

@@ -134,6 +134,17 @@ public final class FetchedResultsController: @unchecked Sendable {
 
     // MARK: Fetching
 
+    /// The sorted index of `query`'s results straight from `store` (SQLite: typed pieces with
+    /// no per-row allocation; other stores: their keyed IDs).
+    static func storeResults(_ store: any PersistentStore, query: StoreQuery, sortKeys: [SortKey]) throws -> SortedResults {
+        let keyPaths = sortKeys.map(\.keyPath)
+        if let sqlite = store as? SQLiteStore {
+            return SortedResults(sortKeys: sortKeys, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
+        }
+        let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
+        return SortedResults(sortKeys: sortKeys, entries: entries)
+    }
+
     /// Loads the sorted IDs and sort keys (no objects) and starts tracking changes.
     ///
     /// With a ``cacheName`` the index comes from the cache file when it is still valid, and
@@ -144,7 +155,6 @@ public final class FetchedResultsController: @unchecked Sendable {
         var query = try context.storeQuery(for: fetchRequest)
         query.limit = 0
         query.offset = 0
-        let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
         if context.parent == nil && !context.hasChanges {
             // The store's results are exactly the context's: the persistent cache applies.
             let store = context.coordinator.store
@@ -160,12 +170,7 @@ public final class FetchedResultsController: @unchecked Sendable {
                 cacheHitCount += 1
             } else {
                 storeFetchCount += 1
-                if let sqlite = store as? SQLiteStore {
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
-                } else {
-                    let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
-                }
+                results = try Self.storeResults(store, query: query, sortKeys: fetchRequest.sortDescriptors)
                 rebuildSections()
                 if let cache, let token {
                     try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,

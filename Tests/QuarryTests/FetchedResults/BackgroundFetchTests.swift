@@ -100,7 +100,7 @@ struct BackgroundFetchTests {
         }
         let cancellation = QueryCancellation()
         async let outcome = fetch(controller, cancellation)
-        _ = try PostgreSQLActivity.waitUntilRunning(marker: marker)
+        _ = try await PostgreSQLActivity.waitUntilRunning(marker: marker)
         cancellation.cancel()
         #expect(await outcome as? QueryCancellationError == .cancelled)
         store.pool.beforeCancellableQuery.withLock { $0 = nil }
