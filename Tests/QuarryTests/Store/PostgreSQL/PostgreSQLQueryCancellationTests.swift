@@ -16,8 +16,11 @@ struct PostgreSQLQueryCancellationTests {
         let lock = Int64.random(in: 1...Int64.max)
         let blocker = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer { blocker.close() }
-        var lockBinds = PostgresBindings()
-        lockBinds.append(lock)
+        let lockBinds = { () -> PostgresBindings in
+            var b = PostgresBindings()
+            b.append(lock)
+            return b
+        }()
         let slow = "slow_" + UUID().uuidString
         let other = "other_" + UUID().uuidString
         let cancellation = QueryCancellation()
