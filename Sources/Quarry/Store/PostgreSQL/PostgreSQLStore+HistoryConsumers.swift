@@ -26,7 +26,7 @@ extension PostgreSQLStore {
                 var b = Self.bindings(key)
                 b.append(String(token.value))
                 try connection.execute(#"""
-                    INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2) \
+                    INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2) \#
                     ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"
                     """#, b)
             } else {
