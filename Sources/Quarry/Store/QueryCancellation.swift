@@ -52,7 +52,8 @@ public final class QueryCancellation: Sendable {
         let token: QueryCancellation
         let id: Int?
 
-        /// Unregisters the handler (it is not called after this returns unless it was running).
+        /// Unregisters the handler. A ``cancel()`` that began before may still call it once, so
+        /// a handler must tolerate running after its query ended.
         package func remove() {
             guard let id else { return }
             _ = token.handlers.withLock { $0.byID.removeValue(forKey: id) }
