@@ -19,6 +19,8 @@ extension ForwardingStore {
     public var url: URL? { base.url }
     /// Whether the wrapped store refuses saves.
     public var isReadOnly: Bool { base.isReadOnly }
+    /// Whether the wrapped store's queries stop when cancelled.
+    public var cancelsQueries: Bool { base.cancelsQueries }
     /// The wrapped store's snapshots.
     public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] { try base.snapshots(for: ids) }
     /// The wrapped store's to-many contents.

@@ -48,5 +48,11 @@ public final class TemporaryPostgreSQLStore: ForwardingStore, PersistentHistoryS
     public func deleteHistory(before token: HistoryToken) throws -> Int { try base.deleteHistory(before: token) }
     /// Prunes the PostgreSQL store's history before `date`.
     public func deleteHistory(before date: Date) throws -> Int { try base.deleteHistory(before: date) }
+    /// The consumer token kept in the PostgreSQL store.
+    public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? { try base.historyConsumerToken(consumer) }
+    /// Keeps a consumer token in the PostgreSQL store.
+    public func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {
+        try base.setHistoryConsumerToken(token, consumer: consumer)
+    }
 }
 #endif

@@ -11,7 +11,8 @@ extension FetchedResultsController {
     ///    the full index is built. They are not updated live until the index is installed.
     /// 1. *Index*, on a background queue: the controller's cache file when it is still valid
     ///    (see ``cacheName``), else the store query producing the sorted index (IDs and sort
-    ///    keys), run under `cancellation`, which stops it within a few thousand SQLite steps;
+    ///    keys), run under `cancellation`, which stops it within a few thousand SQLite steps
+    ///    (on PostgreSQL: once the server acts on `pg_cancel_backend`);
     ///    the cache file is rewritten after a query.
     /// 2. *Install*, on the context's queue: the index becomes the results, the changes the
     ///    context saw since the fetch began are applied to it (so no merge in between is lost),
@@ -21,12 +22,14 @@ extension FetchedResultsController {
     /// ``QueryCancellationError/cancelled`` when cancelled before the install (the results are
     /// then those of the preview, or unchanged without one), or the query's error. When the
     /// results must be computed from the context's own objects (it has a parent or unsaved
-    /// changes), the fetch runs at once on the calling queue, as ``performFetch()`` does. A
-    /// failed preview query is passed to `completion` (nothing changed then).
+    /// changes), or the store's queries cannot be cancelled (``PersistentStore/cancelsQueries``:
+    /// not SQLite or PostgreSQL; those stores answer from memory), the fetch runs at once on the
+    /// calling queue, as ``performFetch()`` does, without a preview. A failed preview query is
+    /// passed to `completion` (nothing changed then).
     public func performFetch(cancellation: QueryCancellation, previewCount: Int = 0,
                              completion: @escaping @Sendable (Error?) -> Void) {
         context.checkQueue()
-        guard context.parent == nil, !context.hasChanges else {
+        guard context.parent == nil, !context.hasChanges, context.coordinator.store.cancelsQueries else {
             do {
                 try cancellation.checkCancelled()
                 try performFetch()

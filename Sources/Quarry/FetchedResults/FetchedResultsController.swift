@@ -145,7 +145,6 @@ public final class FetchedResultsController: @unchecked Sendable {
         var query = try context.storeQuery(for: fetchRequest)
         query.limit = 0
         query.offset = 0
-        let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
         if context.parent == nil && !context.hasChanges {
             // The store's results are exactly the context's: the persistent cache applies.
             let store = context.coordinator.store
@@ -161,7 +160,7 @@ public final class FetchedResultsController: @unchecked Sendable {
                 cacheHitCount += 1
             } else {
                 storeFetchCount += 1
-                results = try Self.index(from: store, query: query, keyPaths: keyPaths, sortKeys: fetchRequest.sortDescriptors)
+                results = try Self.index(from: store, query: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath), sortKeys: fetchRequest.sortDescriptors)
                 rebuildSections()
                 if let cache, let token {
                     try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,

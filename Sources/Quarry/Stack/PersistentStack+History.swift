@@ -20,13 +20,13 @@ extension PersistentStack {
     }
 
     /// The last history token `consumer` merged (``setLastMergedHistoryToken(_:consumer:)``),
-    /// `nil` when it never set one. Kept in the store (`Z_METADATA`, `history.consumer.<name>`)
-    /// when it is a writable SQLite store, so it survives a restart; in memory otherwise (a
-    /// read-only stack starts from what the file has; a PostgreSQL store keeps no consumer
-    /// tokens yet, so there a consumer's token lasts as long as the stack).
+    /// `nil` when it never set one. Kept in the store's metadata (`history.consumer.<name>`:
+    /// SQLite's `Z_METADATA`, PostgreSQL's `"Z_METADATA"`) when the store is writable, so it
+    /// survives a restart and other stacks on the store read it; in memory otherwise (a
+    /// read-only stack starts from what the store has).
     public func lastMergedHistoryToken(consumer: String) -> HistoryToken? {
         if let set = historyConsumers.withLock({ $0[consumer] }) { return set }
-        guard let store = writerCoordinator.store as? SQLiteStore, store.foreign == nil else { return nil }
+        guard let store = writerCoordinator.store as? any PersistentHistoryStore else { return nil }
         return (try? store.historyConsumerToken(consumer)) ?? nil
     }
 
@@ -35,7 +35,7 @@ extension PersistentStack {
     ///   memory for this stack).
     public func setLastMergedHistoryToken(_ token: HistoryToken?, consumer: String) throws {
         historyConsumers.withLock { $0[consumer] = .some(token) }
-        if let store = writerCoordinator.store as? SQLiteStore, !store.isReadOnly, store.foreign == nil {
+        if let store = writerCoordinator.store as? any PersistentHistoryStore, !store.isReadOnly {
             try store.setHistoryConsumerToken(token, consumer: consumer)
         }
     }

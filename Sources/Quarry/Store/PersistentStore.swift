@@ -33,6 +33,11 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// through to-ones): what a fetched-results controller indexes, without loading objects.
     func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])]
 
+    /// Whether a query started under a current ``QueryCancellation`` stops soon after it is
+    /// cancelled (SQLite, PostgreSQL): a fetched-results controller runs its cancellable
+    /// background fetch only on such a store. `false` by default.
+    var cancelsQueries: Bool { get }
+
     /// Applies `changes` in one transaction.
     ///
     /// The store assigns permanent IDs to inserted objects, checks each update and delete
@@ -52,6 +57,9 @@ public protocol PersistentStore: AnyObject, Sendable {
 extension PersistentStore {
     /// `nil`: a store that does not track its saves never validates a persistent cache.
     public func modificationToken() throws -> String? { nil }
+
+    /// `false`: a store's queries ignore ``QueryCancellation`` unless it says otherwise.
+    public var cancelsQueries: Bool { false }
 }
 
 /// The store-level part of a fetch: which entity, which rows, in which order.

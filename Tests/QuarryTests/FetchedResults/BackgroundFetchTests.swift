@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+#if PostgreSQL
+import PostgresNIO
+#endif
 import Testing
 @testable import Quarry
 import QuarryTestSupport
@@ -11,9 +14,10 @@ struct BackgroundFetchTests {
     static let request = FetchRequest(entityName: "Ticker", predicate: try! ObjectPredicate(format: "price >= 2"),
                                       sortDescriptors: [SortKey("sector.name"), SortKey("symbol")])
 
-    /// A SQLite store with `count` tickers in three sectors, and a context over it.
-    func seeded(_ count: Int = 2000) throws -> (TestStore, ObjectContext) {
-        let store = TestStore(.sqlite)
+    /// A store (SQLite unless `kind` says) with `count` tickers in three sectors, and a context
+    /// over it.
+    func seeded(_ count: Int = 2000, kind: StoreKind = .sqlite) throws -> (TestStore, ObjectContext) {
+        let store = TestStore(kind)
         let context = try store.context("browse")
         try context.performAndWait {
             let sectors = try ["tech", "energy", "health"].map { name in
@@ -74,6 +78,37 @@ struct BackgroundFetchTests {
         #expect(error as? QueryCancellationError == .cancelled)
         #expect(context.performAndWait { controller.snapshot } == before)
     }
+
+    #if PostgreSQL
+    @Test("on PostgreSQL, a fetch cancelled while its query runs on the server ends with .cancelled and leaves the results as they were",
+          .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
+    func cancelWhilePostgreSQLQueryRuns() async throws {
+        let (_, context) = try seeded(30, kind: .postgreSQL)
+        let controller = try context.performAndWait { () -> FetchedResultsController in
+            let controller = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name")
+            try controller.performFetch()
+            return controller
+        }
+        let before = context.performAndWait { controller.snapshot }
+        let store = try #require(context.coordinator.store as? TemporaryPostgreSQLStore).base
+        // The fetch's query first sleeps on the server until cancelled: a slow query, no timing.
+        let marker = "fetch_" + UUID().uuidString
+        store.pool.beforeCancellableQuery.withLock { hook in
+            hook = { connection in
+                _ = try connection.query(PostgresQuery(unsafeSQL: PostgreSQLActivity.endlessSleep(marker: marker)), logger: connection.logger).wait()
+            }
+        }
+        let cancellation = QueryCancellation()
+        async let outcome = fetch(controller, cancellation)
+        _ = try await PostgreSQLActivity.waitUntilRunning(marker: marker)
+        cancellation.cancel()
+        #expect(await outcome as? QueryCancellationError == .cancelled)
+        store.pool.beforeCancellableQuery.withLock { $0 = nil }
+        #expect(context.performAndWait { controller.snapshot } == before)
+        #expect(await fetch(controller, QueryCancellation()) == nil)
+        #expect(context.performAndWait { controller.count } == 24)
+    }
+    #endif
 
     @Test("a token cancelled before the fetch starts never queries")
     func cancelledBeforeStart() async throws {

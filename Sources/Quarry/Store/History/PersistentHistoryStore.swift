@@ -26,4 +26,22 @@ public protocol PersistentHistoryStore: PersistentStore {
     /// Deletes the transactions committed before `date`; returns how many were deleted.
     @discardableResult
     func deleteHistory(before date: Date) throws -> Int
+
+    /// The last history token `consumer` merged as kept in the store
+    /// (``PersistentStack/setLastMergedHistoryToken(_:consumer:)``), `nil` when none is kept.
+    /// A store that keeps no consumer tokens returns `nil` (the default).
+    func historyConsumerToken(_ consumer: String) throws -> HistoryToken?
+
+    /// Keeps `token` as the last one `consumer` merged (`nil` forgets it) so another stack on
+    /// the store reads it; called only on a writable store. The default keeps nothing (the
+    /// stack then remembers the token only in memory).
+    func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws
+}
+
+extension PersistentHistoryStore {
+    /// Keeps no consumer tokens: `nil`.
+    public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? { nil }
+
+    /// Keeps no consumer tokens: does nothing.
+    public func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {}
 }

@@ -18,7 +18,9 @@ import Synchronization
 /// contexts' queues, the stack's listener queue and command threads.
 ///
 /// Connections are made on demand, at most ``maximumConnections`` at a time (a caller waits
-/// for one to be returned), and each starts with the store's schema as its `search_path`.
+/// for one to be returned), and each starts with the store's schema as its `search_path`; its
+/// backend PID is read once when it is made, so a query run under a ``QueryCancellation`` can
+/// be cancelled from another connection (see `PostgreSQLConnectionPool+Cancellation.swift`).
 final class PostgreSQLConnectionPool: Sendable {
     /// The store's URL (its password never shown).
     let url: PostgreSQLStoreURL
@@ -29,9 +31,21 @@ final class PostgreSQLConnectionPool: Sendable {
     private let logger = Logger(label: "Quarry.PostgreSQL", factory: { _ in SwiftLogNoOpLogHandler() })
     private let state = Mutex(State())
     private let returned = NSCondition()
+    /// Sends `pg_cancel_backend` for queries whose token was cancelled.
+    let canceller = PostgreSQLBackendCanceller()
+    /// Tests only: run on the connection before each query started under a
+    /// ``QueryCancellation``, as part of that query (e.g. a `pg_sleep` making a fetch slow); it
+    /// gets the driver's connection, so its own statements are not wrapped again.
+    package let beforeCancellableQuery = Mutex<(@Sendable (PostgresConnection) throws -> Void)?>(nil)
+
+    /// A pooled connection and its server process (`pg_backend_pid()`).
+    private struct Pooled {
+        let connection: PostgresConnection
+        let backendPID: Int32
+    }
 
     private struct State {
-        var idle: [PostgresConnection] = []
+        var idle: [Pooled] = []
         var open = 0
         var nextID = 0
         var closed = false
@@ -70,9 +84,9 @@ final class PostgreSQLConnectionPool: Sendable {
     /// A connection that failed (closed by the server, a network error) is dropped, not
     /// returned, so the next call makes a new one.
     func withConnection<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        let connection = try checkOut()
-        defer { checkIn(connection) }
-        return try body(PostgreSQLConnection(connection: connection, pool: self))
+        let pooled = try checkOut()
+        defer { checkIn(pooled) }
+        return try body(PostgreSQLConnection(connection: pooled.connection, pool: self, backendPID: pooled.backendPID))
     }
 
     /// Runs `body` in one transaction (`BEGIN` … `COMMIT`, `ROLLBACK` when it throws).
@@ -84,7 +98,8 @@ final class PostgreSQLConnectionPool: Sendable {
                 try connection.execute("COMMIT")
                 return result
             } catch {
-                _ = try? connection.execute("ROLLBACK")
+                // Never cancelled itself: a connection given back must not be left in a transaction.
+                _ = try? QueryCancellation.$current.withValue(nil) { try connection.execute("ROLLBACK") }
                 throw error
             }
         }
@@ -97,7 +112,8 @@ final class PostgreSQLConnectionPool: Sendable {
             defer { s.idle.removeAll() }
             return s.idle
         }
-        for connection in idle { try? connection.close().wait() }
+        for pooled in idle { try? pooled.connection.close().wait() }
+        canceller.close()
         returned.broadcast()
     }
 
@@ -126,29 +142,44 @@ final class PostgreSQLConnectionPool: Sendable {
         return StoreError.postgreSQL(store: url.description, sqlState: "", message: String(describing: error))
     }
 
-    private func checkOut() throws -> PostgresConnection {
+    /// A new connection for the pool, with its backend PID.
+    private func makePooled() throws -> Pooled {
+        let connection = try connect()
+        do {
+            let rows = try connection.query("SELECT pg_backend_pid()", logger: logger).wait().rows
+            guard let pid = try rows.first?.decode(Int32.self) else {
+                throw StoreError.postgreSQL(store: url.description, sqlState: "", message: "pg_backend_pid() returned no row")
+            }
+            return Pooled(connection: connection, backendPID: pid)
+        } catch {
+            try? connection.close().wait()
+            throw self.error(error)
+        }
+    }
+
+    private func checkOut() throws -> Pooled {
         returned.lock()
         defer { returned.unlock() }
         while true {
-            enum Next { case use(PostgresConnection), make, wait, closed }
+            enum Next { case use(Pooled), make, wait, closed }
             let next: Next = state.withLock { s in
                 if s.closed { return .closed }
-                while let connection = s.idle.popLast() {
-                    if !connection.isClosed { return .use(connection) }
+                while let pooled = s.idle.popLast() {
+                    if !pooled.connection.isClosed { return .use(pooled) }
                     s.open -= 1
                 }
                 if s.open < maximumConnections { s.open += 1; return .make }
                 return .wait
             }
             switch next {
-            case .use(let connection): return connection
+            case .use(let pooled): return pooled
             case .closed: throw StoreError.postgreSQL(store: url.description, sqlState: "", message: "the store was closed")
             case .wait: returned.wait()
             case .make:
                 returned.unlock()
                 defer { returned.lock() }
                 do {
-                    return try connect()
+                    return try makePooled()
                 } catch {
                     state.withLock { $0.open -= 1 }
                     throw error
@@ -157,14 +188,14 @@ final class PostgreSQLConnectionPool: Sendable {
         }
     }
 
-    private func checkIn(_ connection: PostgresConnection) {
+    private func checkIn(_ pooled: Pooled) {
         let keep = state.withLock { s in
-            if connection.isClosed || s.closed { s.open -= 1; return false }
-            s.idle.append(connection)
+            if pooled.connection.isClosed || s.closed { s.open -= 1; return false }
+            s.idle.append(pooled)
             return true
         }
         // Waited for: PostgresNIO asserts that a connection is closed before it is released.
-        if !keep { try? connection.close().wait() }
+        if !keep { try? pooled.connection.close().wait() }
         returned.lock()
         returned.signal()
         returned.unlock()
@@ -187,34 +218,30 @@ struct PostgreSQLConnection {
     let connection: PostgresConnection
     /// The pool it belongs to (error mapping, the store's URL).
     let pool: PostgreSQLConnectionPool
+    /// The server process serving this connection (`pg_backend_pid()`), for cancelling.
+    let backendPID: Int32
 
-    /// Runs `sql` with `binds` (`$1`, `$2`, …) and returns every row.
+    /// Runs `sql` with `binds` (`$1`, `$2`, …) and returns every row; under a current
+    /// ``QueryCancellation``, cancellable (see ``cancellable(_:)``).
     func query(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [PostgresRow] {
-        do {
-            return try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: connection.logger).wait().rows
-        } catch {
-            throw pool.error(error)
+        try cancellable {
+            try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: connection.logger).wait().rows
         }
     }
 
     /// Runs `sql` with `binds`, calling `body` with each row as it arrives (nothing is kept).
     func forEachRow(_ sql: String, _ binds: PostgresBindings = PostgresBindings(),
                     _ body: @escaping @Sendable (PostgresRow) throws -> Void) throws {
-        do {
+        try cancellable {
             _ = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: connection.logger, body).wait()
-        } catch {
-            throw pool.error(error)
         }
     }
 
     /// Runs `sql` with `binds`, ignoring any rows; returns how many rows it affected.
     @discardableResult
     func execute(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Int {
-        do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: connection.logger).wait()
-            return result.metadata.rows ?? 0
-        } catch {
-            throw pool.error(error)
+        try cancellable {
+            try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: connection.logger).wait().metadata.rows ?? 0
         }
     }
 }

@@ -14,7 +14,7 @@ final class PostgreSQLSaveOperation {
     let reader: PostgreSQLRowReader
     let resolve: (MergeConflict) -> ConflictResolution
     /// The entity of the row being written (names the entity of a uniqueness violation).
-    private(set) var currentEntity: Int?
+    var currentEntity: Int?
 
     var result = StoreSaveResult()
     private var failed: [MergeConflict] = []
@@ -49,8 +49,7 @@ final class PostgreSQLSaveOperation {
         result.permanentIDs = mapping
 
         try insert(changes.inserts, connection: connection)
-        var skipToMany = Set<ObjectID>()
-        for change in changes.updates where try !update(change, connection: connection) { skipToMany.insert(change.id) }
+        let skipToMany = try updateAll(changes.updates, connection: connection)
         for deleted in changes.deletes { try delete(deleted.id, version: deleted.version, connection: connection) }
         if !failed.isEmpty { throw MergeConflictError(conflicts: failed) }
         for change in changes.inserts where !change.toMany.isEmpty { try writeToMany(change, connection: connection) }
@@ -146,12 +145,19 @@ final class PostgreSQLSaveOperation {
         return sql
     }
 
-    /// A versioned update; returns `false` when a conflict resolution dropped the change.
-    private func update(_ change: ObjectChange, connection: PostgreSQLConnection) throws -> Bool {
+    /// The columns (with shadows) a versioned update of `change` writes.
+    func updateColumns(_ change: ObjectChange) -> [PostgreSQLLayout.SlotColumn] {
+        let entity = model.entities[Int(change.id.entityIndex)]
+        let slots = Set(layout.statements.versionedUpdate(entity: entity, changed: change.changed).slots)
+        return layout.slotColumns[entity.index].filter { slots.contains($0.slot) }
+    }
+
+    /// A versioned update of one row; returns `false` when a conflict resolution dropped the
+    /// change.
+    func update(_ change: ObjectChange, connection: PostgreSQLConnection) throws -> Bool {
         let entity = model.entities[Int(change.id.entityIndex)]
         currentEntity = entity.index
-        let slots = Set(layout.statements.versionedUpdate(entity: entity, changed: change.changed).slots)
-        let columns = layout.slotColumns[entity.index].filter { slots.contains($0.slot) }
+        let columns = updateColumns(change)
         var b = PostgresBindings()
         PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
         let sets = PostgreSQLLayout.columnList(columns).enumerated().map { "\($0.element) = $\($0.offset + 1), " }.joined()
@@ -160,11 +166,25 @@ final class PostgreSQLSaveOperation {
         b.append(change.snapshot.version)
         let sql = "UPDATE \(PostgreSQLLayout.q(layout.statements.tableName[entity.index])) SET \(sets)\"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = $\(n + 1) AND \"Z_OPT\" = $\(n + 2)"
         if try connection.execute(sql, b) == 1 {
-            let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
-            result.written[change.id] = written
-            result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written)
+            recordUpdated(change)
             return true
         }
+        return try resolveUpdateConflict(change, connection: connection)
+    }
+
+    /// Records that `change` was written at its next version.
+    func recordUpdated(_ change: ObjectChange) {
+        let entity = model.entities[Int(change.id.entityIndex)]
+        let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
+        result.written[change.id] = written
+        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written)
+    }
+
+    /// The versioned update of `change` matched no row: reads the row as committed and applies
+    /// the merge policy's resolution; returns `false` when it dropped the change.
+    func resolveUpdateConflict(_ change: ObjectChange, connection: PostgreSQLConnection) throws -> Bool {
+        let entity = model.entities[Int(change.id.entityIndex)]
+        currentEntity = entity.index
         let persisted = try reader.snapshot(for: change.id, connection: connection)
         let conflict = MergeConflict(objectID: change.id, entityName: entity.name, cachedSnapshot: change.committed,
                                      persistedSnapshot: persisted, objectSnapshot: change.snapshot, changed: change.changed)
@@ -253,7 +273,7 @@ final class PostgreSQLSaveOperation {
 
     /// `snapshot` as the store holds it: at `version`, transient attributes cleared.
     @inline(__always)
-    private func stored(_ snapshot: Snapshot, version: Int64, entity: Int) -> Snapshot {
+    func stored(_ snapshot: Snapshot, version: Int64, entity: Int) -> Snapshot {
         var s = snapshot
         s.version = version
         for i in transientIndices[entity] { s.values[i] = .null }

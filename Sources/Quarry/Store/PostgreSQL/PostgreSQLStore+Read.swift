@@ -3,6 +3,9 @@ import Foundation
 import PostgresNIO
 
 extension PostgreSQLStore {
+    /// `true`: a query under a cancelled ``QueryCancellation`` is cancelled on the server.
+    public var cancelsQueries: Bool { true }
+
     var rowReader: PostgreSQLRowReader { PostgreSQLRowReader(layout: layout, model: model) }
 
     func compiler() -> PostgreSQLQueryCompiler {

@@ -31,7 +31,11 @@ import Synchronization
 /// shadow's five-byte suffix) must stay under that to keep distinct columns; `text` cannot hold
 /// U+0000, so a string containing it is refused by the server; transformables are kept as
 /// their JSON text (no value transformer runs); `MATCHES` is PostgreSQL's regular expressions
-/// (see ``PostgreSQLQueryCompiler``). Queries are not cancelled by ``QueryCancellation``.
+/// (see ``PostgreSQLQueryCompiler``).
+///
+/// A query started under a current ``QueryCancellation`` is cancelled on the server
+/// (`pg_cancel_backend` from another connection) when the token is, and then throws
+/// ``QueryCancellationError/cancelled``.
 ///
 /// Thread safety: every method may be called from any thread except a SwiftNIO event loop;
 /// each call blocks on ``PostgreSQLConnectionPool`` (the one sync/async bridge).

@@ -2,6 +2,9 @@ import GRDB
 import GRDBSQLite
 
 extension SQLiteStore {
+    /// `true`: queries check the current ``QueryCancellation`` (SQLite's progress handler).
+    public var cancelsQueries: Bool { true }
+
     /// How many SQLite virtual-machine instructions run between two cancellation checks: small
     /// enough that a cancelled query stops within milliseconds, large enough to cost nothing.
     static let progressInterval: Int32 = 1000

@@ -2,17 +2,20 @@ import GRDB
 
 extension SQLiteStore {
     /// The token `consumer` last merged, from `Z_METADATA` (`history.consumer.<name>`).
-    /// Returns `nil` when none is stored.
-    func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
-        try read { db in
+    /// Returns `nil` when none is stored, and for a foreign database (it has no `Z_METADATA`).
+    public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
+        guard foreign == nil else { return nil }
+        return try read { db in
             try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
                                 arguments: [MetadataKey.historyConsumerPrefix + consumer]).flatMap { Int64($0) }.map(HistoryToken.init)
         }
     }
 
-    /// Stores (or, for `nil`, removes) the token `consumer` last merged.
+    /// Stores (or, for `nil`, removes) the token `consumer` last merged; does nothing on a
+    /// foreign database (Quarry never writes one).
     /// - Throws: ``StoreError/readOnly(path:)`` for a read-only store, ``StoreError/locked(path:)``.
-    func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {
+    public func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {
+        guard foreign == nil else { return }
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         let key = MetadataKey.historyConsumerPrefix + consumer
         do {
