@@ -96,8 +96,8 @@ struct PostgreSQLMigrationTests {
         let v1 = try seedItems(fixture)
         let v2 = try MigrationFixture.model("""
             {"entities": [{"name": "Item", "attributes": [{"name": "title", "renamingIdentifier": "name", "type": "String"},
-              {"name": "count", "type": "String"}, {"name": "size", "type": "Integer 64", "optional": false, "defaultValue": 4},
-              {"name": "label", "type": "String", "defaultValue": "Äb"}]}]}
+              {"name": "count", "type": "String"}, {"name": "size", "type": "Integer 64", "optional": false, "default": 4},
+              {"name": "label", "type": "String", "default": "Äb"}]}]}
             """)
         let plan = try #require(try PostgreSQLStore.migrationPlan(url: fixture.url, to: v2))
         #expect(plan.path == fixture.url.description)
@@ -125,7 +125,7 @@ struct PostgreSQLMigrationTests {
         _ = try seedItems(fixture)
         let v2 = try MigrationFixture.model("""
             {"entities": [{"name": "Item", "attributes": [{"name": "title", "renamingIdentifier": "name", "type": "String"},
-              {"name": "count", "type": "String"}, {"name": "note", "type": "String"}, {"name": "label", "type": "String", "defaultValue": "Äb"}]}]}
+              {"name": "count", "type": "String"}, {"name": "note", "type": "String"}, {"name": "label", "type": "String", "default": "Äb"}]}]}
             """)
         try PostgreSQLStore.migrate(url: fixture.url, to: v2)
         let fresh = try PostgreSQLMigrationFixture(label: "fresh")
@@ -207,7 +207,7 @@ struct PostgreSQLMigrationTests {
         }
         // A to-many becoming to-one fails only once the tables are rebuilt: ann has two cars.
         let v2 = try MigrationFixture.model("""
-            {"entities": [{"name": "Person", "attributes": [{"name": "name", "type": "String"}, {"name": "age", "type": "Integer 16", "defaultValue": 1}],
+            {"entities": [{"name": "Person", "attributes": [{"name": "name", "type": "String"}, {"name": "age", "type": "Integer 16", "default": 1}],
                            "relationships": [{"name": "car", "renamingIdentifier": "cars", "destination": "Car", "inverse": "owners"}]},
                           {"name": "Car", "attributes": [{"name": "label", "renamingIdentifier": "name", "type": "String"}],
                            "relationships": [{"name": "owners", "renamingIdentifier": "owner", "destination": "Person", "inverse": "car", "toMany": true}]}]}
