@@ -101,13 +101,7 @@ extension PostgreSQLStore {
     /// Replaces the stored model (JSON, version hashes, the Quarry version) with `model`.
     static func replaceModel(_ connection: PostgreSQLConnection, with model: ManagedObjectModel) throws {
         try connection.execute(#"DELETE FROM "Z_METADATA" WHERE starts_with("key", $1)"#, bindings(MetadataKey.entityHashPrefix))
-        var rows: [(String, String)] = [
-            (MetadataKey.modelVersionHash, model.versionHash),
-            (MetadataKey.model, model.definition.jsonText()),
-            (MetadataKey.quarryVersion, QuarryVersion.string),
-        ]
-        rows += model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
-        for (key, value) in rows {
+        for (key, value) in SQLiteStore.modelMetadata(model) {
             var b = PostgresBindings()
             b.append(key)
             b.append(value)
