@@ -120,6 +120,32 @@ struct PostgreSQLMigrationTests {
         #expect(try fixture.rows(v2, "Item", ["title"]).count == Self.names.count + 1)
     }
 
+    @Test func typeConversionsWriteWhatTheSQLiteMigrationWrites() throws {
+        let fixture = try PostgreSQLMigrationFixture()
+        let v1 = try MigrationFixture.model("""
+            {"entities": [{"name": "Item", "attributes": [{"name": "name", "type": "String"}, {"name": "small", "type": "Integer 16"},
+              {"name": "whole", "type": "Integer 32"}, {"name": "flag", "type": "Boolean"}, {"name": "when", "type": "Date"},
+              {"name": "blob", "type": "Binary"}, {"name": "ratio", "type": "Double"}, {"name": "round", "type": "Double"}]}]}
+            """)
+        try fixture.save(v1) { context in
+            try context.make("Item", ["name": .string("a"), "small": .integer(-7), "whole": .integer(3), "flag": .bool(true),
+                                      "when": .date(Date(timeIntervalSince1970: 1_700_000_000)), "blob": .data(Data([1, 2, 3])),
+                                      "ratio": .double(1.5), "round": .double(2)])
+        }
+        let v2 = try MigrationFixture.model("""
+            {"entities": [{"name": "Item", "attributes": [{"name": "name", "type": "String"}, {"name": "small", "type": "Integer 64"},
+              {"name": "whole", "type": "Double"}, {"name": "flag", "type": "String"}, {"name": "when", "type": "String"},
+              {"name": "blob", "type": "String"}, {"name": "ratio", "type": "String"}, {"name": "round", "type": "String"}]}]}
+            """)
+        try PostgreSQLStore.migrate(url: fixture.url, to: v2)
+        #expect(try fixture.rows(v2, "Item", ["name", "small", "whole", "flag", "when", "blob", "ratio", "round"]) == [[
+            "name": "a", "small": "-7", "whole": "3.0", "flag": "true", "when": "2023-11-14T22:13:20Z", "blob": "AQID", "ratio": "1.5",
+            "round": "2.0",
+        ]])
+        // Converted strings match like strings a save wrote.
+        #expect(try fixture.fetch(v2, "Item", key: "name", predicate: "flag ==[c] 'TRUE' AND blob ==[c] 'aqid'", sort: []) == ["a"])
+    }
+
     @Test func sortsAndPredicatesAfterMigrationMatchAFreshStoreHoldingTheSameObjects() throws {
         let fixture = try PostgreSQLMigrationFixture()
         _ = try seedItems(fixture)
