@@ -146,6 +146,26 @@ struct PostgreSQLMigrationTests {
         #expect(try fixture.fetch(v2, "Item", key: "name", predicate: "flag ==[c] 'TRUE' AND blob ==[c] 'aqid'", sort: []) == ["a"])
     }
 
+    @Test func aStoreOfTheFirstVersionMigratesThroughEachVersionInOneTransaction() throws {
+        let fixture = try PostgreSQLMigrationFixture()
+        // `title` (v1), `heading` renamed from `title` (v2), `caption` renamed from `heading`
+        // (v3): only the steps keep the values.
+        var versions: [ModelVersionHistory.Version] = []
+        for (name, attribute, renamed) in [("Notes", "title", nil), ("Notes 2", "heading", "title"), ("Notes 3", "caption", "heading")] {
+            let renaming = renamed.map { #", "renamingIdentifier": "\#($0)""# } ?? ""
+            versions.append(.init(name: name, model: try MigrationFixture.model("""
+                {"entities": [{"name": "Note", "attributes": [{"name": "\(attribute)", "type": "String"\(renaming)}, {"name": "stars", "type": "Integer 16"}]}]}
+                """)))
+        }
+        let history = ModelVersionHistory(versions: versions)
+        try fixture.save(versions[0].model) { context in try context.make("Note", ["title": .string("Hello"), "stars": .integer(3)]) }
+        let plan = try #require(try PostgreSQLStore.migrationPlan(url: fixture.url, to: history.current, versions: history))
+        #expect(plan.steps.map(\.destinationVersion) == ["Notes 2", "Notes 3"])
+        try PostgreSQLStore.migrate(url: fixture.url, to: history.current, versions: history)
+        #expect(try fixture.rows(history.current, "Note", ["caption", "stars"]) == [["caption": "Hello", "stars": "3"]])
+        #expect(try fixture.fetch(history.current, "Note", key: "caption", predicate: "caption ==[c] 'hello'", sort: []) == ["Hello"])
+    }
+
     @Test func sortsAndPredicatesAfterMigrationMatchAFreshStoreHoldingTheSameObjects() throws {
         let fixture = try PostgreSQLMigrationFixture()
         _ = try seedItems(fixture)
