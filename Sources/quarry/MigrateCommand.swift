@@ -11,13 +11,13 @@ struct MigrateCommand: ParsableCommand {
         discussion: """
             Prints the plan (per entity: added, removed, renamed, in place or copied, rows \
             affected), then asks before migrating; --yes migrates at once, --dry-run changes \
-            nothing. The migration is one transaction: interrupted, the store keeps its old model. \
+            nothing. The migration is one transaction (on PostgreSQL too, DDL included): interrupted, the store keeps its old model. \
             With a .xcdatamodeld bundle, a store of any of its versions migrates through the \
             versions in between when that keeps more of its data.
             """
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store).")
+    @Argument(help: "The store: a Quarry SQLite store file or a postgres:// URL with ?schema=.")
     var store: String
 
     @Option(name: .long, help: "The model to migrate to (.json, .xcdatamodel or .xcdatamodeld).")
@@ -30,21 +30,26 @@ struct MigrateCommand: ParsableCommand {
     var yes = false
 
     func validate() throws {
-        if PostgreSQLStoreOpening.isURL(store) {
-            throw ValidationError("\(PostgreSQLStoreOpening.shown(store)): migrating a PostgreSQL store is not supported yet; " +
-                                  "export its objects, make a new store with the new model and import them")
-        }
-        guard FileManager.default.fileExists(atPath: store) else { throw ValidationError("\(store): no such file") }
         if dryRun && yes { throw ValidationError("--dry-run and --yes exclude each other") }
+        guard !PostgreSQLStoreOpening.isURL(store) else { return }
+        guard FileManager.default.fileExists(atPath: store) else { throw ValidationError("\(store): no such file") }
     }
 
     func run() throws {
-        try StoreOpening.refuseWriting(store)
-        let url = URL(fileURLWithPath: store)
         let target = try ModelLoading.load(modelAt: model)
         let versions = try MigrationConsole.versions(forModelAt: model)
-        guard let plan = try SQLiteStore.migrationPlan(url: url, to: target, versions: versions) else {
-            print("\(store): already has this model; nothing to migrate")
+        let isURL = PostgreSQLStoreOpening.isURL(store)
+        // A URL is only ever shown without its password.
+        let shown = isURL ? PostgreSQLStoreOpening.shown(store) : store
+        let migration: MigrationConsole.Target
+        if isURL {
+            migration = .postgreSQL(try PostgreSQLStoreOpening.url(store))
+        } else {
+            try StoreOpening.refuseWriting(store)
+            migration = .sqlite(URL(fileURLWithPath: store))
+        }
+        guard let plan = try MigrationConsole.plan(migration, to: target, versions: versions) else {
+            print("\(shown): already has this model; nothing to migrate")
             return
         }
         MigrationConsole.show(plan)
@@ -52,11 +57,11 @@ struct MigrateCommand: ParsableCommand {
             print("dry run: nothing was changed")
             return
         }
-        guard yes || MigrationConsole.confirm("Migrate \(store)?") else {
-            FileHandle.standardError.write(Data("quarry: not migrated; \(store) is unchanged\n".utf8))
+        guard yes || MigrationConsole.confirm("Migrate \(shown)?") else {
+            FileHandle.standardError.write(Data("quarry: not migrated; \(shown) is unchanged\n".utf8))
             throw ExitCode(1)
         }
-        try MigrationConsole.migrate(url, to: target, versions: versions)
-        print("migrated \(store)")
+        try MigrationConsole.migrate(migration, to: target, versions: versions)
+        print("migrated \(shown)")
     }
 }

@@ -29,15 +29,54 @@ enum MigrationConsole {
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
+    /// The store a migration runs on.
+    enum Target {
+        /// An SQLite store file.
+        case sqlite(URL)
+        /// A PostgreSQL store (its schema).
+        case postgreSQL(PostgreSQLStoreURL)
+    }
+
+    /// What migrating `target` to `model` would do (rows counted), `nil` when it has that model.
+    static func plan(_ target: Target, to model: ManagedObjectModel, versions: ModelVersionHistory?) throws -> MigrationPlan? {
+        switch target {
+        case .sqlite(let url): return try SQLiteStore.migrationPlan(url: url, to: model, versions: versions)
+        case .postgreSQL(let url):
+            #if PostgreSQL
+            return try PostgreSQLStore.migrationPlan(url: url, to: model, versions: versions)
+            #else
+            throw CommandFailure(PostgreSQLSupport.unavailableError(url.description).description)
+            #endif
+        }
+    }
+
+    /// Migrates `target`.
+    @discardableResult
+    static func migrate(_ target: Target, to model: ManagedObjectModel, versions: ModelVersionHistory?) throws -> MigrationPlan? {
+        switch target {
+        case .sqlite(let url): return try migrate(url, to: model, versions: versions)
+        case .postgreSQL(let url):
+            #if PostgreSQL
+            let bar = ProgressBar()
+            defer { bar.finish() }
+            return try PostgreSQLStore.migrate(url: url, to: model, versions: versions) { progress in draw(progress, on: bar) }
+            #else
+            throw CommandFailure(PostgreSQLSupport.unavailableError(url.description).description)
+            #endif
+        }
+    }
+
     /// Migrates, drawing a progress bar on standard error when it is a terminal and the
     /// migration copies rows for more than a second.
     @discardableResult
     static func migrate(_ url: URL, to model: ManagedObjectModel, versions: ModelVersionHistory?) throws -> MigrationPlan? {
         let bar = ProgressBar()
         defer { bar.finish() }
-        return try SQLiteStore.migrate(url: url, to: model, versions: versions) { progress in
-            let step = progress.steps > 1 ? "step \(progress.step)/\(progress.steps) " : ""
-            bar.draw(done: progress.rowsCopied, total: progress.rowsTotal, label: "\(step)rows (\(progress.table))")
-        }
+        return try SQLiteStore.migrate(url: url, to: model, versions: versions) { progress in draw(progress, on: bar) }
+    }
+
+    private static func draw(_ progress: MigrationProgress, on bar: ProgressBar) {
+        let step = progress.steps > 1 ? "step \(progress.step)/\(progress.steps) " : ""
+        bar.draw(done: progress.rowsCopied, total: progress.rowsTotal, label: "\(step)rows (\(progress.table))")
     }
 }

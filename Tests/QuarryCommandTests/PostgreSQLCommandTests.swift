@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 /// A `postgres://` URL is accepted wherever a store path is: `demo`, `stats`, `history`,
-/// `export`, `import`, `model`; `migrate` refuses it clearly. Messages never show a password.
+/// `export`, `import`, `model`, `migrate`. Messages never show a password.
 @Suite("PostgreSQL store URLs in the commands", .serialized,
        .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
 struct PostgreSQLCommandTests {
@@ -156,12 +156,15 @@ struct PostgreSQLCommandTests {
         }
     }
 
-    @Test("migrate refuses a URL clearly, and a malformed URL is named without its password")
-    func migrateRefusesAndBadURLsAreNamed() throws {
+    @Test("migrate on a schema without a store says so and creates nothing, and a malformed URL is named without its password")
+    func migrateWithoutAStoreAndBadURLsAreNamed() throws {
         let url = try #require(PostgreSQLTestServer.freshStoreURL(label: "cmd"))
+        defer { try? PostgreSQLStore.destroy(url: try PostgreSQLStoreURL(parsing: url)) }
         let model = try QuarryExecutable.write(DataCommandTests.model, to: directory.file("companies.json"))
         let migrate = try QuarryExecutable.run(["migrate", url, "--model", model.path, "--yes"])
-        #expect(migrate.status != 0 && migrate.standardError.contains("migrating a PostgreSQL store is not supported yet"), "\(migrate.standardError)")
+        let shown = try PostgreSQLStoreURL(parsing: url).description
+        #expect(migrate.status != 0 && migrate.standardError.contains(shown), "\(migrate.standardError)")
+        #expect(try !PostgreSQLStore.storeExists(url: try PostgreSQLStoreURL(parsing: url)))
         let bad = try QuarryExecutable.run(["stats", "postgres://someone:hunter22@127.0.0.1:1/"])
         #expect(bad.status != 0 && bad.standardError.contains("postgres://someone:***@127.0.0.1:1/"), "\(bad.standardError)")
         #expect(!bad.standardError.contains("hunter22"))

@@ -17,7 +17,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         public var entities: [EntityChange]
     }
 
-    /// The store file.
+    /// The store file, or a PostgreSQL store's URL (never with its password).
     public var path: String
     /// The steps, in order (more than one when migrating through a bundle's versions).
     public var steps: [Step]

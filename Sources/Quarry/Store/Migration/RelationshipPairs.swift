@@ -8,11 +8,11 @@ struct RelationshipPairs {
     /// The `SELECT` for `transfer`.
     func select(_ transfer: RelationshipTransfer) -> String {
         let old = oldPairs(entity: transfer.oldEntity, relationship: transfer.oldRelationship)
-        let oriented = transfer.reversed ? "SELECT d AS s, de AS se, s AS d, se AS de, o FROM (\(old))" : old
+        let oriented = transfer.reversed ? "SELECT d AS s, de AS se, s AS d, se AS de, o FROM (\(old)) AS old_pairs" : old
         let sourceCodes = transfer.oldSourceCodes.map(String.init).joined(separator: ", ")
         return """
             SELECT \(key("s", "se")) AS s, \(code("se")) AS se, \(key("d", "de")) AS d, \(code("de")) AS de, o \
-            FROM (\(oriented)) WHERE se IN (\(sourceCodes)) AND \(code("de")) IS NOT NULL
+            FROM (\(oriented)) AS oriented_pairs WHERE se IN (\(sourceCodes)) AND \(code("de")) IS NOT NULL
             """
     }
 
@@ -26,7 +26,7 @@ struct RelationshipPairs {
             let columnNames = layout.table(ofEntity: e).columns
             let keyColumn = sqlIdentifier(columnNames[columns.key].name)
             let entityCode = columns.entity.map { sqlIdentifier(columnNames[$0].name) } ?? String(columns.destinationIndex)
-            return "SELECT Z_PK AS s, Z_ENT AS se, \(keyColumn) AS d, \(entityCode) AS de, NULL AS o FROM \(table) WHERE \(keyColumn) IS NOT NULL"
+            return "SELECT \"Z_PK\" AS s, \"Z_ENT\" AS se, \(keyColumn) AS d, \(entityCode) AS de, CAST(NULL AS INTEGER) AS o FROM \(table) WHERE \(keyColumn) IS NOT NULL"
         }
         switch layout.entities[e].toMany[r]! {
         case .foreignKey(let destinationTable, let column, let orderColumn, let destinationIndices, _):
@@ -36,18 +36,18 @@ struct RelationshipPairs {
             let inverseColumns = layout.entities[destination.index].toOne[inverse]!
             let sourceCode = inverseColumns.entity.map { sqlIdentifier(layout.table(ofEntity: destination.index).columns[$0].name) }
                 ?? String(inverseColumns.destinationIndex)
-            let order = orderColumn.map(sqlIdentifier) ?? "NULL"
+            let order = orderColumn.map(sqlIdentifier) ?? "CAST(NULL AS INTEGER)"
             return """
-                SELECT \(sqlIdentifier(column)) AS s, \(sourceCode) AS se, Z_PK AS d, Z_ENT AS de, \(order) AS o \
+                SELECT \(sqlIdentifier(column)) AS s, \(sourceCode) AS se, \"Z_PK\" AS d, \"Z_ENT\" AS de, \(order) AS o \
                 FROM \(sqlIdentifier(destinationTable)) WHERE \(sqlIdentifier(column)) IS NOT NULL \
-                AND Z_ENT IN (\(destinationIndices.map(String.init).joined(separator: ", ")))
+                AND \"Z_ENT\" IN (\(destinationIndices.map(String.init).joined(separator: ", ")))
                 """
         case .joinTable(let index, let reversed, _):
             let join = layout.joinTables[index]
-            let sources = "\(sqlIdentifier(join.name)) AS j JOIN \(sqlIdentifier(join.sourceTable)) AS t ON t.Z_PK = j.Z_SRC"
+            let sources = "\(sqlIdentifier(join.name)) AS j JOIN \(sqlIdentifier(join.sourceTable)) AS t ON t.\"Z_PK\" = j.\"Z_SRC\""
             return reversed
-                ? "SELECT j.Z_DST AS s, j.Z_DST_ENT AS se, j.Z_SRC AS d, t.Z_ENT AS de, NULL AS o FROM \(sources)"
-                : "SELECT j.Z_SRC AS s, t.Z_ENT AS se, j.Z_DST AS d, j.Z_DST_ENT AS de, j.Z_ORD AS o FROM \(sources)"
+                ? "SELECT j.\"Z_DST\" AS s, j.\"Z_DST_ENT\" AS se, j.\"Z_SRC\" AS d, t.\"Z_ENT\" AS de, CAST(NULL AS INTEGER) AS o FROM \(sources)"
+                : "SELECT j.\"Z_SRC\" AS s, t.\"Z_ENT\" AS se, j.\"Z_DST\" AS d, j.\"Z_DST_ENT\" AS de, j.\"Z_ORD\" AS o FROM \(sources)"
         }
     }
 

@@ -1,12 +1,10 @@
-import GRDB
-
 extension SQLiteMigrationStep {
     /// Refuses a step that would lose values, reading the old store only: a type change that
     /// cannot keep every value, a required attribute rows have no value for, a uniqueness
     /// constraint existing rows break. (A to-many that becomes to-one is checked while migrating,
     /// inside the transaction that is then rolled back.)
     /// - Throws: ``MigrationError``.
-    func check(_ db: Database?, path: String) throws {
+    func check(_ db: (any MigrationDataReader)?, path: String) throws {
         for entity in destination.entities {
             let own = Set(entity.definition.attributes.map(\.name))
             for (a, attribute) in entity.attributes.enumerated() where own.contains(attribute.name) && !attribute.isTransient {
@@ -44,24 +42,24 @@ extension SQLiteMigrationStep {
     }
 
     /// Rows of `entity` (and its sub-entities) in the old store matching `condition`.
-    func count(_ db: Database, _ entity: EntityDescription, where condition: String?) throws -> Int {
+    func count(_ db: any MigrationDataReader, _ entity: EntityDescription, where condition: String?) throws -> Int {
         let codes = entity.selfAndDescendantIndices.compactMap { mapping.entitySource[$0] }
         guard let first = codes.first else { return 0 }
         let table = oldLayout.table(ofEntity: first)
-        var filters = table.entityIndices.count > codes.count ? ["Z_ENT IN (\(codes.map(String.init).joined(separator: ", ")))"] : []
+        var filters = table.entityIndices.count > codes.count ? ["\"Z_ENT\" IN (\(codes.map(String.init).joined(separator: ", ")))"] : []
         if let condition { filters.append(condition) }
         let filter = filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND ")
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(sqlIdentifier(table.name))\(filter)") ?? 0
+        return try db.count("SELECT COUNT(*) FROM \(sqlIdentifier(table.name))\(filter)")
     }
 
-    private func checkUnique(_ db: Database, _ entity: EntityDescription, keys: [String], path: String) throws {
+    private func checkUnique(_ db: any MigrationDataReader, _ entity: EntityDescription, keys: [String], path: String) throws {
         var expressions: [String] = []
         for key in keys {
             guard let a = entity.attributeIndex(key) else { return }
             if let column = oldColumn(entity.index, a) {
                 expressions.append(sqlIdentifier(column))
             } else if let value = entity.attributes[a].defaultValue, !value.isNull {
-                expressions.append(value.sqlLiteral)
+                expressions.append(db.literal(value))
             } else {
                 return  // A new attribute without a default is NULL everywhere: NULLs never collide.
             }
@@ -72,14 +70,14 @@ extension SQLiteMigrationStep {
         let notNull = expressions.map { "\($0) IS NOT NULL" }.joined(separator: " AND ")
         let groups = """
             SELECT \(expressions.joined(separator: ", ")), COUNT(*) AS n FROM \(table) \
-            WHERE Z_ENT IN (\(codes.map(String.init).joined(separator: ", "))) AND \(notNull) \
+            WHERE "Z_ENT" IN (\(codes.map(String.init).joined(separator: ", "))) AND \(notNull) \
             GROUP BY \(expressions.indices.map { String($0 + 1) }.joined(separator: ", ")) HAVING COUNT(*) > 1
             """
-        let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(groups))") ?? 0
+        let total = try db.count("SELECT COUNT(*) FROM (\(groups)) AS duplicates")
         guard total > 0 else { return }
-        let examples = try Row.fetchAll(db, sql: groups + " LIMIT 3").map { row in
-            let values = keys.indices.map { i in "\(keys[i]) = \(row[i] as DatabaseValue)" }
-            return "\(values.joined(separator: ", ")) (\(row[keys.count] as Int) rows)"
+        let examples = try db.rows(groups + " LIMIT 3").map { row in
+            let values = keys.indices.map { i in "\(keys[i]) = \(row[i])" }
+            return "\(values.joined(separator: ", ")) (\(row[keys.count]) rows)"
         }
         throw MigrationError.duplicateRows(path: path, entity: entity.name, attributes: keys, groups: total, examples: examples)
     }

@@ -96,18 +96,9 @@ extension SQLiteMigrationStep {
     /// Rows copied per statement: the grain of progress reports.
     static let copyChunk = 50_000
 
-    /// The SQL expression producing `content` from an old row.
+    /// The SQLite expression producing `content` from an old row.
     func expression(_ content: ColumnContent) -> String {
-        switch content {
-        case .null: return "NULL"
-        case .old(let column, let conversion): return conversion.sql(sqlIdentifier(column))
-        case .oldWithDefault(let column, let conversion, let value):
-            return "COALESCE(\(conversion.sql(sqlIdentifier(column))), \(value.sqlLiteral))"
-        case .constant(let value): return value.sqlLiteral
-        case .entityCodes(let column): return entityCodeCase(sqlIdentifier(column))
-        case .impliedEntityCode(let key, let oldCode):
-            return "CASE WHEN \(sqlIdentifier(key)) IS NULL THEN NULL ELSE \(mapping.entityDestination[oldCode].map(String.init) ?? "NULL") END"
-        }
+        expression(content, convert: { $0.sql($1) }, literal: \.sqlLiteral)
     }
 
     // MARK: - In place

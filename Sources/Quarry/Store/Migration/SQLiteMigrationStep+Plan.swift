@@ -1,8 +1,6 @@
-import GRDB
-
 extension SQLiteMigrationStep {
     /// The step's entity changes; rows are counted when `db` is given.
-    func entityChanges(_ db: Database?) throws -> [EntityChange] {
+    func entityChanges(_ db: (any MigrationDataReader)?) throws -> [EntityChange] {
         var result: [EntityChange] = []
         for entity in destination.entities {
             let table = newLayout.entities[entity.index].tableIndex
@@ -42,10 +40,10 @@ extension SQLiteMigrationStep {
     }
 
     /// The rows of old entity `old` itself (not its sub-entities) in the old store.
-    func ownRows(_ db: Database, _ old: Int) throws -> Int {
+    func ownRows(_ db: any MigrationDataReader, _ old: Int) throws -> Int {
         let table = oldLayout.table(ofEntity: old)
-        let filter = table.entityIndices.count > 1 ? " WHERE Z_ENT = \(old)" : ""
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(sqlIdentifier(table.name))\(filter)") ?? 0
+        let filter = table.entityIndices.count > 1 ? " WHERE \"Z_ENT\" = \(old)" : ""
+        return try db.count("SELECT COUNT(*) FROM \(sqlIdentifier(table.name))\(filter)")
     }
 
     /// One line per change of `entity`'s own properties and structure since `old`.

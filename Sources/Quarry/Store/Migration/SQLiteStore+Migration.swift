@@ -141,7 +141,7 @@ extension SQLiteStore {
 
 extension SQLiteMigrationStep {
     /// The rows the step's copies move, for progress.
-    func rowsToCopy(_ db: Database) throws -> Int {
+    func rowsToCopy(_ db: any MigrationDataReader) throws -> Int {
         var total = 0
         for case .copy(let sources) in tables {
             for (_, oldEntity) in sources { total += try ownRows(db, oldEntity) }

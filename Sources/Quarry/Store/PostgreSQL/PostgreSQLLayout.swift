@@ -110,15 +110,7 @@ struct PostgreSQLLayout: Sendable {
         let q = Self.q
         var sql = [#"CREATE TABLE "Z_METADATA" ("key" text COLLATE "C" PRIMARY KEY, "value" text)"#]
         for (t, table) in base.tables.enumerated() {
-            var columns = [#""Z_PK" bigint PRIMARY KEY"#, #""Z_ENT" bigint NOT NULL"#, #""Z_OPT" bigint NOT NULL"#]
-            for (c, column) in table.columns.enumerated() {
-                columns.append("\(q(column.name)) \(kinds[t][c].declaration)")
-                if shadowed[t][c] {
-                    for suffix in Self.shadowSuffixes.dropLast() { columns.append("\(q(column.name + suffix)) text COLLATE \"C\"") }
-                    columns.append("\(q(column.name + "__STD")) bytea")
-                }
-            }
-            sql.append("CREATE TABLE \(q(table.name)) (\(columns.joined(separator: ", ")))")
+            sql.append(createTableStatement(t))
             sql.append("CREATE SEQUENCE \(q(sequence(ofTable: t)))")
             if table.entityIndices.count > 1 { sql.append("CREATE INDEX ON \(q(table.name)) (\"Z_ENT\")") }
             for column in table.columns where column.isForeignKey {
@@ -144,13 +136,34 @@ struct PostgreSQLLayout: Sendable {
             }
         }
         for join in base.joinTables {
-            sql.append("""
-                CREATE TABLE \(q(join.name)) ("Z_SRC" bigint NOT NULL, "Z_DST" bigint NOT NULL, \
-                "Z_DST_ENT" bigint NOT NULL, "Z_ORD" bigint NOT NULL DEFAULT 0, PRIMARY KEY ("Z_SRC", "Z_DST"))
-                """)
+            sql.append(createJoinTableStatement(join))
             sql.append("CREATE INDEX ON \(q(join.name)) (\"Z_DST\")")
         }
         return sql
+    }
+
+    /// `CREATE TABLE` for root table `t` (by index) with its shadow columns, named `name` (a
+    /// migration's scratch name) or the table's own name.
+    func createTableStatement(_ t: Int, name: String? = nil) -> String {
+        let q = Self.q
+        let table = base.tables[t]
+        var columns = [#""Z_PK" bigint PRIMARY KEY"#, #""Z_ENT" bigint NOT NULL"#, #""Z_OPT" bigint NOT NULL"#]
+        for (c, column) in table.columns.enumerated() {
+            columns.append("\(q(column.name)) \(kinds[t][c].declaration)")
+            if shadowed[t][c] {
+                for suffix in Self.shadowSuffixes.dropLast() { columns.append("\(q(column.name + suffix)) text COLLATE \"C\"") }
+                columns.append("\(q(column.name + "__STD")) bytea")
+            }
+        }
+        return "CREATE TABLE \(q(name ?? table.name)) (\(columns.joined(separator: ", ")))"
+    }
+
+    /// `CREATE TABLE` for a join table.
+    func createJoinTableStatement(_ join: SQLiteLayout.JoinTable) -> String {
+        """
+        CREATE TABLE \(Self.q(join.name)) ("Z_SRC" bigint NOT NULL, "Z_DST" bigint NOT NULL, \
+        "Z_DST_ENT" bigint NOT NULL, "Z_ORD" bigint NOT NULL DEFAULT 0, PRIMARY KEY ("Z_SRC", "Z_DST"))
+        """
     }
 }
 #endif

@@ -12,7 +12,7 @@ extension PostgreSQLStore {
         }
     }
 
-    private static func readMetadata(_ connection: PostgreSQLConnection, path: String) throws -> (metadata: SQLiteStore.Metadata, records: Bool) {
+    static func readMetadata(_ connection: PostgreSQLConnection, path: String) throws -> (metadata: SQLiteStore.Metadata, records: Bool) {
         var values: [String: String] = [:]
         for row in try connection.query(#"SELECT "key", "value" FROM "Z_METADATA""#) {
             let cells = row.makeRandomAccess()

@@ -85,15 +85,19 @@ extension SQLiteStore {
     static func replaceModel(db: Database, with model: ManagedObjectModel) throws {
         let prefix = MetadataKey.entityHashPrefix
         try db.execute(sql: "DELETE FROM Z_METADATA WHERE substr(key, 1, ?) = ?", arguments: [prefix.count, prefix])
-        var rows: [(String, String)] = [
+        for (key, value) in modelMetadata(model) {
+            try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    /// The metadata rows that record `model` (its JSON, version hashes and the Quarry version),
+    /// the same in an SQLite and a PostgreSQL store.
+    static func modelMetadata(_ model: ManagedObjectModel) -> [(key: String, value: String)] {
+        [
             (MetadataKey.modelVersionHash, model.versionHash),
             (MetadataKey.model, model.definition.jsonText()),
             (MetadataKey.quarryVersion, QuarryVersion.string),
-        ]
-        rows += model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
-        for (key, value) in rows {
-            try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
-        }
+        ] + model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
     }
 
     /// The entities that were added, removed or changed between a stored model and `model`.

@@ -31,7 +31,11 @@ struct MigrationFixture {
     /// Every object of `entity` as a dictionary of `keys` (relationships as the destination's
     /// `label` value, to-many ones sorted and joined with commas), sorted by the first key.
     func rows(_ model: ManagedObjectModel, _ entity: String, _ keys: [String], label: String = "name") throws -> [[String: String]] {
-        let store = try SQLiteStore(url: url, model: model)
+        try Self.rows(in: try SQLiteStore(url: url, model: model), entity, keys, label: label)
+    }
+
+    /// Every object of `entity` in `store`, as ``rows(_:_:_:label:)`` shows them (for any store).
+    static func rows(in store: some PersistentStore, _ entity: String, _ keys: [String], label: String = "name") throws -> [[String: String]] {
         let context = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "read"))
         return try context.performAndWait {
             let objects = try context.fetch(FetchRequest(entityName: entity, sortDescriptors: [SortKey(keys[0])]))
@@ -39,11 +43,11 @@ struct MigrationFixture {
                 var row: [String: String] = [:]
                 for key in keys {
                     if object.entity.attribute(key) != nil {
-                        row[key] = Self.text(try object.value(forKey: key))
+                        row[key] = text(try object.value(forKey: key))
                     } else if let relationship = object.entity.relationship(key), relationship.isToMany {
-                        row[key] = try object.objects(forKey: key).map { Self.text(try $0.value(forKey: label)) }.sorted().joined(separator: ",")
+                        row[key] = try object.objects(forKey: key).map { text(try $0.value(forKey: label)) }.sorted().joined(separator: ",")
                     } else {
-                        row[key] = try object.object(forKey: key).map { Self.text(try $0.value(forKey: label)) } ?? "nil"
+                        row[key] = try object.object(forKey: key).map { text(try $0.value(forKey: label)) } ?? "nil"
                     }
                 }
                 return row

@@ -1,0 +1,135 @@
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+
+extension PostgreSQLStore {
+    /// What migrating the store at `url` to `model` would do, or `nil` when the store already
+    /// has that model: the same plan ``SQLiteStore/migrationPlan(url:to:versions:countingRows:)``
+    /// makes, named after the URL without its password. Writes nothing.
+    ///
+    /// With `countingRows`, each entity's rows are counted and the first step's refusals are
+    /// checked against the data, as a migration would.
+    ///
+    /// ```swift
+    /// if let plan = try PostgreSQLStore.migrationPlan(url: url, to: model) { print(plan) }
+    /// ```
+    /// - Throws: ``MigrationError`` when the migration would be refused; ``StoreError`` when
+    ///   the schema holds no store or the server fails.
+    public static func migrationPlan(
+        url: PostgreSQLStoreURL, to model: ManagedObjectModel, versions: ModelVersionHistory? = nil, countingRows: Bool = true
+    ) throws -> MigrationPlan? {
+        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
+        defer { pool.close() }
+        let path = url.description
+        // A read-only transaction: one snapshot for every count.
+        return try pool.transaction(isolation: "REPEATABLE READ READ ONLY") { connection in
+            guard try hasMetadataTable(connection) else { throw StoreError.notAQuarryStore(path: path) }
+            let stored = try readMetadata(connection, path: path).metadata
+            guard stored.modelVersionHash != model.versionHash else { return nil }
+            let chain = SQLiteMigrationChain(stored: stored.model, target: model, versions: versions)
+            var steps: [MigrationPlan.Step] = []
+            for (i, (from, to)) in zip(chain.models, chain.models.dropFirst()).enumerated() {
+                // Later steps start from data only the earlier ones would write: planned without it.
+                let data: (any MigrationDataReader)? = i == 0 && countingRows ? connection : nil
+                let step = SQLiteMigrationStep(source: from.model, destination: to.model,
+                                               maxKeys: i == 0 ? try maxKeys(connection, model: from.model) : [:])
+                try step.check(data, path: path)
+                steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: try step.entityChanges(data)))
+            }
+            return MigrationPlan(path: path, steps: steps)
+        }
+    }
+
+    /// Migrates the store at `url` to `model` now, in one PostgreSQL transaction (DDL
+    /// included): a failure, a lost connection or a `kill -9` at any moment leaves either the
+    /// old store (which opens with the old model, every row as it was) or the migrated one.
+    /// Returns what was done, or `nil` when the store already had that model.
+    ///
+    /// Stores opened elsewhere wait for the migration's lock while it runs, then fail to save
+    /// (their model no longer matches the store's), as opening with the old model does.
+    /// `versions` and `progress` are as ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``'s.
+    ///
+    /// ```swift
+    /// try PostgreSQLStore.migrate(url: url, to: newModel)
+    /// let store = try PostgreSQLStore(url: url, model: newModel)
+    /// ```
+    /// - Throws: ``MigrationError`` (nothing written), ``StoreError``.
+    @discardableResult
+    public static func migrate(
+        url: PostgreSQLStoreURL, to model: ManagedObjectModel, versions: ModelVersionHistory? = nil,
+        progress: ((MigrationProgress) -> Void)? = nil
+    ) throws -> MigrationPlan? {
+        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
+        defer { pool.close() }
+        let path = url.description
+        let reporter = MigrationProgressReporter(progress)
+        return try pool.transaction { connection -> MigrationPlan? in
+            guard try hasMetadataTable(connection) else { throw StoreError.notAQuarryStore(path: path) }
+            // Saves update the metadata table: they wait until the migration is over, and a
+            // migration another process finished first is seen below and not repeated.
+            try connection.execute(#"LOCK TABLE "Z_METADATA" IN EXCLUSIVE MODE"#)
+            let stored = try readMetadata(connection, path: path).metadata
+            guard stored.modelVersionHash != model.versionHash else { return nil }
+            let chain = SQLiteMigrationChain(stored: stored.model, target: model, versions: versions)
+            let pairs = Array(zip(chain.models, chain.models.dropFirst()))
+            var steps: [MigrationPlan.Step] = []
+            for (i, (from, to)) in pairs.enumerated() {
+                let step = SQLiteMigrationStep(source: from.model, destination: to.model, maxKeys: try maxKeys(connection, model: from.model))
+                try step.check(connection, path: path)
+                let changes = try step.entityChanges(nil)
+                let migration = PostgreSQLMigration(step: step)
+                reporter.begin(step: i + 1, of: pairs.count, total: try migration.rowsToMove(connection))
+                try migration.execute(connection, path: path, progress: reporter)
+                steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: changes))
+            }
+            try replaceModel(connection, with: model)
+            try bumpModificationToken(connection)
+            return MigrationPlan(path: path, steps: steps)
+        }
+    }
+
+    /// The largest primary key of each table of `model`'s layout, by table name.
+    private static func maxKeys(_ connection: PostgreSQLConnection, model: ManagedObjectModel) throws -> [String: Int64] {
+        var result: [String: Int64] = [:]
+        for table in SQLiteLayout(model: model).tables {
+            result[table.name] = try connection.query("SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(PostgreSQLLayout.q(table.name))")
+                .first.map { try $0.makeRandomAccess()[0].decode(Int64.self) } ?? 0
+        }
+        return result
+    }
+
+    /// Replaces the stored model (JSON, version hashes, the Quarry version) with `model`.
+    static func replaceModel(_ connection: PostgreSQLConnection, with model: ManagedObjectModel) throws {
+        try connection.execute(#"DELETE FROM "Z_METADATA" WHERE starts_with("key", $1)"#, bindings(MetadataKey.entityHashPrefix))
+        for (key, value) in SQLiteStore.modelMetadata(model) {
+            var b = PostgresBindings()
+            b.append(key)
+            b.append(value)
+            try connection.execute(#"""
+                INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2) ON CONFLICT ("key") DO UPDATE SET "value" = EXCLUDED."value"
+                """#, b)
+        }
+    }
+}
+
+/// A PostgreSQL connection answers a migration step's checks and row counts.
+extension PostgreSQLConnection: MigrationDataReader {
+    func count(_ sql: String) throws -> Int {
+        try query(sql).first.map { try $0.makeRandomAccess()[0].decode(Int.self) } ?? 0
+    }
+
+    func rows(_ sql: String) throws -> [[String]] {
+        try query(sql).map { row in
+            row.makeRandomAccess().map { cell -> String in
+                guard cell.bytes != nil else { return "NULL" }
+                if let i = try? cell.decode(Int64.self) { return String(i) }
+                if let d = try? cell.decode(Double.self) { return String(d) }
+                if let s = try? cell.decode(String.self) { return "\"\(s)\"" }
+                return "<\(cell.dataType)>"
+            }
+        }
+    }
+
+    func literal(_ value: Value) -> String { PostgreSQLMigrationSQL.literal(value) }
+}
+#endif
