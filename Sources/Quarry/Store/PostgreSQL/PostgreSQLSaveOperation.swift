@@ -8,20 +8,9 @@ import PostgresNIO
 /// maintains join tables and order columns.
 ///
 /// Not thread-safe and never shared: it lives for one call of ``PostgreSQLStore/save(_:resolve:)``.
-final class PostgreSQLSaveOperation {
+final class PostgreSQLSaveOperation: SQLSaveOperation {
     let layout: PostgreSQLLayout
-    let model: ManagedObjectModel
     let reader: PostgreSQLRowReader
-    let resolve: (MergeConflict) -> ConflictResolution
-    /// The entity of the row being written (names the entity of a uniqueness violation).
-    var currentEntity: Int?
-
-    var result = StoreSaveResult()
-    private var failed: [MergeConflict] = []
-    private let transientIndices: [[Int]]
-    private let tombstoneIndices: [[Int]]
-    /// The tombstone JSON of each deleted object that has one (for the history writer).
-    private(set) var tombstones: [ObjectID: String] = [:]
 
     /// Rows per multi-row `INSERT`: under PostgreSQL's 65,535 parameters, and small enough
     /// that the statement text stays cheap to parse.
@@ -29,20 +18,13 @@ final class PostgreSQLSaveOperation {
 
     init(store: PostgreSQLStore, resolve: @escaping (MergeConflict) -> ConflictResolution) {
         layout = store.layout
-        model = store.model
         reader = PostgreSQLRowReader(layout: store.layout, model: store.model)
-        self.resolve = resolve
-        transientIndices = store.model.entities.map { e in e.attributes.indices.filter { e.attributes[$0].isTransient } }
-        tombstoneIndices = store.model.entities.map { e in
-            store.recordsHistory ? e.attributes.indices.filter { !e.attributes[$0].isTransient && e.attributes[$0].preservesValueInHistoryOnDeletion } : []
-        }
+        super.init(model: store.model, recordsHistory: store.recordsHistory, resolve: resolve)
     }
 
     /// Writes `changes`; throws ``MergeConflictError`` when a conflict resolves to `.fail`.
     func run(_ changes: StoreChangeSet, connection: PostgreSQLConnection) throws -> StoreSaveResult {
-        result = StoreSaveResult()
-        failed = []
-        tombstones = [:]
+        begin()
         var changes = changes
         let mapping = try allocateKeys(for: &changes.inserts, connection: connection)
         changes.replaceIDs(mapping)
@@ -50,8 +32,8 @@ final class PostgreSQLSaveOperation {
 
         try insert(changes.inserts, connection: connection)
         let skipToMany = try updateAll(changes.updates, connection: connection)
-        for deleted in changes.deletes { try delete(deleted.id, version: deleted.version, connection: connection) }
-        if !failed.isEmpty { throw MergeConflictError(conflicts: failed) }
+        for deleted in changes.deletes { try delete(deleted.id, version: deleted.version, rows: PostgreSQLSaveRows(operation: self, connection: connection)) }
+        try throwFailedConflicts()
         for change in changes.inserts where !change.toMany.isEmpty { try writeToMany(change, connection: connection) }
         for change in changes.updates where !change.toMany.isEmpty && !skipToMany.contains(change.id) {
             try writeToMany(change, connection: connection)
@@ -172,86 +154,13 @@ final class PostgreSQLSaveOperation {
         return try resolveUpdateConflict(change, connection: connection)
     }
 
-    /// Records that `change` was written at its next version.
-    func recordUpdated(_ change: ObjectChange) {
-        let entity = model.entities[Int(change.id.entityIndex)]
-        let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
-        result.written[change.id] = written
-        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written)
-    }
-
-    /// The versioned update of `change` matched no row: reads the row as committed and applies
-    /// the merge policy's resolution; returns `false` when it dropped the change.
+    /// The versioned update of `change` matched no row: the shared conflict handling.
     func resolveUpdateConflict(_ change: ObjectChange, connection: PostgreSQLConnection) throws -> Bool {
-        let entity = model.entities[Int(change.id.entityIndex)]
-        currentEntity = entity.index
-        let persisted = try reader.snapshot(for: change.id, connection: connection)
-        let conflict = MergeConflict(objectID: change.id, entityName: entity.name, cachedSnapshot: change.committed,
-                                     persistedSnapshot: persisted, objectSnapshot: change.snapshot, changed: change.changed)
-        return try apply(resolve(conflict), to: conflict, connection: connection)
-    }
-
-    /// A versioned delete (join-table rows go with it).
-    private func delete(_ id: ObjectID, version: Int64, connection: PostgreSQLConnection) throws {
-        let entity = model.entities[Int(id.entityIndex)]
-        currentEntity = entity.index
-        let table = layout.base.table(ofEntity: entity.index)
-        let tombstone = tombstoneIndices[entity.index].isEmpty ? nil
-            : try reader.snapshot(for: id, connection: connection).flatMap { SQLiteHistoryWriter.tombstone($0, entity: entity, attributes: tombstoneIndices[entity.index]) }
-        var b = PostgresBindings()
-        b.append(id.primaryKey)
-        b.append(version)
-        if try connection.execute("DELETE FROM \(PostgreSQLLayout.q(table.name)) WHERE \"Z_PK\" = $1 AND \"Z_OPT\" = $2", b) == 1 {
-            tombstones[id] = tombstone
-            try deleteJoinRows(of: id, connection: connection)
-            result.changes.deleted.append(id)
-            return
-        }
-        guard let persisted = try reader.snapshot(for: id, connection: connection) else {
-            // Already deleted elsewhere: the wanted end state holds.
-            result.changes.deleted.append(id)
-            return
-        }
-        let conflict = MergeConflict(objectID: id, entityName: entity.name, cachedSnapshot: nil,
-                                     persistedSnapshot: persisted, objectSnapshot: nil, changed: PropertyMask())
-        _ = try apply(resolve(conflict), to: conflict, connection: connection)
-    }
-
-    /// Applies a conflict's resolution; returns whether the object's to-many changes still apply.
-    private func apply(_ resolution: ConflictResolution, to conflict: MergeConflict, connection: PostgreSQLConnection) throws -> Bool {
-        let id = conflict.objectID
-        switch resolution {
-        case .write(let snapshot):
-            let version = conflict.newVersion + 1
-            try overwrite(id, with: snapshot, version: version, exists: conflict.persistedSnapshot != nil, connection: connection)
-            let entity = model.entities[Int(id.entityIndex)]
-            let written = stored(snapshot, version: version, entity: entity.index)
-            result.written[id] = written
-            var changed = conflict.changed
-            changed.formUnion(SQLiteSaveOperation.differences(snapshot, conflict.persistedSnapshot, entity: entity))
-            result.changes.recordUpdate(id, changed: changed, of: entity, stored: written)
-            return true
-        case .keepPersisted:
-            result.rolledBack[id] = .some(conflict.persistedSnapshot)
-            return false
-        case .delete:
-            let table = layout.base.table(ofEntity: Int(id.entityIndex))
-            var b = PostgresBindings()
-            b.append(id.primaryKey)
-            try connection.execute("DELETE FROM \(PostgreSQLLayout.q(table.name)) WHERE \"Z_PK\" = $1", b)
-            try deleteJoinRows(of: id, connection: connection)
-            let entity = model.entities[Int(id.entityIndex)]
-            tombstones[id] = conflict.persistedSnapshot.flatMap { SQLiteHistoryWriter.tombstone($0, entity: entity, attributes: tombstoneIndices[entity.index]) }
-            result.changes.deleted.append(id)
-            return false
-        case .fail:
-            failed.append(conflict)
-            return false
-        }
+        try resolveUpdateConflict(change, rows: PostgreSQLSaveRows(operation: self, connection: connection))
     }
 
     /// Writes every column of `snapshot` at `version` (re-creating the row if it was deleted).
-    private func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool, connection: PostgreSQLConnection) throws {
+    fileprivate func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool, connection: PostgreSQLConnection) throws {
         let e = Int(id.entityIndex)
         let columns = layout.slotColumns[e]
         var b = PostgresBindings()
@@ -270,14 +179,29 @@ final class PostgreSQLSaveOperation {
             try connection.execute(insertSQL(entity: e, rows: 1), b)
         }
     }
+}
 
-    /// `snapshot` as the store holds it: at `version`, transient attributes cleared.
-    @inline(__always)
-    func stored(_ snapshot: Snapshot, version: Int64, entity: Int) -> Snapshot {
-        var s = snapshot
-        s.version = version
-        for i in transientIndices[entity] { s.values[i] = .null }
-        return s
+/// The PostgreSQL rows of one save, for the steps ``SQLSaveOperation`` shares (inside the
+/// save's transaction, on its connection).
+private struct PostgreSQLSaveRows: SaveRowAccess {
+    let operation: PostgreSQLSaveOperation
+    let connection: PostgreSQLConnection
+
+    func snapshot(for id: ObjectID) throws -> Snapshot? { try operation.reader.snapshot(for: id, connection: connection) }
+
+    func deleteRow(_ id: ObjectID, version: Int64?) throws -> Bool {
+        let table = PostgreSQLLayout.q(operation.layout.base.table(ofEntity: Int(id.entityIndex)).name)
+        var b = PostgresBindings()
+        b.append(id.primaryKey)
+        guard let version else { return try connection.execute("DELETE FROM \(table) WHERE \"Z_PK\" = $1", b) == 1 }
+        b.append(version)
+        return try connection.execute("DELETE FROM \(table) WHERE \"Z_PK\" = $1 AND \"Z_OPT\" = $2", b) == 1
+    }
+
+    func deleteJoinRows(of id: ObjectID) throws { try operation.deleteJoinRows(of: id, connection: connection) }
+
+    func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool) throws {
+        try operation.overwrite(id, with: snapshot, version: version, exists: exists, connection: connection)
     }
 }
 #endif

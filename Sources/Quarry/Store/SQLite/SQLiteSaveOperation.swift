@@ -5,41 +5,22 @@ import GRDB
 /// resolves optimistic-locking conflicts, maintains join tables and order columns.
 ///
 /// Not thread-safe and never shared: it lives for one call of ``SQLiteStore/save(_:resolve:)``.
-final class SQLiteSaveOperation {
+final class SQLiteSaveOperation: SQLSaveOperation {
     let layout: SQLiteLayout
     let statements: SQLiteStatements
-    let model: ManagedObjectModel
     let reader: SQLiteRowReader
-    let resolve: (MergeConflict) -> ConflictResolution
-    /// The entity of the row being written (names the entity of a uniqueness violation).
-    private(set) var currentEntity: Int?
-
-    var result = StoreSaveResult()
-    private var failed: [MergeConflict] = []
     private var updatePlans: [Int: [PropertyMask: SQLiteStatements.Plan]] = [:]
-    private let transientIndices: [[Int]]
-    /// Per entity, the attributes a delete keeps in history (empty when the store records none).
-    private let tombstoneIndices: [[Int]]
-    /// The tombstone JSON of each deleted object that has one (for the history writer).
-    private(set) var tombstones: [ObjectID: String] = [:]
 
     init(store: SQLiteStore, resolve: @escaping (MergeConflict) -> ConflictResolution) {
         layout = store.layout
         statements = store.statements
-        model = store.model
         reader = store.rowReader
-        self.resolve = resolve
-        transientIndices = store.model.entities.map { e in e.attributes.indices.filter { e.attributes[$0].isTransient } }
-        tombstoneIndices = store.model.entities.map { e in
-            store.recordsHistory ? e.attributes.indices.filter { !e.attributes[$0].isTransient && e.attributes[$0].preservesValueInHistoryOnDeletion } : []
-        }
+        super.init(model: store.model, recordsHistory: store.recordsHistory, resolve: resolve)
     }
 
     /// Writes `changes`; throws ``MergeConflictError`` when a conflict resolves to `.fail`.
     func run(_ changes: StoreChangeSet, db: Database) throws -> StoreSaveResult {
-        result = StoreSaveResult()
-        failed = []
-        tombstones = [:]
+        begin()
         var changes = changes
         let mapping = try allocateKeys(for: &changes.inserts, db: db)
         changes.replaceIDs(mapping)
@@ -48,8 +29,8 @@ final class SQLiteSaveOperation {
         try insert(changes.inserts, db: db)
         var skipToMany = Set<ObjectID>()
         for change in changes.updates where try !update(change, db: db) { skipToMany.insert(change.id) }
-        for deleted in changes.deletes { try delete(deleted.id, version: deleted.version, db: db) }
-        if !failed.isEmpty { throw MergeConflictError(conflicts: failed) }
+        for deleted in changes.deletes { try delete(deleted.id, version: deleted.version, rows: SQLiteSaveRows(operation: self, db: db)) }
+        try throwFailedConflicts()
         for change in changes.inserts where !change.toMany.isEmpty { try writeToMany(change, db: db) }
         for change in changes.updates where !change.toMany.isEmpty && !skipToMany.contains(change.id) {
             try writeToMany(change, db: db)
@@ -125,75 +106,14 @@ final class SQLiteSaveOperation {
         statement.bind(change.snapshot.version, at: next + 1)
         try statement.execute()
         if db.changesCount == 1 {
-            let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
-            result.written[change.id] = written
-            result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written)
+            recordUpdated(change)
             return true
         }
-        let persisted = try reader.snapshot(for: change.id, db: db)
-        let conflict = MergeConflict(objectID: change.id, entityName: entity.name, cachedSnapshot: change.committed,
-                                     persistedSnapshot: persisted, objectSnapshot: change.snapshot, changed: change.changed)
-        return try apply(resolve(conflict), to: conflict, db: db)
-    }
-
-    /// A versioned delete (join-table rows go with it).
-    private func delete(_ id: ObjectID, version: Int64, db: Database) throws {
-        let entity = model.entities[Int(id.entityIndex)]
-        currentEntity = entity.index
-        let table = layout.table(ofEntity: entity.index)
-        // The preserved values are read before the row goes (only for entities that have some).
-        let tombstone = tombstoneIndices[entity.index].isEmpty ? nil
-            : try reader.snapshot(for: id, db: db).flatMap { SQLiteHistoryWriter.tombstone($0, entity: entity, attributes: tombstoneIndices[entity.index]) }
-        try db.execute(sql: "DELETE FROM \(sqlIdentifier(table.name)) WHERE Z_PK = ? AND Z_OPT = ?", arguments: [id.primaryKey, version])
-        if db.changesCount == 1 {
-            tombstones[id] = tombstone
-            try deleteJoinRows(of: id, db: db)
-            result.changes.deleted.append(id)
-            return
-        }
-        guard let persisted = try reader.snapshot(for: id, db: db) else {
-            // Already deleted elsewhere: the wanted end state holds.
-            result.changes.deleted.append(id)
-            return
-        }
-        let conflict = MergeConflict(objectID: id, entityName: entity.name, cachedSnapshot: nil,
-                                     persistedSnapshot: persisted, objectSnapshot: nil, changed: PropertyMask())
-        _ = try apply(resolve(conflict), to: conflict, db: db)
-    }
-
-    /// Applies a conflict's resolution; returns whether the object's to-many changes still apply.
-    private func apply(_ resolution: ConflictResolution, to conflict: MergeConflict, db: Database) throws -> Bool {
-        let id = conflict.objectID
-        switch resolution {
-        case .write(let snapshot):
-            let version = conflict.newVersion + 1
-            try overwrite(id, with: snapshot, version: version, exists: conflict.persistedSnapshot != nil, db: db)
-            let entity = model.entities[Int(id.entityIndex)]
-            let written = stored(snapshot, version: version, entity: entity.index)
-            result.written[id] = written
-            var changed = conflict.changed
-            changed.formUnion(Self.differences(snapshot, conflict.persistedSnapshot, entity: entity))
-            result.changes.recordUpdate(id, changed: changed, of: entity, stored: written)
-            return true
-        case .keepPersisted:
-            result.rolledBack[id] = .some(conflict.persistedSnapshot)
-            return false
-        case .delete:
-            let table = layout.table(ofEntity: Int(id.entityIndex))
-            try db.execute(sql: "DELETE FROM \(sqlIdentifier(table.name)) WHERE Z_PK = ?", arguments: [id.primaryKey])
-            try deleteJoinRows(of: id, db: db)
-            let entity = model.entities[Int(id.entityIndex)]
-            tombstones[id] = conflict.persistedSnapshot.flatMap { SQLiteHistoryWriter.tombstone($0, entity: entity, attributes: tombstoneIndices[entity.index]) }
-            result.changes.deleted.append(id)
-            return false
-        case .fail:
-            failed.append(conflict)
-            return false
-        }
+        return try resolveUpdateConflict(change, rows: SQLiteSaveRows(operation: self, db: db))
     }
 
     /// Writes every column of `snapshot` at `version` (re-creating the row if it was deleted).
-    private func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool, db: Database) throws {
+    fileprivate func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool, db: Database) throws {
         let e = Int(id.entityIndex)
         if exists {
             let plan = statements.overwrite[e]
@@ -219,25 +139,29 @@ final class SQLiteSaveOperation {
         updatePlans[entity.index, default: [:]][changed] = plan
         return plan
     }
+}
 
-    /// `snapshot` as the store holds it: at `version`, transient attributes cleared.
-    @inline(__always)
-    private func stored(_ snapshot: Snapshot, version: Int64, entity: Int) -> Snapshot {
-        var s = snapshot
-        s.version = version
-        for i in transientIndices[entity] { s.values[i] = .null }
-        return s
+/// The SQLite rows of one save, for the steps ``SQLSaveOperation`` shares (inside the save's
+/// transaction, on the writer connection).
+private struct SQLiteSaveRows: SaveRowAccess {
+    let operation: SQLiteSaveOperation
+    let db: Database
+
+    func snapshot(for id: ObjectID) throws -> Snapshot? { try operation.reader.snapshot(for: id, db: db) }
+
+    func deleteRow(_ id: ObjectID, version: Int64?) throws -> Bool {
+        let table = sqlIdentifier(operation.layout.table(ofEntity: Int(id.entityIndex)).name)
+        if let version {
+            try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?", arguments: [id.primaryKey, version])
+        } else {
+            try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ?", arguments: [id.primaryKey])
+        }
+        return db.changesCount == 1
     }
 
-    /// The stored properties (attributes and to-ones) where `a` and `b` differ.
-    static func differences(_ a: Snapshot, _ b: Snapshot?, entity: EntityDescription) -> PropertyMask {
-        var mask = PropertyMask()
-        for (i, attribute) in entity.attributes.enumerated() where !attribute.isTransient && a.values[i] != b?.values[i] {
-            mask.insert(i)
-        }
-        for (r, relationship) in entity.relationships.enumerated() where !relationship.isToMany && a.toOne[r] != b?.toOne[r] {
-            mask.insert(entity.attributes.count + r)
-        }
-        return mask
+    func deleteJoinRows(of id: ObjectID) throws { try operation.deleteJoinRows(of: id, db: db) }
+
+    func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool) throws {
+        try operation.overwrite(id, with: snapshot, version: version, exists: exists, db: db)
     }
 }
