@@ -26,7 +26,7 @@ func runFRCVersusGRDBScenario(_ args: BenchArguments) throws {
     }
     print("""
     frc-vs-grdb: \(n) tickers sorted by symbol; each round a writer changes the symbols of the same \(k) rows on both sides and commits; \(rounds) rounds, sides alternating
-      GRDB 7:  a DatabasePool (WAL) on its copy of the store; ValueObservation.tracking { SELECT Z_PK, symbol FROM Ticker ORDER BY symbol } fetching [SortedTicker] (a FetchableRecord reading its two columns by index), started with scheduling: .async(onQueue: .main) (GRDB's default); writer: one pool.write { \(k) × UPDATE Ticker SET symbol = ? WHERE Z_PK = ? } (a cached statement)
+      GRDB 7:  a DatabasePool (WAL) on its copy of the store; ValueObservation.tracking { SELECT Z_PK, symbol FROM Ticker ORDER BY symbol } fetching [SortedTicker] (a FetchableRecord reading its two columns by index), started with scheduling: .async(onQueue: .main) (values on the main queue, as with GRDB's default main-actor scheduling); writer: one pool.write { \(k) × UPDATE Ticker SET symbol = ? WHERE Z_PK = ? } (a cached statement)
       Quarry:  a PersistentStack on its copy (history recorded; no remote-change watch: neither side watches other processes); a FetchedResultsController on the main context sorted by symbol; writer: an importerContext() sets \(k) symbols and saves, the stack's smart merge updates the controller
       timed:   from the writer's commit (SQLite's WAL hook on the writer connection, both sides) to GRDB's onChange with the new sorted array / Quarry's didChangeContent, both on the main queue
       seeded \(n) rows with raw inserts (and copied the store) in \(String(format: "%.1f", seeding)) s
@@ -57,7 +57,7 @@ private func frcVersusGRDBRounds(quarryURL: URL, grdbURL: URL, n: Int, k: Int, r
     options.watchesRemoteChanges = false
     let stack = try PersistentStack(model: tickerModel, options: options)
     guard let store = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
-    let request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
+    let request = Quarry.FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
     let signal = RemoteChangeSignal()
     let main = stack.mainContext
     var quarryFirst = 0.0
@@ -133,13 +133,14 @@ final class GRDBTickerObserver: @unchecked Sendable {
     private var received: UInt64 = 0
     private var failure: (any Error)?
     private let arrived = DispatchSemaphore(value: 0)
-    private let commitClock = WALCommitClock()
+    private let commitClock: WALCommitClock
     private let pool: DatabasePool
     private var cancellable: AnyDatabaseCancellable?
 
     init(url: URL) throws {
         var configuration = GRDB.Configuration()
-        let clock = commitClock
+        let clock = WALCommitClock()
+        commitClock = clock
         configuration.prepareDatabase { db in clock.install(on: db) }
         pool = try DatabasePool(path: url.path, configuration: configuration)
         let observation = ValueObservation.tracking { db in
@@ -232,13 +233,13 @@ func makeTickerStore(n: Int, url: URL) throws {
     try db.exec("BEGIN IMMEDIATE")
     let insert = try db.prepare("INSERT INTO Ticker (Z_PK, Z_ENT, Z_OPT, symbol, price) VALUES (?, 0, 1, ?, ?)")
     // Symbols spread over the whole space, in shuffled order: distinct, none sorted by key.
-    let stride = tickerSymbolSpace / max(n, 1)
+    let spacing = tickerSymbolSpace / max(n, 1)
     var order = Array(0..<n)
     var rng = SplitMix64(seed: 5)
     order.shuffle(using: &rng)
     for i in 0..<n {
         sqlite3_bind_int64(insert, 1, Int64(i + 1))
-        sqlite3_bind_text(insert, 2, tickerSymbol(order[i] * stride), -1, rawTransient)
+        sqlite3_bind_text(insert, 2, tickerSymbol(order[i] * spacing), -1, rawTransient)
         sqlite3_bind_double(insert, 3, 10 + Double(i % 10_000) / 100)
         guard sqlite3_step(insert) == SQLITE_DONE else { throw BenchError.sqlite(db.message) }
         sqlite3_reset(insert)
