@@ -89,8 +89,11 @@ run_scenario() { # run_scenario NAME: runs it, records its figures or its failur
   rc=${PIPESTATUS[0]}
   cat "$err" >&2
   if [ "$rc" != 0 ]; then
-    echo "bench.sh: scenario $name FAILED (exit $rc): $(tail -1 "$err")" >&2
-    record_failure "$name" "exit $rc: $(tail -1 "$err" | cut -c1-60)"
+    # The scenario's own error line, else a runtime failure, else the last line it wrote.
+    local reason
+    reason=$(grep -m1 -E "^quarry-bench $name|runtime failure|Fatal error" "$err" || grep -v '^[[:space:]]*$' "$err" | tail -1)
+    echo "bench.sh: scenario $name FAILED (exit $rc): $reason" >&2
+    record_failure "$name" "exit $rc: $(cut -c1-60 <<<"$reason")"
     failed=1
     return
   fi
