@@ -31,20 +31,10 @@ func runFRCVersusGRDBScenario(_ args: BenchArguments) throws {
       timed:   from the writer's commit (SQLite's WAL hook on the writer connection, both sides; on GRDB's after the checkpoint SQLite runs in COMMIT from 1,000 log frames) to GRDB's onChange with the new sorted array / Quarry's didChangeContent, both on the main queue
       seeded \(n) rows with raw inserts (and copied the store) in \(String(format: "%.1f", seeding)) s
     """)
-    // Both sides deliver on the main queue: the rounds run on another thread while the main
-    // thread serves the queue; the process ends from there.
-    DispatchQueue.global().async {
-        do {
-            try frcVersusGRDBRounds(quarryURL: quarryURL, grdbURL: grdbURL, n: n, k: k, rounds: rounds)
-            try? FileManager.default.removeItem(at: dir)
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("quarry-bench frc-vs-grdb: \(error)\n".utf8))
-            try? FileManager.default.removeItem(at: dir)
-            exit(1)
-        }
+    // Both sides deliver on the main queue.
+    runRoundsOffTheMainQueue(scenario: "frc-vs-grdb", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
+        try frcVersusGRDBRounds(quarryURL: quarryURL, grdbURL: grdbURL, n: n, k: k, rounds: rounds)
     }
-    dispatchMain()
 }
 
 private func frcVersusGRDBRounds(quarryURL: URL, grdbURL: URL, n: Int, k: Int, rounds: Int) throws {

@@ -29,20 +29,10 @@ func runRemoteMergeScenario(_ args: BenchArguments) throws {
     let url = dir.appendingPathComponent("rows.sqlite")
     try makeIndexedRowStore(n: n, url: url)
     print("remote-merge: \(n) results here, another process saves \(k) sort-key changes per round; \(rounds) rounds")
-    // The main context runs on the main queue: the rounds run on another thread while the main
-    // thread serves the queue; the process ends from there.
-    DispatchQueue.global().async {
-        do {
-            try remoteMergeRounds(url: url, n: n, k: k, rounds: rounds)
-            try? FileManager.default.removeItem(at: dir)
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("quarry-bench remote-merge: \(error)\n".utf8))
-            try? FileManager.default.removeItem(at: dir)
-            exit(1)
-        }
+    // The main context runs on the main queue.
+    runRoundsOffTheMainQueue(scenario: "remote-merge", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
+        try remoteMergeRounds(url: url, n: n, k: k, rounds: rounds)
     }
-    dispatchMain()
 }
 
 private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
