@@ -75,7 +75,7 @@ extra_figures() { # extra_figures SCENARIO OUTPUT
     export)
       awk '/peak memory during the export:/ { for (i = 1; i <= NF; i++) if ($i == "MB") { print "export-memory", $(i - 1); exit } }' "$2" ;;
     frc-update-rounds) # a profiling aid without a ratio: its median step
-      awk '/median/ { for (i = 1; i <= NF; i++) if ($i == "median") { v = $(i + 1); gsub(/[^0-9.]/, "", v); print "frc-update-rounds-median", v * 1000; exit } }' "$2" ;;
+      awk '/median/ { for (i = 1; i <= NF; i++) if ($i == "median") { v = $(i + 1); gsub(/[^0-9.]/, "", v); printf "frc-update-rounds-median %.2f\n", v * 1000; exit } }' "$2" ;;
   esac
 }
 
