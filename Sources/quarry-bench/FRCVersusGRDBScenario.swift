@@ -8,7 +8,8 @@ import Synchronization
 /// by GRDB 7's `ValueObservation` and by a Quarry `FetchedResultsController`; each round a
 /// writer changes the symbols of the same k rows (default 1,000) on both sides and commits.
 /// Timed per side: from the writer's commit (the instant SQLite's WAL hook reports it on the
-/// writer's connection, both sides) to GRDB's `onChange` receiving the new sorted array, and
+/// writer's connection, both sides; GRDB's after the checkpoint SQLite runs inside `COMMIT`)
+/// to GRDB's `onChange` receiving the new sorted array, and
 /// to Quarry's `didChangeContent`, both delivered on the main queue. Each side has its own
 /// copy of one seeded store (so neither sees the other's writes), the rounds alternate sides,
 /// and every round checks both sides hold the same order. p50 and p99 over `rounds` rounds
