@@ -116,6 +116,9 @@ postgres_ready() {
 
 scenarios=$("$bench" | sed -n 's/^scenarios: //p' | tr -d ',')
 [ -n "$scenarios" ] || { echo "bench.sh: quarry-bench listed no scenarios" >&2; exit 1; }
+for name in $(tr ',' ' ' <<<"$only"); do
+  [[ " $scenarios browse " == *" $name "* ]] || { echo "bench.sh: no scenario '$name' (scenarios: $scenarios browse)" >&2; exit 2; }
+done
 for name in $scenarios; do
   selected "$name" || continue
   if [[ "$name" == pg-* ]] && ! postgres_ready; then
