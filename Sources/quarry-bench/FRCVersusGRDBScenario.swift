@@ -50,14 +50,7 @@ private func frcVersusGRDBRounds(quarryURL: URL, grdbURL: URL, n: Int, k: Int, r
     guard let store = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
     let request = Quarry.FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
     let signal = RemoteChangeSignal()
-    let main = stack.mainContext
-    var quarryFirst = 0.0
-    let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
-        let c = try FetchedResultsController(fetchRequest: request, context: main)
-        quarryFirst = try measure { try c.performFetch() }
-        c.delegate = signal
-        return c
-    }
+    let (controller, quarryFirst) = try fetchedOnMainQueue(request, context: stack.mainContext, signal: signal)
     print("  first value: GRDB's initial fetch \(String(format: "%.3f", grdbFirst)) s, Quarry's performFetch \(String(format: "%.3f", quarryFirst)) s")
     try checkSameOrder(grdb: grdb, controller: controller, n: n)
 

@@ -42,6 +42,18 @@ private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     }
 }
 
+/// A controller for `request` on `context` (a main-queue context), fetched on the main queue
+/// and reporting to `signal`; with the seconds its first fetch took.
+func fetchedOnMainQueue(_ request: FetchRequest, context: ObjectContext,
+                        signal: RemoteChangeSignal) throws -> (FetchedResultsController, Double) {
+    try DispatchQueue.main.sync { () throws -> (FetchedResultsController, Double) in
+        let controller = try FetchedResultsController(fetchRequest: request, context: context)
+        let seconds = try measure { try controller.performFetch() }
+        controller.delegate = signal
+        return (controller, seconds)
+    }
+}
+
 /// The rounds of `remote-merge` and `pg-remote-merge`: a controller over the n rows of
 /// `stack` on its main context (the main queue, served by the main thread), the writer
 /// process `startWriter` makes, and per round the time from the writer's commit to
@@ -51,13 +63,7 @@ func measureRemoteMerge(name: String, stack: PersistentStack, n: Int, k: Int, ro
     let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
     let signal = RemoteChangeSignal()
     let main = stack.mainContext
-    var firstFetch = 0.0
-    let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
-        let c = try FetchedResultsController(fetchRequest: request, context: main)
-        firstFetch = try measure { try c.performFetch() }
-        c.delegate = signal
-        return c
-    }
+    let (controller, firstFetch) = try fetchedOnMainQueue(request, context: main, signal: signal)
     print("  first fetch here          n=\(n)  \(String(format: "%.3f", firstFetch)) s")
     let kinds = Mutex((merged: 0, external: 0))
     let observation = stack.addRemoteChangeObserver { change in
