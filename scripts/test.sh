@@ -12,6 +12,9 @@ step() { echo "== $1 ($(( $(date +%s) - started )) s so far)"; }
 step "system packages"
 bash scripts/install-deps.sh
 
+step "benchmark table (no benchmark runs)"
+bash scripts/bench-table-test.sh
+
 step "build and tests"
 swift build --build-tests
 # The PostgreSQL tests' server: loopback only, stopped on every exit path (one that was

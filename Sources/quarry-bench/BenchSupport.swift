@@ -57,6 +57,26 @@ func percentile(_ xs: [Double], _ p: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
 }
 
+/// Runs `rounds` on another thread while the main thread serves the main queue (where the
+/// scenario's main context and observers deliver), then ends the process: status 0 when
+/// `rounds` returns, 1 (its error on stderr, after `scenario`'s name) when it throws;
+/// `cleanUp` runs either way.
+func runRoundsOffTheMainQueue(scenario: String, cleanUp: @escaping @Sendable () -> Void,
+                              _ rounds: @escaping @Sendable () throws -> Void) -> Never {
+    DispatchQueue.global().async {
+        do {
+            try rounds()
+            cleanUp()
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("quarry-bench \(scenario): \(error)\n".utf8))
+            cleanUp()
+            exit(1)
+        }
+    }
+    dispatchMain()
+}
+
 func ratio(_ name: String, _ value: Double) {
     print("ratio \(name) \(String(format: "%.3f", value))")
 }

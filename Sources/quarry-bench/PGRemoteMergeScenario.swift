@@ -20,20 +20,10 @@ func runPGRemoteMergeScenario(_ args: BenchArguments) throws {
     print("pg-remote-merge: \(n) results here, another process saves \(k) sort-key changes per round; \(rounds) rounds; \(url.description)")
     let seeding = try measure { try seedIndexedRows(n: n, url: url) }
     print("  seeded \(n) rows with batch inserts in \(String(format: "%.1f", seeding)) s")
-    // The main context runs on the main queue: the rounds run on another thread while the main
-    // thread serves the queue; the process ends from there.
-    DispatchQueue.global().async {
-        do {
-            try pgRemoteMergeRounds(url: text, n: n, k: k, rounds: rounds)
-            try? PostgreSQLStore.destroy(url: url)
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("quarry-bench pg-remote-merge: \(error)\n".utf8))
-            try? PostgreSQLStore.destroy(url: url)
-            exit(1)
-        }
+    // The main context runs on the main queue.
+    runRoundsOffTheMainQueue(scenario: "pg-remote-merge", cleanUp: { try? PostgreSQLStore.destroy(url: url) }) {
+        try pgRemoteMergeRounds(url: text, n: n, k: k, rounds: rounds)
     }
-    dispatchMain()
 }
 
 /// A new store URL on `server` (parsed, and as text for stack options and the writer's

@@ -29,26 +29,28 @@ func runRemoteMergeScenario(_ args: BenchArguments) throws {
     let url = dir.appendingPathComponent("rows.sqlite")
     try makeIndexedRowStore(n: n, url: url)
     print("remote-merge: \(n) results here, another process saves \(k) sort-key changes per round; \(rounds) rounds")
-    // The main context runs on the main queue: the rounds run on another thread while the main
-    // thread serves the queue; the process ends from there.
-    DispatchQueue.global().async {
-        do {
-            try remoteMergeRounds(url: url, n: n, k: k, rounds: rounds)
-            try? FileManager.default.removeItem(at: dir)
-            exit(0)
-        } catch {
-            FileHandle.standardError.write(Data("quarry-bench remote-merge: \(error)\n".utf8))
-            try? FileManager.default.removeItem(at: dir)
-            exit(1)
-        }
+    // The main context runs on the main queue.
+    runRoundsOffTheMainQueue(scenario: "remote-merge", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
+        try remoteMergeRounds(url: url, n: n, k: k, rounds: rounds)
     }
-    dispatchMain()
 }
 
 private func remoteMergeRounds(url: URL, n: Int, k: Int, rounds: Int) throws {
     let stack = try PersistentStack(model: indexedRowModel, storeURL: url)
     try measureRemoteMerge(name: "remote-merge", stack: stack, n: n, k: k, rounds: rounds) {
         try RemoteMergeWriterProcess(url: url, n: n, k: k)
+    }
+}
+
+/// A controller for `request` on `context` (a main-queue context), fetched on the main queue
+/// and reporting to `signal`; with the seconds its first fetch took.
+func fetchedOnMainQueue(_ request: FetchRequest, context: ObjectContext,
+                        signal: RemoteChangeSignal) throws -> (FetchedResultsController, Double) {
+    try DispatchQueue.main.sync { () throws -> (FetchedResultsController, Double) in
+        let controller = try FetchedResultsController(fetchRequest: request, context: context)
+        let seconds = try measure { try controller.performFetch() }
+        controller.delegate = signal
+        return (controller, seconds)
     }
 }
 
@@ -61,13 +63,7 @@ func measureRemoteMerge(name: String, stack: PersistentStack, n: Int, k: Int, ro
     let request = FetchRequest(entityName: "Row", sortDescriptors: [SortKey("a")])
     let signal = RemoteChangeSignal()
     let main = stack.mainContext
-    var firstFetch = 0.0
-    let controller = try DispatchQueue.main.sync { () throws -> FetchedResultsController in
-        let c = try FetchedResultsController(fetchRequest: request, context: main)
-        firstFetch = try measure { try c.performFetch() }
-        c.delegate = signal
-        return c
-    }
+    let (controller, firstFetch) = try fetchedOnMainQueue(request, context: main, signal: signal)
     print("  first fetch here          n=\(n)  \(String(format: "%.3f", firstFetch)) s")
     let kinds = Mutex((merged: 0, external: 0))
     let observation = stack.addRemoteChangeObserver { change in

@@ -9,6 +9,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "frc-update": runFRCUpdateScenario,
     "frc-update-rounds": runFRCUpdateRoundsScenario,
     "frc-fetch": runFRCFetchScenario,
+    "frc-vs-grdb": runFRCVersusGRDBScenario,
     "import-live": runImportLiveScenario,
     "migrate-add": runMigrateAddScenario,
     "migrate-copy": runMigrateCopyScenario,

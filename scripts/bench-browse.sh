@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The browser benchmark of scripts/bench.sh (called by it; prints `figure NAME VALUE` lines for
+# its table), in a real terminal: tmux 120x40, polled with capture-pane every 10 ms.
+#   1. `quarry demo`: time to the first screen on a fresh store (seeding 100,000 tickers) and
+#      on the reopened one.
+#   2. A demo store of ROWS tickers (`quarry demo --seed-only --no-import`), then side by side:
+#      - Quarry: `quarry browse STORE --entity Ticker --sort symbol`: time from launch to the
+#        first screen ("row 1/…" drawn, also "row 1/≥N…" while the index is still built), `G`
+#        to the last row (which waits for the whole index), then the process's peak (VmHWM) and
+#        current (VmRSS) resident memory, then its CPU ticks over 10 idle seconds.
+#      - VisiData (from PyPI, in a virtual environment under .build/visidata-venv, made once):
+#        `vd STORE` opens on the table list; the script searches for Ticker and opens it at once
+#        (VisiData has no option to open one table of a database or to sort it): time from
+#        launch to its first screen (its first rows drawn while it loads), to all rows loaded,
+#        and, after `c symbol` and `[` (sort ascending), to the first screen sorted by symbol;
+#        then VmHWM and VmRSS.
+# Usage: bash scripts/bench-browse.sh --quarry PATH [--rows N] [--work DIR] [--socket NAME]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quarry="" rows=1000000 work="" socket="quarry-bench-browse-$$"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quarry) quarry=$2; shift 2 ;;
+    --rows) rows=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --socket) socket=$2; shift 2 ;;
+    *) echo "usage: $0 --quarry PATH [--rows N] [--work DIR] [--socket NAME]" >&2; exit 2 ;;
+  esac
+done
+[ -x "$quarry" ] || { echo "bench-browse.sh: no quarry binary at '$quarry'" >&2; exit 2; }
+command -v tmux >/dev/null || { echo "bench-browse.sh: tmux is needed (apt-get install tmux)" >&2; exit 1; }
+command -v sqlite3 >/dev/null || { echo "bench-browse.sh: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 1; }
+own_work=0
+if [ -z "$work" ]; then work=$(mktemp -d); own_work=1; fi
+work="$work/browse"; mkdir -p "$work"
+trap 'tmux -L "$socket" kill-server 2>/dev/null || true; [ "$own_work" = 1 ] && rm -rf "$(dirname "$work")"; true' EXIT
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+capture() { tmux -L "$socket" capture-pane -p -t bench; }
+wait_for() { # wait_for TIMEOUT REGEX...: until every REGEX matches the pane
+  local deadline=$(( $(date +%s) + $1 )); shift
+  while true; do
+    local screen ok=1; screen=$(capture)
+    for re in "$@"; do grep -qE -- "$re" <<<"$screen" || { ok=0; break; }; done
+    [ "$ok" = 1 ] && return 0
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "timeout waiting for: $*" >&2; capture >&2; return 1; }
+    sleep 0.01
+  done
+}
+start_session() {
+  tmux -L "$socket" kill-session -t bench 2>/dev/null || true
+  tmux -L "$socket" -f /dev/null new-session -d -s bench -x 120 -y 40 "env TERM=tmux-256color LANG=C.UTF-8 PS1='bench$ ' bash --norc --noprofile"
+  tmux -L "$socket" set-option -t bench status off
+  wait_for 30 'bench\$'
+}
+pane_child() { pgrep -P "$(tmux -L "$socket" display-message -p -t bench '#{pane_pid}')" | head -1; }
+run_in_pane() { tmux -L "$socket" send-keys -t bench -l "$1"; tmux -L "$socket" send-keys -t bench Enter; }
+keys() { tmux -L "$socket" send-keys -t bench -l "$1"; }
+memory_mb() { awk -v key="$2:" '$1 == key { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; } # memory_mb PID VmHWM|VmRSS
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+figure() { echo "figure $1 $2"; }
+
+# VisiData, from PyPI, in a virtual environment of its own (made once, reused after).
+venv=.build/visidata-venv
+if [ ! -x "$venv/bin/vd" ]; then
+  echo "# installing VisiData from PyPI into $venv"
+  rm -rf "$venv"
+  python3 -m venv "$venv" && "$venv/bin/pip" install --quiet visidata || { echo "bench-browse.sh: could not install VisiData into $venv" >&2; exit 1; }
+fi
+vd="$venv/bin/vd"
+echo "VisiData: $("$vd" --version 2>/dev/null | head -1) ($vd)"
+
+echo "# quarry demo: first screen (120x40, 100000 tickers)"
+start_session
+t0=$(now); run_in_pane "$quarry demo --store $work/demo.sqlite"
+wait_for 120 'row 1/'; t1=$(now)
+echo "demo first screen, fresh store (seeds 100000 tickers): $(elapsed "$t0" "$t1") s"
+figure demo-first-screen-fresh "$(elapsed "$t0" "$t1")"
+keys q; wait_for 60 '^bench\$ ?$'
+t0=$(now); run_in_pane "$quarry demo --store $work/demo.sqlite"
+wait_for 120 'row 1/'; t1=$(now)
+echo "demo first screen, reopened store: $(elapsed "$t0" "$t1") s"
+figure demo-first-screen-reopened "$(elapsed "$t0" "$t1")"
+keys q; wait_for 60 '^bench\$ ?$'
+
+store="$work/tickers.sqlite"
+t0=$(now); "$quarry" demo --seed-only --no-import --rows "$rows" --store "$store" >/dev/null; t1=$(now)
+echo "# $rows tickers seeded in $(elapsed "$t0" "$t1") s ($(du -h "$store" | cut -f1)); browsed sorted by symbol"
+first_symbol=$(sqlite3 "file:$store?mode=ro" "SELECT min(symbol) FROM Ticker")
+
+echo "# quarry browse $store --entity Ticker --sort symbol"
+start_session
+t0=$(now); run_in_pane "$quarry browse $store --entity Ticker --sort symbol; echo quarry-exit-\$?"
+wait_for 300 'row 1/|quarry-exit-[0-9]+'; t1=$(now)
+if capture | grep -qE 'quarry-exit-[0-9]+'; then echo "quarry browse ended: $(capture | grep -vE '^bench\$|^$' | head -3 | tr '\n' ' ')"; exit 1; fi
+quarry_first=$(elapsed "$t0" "$t1")
+pid=$(pane_child)
+t0=$(now); keys G; wait_for 300 "row $rows/$rows"; t1=$(now)
+quarry_g=$(elapsed "$t0" "$t1")
+quarry_hwm=$(memory_mb "$pid" VmHWM) quarry_rss=$(memory_mb "$pid" VmRSS)
+# Idle CPU: nothing is written to the store; any tick is the browser's own work.
+ticks_before=$(cpu_ticks "$pid"); sleep 10; idle_ticks=$(( $(cpu_ticks "$pid") - ticks_before ))
+keys q; wait_for 60 'quarry-exit-[0-9]+'
+echo "quarry   first screen sorted by symbol: $quarry_first s; G to the last row: $quarry_g s; VmHWM $quarry_hwm MB, VmRSS $quarry_rss MB (after G); CPU over 10 idle s: $idle_ticks ticks"
+
+echo "# vd $store (VisiData: open Ticker, then sort by symbol)"
+start_session
+t0=$(now); run_in_pane "$vd $store; echo vd-exit-\$?"
+wait_for 120 ' tables' '^ Ticker '
+keys '/'; keys '^Ticker$'; tmux -L "$socket" send-keys -t bench Enter
+tmux -L "$socket" send-keys -t bench Enter
+wait_for 300 '2›Ticker' '^ +[0-9]+ ║'; t1=$(now)
+wait_for 900 "2›Ticker.* $rows rows"; t2=$(now)
+keys c; keys symbol; tmux -L "$socket" send-keys -t bench Enter; keys '['
+wait_for 900 '↑symbol' "sort-asc +$rows rows"
+deadline=$(( $(date +%s) + 300 ))
+until capture | sed -n 3p | grep -qE "[│║] $first_symbol +[│║]"; do
+  [ "$(date +%s)" -lt "$deadline" ] || { echo "timeout waiting for $first_symbol on VisiData's first row" >&2; capture >&2; exit 1; }
+  sleep 0.01
+done
+t3=$(now)
+pid=$(pane_child)
+vd_hwm=$(memory_mb "$pid" VmHWM) vd_rss=$(memory_mb "$pid" VmRSS)
+keys gq; wait_for 60 'vd-exit-[0-9]+'
+vd_first=$(elapsed "$t0" "$t1") vd_loaded=$(elapsed "$t0" "$t2") vd_sorted=$(elapsed "$t0" "$t3")
+echo "visidata first screen (unsorted, still loading): $vd_first s; all rows loaded: $vd_loaded s; first screen sorted by symbol: $vd_sorted s; VmHWM $vd_hwm MB, VmRSS $vd_rss MB (sorted)"
+
+figure browse-first-screen-seconds "$quarry_first"
+figure browse-first-screen "$(awk -v v="$vd_first" -v q="$quarry_first" 'BEGIN { printf "%.3f", v / q }')"
+figure browse-first-screen-sorted "$(awk -v v="$vd_sorted" -v q="$quarry_first" 'BEGIN { printf "%.3f", v / q }')"
+figure browse-resident "$quarry_hwm"
+figure browse-resident-vs-visidata "$(awk -v q="$quarry_hwm" -v v="$vd_rss" 'BEGIN { printf "%.1f", 100 * q / v }')"
+figure browse-idle-cpu "$idle_ticks"

@@ -1,0 +1,86 @@
+# The table scripts/bench.sh prints (sourced): every figure with its target, met or missed.
+# Targets come from the issues and BENCHMARKS.md; a figure without a target is shown as "—".
+# Tested by scripts/bench-table-test.sh.
+
+# FIGURE → "OP VALUE UNIT" (OP: >= for ratios, higher is better; <= for times and memory).
+declare -A bench_targets=(
+  [import]=">= 0.5"               [import-vs-grdb]=">= 1.0"      [import-scaling]=">= 0.67"
+  [import-live]=">= 0.8"          [import-csv]=">= 0.3"          [history-cost]=">= 0.85"
+  [export]=">= 0.5"               [export-memory]="<= 50 MB"     [fetch-ids]=">= 0.7"
+  [frc-update]=">= 100"           [frc-update-vs-diff]=">= 50"   [frc-fetch-resident]="<= 24 MB/million"
+  [frc-vs-grdb]=">= 100"          [migrate-add]=">= 0.5"         [migrate-copy]=">= 0.5"
+  [migrate-copy-type]=">= 0.5"    [remote-merge]=">= 20"         [pg-import]=">= 0.5"
+  [pg-remote-merge]=">= 20"       [browse-first-screen]=">= 10"  [browse-resident]="<= 55 MB"
+  [demo-first-screen-fresh]="<= 1 s" [demo-first-screen-reopened]="<= 1 s"
+  [browse-idle-cpu]="<= 0 ticks"
+)
+# What each figure is, in a few words (the table's second column).
+declare -A bench_meanings=(
+  [import]="raw inserts time / importer time"
+  [import-vs-grdb]="GRDB record inserts / importer"
+  [import-scaling]="µs/row at 100k / at 1M"
+  [import-live]="import without / with a live controller"
+  [import-csv]="sqlite3 .import / ImportOperation"
+  [history-cost]="import without / with history"
+  [export]="sqlite3 -csv / ExportOperation"
+  [export-memory]="export's peak memory rise, MB"
+  [fetch-ids]="raw SELECT rowid / fetchObjectIDs"
+  [frc-fetch]="raw SELECT rowid / performFetch"
+  [frc-fetch-resident]="performFetch's resident MB per million"
+  [frc-update]="re-run fetch / incremental update"
+  [frc-update-vs-diff]="difference(from:) / incremental update"
+  [frc-update-rounds-median]="profiling aid: median step, ms"
+  [frc-vs-grdb]="GRDB ValueObservation p50 / FRC p50"
+  [migrate-add]="raw ALTER TABLE / migration"
+  [migrate-copy]="hand-written copy / migration"
+  [migrate-copy-type]="hand-written copy / migration (type change)"
+  [remote-merge]="re-run fetch / other process's commit → FRC"
+  [remote-merge-from-save-start]="the same from the writer's save start"
+  [pg-import]="raw prepared inserts / importer (PostgreSQL)"
+  [pg-remote-merge]="re-run fetch / commit → FRC (PostgreSQL)"
+  [pg-remote-merge-from-save-start]="the same from the writer's save start"
+  [browse-first-screen]="VisiData first screen / browser's"
+  [browse-first-screen-sorted]="VisiData sorted first screen / browser's"
+  [browse-first-screen-seconds]="browser's first screen, s"
+  [browse-resident]="browser's peak resident MB, index built"
+  [browse-resident-vs-visidata]="browser's peak / VisiData's resident, %"
+  [browse-idle-cpu]="browser's CPU ticks over 10 idle s"
+  [demo-first-screen-fresh]="quarry demo first screen, new store, s"
+  [demo-first-screen-reopened]="quarry demo first screen, reopened, s"
+)
+
+bench_rows=()
+
+# record FIGURE VALUE: one measured figure.
+record() { bench_rows+=("$1|$2"); }
+
+# record_failure SCENARIO REASON: a scenario that produced no figures.
+record_failure() { bench_rows+=("$1|FAILED ($2)"); }
+
+# verdict VALUE "OP THRESHOLD ...": met or missed.
+verdict() {
+  local op threshold
+  read -r op threshold _ <<<"$2"
+  awk -v v="$1" -v op="$op" -v t="$threshold" 'BEGIN {
+    ok = (op == ">=") ? (v + 0 >= t + 0) : (v + 0 <= t + 0)
+    print ok ? "met" : "missed" }'
+}
+
+# print_table: every recorded figure, then the targets no figure was recorded for (when their
+# scenario ran, the row says so; a scenario left out by --only is left out of the table).
+print_table() {
+  local row figure value target status
+  printf '%-34s %-46s %12s  %-18s %s\n' scenario "what" figure target ""
+  for row in "${bench_rows[@]}"; do
+    figure=${row%%|*} value=${row#*|}
+    target=${bench_targets[$figure]:-}
+    if [[ "$value" == FAILED* ]]; then
+      status=FAILED
+    elif [ -n "$target" ]; then
+      status=$(verdict "$value" "$target")
+    else
+      status="—"
+    fi
+    printf '%-34s %-46s %12s  %-18s %s\n' "$figure" "${bench_meanings[$figure]:-}" "$value" "${target:-—}" "$status"
+  done
+}
