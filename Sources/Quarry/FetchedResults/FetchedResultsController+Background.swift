@@ -38,14 +38,13 @@ extension FetchedResultsController {
             completion(error)
             return
         }
-        let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
         let sortKeys = fetchRequest.sortDescriptors
         let recorder = ChangeRecorder()
         let recording = context.addObjectsDidChangeObserver { recorder.changes.append($0) }
         DispatchQueue.global(qos: .userInitiated).async {
             let outcome = Result { () throws -> FetchedIndex in
                 try cancellation.run {
-                    FetchedIndex(results: SortedResults(sortKeys: sortKeys, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths)))
+                    FetchedIndex(results: try SortedResults.fetch(query, from: sqlite, sortKeys: sortKeys))
                 }
             }
             self.context.perform {

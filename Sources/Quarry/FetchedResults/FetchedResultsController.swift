@@ -138,7 +138,6 @@ public final class FetchedResultsController: @unchecked Sendable {
         var query = try context.storeQuery(for: fetchRequest)
         query.limit = 0
         query.offset = 0
-        let keyPaths = fetchRequest.sortDescriptors.map(\.keyPath)
         if context.parent == nil && !context.hasChanges {
             // The store's results are exactly the context's: the persistent cache applies.
             let store = context.coordinator.store
@@ -154,12 +153,7 @@ public final class FetchedResultsController: @unchecked Sendable {
                 cacheHitCount += 1
             } else {
                 storeFetchCount += 1
-                if let sqlite = store as? SQLiteStore {
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
-                } else {
-                    let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
-                    results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: entries)
-                }
+                results = try fetchIndexFromStore(query)
                 rebuildSections()
                 if let cache, let token {
                     try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,

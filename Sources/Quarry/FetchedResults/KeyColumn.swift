@@ -57,6 +57,16 @@ struct KeyColumn {
         }
     }
 
+    /// Removes every row, keeping the kind and the storage (a buffer refilled chunk by chunk).
+    mutating func removeAll() {
+        ints.removeAll(keepingCapacity: true)
+        doubles.removeAll(keepingCapacity: true)
+        strings.removeAll(keepingCapacity: true)
+        values.removeAll(keepingCapacity: true)
+        nulls.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
     static func kind(of v: Value) -> Kind? {
         switch v {
         case .null: return nil

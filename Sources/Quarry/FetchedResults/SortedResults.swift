@@ -55,16 +55,9 @@ struct SortedResults {
 
     /// An index of `entries`, already in order.
     init(sortKeys: [SortKey], entries: [Entry] = []) {
-        var pks: [Int64] = [], entities: [Int32] = []
-        pks.reserveCapacity(entries.count)
-        entities.reserveCapacity(entries.count)
-        var columns = sortKeys.map { _ in KeyColumn() }
-        for e in entries {
-            pks.append(e.id.primaryKey)
-            entities.append(e.id.entityIndex)
-            for c in columns.indices { columns[c].append(e.keys[c]) }
-        }
-        self.init(sortKeys: sortKeys, pks: pks, entities: entities, columns: columns)
+        var builder = Builder(sortKeys: sortKeys)
+        for entry in entries { builder.append(entry) }
+        self = builder.finish()
     }
 
     /// An index from whole columns (a fetch or a cache file), already in order.
@@ -83,25 +76,12 @@ struct SortedResults {
         reslot()
     }
 
-    /// A run of results read in order, before it becomes a chunk.
-    struct Piece {
-        var pks: [Int64]
-        var entities: [Int32]
-        var columns: [KeyColumn]
-    }
-
-    /// An index from pieces of at most ``maxChunk`` results each, in order (a fetch streams
-    /// them, so no array of all results is ever built).
-    init(sortKeys: [SortKey], pieces: [Piece]) {
+    /// An index of `chunks` (in order, handles `0..<chunks.count`) built by a ``Builder``.
+    init(sortKeys: [SortKey], chunks: [Chunk], maxPrimaryKey: Int64, count: Int) {
         self.sortKeys = sortKeys
-        var maxKey: Int64 = -1, total = 0
-        for piece in pieces where !piece.pks.isEmpty {
-            precondition(piece.pks.count <= Self.maxChunk && piece.entities.count == piece.pks.count && piece.columns.count == sortKeys.count)
-            chunks.append(Chunk(handle: newHandle(), pks: piece.pks[...], entities: piece.entities[...], columns: piece.columns))
-            maxKey = max(maxKey, piece.pks.max()!)
-            total += piece.pks.count
-        }
-        positions.reserve(maxKey: maxKey, count: total)
+        self.chunks = chunks
+        slotOfHandle = [Int32](repeating: -1, count: chunks.count)
+        positions.reserve(maxKey: maxPrimaryKey, count: count)
         for chunk in chunks { stamp(chunk) }
         reslot()
     }

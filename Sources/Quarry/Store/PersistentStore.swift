@@ -33,6 +33,15 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// through to-ones): what a fetched-results controller indexes, without loading objects.
     func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])]
 
+    /// The rows ``keyedIDs(for:keyPaths:)`` returns, handed to `body` one at a time in order
+    /// as they are read, with no array of all rows: what a fetched-results controller builds
+    /// its index from. Each row is valid only during its call (see ``KeyedRow``); an error
+    /// from `body` stops the query and is rethrown.
+    ///
+    /// The default reads ``keyedIDs(for:keyPaths:)`` and hands its rows over; a store with a
+    /// cursor streams from it.
+    func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws
+
     /// Applies `changes` in one transaction.
     ///
     /// The store assigns permanent IDs to inserted objects, checks each update and delete
@@ -52,6 +61,13 @@ public protocol PersistentStore: AnyObject, Sendable {
 extension PersistentStore {
     /// `nil`: a store that does not track its saves never validates a persistent cache.
     public func modificationToken() throws -> String? { nil }
+
+    /// ``keyedIDs(for:keyPaths:)``'s rows, one ``ValuesKeyedRow`` at a time.
+    public func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws {
+        for row in try keyedIDs(for: request, keyPaths: keyPaths) {
+            try body(ValuesKeyedRow(id: row.id, keys: row.keys))
+        }
+    }
 }
 
 /// The store-level part of a fetch: which entity, which rows, in which order.
