@@ -4,7 +4,7 @@ extension SortedResults {
     /// array of all results is ever built.
     struct Builder {
         let sortKeys: [SortKey]
-        private var chunks: [Chunk] = []
+        private var chunks: [ResultsChunk] = []
         private var pks: [Int64] = []
         private var entities: [Int32] = []
         private var columns: [KeyColumn]
@@ -56,17 +56,23 @@ extension SortedResults {
 
         private mutating func cut() {
             guard !pks.isEmpty else { return }
-            chunks.append(Chunk(handle: Int32(chunks.count), pks: pks[...], entities: entities[...], columns: columns))
+            chunks.append(ResultsChunk(handle: Int32(chunks.count), pks: pks[...], entities: entities[...], columns: columns))
             pks.removeAll(keepingCapacity: true)
             entities.removeAll(keepingCapacity: true)
             for k in columns.indices { columns[k].removeAll() }
         }
 
-        /// The index of everything appended.
-        mutating func finish() -> SortedResults {
+        /// The chunks of everything appended, with what the index needs to know of them.
+        mutating func finishChunks() -> (chunks: [ResultsChunk], maxPrimaryKey: Int64, count: Int) {
             cut()
             defer { chunks = [] }
-            return SortedResults(sortKeys: sortKeys, chunks: chunks, maxPrimaryKey: maxPrimaryKey, count: total)
+            return (chunks, maxPrimaryKey, total)
+        }
+
+        /// The index of everything appended.
+        mutating func finish() -> SortedResults {
+            let built = finishChunks()
+            return SortedResults(sortKeys: sortKeys, chunks: built.chunks, maxPrimaryKey: built.maxPrimaryKey, count: built.count)
         }
     }
 

@@ -6,7 +6,7 @@ import Darwin
 import Synchronization
 
 extension SortedResults {
-    /// Where chunk blocks (``Block``) live: large regions of address space marked for
+    /// Where chunk blocks (``ResultsBlock``) live: large regions of address space marked for
     /// transparent huge pages, carved into blocks, freed blocks kept on one list per size.
     ///
     /// A controller's index is tens of megabytes of small blocks, and a change event reads

@@ -83,6 +83,17 @@ struct KeyColumn {
 
     func isNull(_ i: Int) -> Bool { !nulls.isEmpty && nulls[i] }
 
+    /// Row `i` as a block word: an integer or boolean's value, a double or date's bit
+    /// pattern (the column must be of one of those kinds; see ``ResultsBlock``).
+    @inline(__always)
+    func word(at i: Int) -> Int64 {
+        switch kind {
+        case .integer, .bool: return ints[i]
+        case .double, .date: return Int64(bitPattern: doubles[i].bitPattern)
+        case .string, .value: preconditionFailure("a \(kind) column has no words")
+        }
+    }
+
     /// The value of row `i`.
     func value(at i: Int) -> Value {
         if isNull(i) { return .null }
@@ -339,19 +350,17 @@ struct KeyColumn {
         }
     }
 
-    /// Rebuilds the column from rows of `self` (by index) and new values, in `order`.
-    mutating func rebuild(_ order: [Int], additions: [Value]) {
-        // order: >= 0 an old row, < 0 addition number -(x + 1)
-        var c = KeyColumn(kind: kind)
-        c.reserveCapacity(order.count)
-        for o in order {
-            if o >= 0 {
-                c.appendRow(of: self, o)
-            } else {
-                c.append(additions[-(o + 1)])
+    /// A column of `sources`, in order: rows of `self` and values of `additions`.
+    func rebuilt(from sources: [SortedResults.RowSource], additions: [Value]) -> KeyColumn {
+        var column = KeyColumn(kind: kind)
+        column.reserveCapacity(sources.count)
+        for source in sources {
+            switch source {
+            case .kept(let row): column.appendRow(of: self, row)
+            case .added(let a): column.append(additions[a])
             }
         }
-        self = c
+        return column
     }
 
     /// Appends row `i` of `other` (same kind, fast path).
