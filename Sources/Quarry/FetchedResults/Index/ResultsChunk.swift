@@ -138,7 +138,7 @@ final class ResultsChunk {
         if let slot = block.insert(entry, at: row) { return slot }
         var shape = block.shape(fitting: entry.id)
         let n = count
-        if n == block.capacity { shape.capacity = max(n + 1, min(SortedResults.maxChunk, (n + n / 2 + 7) & ~7)) }
+        if n == block.capacity { shape.capacity = min(ResultsBlock.maxCapacity, (max(n + 1, min(SortedResults.maxChunk, n + n / 2)) + 7) & ~7) }
         if shape != block.shape { relayout(as: shape) }
         let slot = block.freeSlot()
         for k in 0..<keyCount {

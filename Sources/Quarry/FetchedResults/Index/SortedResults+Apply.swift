@@ -54,6 +54,7 @@ extension SortedResults {
         let placed = order.map { PlacedAddition(row: places[$0].offset, entry: additions[$0]) }
         let edits = chunkEdits(drop: drop, placed: order.map { places[$0].chunk })
         edit(edits, dropRows: drop.map(\.offset), placed: placed)
+        checkInvariantsInDebugBuilds()
         return newIndexes
     }
 

@@ -1,4 +1,13 @@
 extension SortedResults {
+    /// In debug builds, stops with the broken invariant named when one is (after a build and
+    /// after every ``apply(dropping:adding:readded:)``); nothing in release builds.
+    @inline(__always)
+    func checkInvariantsInDebugBuilds() {
+        #if DEBUG
+        if let violation = invariantViolation() { assertionFailure("fetched-results index invariant broken: \(violation)") }
+        #endif
+    }
+
     /// The first broken internal invariant, described (`nil` when all hold): the mirrors of
     /// the chunks (records, fences and handles), the position index, and the order. O(n).
     func invariantViolation() -> String? {

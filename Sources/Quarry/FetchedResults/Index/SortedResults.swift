@@ -55,9 +55,17 @@ final class SortedResults {
         static func < (a: Location, b: Location) -> Bool { a.chunk != b.chunk ? a.chunk < b.chunk : a.offset < b.offset }
     }
 
-    /// Results per chunk when chunks are cut, and the most a chunk holds before it is split.
+    /// Results per chunk when chunks are cut, and the most a chunk holds before it is split
+    /// (a multiple of 8, at most ``ResultsBlock/maxCapacity``). Debug builds use tiny chunks,
+    /// so that every test with a few dozen results splits, empties and re-chunks them, and
+    /// check the invariants after every change (``checkInvariantsInDebugBuilds()``).
+    #if DEBUG
+    static let chunkSize = 4
+    static let maxChunk = 8
+    #else
     static let chunkSize = 64
     static let maxChunk = 128
+    #endif
     /// A handle that names no chunk in ``chunkIndexOfHandle``.
     static let noChunk: Int32 = -1
 
@@ -85,6 +93,7 @@ final class SortedResults {
         positions.reserve(maxKey: maxPrimaryKey, count: count)
         for chunk in chunks { recordPositions(of: chunk) }
         rebuildChunkRecords()
+        checkInvariantsInDebugBuilds()
     }
 
     /// An index of `entries`, already in order.
