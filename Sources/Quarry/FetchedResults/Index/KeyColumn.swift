@@ -1,7 +1,8 @@
 import Foundation
 
 /// One sort key's values for a run of results, stored by type: integers and booleans as
-/// `Int64`, doubles and dates as `Double`, strings as `String`, anything else as ``Value``.
+/// `Int64`, doubles and dates as `Double`, strings as UTF-8 (``UTF8Column``), anything else
+/// as ``Value``.
 /// `nil`s are flagged in `nulls` (empty while there are none).
 ///
 /// Comparisons against a ``Value`` give exactly ``SortKey/compare(_:_:)``'s answer: typed
@@ -14,7 +15,7 @@ struct KeyColumn {
     private(set) var kind: Kind
     private(set) var ints: [Int64] = []
     private(set) var doubles: [Double] = []
-    private(set) var strings: [String] = []
+    private(set) var strings = UTF8Column()
     private(set) var values: [Value] = []
     /// Per row: whether it is `nil` (empty when no row is).
     private(set) var nulls: [Bool] = []
@@ -24,7 +25,7 @@ struct KeyColumn {
 
     /// A column from its storage (a cache file): the array of `kind` and, if any row is nil,
     /// the flags; `nil` when the sizes disagree.
-    init?(kind: Kind, ints: [Int64] = [], doubles: [Double] = [], strings: [String] = [], values: [Value] = [], nulls: [Bool], count: Int) {
+    init?(kind: Kind, ints: [Int64] = [], doubles: [Double] = [], strings: UTF8Column = UTF8Column(), values: [Value] = [], nulls: [Bool], count: Int) {
         let stored: Int
         switch kind {
         case .integer, .bool: stored = ints.count
@@ -61,7 +62,7 @@ struct KeyColumn {
     mutating func removeAll() {
         ints.removeAll(keepingCapacity: true)
         doubles.removeAll(keepingCapacity: true)
-        strings.removeAll(keepingCapacity: true)
+        strings.removeAll()
         values.removeAll(keepingCapacity: true)
         nulls.removeAll(keepingCapacity: true)
         count = 0
@@ -102,7 +103,7 @@ struct KeyColumn {
         case .bool: return .bool(ints[i] != 0)
         case .double: return .double(doubles[i])
         case .date: return .date(Date(timeIntervalSinceReferenceDate: doubles[i]))
-        case .string: return .string(strings[i])
+        case .string: return .string(strings.string(at: i))
         case .value: return values[i]
         }
     }
@@ -145,6 +146,15 @@ struct KeyColumn {
         if !nulls.isEmpty { nulls.append(false) }
         count += 1
         doubles.append(x)
+    }
+
+    /// Appends a non-nil string from its UTF-8 bytes (the fetch's fast path for string keys).
+    @inline(__always)
+    mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard kind == .string else { append(.string(String(decoding: utf8, as: UTF8.self))); return }
+        if !nulls.isEmpty { nulls.append(false) }
+        count += 1
+        strings.append(utf8: utf8)
     }
 
     mutating func appendNull() {
@@ -204,7 +214,7 @@ struct KeyColumn {
         case .bool(let b) where kind == .bool: ints[i] = b ? 1 : 0
         case .double(let d) where kind == .double: doubles[i] = d
         case .date(let d) where kind == .date: doubles[i] = d.timeIntervalSinceReferenceDate
-        case .string(let x) where kind == .string: strings[i] = x
+        case .string(let x) where kind == .string: strings.set(x, at: i)
         default: values[i] = v
         }
     }
@@ -260,7 +270,7 @@ struct KeyColumn {
         switch kind {
         case .integer, .bool: ints.append(contentsOf: other.ints[range])
         case .double, .date: doubles.append(contentsOf: other.doubles[range])
-        case .string: strings.append(contentsOf: other.strings[range])
+        case .string: for i in range { strings.append(rowOf: other.strings, i) }
         case .value: values.append(contentsOf: other.values[range])
         }
     }
@@ -294,7 +304,7 @@ struct KeyColumn {
             let x = doubles[i], y = d.timeIntervalSinceReferenceDate
             return x == y ? 0 : (x < y ? -1 : 1)
         case (.string, .string(let y)) where key.comparison == .binary:
-            return StringMatching.compareBinary(strings[i], y)
+            return strings.compareBinary(i, y)
         case (.value, _):
             // Plain values hold their own nils (a demoted column keeps no flags).
             return key.compare(values[i], v)
@@ -331,7 +341,7 @@ struct KeyColumn {
         case (.bool, .bool(let b)): return ints[i] == (b ? 1 : 0)
         case (.double, .double(let y)): return doubles[i] == y
         case (.date, .date(let d)): return doubles[i] == d.timeIntervalSinceReferenceDate
-        case (.string, .string(let y)): return strings[i] == y
+        case (.string, .string(let y)): return strings.holds(y, at: i)
         case (.value, _): return values[i] == v
         default: return false
         }
@@ -345,7 +355,7 @@ struct KeyColumn {
         switch kind {
         case .integer, .bool: return ints[i] == other.ints[j]
         case .double, .date: return doubles[i] == other.doubles[j]
-        case .string: return strings[i] == other.strings[j]
+        case .string: return strings.same(i, as: other.strings, j)
         case .value: return values[i] == other.values[j]
         }
     }
@@ -373,7 +383,7 @@ struct KeyColumn {
         switch kind {
         case .integer, .bool: ints.append(other.ints[i])
         case .double, .date: doubles.append(other.doubles[i])
-        case .string: strings.append(other.strings[i])
+        case .string: strings.append(rowOf: other.strings, i)
         case .value: values.append(other.values[i])
         }
     }

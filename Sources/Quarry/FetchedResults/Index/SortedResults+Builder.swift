@@ -28,7 +28,7 @@ extension SortedResults {
                 case .null: columns[k].appendNull()
                 case .integer: columns[k].appendInteger(row.int64(ofKey: k))
                 case .double: columns[k].appendDouble(row.double(ofKey: k))
-                case .string: columns[k].append(.string(row.withUTF8(ofKey: k) { String(decoding: $0, as: UTF8.self) }))
+                case .string: row.withUTF8(ofKey: k) { columns[k].appendUTF8($0) }
                 case .other: columns[k].append(row.value(ofKey: k))
                 }
             }
