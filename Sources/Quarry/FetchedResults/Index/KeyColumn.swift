@@ -134,8 +134,7 @@ struct KeyColumn {
     @inline(__always)
     mutating func appendInteger(_ x: Int64) {
         guard kind == .integer else { append(.integer(x)); return }
-        if !nulls.isEmpty { nulls.append(false) }
-        count += 1
+        countNonNilRow()
         ints.append(x)
     }
 
@@ -143,8 +142,7 @@ struct KeyColumn {
     @inline(__always)
     mutating func appendDouble(_ x: Double) {
         guard kind == .double else { append(.double(x)); return }
-        if !nulls.isEmpty { nulls.append(false) }
-        count += 1
+        countNonNilRow()
         doubles.append(x)
     }
 
@@ -152,9 +150,15 @@ struct KeyColumn {
     @inline(__always)
     mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
         guard kind == .string else { append(.string(String(decoding: utf8, as: UTF8.self))); return }
+        countNonNilRow()
+        strings.append(utf8: utf8)
+    }
+
+    /// Counts a new non-nil row (its value appended by the caller).
+    @inline(__always)
+    private mutating func countNonNilRow() {
         if !nulls.isEmpty { nulls.append(false) }
         count += 1
-        strings.append(utf8: utf8)
     }
 
     mutating func appendNull() {

@@ -38,9 +38,10 @@ final class ResultsChunk {
 
     deinit { block.deallocate() }
 
-    /// Room for `n` results and some growth, a multiple of 8, at most ``SortedResults/maxChunk``.
+    /// Room for `n` results and eight more (a change event's few insertions into a chunk
+    /// land in place; more grow the block), a multiple of 8, at most ``SortedResults/maxChunk``.
     static func capacity(for n: Int) -> Int {
-        min(SortedResults.maxChunk, (n + n / 8 + 8 + 7) & ~7)
+        min(SortedResults.maxChunk, (n + 8 + 7) & ~7)
     }
 
     /// Stores a whole column `k` (row `o` in slot `o`).

@@ -21,6 +21,15 @@ struct ResultsBlockTests {
         #expect(chunk([1, Int64(UInt32.max) + 1]).block.shape.primaryKeyWidth == .wide)
     }
 
+    @Test("an integer-keyed block of 64 results, with room for 8 more, takes at most 16 bytes a result")
+    func integerKeysAreSmall() {
+        // 4-byte keys, no entity per slot, one word per key, a null bitmap per column: the
+        // 24-bytes-a-result budget of the whole index (quarry-bench frc-fetch) leaves the
+        // rest to the position index and the chunk records.
+        let shape = ResultsBlock.Shape(capacity: 72, keys: 1)
+        #expect(shape.byteCount <= 64 * 16)
+    }
+
     @Test("a temporary ID or another entity widens the block, keeping every slot and key")
     func widening() {
         let c = chunk([1, 2, 3])
