@@ -33,6 +33,10 @@ extension ForwardingStore {
     public func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
         try base.keyedIDs(for: request, keyPaths: keyPaths)
     }
+    /// The wrapped store's keyed rows, streamed.
+    public func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws {
+        try base.forEachKeyedRow(for: request, keyPaths: keyPaths, body)
+    }
     /// The wrapped store's save.
     public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
         try base.save(changes, resolve: resolve)

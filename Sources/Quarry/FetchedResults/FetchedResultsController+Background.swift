@@ -86,9 +86,8 @@ extension FetchedResultsController {
     private func installPreview(of query: StoreQuery, count: Int) throws {
         var first = query
         first.limit = count
-        let rows = try context.coordinator.store.keyedIDs(for: first, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))
-        results = SortedResults(sortKeys: fetchRequest.sortDescriptors, entries: rows.map { SortedResults.Entry(id: $0.id, keys: $0.keys) })
-        isComplete = rows.count < count
+        results = try SortedResults.fetch(first, from: context.coordinator.store, sortKeys: fetchRequest.sortDescriptors)
+        isComplete = results.count < count
         rebuildSections()
     }
 }
@@ -100,7 +99,6 @@ extension FetchedResultsController {
 private struct IndexSource: @unchecked Sendable {
     let store: PersistentStore
     let query: StoreQuery
-    let keyPaths: [String]
     let sortKeys: [SortKey]
     let sectioned: Bool
     /// The cache file and the fingerprint of the request it is for (`nil` without a cache name).
@@ -109,7 +107,6 @@ private struct IndexSource: @unchecked Sendable {
     init(controller: FetchedResultsController, query: StoreQuery) {
         store = controller.context.coordinator.store
         self.query = query
-        keyPaths = controller.fetchRequest.sortDescriptors.map(\.keyPath)
         sortKeys = controller.fetchRequest.sortDescriptors
         sectioned = controller.sectionNameKeyPath != nil
         cache = controller.cacheFileURL.map {
@@ -125,7 +122,7 @@ private struct IndexSource: @unchecked Sendable {
         if let cache, let token, let hit = ResultsCache.read(from: cache.url, fingerprint: cache.fingerprint, token: token, sortKeys: sortKeys) {
             return FetchedIndex(results: hit.results, fromCache: true)
         }
-        let results = try FetchedResultsController.index(from: store, query: query, keyPaths: keyPaths, sortKeys: sortKeys)
+        let results = try SortedResults.fetch(query, from: store, sortKeys: sortKeys)
         if let cache, let token {
             let sections = FetchedResultsController.sections(of: results, sectioned: sectioned)
             try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,

@@ -160,7 +160,7 @@ public final class FetchedResultsController: @unchecked Sendable {
                 cacheHitCount += 1
             } else {
                 storeFetchCount += 1
-                results = try Self.index(from: store, query: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath), sortKeys: fetchRequest.sortDescriptors)
+                results = try fetchIndexFromStore(query)
                 rebuildSections()
                 if let cache, let token {
                     try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
@@ -179,15 +179,6 @@ public final class FetchedResultsController: @unchecked Sendable {
         }
         isComplete = true
         startTracking()
-    }
-
-    /// The sorted index of `query`'s results in `store` (IDs and the values of `keyPaths`).
-    static func index(from store: PersistentStore, query: StoreQuery, keyPaths: [String], sortKeys: [SortKey]) throws -> SortedResults {
-        if let sqlite = store as? SQLiteStore {
-            return SortedResults(sortKeys: sortKeys, pieces: try sqlite.keyedPieces(for: query, keyPaths: keyPaths))
-        }
-        let entries = try store.keyedIDs(for: query, keyPaths: keyPaths).map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
-        return SortedResults(sortKeys: sortKeys, entries: entries)
     }
 
     /// Marks the results fetched and starts applying the context's changes to them.

@@ -33,7 +33,13 @@ enum ResultsColumnCodec {
             switch column.kind {
             case .integer, .bool: w.array(column.ints)
             case .double, .date: w.array(column.doubles.map(\.bitPattern))
-            case .string: for s in column.strings { w.string(s) }
+            case .string:
+                for i in 0..<column.count {
+                    column.strings.withUTF8(at: i) { utf8 in
+                        w.u32(UInt32(utf8.count))
+                        w.buffer += utf8
+                    }
+                }
             case .value: for v in column.values { write(v, into: &w) }
             }
         }
@@ -65,9 +71,9 @@ enum ResultsColumnCodec {
             case .double, .date:
                 column = KeyColumn(kind: kind, doubles: try r.array(n, of: UInt64.self).map(Double.init(bitPattern:)), nulls: nulls, count: n)
             case .string:
-                var strings: [String] = []
+                var strings = UTF8Column()
                 strings.reserveCapacity(n)
-                for _ in 0..<n { strings.append(try r.string()) }
+                for _ in 0..<n { strings.append(utf8: try r.take(Int(try r.u32())).bindMemory(to: UInt8.self)) }
                 column = KeyColumn(kind: kind, strings: strings, nulls: nulls, count: n)
             case .value:
                 var values: [Value] = []

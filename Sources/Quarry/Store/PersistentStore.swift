@@ -38,6 +38,15 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// background fetch only on such a store. `false` by default.
     var cancelsQueries: Bool { get }
 
+    /// The rows ``keyedIDs(for:keyPaths:)`` returns, handed to `body` one at a time in order
+    /// as they are read, with no array of all rows: what a fetched-results controller builds
+    /// its index from. Each row is valid only during its call (see ``KeyedRow``); an error
+    /// from `body` stops the query and is rethrown.
+    ///
+    /// The default reads ``keyedIDs(for:keyPaths:)`` and hands its rows over; a store with a
+    /// cursor streams from it.
+    func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws
+
     /// Applies `changes` in one transaction.
     ///
     /// The store assigns permanent IDs to inserted objects, checks each update and delete
@@ -60,6 +69,13 @@ extension PersistentStore {
 
     /// `false`: a store's queries ignore ``QueryCancellation`` unless it says otherwise.
     public var cancelsQueries: Bool { false }
+
+    /// ``keyedIDs(for:keyPaths:)``'s rows, one ``ValuesKeyedRow`` at a time.
+    public func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws {
+        for row in try keyedIDs(for: request, keyPaths: keyPaths) {
+            try body(ValuesKeyedRow(id: row.id, keys: row.keys))
+        }
+    }
 }
 
 /// The store-level part of a fetch: which entity, which rows, in which order.

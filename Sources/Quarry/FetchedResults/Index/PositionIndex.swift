@@ -1,8 +1,5 @@
-import CPrefetch
-
 /// Object ID → where the controller's index keeps it: the handle of its chunk and its slot
-/// in that chunk's block (see ``SortedResults/Block``), packed in 32 bits (handle · 128 +
-/// slot). A dense table over primary keys when they are compact (4 bytes a result, the
+/// in that chunk's block (a ``BlockSlot``), packed in 32 bits (handle · 128 + slot). A dense table over primary keys when they are compact (4 bytes a result, the
 /// common case), a dictionary for the rest (temporary IDs, far-off keys).
 ///
 /// Slots do not move while a chunk lives, so an entry is exact until the chunk is rebuilt,
@@ -41,9 +38,9 @@ struct PositionIndex {
     }
 
     /// Records that `id` is in slot `slot` of the chunk named `handle`.
-    mutating func set(_ id: ObjectID, handle: Int32, slot: Int) {
-        precondition(Int(handle) < Self.maxHandles && slot >= 0 && slot < 1 << Self.slotBits)
-        let packed = UInt32(handle) << Self.slotBits | UInt32(slot)
+    mutating func set(_ id: ObjectID, handle: Int32, slot: BlockSlot) {
+        precondition(Int(handle) < Self.maxHandles && slot.index < 1 << Self.slotBits)
+        let packed = UInt32(handle) << Self.slotBits | UInt32(slot.index)
         let k = id.primaryKey
         if k >= 0 && Int(k) >= dense.count && k < Int64(max(count, dense.count)) * 2 + 1024 {
             grow(to: max(Int(k) + 1, dense.count * 3 / 2))
@@ -72,16 +69,16 @@ struct PositionIndex {
     @inline(__always)
     func prefetch(_ id: ObjectID) {
         let k = id.primaryKey
-        if k >= 0 && Int(k) < dense.count { dense.withUnsafeBufferPointer { quarry_prefetch($0.baseAddress! + Int(k)) } }
+        if k >= 0 && Int(k) < dense.count { dense.withUnsafeBufferPointer { Prefetch.read($0.baseAddress! + Int(k)) } }
     }
 
     /// The chunk handle and slot recorded for `id`, if any.
-    subscript(id: ObjectID) -> (handle: Int32, slot: Int)? {
+    subscript(id: ObjectID) -> (handle: Int32, slot: BlockSlot)? {
         let k = id.primaryKey
         var packed = Self.absent
         if k >= 0 && Int(k) < dense.count { packed = dense[Int(k)] }
         if packed == Self.absent, !sparse.isEmpty { packed = sparse[id] ?? Self.absent }
         guard packed != Self.absent else { return nil }
-        return (Int32(packed >> Self.slotBits), Int(packed & (1 << Self.slotBits - 1)))
+        return (Int32(packed >> Self.slotBits), BlockSlot(Int(packed & (1 << Self.slotBits - 1))))
     }
 }

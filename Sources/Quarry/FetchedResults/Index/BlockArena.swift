@@ -6,7 +6,7 @@ import Darwin
 import Synchronization
 
 extension SortedResults {
-    /// Where chunk blocks (``Block``) live: large regions of address space marked for
+    /// Where chunk blocks (``ResultsBlock``) live: large regions of address space marked for
     /// transparent huge pages, carved into blocks, freed blocks kept on one list per size.
     ///
     /// A controller's index is tens of megabytes of small blocks, and a change event reads
@@ -70,10 +70,19 @@ extension SortedResults {
             }
         }
 
+        /// Whether index memory asks for huge pages: yes unless the environment sets
+        /// `QUARRY_INDEX_HUGE_PAGES=0` (how `quarry-bench frc-fetch` and `frc-update` are
+        /// measured both ways).
+        static let hugePagesEnabled: Bool = {
+            guard let value = getenv("QUARRY_INDEX_HUGE_PAGES") else { return true }
+            return String(cString: value) != "0"
+        }()
+
         /// Asks for huge pages for the whole huge pages inside `bytes` bytes from `start`
         /// (memory not yet written: the pages already there stay as they are).
         static func adviseHugePages(_ start: UnsafeMutableRawPointer, bytes: Int) {
             #if canImport(Glibc)
+            guard hugePagesEnabled else { return }
             let base = Int(bitPattern: start)
             let first = (base + hugePage - 1) / hugePage * hugePage, last = (base + bytes) / hugePage * hugePage
             guard last > first else { return }

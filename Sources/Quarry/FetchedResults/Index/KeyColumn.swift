@@ -1,7 +1,8 @@
 import Foundation
 
 /// One sort key's values for a run of results, stored by type: integers and booleans as
-/// `Int64`, doubles and dates as `Double`, strings as `String`, anything else as ``Value``.
+/// `Int64`, doubles and dates as `Double`, strings as UTF-8 (``UTF8Column``), anything else
+/// as ``Value``.
 /// `nil`s are flagged in `nulls` (empty while there are none).
 ///
 /// Comparisons against a ``Value`` give exactly ``SortKey/compare(_:_:)``'s answer: typed
@@ -14,7 +15,7 @@ struct KeyColumn {
     private(set) var kind: Kind
     private(set) var ints: [Int64] = []
     private(set) var doubles: [Double] = []
-    private(set) var strings: [String] = []
+    private(set) var strings = UTF8Column()
     private(set) var values: [Value] = []
     /// Per row: whether it is `nil` (empty when no row is).
     private(set) var nulls: [Bool] = []
@@ -24,7 +25,7 @@ struct KeyColumn {
 
     /// A column from its storage (a cache file): the array of `kind` and, if any row is nil,
     /// the flags; `nil` when the sizes disagree.
-    init?(kind: Kind, ints: [Int64] = [], doubles: [Double] = [], strings: [String] = [], values: [Value] = [], nulls: [Bool], count: Int) {
+    init?(kind: Kind, ints: [Int64] = [], doubles: [Double] = [], strings: UTF8Column = UTF8Column(), values: [Value] = [], nulls: [Bool], count: Int) {
         let stored: Int
         switch kind {
         case .integer, .bool: stored = ints.count
@@ -57,6 +58,16 @@ struct KeyColumn {
         }
     }
 
+    /// Removes every row, keeping the kind and the storage (a buffer refilled chunk by chunk).
+    mutating func removeAll() {
+        ints.removeAll(keepingCapacity: true)
+        doubles.removeAll(keepingCapacity: true)
+        strings.removeAll()
+        values.removeAll(keepingCapacity: true)
+        nulls.removeAll(keepingCapacity: true)
+        count = 0
+    }
+
     static func kind(of v: Value) -> Kind? {
         switch v {
         case .null: return nil
@@ -73,6 +84,17 @@ struct KeyColumn {
 
     func isNull(_ i: Int) -> Bool { !nulls.isEmpty && nulls[i] }
 
+    /// Row `i` as a block word: an integer or boolean's value, a double or date's bit
+    /// pattern (the column must be of one of those kinds; see ``ResultsBlock``).
+    @inline(__always)
+    func word(at i: Int) -> Int64 {
+        switch kind {
+        case .integer, .bool: return ints[i]
+        case .double, .date: return Int64(bitPattern: doubles[i].bitPattern)
+        case .string, .value: preconditionFailure("a \(kind) column has no words")
+        }
+    }
+
     /// The value of row `i`.
     func value(at i: Int) -> Value {
         if isNull(i) { return .null }
@@ -81,7 +103,7 @@ struct KeyColumn {
         case .bool: return .bool(ints[i] != 0)
         case .double: return .double(doubles[i])
         case .date: return .date(Date(timeIntervalSinceReferenceDate: doubles[i]))
-        case .string: return .string(strings[i])
+        case .string: return .string(strings.string(at: i))
         case .value: return values[i]
         }
     }
@@ -112,8 +134,7 @@ struct KeyColumn {
     @inline(__always)
     mutating func appendInteger(_ x: Int64) {
         guard kind == .integer else { append(.integer(x)); return }
-        if !nulls.isEmpty { nulls.append(false) }
-        count += 1
+        countNonNilRow()
         ints.append(x)
     }
 
@@ -121,9 +142,23 @@ struct KeyColumn {
     @inline(__always)
     mutating func appendDouble(_ x: Double) {
         guard kind == .double else { append(.double(x)); return }
+        countNonNilRow()
+        doubles.append(x)
+    }
+
+    /// Appends a non-nil string from its UTF-8 bytes (the fetch's fast path for string keys).
+    @inline(__always)
+    mutating func appendUTF8(_ utf8: UnsafeBufferPointer<UInt8>) {
+        guard kind == .string else { append(.string(String(decoding: utf8, as: UTF8.self))); return }
+        countNonNilRow()
+        strings.append(utf8: utf8)
+    }
+
+    /// Counts a new non-nil row (its value appended by the caller).
+    @inline(__always)
+    private mutating func countNonNilRow() {
         if !nulls.isEmpty { nulls.append(false) }
         count += 1
-        doubles.append(x)
     }
 
     mutating func appendNull() {
@@ -183,7 +218,7 @@ struct KeyColumn {
         case .bool(let b) where kind == .bool: ints[i] = b ? 1 : 0
         case .double(let d) where kind == .double: doubles[i] = d
         case .date(let d) where kind == .date: doubles[i] = d.timeIntervalSinceReferenceDate
-        case .string(let x) where kind == .string: strings[i] = x
+        case .string(let x) where kind == .string: strings.set(x, at: i)
         default: values[i] = v
         }
     }
@@ -239,7 +274,7 @@ struct KeyColumn {
         switch kind {
         case .integer, .bool: ints.append(contentsOf: other.ints[range])
         case .double, .date: doubles.append(contentsOf: other.doubles[range])
-        case .string: strings.append(contentsOf: other.strings[range])
+        case .string: for i in range { strings.append(rowOf: other.strings, i) }
         case .value: values.append(contentsOf: other.values[range])
         }
     }
@@ -273,7 +308,7 @@ struct KeyColumn {
             let x = doubles[i], y = d.timeIntervalSinceReferenceDate
             return x == y ? 0 : (x < y ? -1 : 1)
         case (.string, .string(let y)) where key.comparison == .binary:
-            return StringMatching.compareBinary(strings[i], y)
+            return strings.compareBinary(i, y)
         case (.value, _):
             // Plain values hold their own nils (a demoted column keeps no flags).
             return key.compare(values[i], v)
@@ -310,7 +345,7 @@ struct KeyColumn {
         case (.bool, .bool(let b)): return ints[i] == (b ? 1 : 0)
         case (.double, .double(let y)): return doubles[i] == y
         case (.date, .date(let d)): return doubles[i] == d.timeIntervalSinceReferenceDate
-        case (.string, .string(let y)): return strings[i] == y
+        case (.string, .string(let y)): return strings.holds(y, at: i)
         case (.value, _): return values[i] == v
         default: return false
         }
@@ -324,24 +359,22 @@ struct KeyColumn {
         switch kind {
         case .integer, .bool: return ints[i] == other.ints[j]
         case .double, .date: return doubles[i] == other.doubles[j]
-        case .string: return strings[i] == other.strings[j]
+        case .string: return strings.same(i, as: other.strings, j)
         case .value: return values[i] == other.values[j]
         }
     }
 
-    /// Rebuilds the column from rows of `self` (by index) and new values, in `order`.
-    mutating func rebuild(_ order: [Int], additions: [Value]) {
-        // order: >= 0 an old row, < 0 addition number -(x + 1)
-        var c = KeyColumn(kind: kind)
-        c.reserveCapacity(order.count)
-        for o in order {
-            if o >= 0 {
-                c.appendRow(of: self, o)
-            } else {
-                c.append(additions[-(o + 1)])
+    /// A column of `sources`, in order: rows of `self` and values of `additions`.
+    func rebuilt(from sources: [SortedResults.RowSource], additions: [Value]) -> KeyColumn {
+        var column = KeyColumn(kind: kind)
+        column.reserveCapacity(sources.count)
+        for source in sources {
+            switch source {
+            case .kept(let row): column.appendRow(of: self, row)
+            case .added(let a): column.append(additions[a])
             }
         }
-        self = c
+        return column
     }
 
     /// Appends row `i` of `other` (same kind, fast path).
@@ -354,7 +387,7 @@ struct KeyColumn {
         switch kind {
         case .integer, .bool: ints.append(other.ints[i])
         case .double, .date: doubles.append(other.doubles[i])
-        case .string: strings.append(other.strings[i])
+        case .string: strings.append(rowOf: other.strings, i)
         case .value: values.append(other.values[i])
         }
     }

@@ -1,0 +1,36 @@
+extension ResultsBlock {
+    /// Starts loading the header and the order of the first `rows` rows.
+    @inline(__always)
+    func prefetchOrder(rows: Int) {
+        Prefetch.lines(UnsafeRawPointer(raw), bytes: Self.headerBytes + rows)
+    }
+
+    /// Starts loading what a search of the first key reads first: the header, the order of
+    /// `rows` rows and the middle row's word as it lies while slots follow the order.
+    @inline(__always)
+    func prefetchSearch(rows: Int) {
+        prefetchOrder(rows: rows)
+        guard keyColumnCount > 0, mode(0) != .boxed else { return }
+        Prefetch.read(words(0) + rows / 2)
+    }
+
+    /// Starts loading what finding the row in `slot` reads: the header, the order of `rows`
+    /// rows, and the slot's ID and first word.
+    @inline(__always)
+    func prefetchSlot(_ slot: BlockSlot, rows: Int) {
+        prefetchOrder(rows: rows)
+        let shape = shape
+        Prefetch.read(raw + shape.primaryKeysOffset + slot.index * Int(shape.primaryKeyWidth.rawValue))
+        if shape.entitiesPerSlot { Prefetch.read(raw + shape.entitiesOffset + slot.index * 4) }
+        if shape.keyColumns > 0 { Prefetch.read(raw + shape.wordsOffset + slot.index * 8) }
+    }
+
+    /// Starts loading `slot`'s ID and block-column words, for writing.
+    @inline(__always)
+    func prefetchSlotForWriting(_ slot: BlockSlot) {
+        let shape = shape
+        Prefetch.write(raw + shape.primaryKeysOffset + slot.index * Int(shape.primaryKeyWidth.rawValue))
+        if shape.entitiesPerSlot { Prefetch.write(raw + shape.entitiesOffset + slot.index * 4) }
+        for k in 0..<shape.keyColumns where mode(k) != .boxed { Prefetch.write(words(k) + slot.index) }
+    }
+}

@@ -1,0 +1,179 @@
+/// A run of consecutive results: a ``ResultsBlock`` plus the boxed key columns, if any.
+///
+/// The block is owned here (freed on deinit) and may be replaced by a larger or wider one when
+/// results are inserted past its capacity or its layout (slots are kept).
+final class ResultsChunk {
+    /// Stable name of the chunk in ``PositionIndex`` entries.
+    let handle: Int32
+    private(set) var block: ResultsBlock
+    /// Columns kept as ``KeyColumn``s (by slot, one value per slot), by sort key (empty until
+    /// one is).
+    private var boxed: [KeyColumn] = []
+    let keyCount: Int
+
+    /// Results in the chunk.
+    var count: Int { block.count }
+
+    /// A chunk of the given results, in order (row `o` in slot `o`), in a block with room for
+    /// `capacity` (by default ``capacity(for:)``).
+    init(handle: Int32, pks: ArraySlice<Int64>, entities: ArraySlice<Int32>, columns: [KeyColumn], capacity: Int? = nil) {
+        precondition(pks.count == entities.count && columns.allSatisfy { $0.count == pks.count })
+        self.handle = handle
+        keyCount = columns.count
+        let n = pks.count
+        let wide = pks.contains { ResultsBlock.PrimaryKeyWidth(fitting: $0) == .wide }
+        let entity = entities.first ?? 0
+        let shape = ResultsBlock.Shape(capacity: capacity ?? Self.capacity(for: n), keys: columns.count,
+                                       primaryKeyWidth: wide ? .wide : .narrow,
+                                       entitiesPerSlot: entities.contains { $0 != entity })
+        block = ResultsBlock.allocate(shape, sharedEntity: entity)
+        precondition(n <= block.capacity)
+        for (o, (pk, e)) in zip(pks, entities).enumerated() {
+            block.setID(ObjectID(entityIndex: Int(e), primaryKey: pk), in: BlockSlot(o))
+            block.setOccupied(BlockSlot(o), true)
+        }
+        block.setIdentityOrder(n)
+        for (k, column) in columns.enumerated() { put(column, at: k) }
+    }
+
+    deinit { block.deallocate() }
+
+    /// Room for `n` results and eight more (a change event's few insertions into a chunk
+    /// land in place; more grow the block), a multiple of 8, at most ``SortedResults/maxChunk``.
+    static func capacity(for n: Int) -> Int {
+        min(SortedResults.maxChunk, (n + 8 + 7) & ~7)
+    }
+
+    /// Stores a whole column `k` (row `o` in slot `o`).
+    private func put(_ column: KeyColumn, at k: Int) {
+        let n = count
+        let mode = ResultsBlock.ColumnMode(column.kind)
+        guard k < ResultsBlock.maxKeyColumns, mode != .boxed else {
+            var padded = column
+            for _ in n..<block.capacity { padded.appendNull() }
+            box(padded, at: k)
+            return
+        }
+        block.setMode(k, mode)
+        let words = block.words(k)
+        for o in 0..<n {
+            if column.isNull(o) {
+                block.setNull(k, BlockSlot(o), true)
+                words[o] = 0
+            } else {
+                words[o] = column.word(at: o)
+            }
+        }
+    }
+
+    /// Keeps column `k` as `column` (one value per slot).
+    private func box(_ column: KeyColumn, at k: Int) {
+        if k < block.keyColumnCount { block.setMode(k, .boxed) }
+        if boxed.isEmpty { boxed = [KeyColumn](repeating: KeyColumn(), count: keyCount) }
+        boxed[k] = column
+    }
+
+    /// The ID of row `row`.
+    func id(_ row: Int) -> ObjectID { block.id(row: row) }
+
+    /// Whether column `k` is a boxed ``KeyColumn``.
+    @inline(__always)
+    func isBoxed(_ k: Int) -> Bool { block.mode(k) == .boxed }
+
+    /// The value of row `row` of column `k`.
+    func value(_ k: Int, at row: Int) -> Value {
+        let slot = block.slot(ofRow: row)
+        return isBoxed(k) ? boxed[k].value(at: slot.index) : block.value(k, slot)
+    }
+
+    /// ``SortKey/compare(_:_:)`` of row `row` of column `k` with `v` (direction not applied).
+    @inline(__always)
+    func compare(_ k: Int, _ row: Int, _ v: Value, key: SortKey) -> Int {
+        isBoxed(k) ? boxed[k].compare(block.slot(ofRow: row).index, v, key: key) : block.compare(k, row: row, v, key: key)
+    }
+
+    /// Whether row `row` of column `k` holds `v`.
+    @inline(__always)
+    func holds(_ k: Int, _ v: Value, at row: Int) -> Bool {
+        isBoxed(k) ? boxed[k].holds(v, at: block.slot(ofRow: row).index) : block.holds(k, v, row: row)
+    }
+
+    /// Whether row `i` of column `k` and row `j` of `other`'s hold the same value.
+    func same(_ k: Int, _ i: Int, as other: ResultsChunk, _ j: Int) -> Bool {
+        if let same = block.sameWord(k, row: i, as: other.block, row: j) { return same }
+        return value(k, at: i) == other.value(k, at: j)
+    }
+
+    /// Column `k`'s rows, in order, as a ``KeyColumn``.
+    func column(_ k: Int) -> KeyColumn {
+        var column = KeyColumn(kind: isBoxed(k) ? boxed[k].kind : block.mode(k).kind!)
+        column.reserveCapacity(count)
+        if isBoxed(k) {
+            for row in 0..<count { column.appendRow(of: boxed[k], block.slot(ofRow: row).index) }
+        } else {
+            for row in 0..<count { column.append(block.value(k, block.slot(ofRow: row))) }
+        }
+        return column
+    }
+
+    /// Every column, all rows in order.
+    var columns: [KeyColumn] { (0..<keyCount).map { column($0) } }
+
+    /// Appends the rows' primary keys and entity indexes, in order.
+    func appendIDs(to pks: inout [Int64], _ entities: inout [Int32]) {
+        for row in 0..<count {
+            let slot = block.slot(ofRow: row)
+            pks.append(block.primaryKey(slot))
+            entities.append(block.entityIndex(slot))
+        }
+    }
+
+    /// Removes row `row`: frees its slot and shifts the order after it.
+    func remove(at row: Int) { block.remove(row: row) }
+
+    /// Inserts `entry` before row `row`, moving the block to a larger or wider one if it must
+    /// (so ``block`` may change; slots stay). A value of another kind than its column's
+    /// boxes the column. Returns the slot the entry is stored in.
+    @discardableResult
+    func insert(_ entry: SortedResults.Entry, at row: Int) -> BlockSlot {
+        if let slot = block.insert(entry, at: row) { return slot }
+        var shape = block.shape(fitting: entry.id)
+        let n = count
+        if n == block.capacity { shape.capacity = min(ResultsBlock.maxCapacity, (max(n + 1, min(SortedResults.maxChunk, n + n / 2)) + 7) & ~7) }
+        if shape != block.shape { relayout(as: shape) }
+        let slot = block.freeSlot()
+        for k in 0..<keyCount {
+            let v = entry.keys[k]
+            if isBoxed(k) {
+                boxed[k].set(v, at: slot.index)
+            } else if !block.store(k, v, in: slot) {
+                boxColumn(k, storing: v, in: slot)
+            }
+        }
+        block.link(entry.id, slot: slot, at: row)
+        return slot
+    }
+
+    /// Boxes block column `k` as it is (slot by slot), with `v` in `slot`.
+    private func boxColumn(_ k: Int, storing v: Value, in slot: BlockSlot) {
+        var column = KeyColumn()
+        column.reserveCapacity(block.capacity)
+        for s in 0..<block.capacity {
+            let t = BlockSlot(s)
+            column.append(block.isOccupied(t) ? block.value(k, t) : .null)
+        }
+        column.set(v, at: slot.index)
+        box(column, at: k)
+    }
+
+    /// Moves the results into a block of `shape` (slot numbers kept).
+    private func relayout(as shape: ResultsBlock.Shape) {
+        let old = block
+        let grownBy = shape.capacity - old.capacity
+        block = old.relaid(as: shape)
+        old.deallocate()
+        for k in boxed.indices where isBoxed(k) {
+            for _ in 0..<grownBy { boxed[k].appendNull() }
+        }
+    }
+}

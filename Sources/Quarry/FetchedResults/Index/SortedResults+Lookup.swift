@@ -1,0 +1,71 @@
+extension SortedResults {
+    /// The location of `id`, or `nil` when it is not among the results.
+    func location(of id: ObjectID) -> Location? { locations(of: [id])[0] }
+
+    /// For each of `entries`: where its ID is among the results (`nil` when it is not), its
+    /// global index, and whether the keys stored there equal the entry's (an update that
+    /// leaves it in place). Looked up together, like ``locations(of:)``; the index comes
+    /// with the chunk's record read for the keys, so that finding it later costs no second
+    /// read of that record.
+    func locate(_ entries: [Entry]) -> [(location: Location, sameKeys: Bool, index: Int)?] {
+        let found = locations(of: entries.map(\.id))
+        var result: [(location: Location, sameKeys: Bool, index: Int)?] = []
+        result.reserveCapacity(entries.count)
+        chunkRecords.withUnsafeBufferPointer { records in
+            for (i, location) in found.enumerated() {
+                guard let location else { result.append(nil); continue }
+                let record = records[location.chunk]
+                let same = holdsKeys(entries[i].keys, in: record.block, location: location)
+                result.append((location, same, record.start + location.offset))
+            }
+        }
+        return result
+    }
+
+    /// Whether the result at `location` (whose chunk's block is `block`) holds `keys`.
+    @inline(__always)
+    private func holdsKeys(_ keys: Keys, in block: ResultsBlock, location: Location) -> Bool {
+        for k in keys.indices {
+            let holds = block.mode(k) != .boxed ? block.holds(k, keys[k], row: location.offset)
+                                                : chunks[location.chunk].holds(k, keys[k], at: location.offset)
+            if !holds { return false }
+        }
+        return true
+    }
+
+    /// The locations of `ids` (`nil` for those not among the results), looked up together:
+    /// each ID's chunk and slot from the position index, then that slot's ID (the whole chunk
+    /// only when the slot holds another) and the slot's row.
+    ///
+    /// Three reads depend on one another (the position entry, the chunk's record, the block's
+    /// lines); a ``PrefetchPipeline`` starts each `distance` IDs before the next needs it, so
+    /// that a batch from a large index costs far less than one ``location(of:)`` after another.
+    func locations(of ids: [ObjectID]) -> [Location?] {
+        var recorded = [(chunk: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
+        let distance = 8
+        chunkRecords.withUnsafeBufferPointer { records in
+            PrefetchPipeline(leads: [2 * distance, distance, 0]).run(count: ids.count, stage: { stage, i in
+                switch stage {
+                case 0:
+                    positions.prefetch(ids[i])
+                case 1:
+                    guard let p = positions[ids[i]] else { return }
+                    let c = Int(chunkIndexOfHandle[Int(p.handle)])
+                    recorded[i] = (c, p.slot)
+                    prefetchRecord(c)
+                default:
+                    guard let (c, slot) = recorded[i], c >= 0 && c < records.count else { return }
+                    records[c].block.prefetchSlot(slot, rows: Int(records[c].count))
+                }
+            }, body: { _ in })
+        }
+        var result = [Location?](repeating: nil, count: ids.count)
+        chunkRecords.withUnsafeBufferPointer { records in
+            for (i, id) in ids.enumerated() {
+                guard let (c, slot) = recorded[i], c >= 0 && c < records.count else { continue }
+                if let row = records[c].block.row(of: id, hint: slot) { result[i] = Location(chunk: c, offset: row) }
+            }
+        }
+        return result
+    }
+}

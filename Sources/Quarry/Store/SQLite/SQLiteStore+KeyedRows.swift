@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+extension SQLiteStore {
+    /// ``keyedIDs(for:keyPaths:)``'s rows read straight from the cursor, one at a time: no
+    /// array of all rows, and integer, double and string keys read without a ``Value``.
+    /// A request restricted to a list of IDs goes through ``keyedIDs(for:keyPaths:)`` (it is
+    /// queried in parts).
+    public func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws {
+        if request.restrictedTo != nil {
+            for row in try keyedIDs(for: request, keyPaths: keyPaths) { try body(ValuesKeyedRow(id: row.id, keys: row.keys)) }
+            return
+        }
+        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
+        let table = layout.table(ofEntity: request.entity.index)
+        let single = table.entityIndices.count == 1 ? Int32(table.entityIndices[0]) : nil
+        let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
+        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        try read { db in
+            let statement = try db.cachedStatement(sql: sql)
+            try statement.setArguments(arguments)
+            let raw = SQLiteRawStatement(statement)
+            defer { raw.reset() }
+            let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: Int32(idColumns.count), types: outputs.map(\.type))
+            while try raw.step() { try body(row) }
+        }
+    }
+}
+
+/// The current row of a keyed query's cursor (``SQLiteStore/forEachKeyedRow(for:keyPaths:_:)``),
+/// read column by column as asked: valid until the cursor steps.
+struct SQLiteKeyedRow: KeyedRow {
+    let statement: SQLiteRawStatement
+    /// The entity of every row (a table of one entity), or `nil`: read from the second column.
+    let entity: Int32?
+    /// The result column of key 0.
+    let firstKeyColumn: Int32
+    /// Each key's attribute type (`nil`: an integer, such as a to-one's key).
+    let types: [AttributeType?]
+
+    var primaryKey: Int64 { statement.int64(at: 0) }
+    var entityIndex: Int32 { entity ?? Int32(truncatingIfNeeded: statement.int64(at: 1)) }
+
+    func kind(ofKey k: Int) -> KeyedRowKind {
+        let column = firstKeyColumn + Int32(k)
+        if statement.isNull(at: column) { return .null }
+        switch types[k] {
+        case .integer16?, .integer32?, .integer64?, nil: return .integer
+        case .double?, .float?: return .double
+        case .string?: return .string
+        default: return .other
+        }
+    }
+
+    func int64(ofKey k: Int) -> Int64 { statement.int64(at: firstKeyColumn + Int32(k)) }
+
+    func double(ofKey k: Int) -> Double { sqlite3_column_double(statement.handle, firstKeyColumn + Int32(k)) }
+
+    func withUTF8<R>(ofKey k: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let column = firstKeyColumn + Int32(k)
+        // The byte count, not the NUL terminator: strings may contain NUL.
+        let start = sqlite3_column_text(statement.handle, column)
+        let count = Int(sqlite3_column_bytes(statement.handle, column))
+        return try body(UnsafeBufferPointer(start: start, count: start == nil ? 0 : count))
+    }
+
+    func value(ofKey k: Int) -> Value {
+        let column = firstKeyColumn + Int32(k)
+        guard let type = types[k] else { return statement.isNull(at: column) ? .null : .integer(statement.int64(at: column)) }
+        return statement.value(at: column, type: type)
+    }
+}
