@@ -1,6 +1,8 @@
+import Dispatch
 import Foundation
 import GRDB
 import GRDBSQLite
+import Synchronization
 
 extension SQLiteStore {
     /// What a read-only look at an existing store file found.
@@ -24,7 +26,58 @@ extension SQLiteStore {
     ///
     /// The file is only opened through SQLite (see ``poolPath(_:readOnly:)`` on descriptors and
     /// locks), except for the copy in the last case, when no WAL connection holds locks on it.
+    ///
+    /// Other connections may commit, checkpoint or close (deleting `-shm` and `-wal`) during
+    /// the look, and a look that meets them half way can fail where the next one would not.
+    /// So a failure is only believed (and a log only blamed) when the files were the same
+    /// before and after the look and SQLite's error is not one that passes (busy, locked,
+    /// a log index being rebuilt); otherwise the look is taken again, with pauses of 1 ms
+    /// doubling to 50 ms, until `busyTimeout` has passed.
     static func peek(path: String, busyTimeout: TimeInterval = 5) throws -> Peek {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(busyTimeout, 0.05) * 1e9)
+        var pause: useconds_t = 1_000
+        while true {
+            let before = StoreFileState(path: path)
+            do {
+                return try inProcessOpening.withLock { _ in try peekOnce(path: path, busyTimeout: busyTimeout) }
+            } catch {
+                let believed = StoreFileState(path: path) == before && !passes(error)
+                if believed || DispatchTime.now().uptimeNanoseconds >= deadline { throw error }
+            }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
+        }
+    }
+
+    /// Held while a look's connection is open, and while a store's pool opens its first
+    /// connection (``init(url:model:options:)``). SQLite shares one shared-memory index per
+    /// file among the connections of a process, opened as the first of them asked: a look's
+    /// (`readonly_shm`) would make a store opened beside it in this process unable to write.
+    static let inProcessOpening = Mutex(())
+
+    /// `SQLITE_READONLY_RECOVERY`, `_CANTLOCK` and `_CANTINIT` (extended codes the C module
+    /// does not export as constants: `SQLITE_READONLY | n << 8`).
+    private static let (readOnlyRecovery, readOnlyCantLock, readOnlyCantInit) = (SQLITE_READONLY | 1 << 8, SQLITE_READONLY | 2 << 8, SQLITE_READONLY | 5 << 8)
+
+    /// Whether `error` is one a look can meet because another connection is at work, and
+    /// that a later look would not meet.
+    private static func passes(_ error: any Error) -> Bool {
+        guard let error = error as? StoreError else { return false }
+        switch error {
+        case .locked:
+            return true
+        case .sqlite(_, let code, _):
+            // SQLITE_PROTOCOL, and SQLITE_READONLY_RECOVERY / _CANTINIT / _CANTLOCK (the log
+            // index is being rebuilt or not yet built by the connection that owns it).
+            return code & 0xFF == SQLITE_PROTOCOL || [readOnlyRecovery, readOnlyCantLock, readOnlyCantInit].contains(code)
+                || code & 0xFF == SQLITE_IOERR
+        default:
+            return false
+        }
+    }
+
+    /// One look (see ``peek(path:busyTimeout:)``).
+    private static func peekOnce(path: String, busyTimeout: TimeInterval) throws -> Peek {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw StoreError.cannotOpen(path: path, reason: "is a directory, not a store file")

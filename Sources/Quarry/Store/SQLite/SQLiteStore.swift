@@ -117,7 +117,13 @@ public final class SQLiteStore: PersistentStore {
         }
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: Self.poolPath(path, readOnly: options.readOnly), configuration: configuration)
+            pool = try Self.inProcessOpening.withLock { _ in
+                let pool = try DatabasePool(path: Self.poolPath(path, readOnly: options.readOnly), configuration: configuration)
+                // The first read transaction maps the shared-memory index, read-write: a look
+                // taken after it in this process shares it (see `inProcessOpening`).
+                _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
+                return pool
+            }
             if options.readOnly {
                 try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA query_only = 1") }
             }
