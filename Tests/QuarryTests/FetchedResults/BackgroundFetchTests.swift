@@ -100,10 +100,13 @@ struct BackgroundFetchTests {
         }
         let cancellation = QueryCancellation()
         async let outcome = fetch(controller, cancellation)
-        _ = try await PostgreSQLActivity.waitUntilRunning(marker: marker)
+        let waited = await PostgreSQLActivity.onThread { try PostgreSQLActivity.blockUntilRunning(marker: marker) }
+        // Cancelled even when the wait failed: the fetch must end, or awaiting it never returns.
         cancellation.cancel()
-        #expect(await outcome as? QueryCancellationError == .cancelled)
+        let error = await outcome
         store.pool.beforeCancellableQuery.withLock { $0 = nil }
+        _ = try waited.get()
+        #expect(error as? QueryCancellationError == .cancelled)
         #expect(context.performAndWait { controller.snapshot } == before)
         #expect(await fetch(controller, QueryCancellation()) == nil)
         #expect(context.performAndWait { controller.count } == 24)

@@ -16,13 +16,10 @@ enum PostgreSQLActivity {
 
     /// Blocks until another session's statement containing `marker` is running (state `active`
     /// in `pg_stat_activity`): the event a test cancels on, instead of a sleep. Each check is one
-    /// round trip on a connection of its own, on a thread of its own; returns the running
-    /// session's backend PID.
-    static func waitUntilRunning(marker: String, checks: Int = 100_000) async throws -> Int32 {
-        try await onThread { try blockUntilRunning(marker: marker, checks: checks) }.get()
-    }
-
-    private static func blockUntilRunning(marker: String, checks: Int) throws -> Int32 {
+    /// round trip on a connection of its own; returns the running session's backend PID. Call it
+    /// through ``onThread(_:)`` and end what the test started whether or not it succeeded: a
+    /// test that throws here leaves its `async let` statements to be awaited forever.
+    static func blockUntilRunning(marker: String, checks: Int = 100_000) throws -> Int32 {
         let pool = try PostgreSQLConnectionPool(url: PostgreSQLStoreURL(parsing: PostgreSQLTestServer.url!), maximumConnections: 1)
         defer { pool.close() }
         var binds = PostgresBindings()

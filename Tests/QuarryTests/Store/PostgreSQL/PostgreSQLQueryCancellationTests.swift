@@ -38,10 +38,19 @@ struct PostgreSQLQueryCancellationTests {
                 try connection.query("SELECT 7::bigint FROM (SELECT pg_advisory_xact_lock($1)) l /* \(other) */", lockBinds)[0].decode(Int.self)
             }
         }
-        let slowPID = try await PostgreSQLActivity.waitUntilRunning(marker: slow)
-        _ = try await PostgreSQLActivity.waitUntilRunning(marker: other)
+        let running = await PostgreSQLActivity.onThread {
+            (try PostgreSQLActivity.blockUntilRunning(marker: slow), try PostgreSQLActivity.blockUntilRunning(marker: other))
+        }
+        // Cancelled (and the lock released) even when a wait failed: both queries must end, or
+        // awaiting them never returns.
         cancellation.cancel()
         let outcome = await cancelled
+        guard case .success((let slowPID, _)) = running else {
+            try blocker.withConnection { try $0.execute("SELECT pg_advisory_unlock($1)", lockBinds) }
+            _ = await unaffected
+            _ = try running.get()
+            return
+        }
         #expect(throws: QueryCancellationError.cancelled) { try outcome.get() }
         // The only idle connection is the cancelled one: it answers the next query.
         let (pid, one) = try pool.withConnection { c in (c.backendPID, try c.query("SELECT 1::bigint")[0].decode(Int.self)) }
