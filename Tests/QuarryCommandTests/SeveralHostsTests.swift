@@ -91,7 +91,8 @@ struct SeveralHostsTests {
         let killedSaves = SeveralHosts.saves(printedBy: killed), survivorSaves = SeveralHosts.saves(printedBy: survivor)
         #expect((killedSaves + survivorSaves).map(\.number).sorted() == perSave.keys.sorted().map(Int.init))
         let waited = try #require(survivorSaves.first { $0.number == Int(lastBeforeKill) + 1 }, "\(survivor.standardOutput)")
-        #expect(waited.updated > 0 && waited.resolvedConflicts == waited.updated, "\(waited)")
+        #expect(waited.updated > 0 && waited.resolvedConflicts == waited.updated,
+                "\(waited); save \(lastBeforeKill + 1) waited; survivor printed:\n\(survivor.standardOutput)\(survivor.standardError)\nkilled printed:\n\(killed.standardOutput)")
         #expect(survivorSaves.contains { $0.resolvedConflicts == 0 }, "saves with no other writer in between have no conflicts")
         let totals = survivor.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
         #expect(totals.hasPrefix("imported \(survivorSaves.count) saves: ")

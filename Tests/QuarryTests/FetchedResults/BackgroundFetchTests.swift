@@ -93,17 +93,26 @@ struct BackgroundFetchTests {
         let store = try #require(context.coordinator.store as? TemporaryPostgreSQLStore).base
         // The fetch's query first sleeps on the server until cancelled: a slow query, no timing.
         let marker = "fetch_" + UUID().uuidString
+        let sender = PostgreSQLActivity.Sender()
         store.pool.beforeCancellableQuery.withLock { hook in
             hook = { connection in
+                sender.sending()
                 _ = try connection.query(PostgresQuery(unsafeSQL: PostgreSQLActivity.endlessSleep(marker: marker)), logger: connection.logger).wait()
             }
         }
         let cancellation = QueryCancellation()
-        async let outcome = fetch(controller, cancellation)
-        let waited = await PostgreSQLActivity.onThread { try PostgreSQLActivity.blockUntilRunning(marker: marker) }
-        // Cancelled even when the wait failed: the fetch must end, or awaiting it never returns.
+        let (outcome, finished) = AsyncStream<Error?>.makeStream()
+        context.performAndWait {
+            controller.performFetch(cancellation: cancellation) { error in
+                sender.ended()
+                finished.yield(error)
+            }
+        }
+        let waited = await PostgreSQLActivity.onThread { try PostgreSQLActivity.blockUntilRunning(marker: marker, sentBy: sender) }
+        // Cancelled even when the wait failed: the fetch must end before the test does.
         cancellation.cancel()
-        let error = await outcome
+        var outcomes = outcome.makeAsyncIterator()
+        let error = await outcomes.next() ?? nil
         store.pool.beforeCancellableQuery.withLock { $0 = nil }
         _ = try waited.get()
         #expect(error as? QueryCancellationError == .cancelled)

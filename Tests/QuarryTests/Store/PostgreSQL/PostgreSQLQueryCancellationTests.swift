@@ -28,18 +28,26 @@ struct PostgreSQLQueryCancellationTests {
         // The blocker holds an advisory lock (session-level, on its one connection) so the other
         // query runs, waiting for it, until it is released.
         try blocker.withConnection { try $0.execute("SELECT pg_advisory_lock($1)", lockBinds) }
+        let slowSender = PostgreSQLActivity.Sender(), otherSender = PostgreSQLActivity.Sender()
         async let cancelled = PostgreSQLActivity.onThread {
-            try cancellation.run {
-                try pool.withConnection { try $0.execute(PostgreSQLActivity.endlessSleep(marker: slow)) }
+            defer { slowSender.ended() }
+            return try cancellation.run {
+                try pool.withConnection { connection in
+                    slowSender.sending()
+                    try connection.execute(PostgreSQLActivity.endlessSleep(marker: slow))
+                }
             }
         }
         async let unaffected = PostgreSQLActivity.onThread {
-            try pool.withConnection { connection in
-                try connection.query("SELECT 7::bigint FROM (SELECT pg_advisory_xact_lock($1)) l /* \(other) */", lockBinds)[0].decode(Int.self)
+            defer { otherSender.ended() }
+            return try pool.withConnection { connection in
+                otherSender.sending()
+                return try connection.query("SELECT 7::bigint FROM (SELECT pg_advisory_xact_lock($1)) l /* \(other) */", lockBinds)[0].decode(Int.self)
             }
         }
         let running = await PostgreSQLActivity.onThread {
-            (try PostgreSQLActivity.blockUntilRunning(marker: slow), try PostgreSQLActivity.blockUntilRunning(marker: other))
+            (try PostgreSQLActivity.blockUntilRunning(marker: slow, sentBy: slowSender),
+             try PostgreSQLActivity.blockUntilRunning(marker: other, sentBy: otherSender))
         }
         // Cancelled (and the lock released) even when a wait failed: both queries must end, or
         // awaiting them never returns.
