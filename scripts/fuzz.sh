@@ -8,7 +8,7 @@
 # New inputs go to a temporary corpus (the committed one is never written). A crash, a hang
 # (-timeout) or running out of memory fails the run; the input is kept under .build-fuzz/crashes
 # and printed, so it can become a regression test.
-# Usage: bash scripts/fuzz.sh [TARGET...]   (FUZZ_SECONDS per target, default 30)
+# Usage: bash scripts/fuzz.sh [TARGET...]   (FUZZ_SECONDS per target, default 30; one target per core at a time)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
@@ -25,27 +25,45 @@ build=(env QUARRY_FUZZ=1 swift build --scratch-path .build-fuzz -c release --dis
 fuzzer="$("${build[@]}" --show-bin-path)/quarry-fuzz"
 crashes=.build-fuzz/crashes
 mkdir -p "$crashes"
-failed=0
-for target in "${targets[@]}"; do
-  [ -d "Fuzz/corpus/$target" ] || { echo "fuzz: no seed corpus Fuzz/corpus/$target" >&2; exit 2; }
+# Targets run side by side, one per core (each libFuzzer process uses one), so the run takes
+# about FUZZ_SECONDS × targets ÷ cores; each prints its result when all are done, in order.
+jobs=$(nproc 2>/dev/null || echo 1)
+results=$(mktemp -d)
+fuzz_one() {
+  local target=$1 work status=0 runs artifact
   work=$(mktemp -d)
-  status=0
   QUARRY_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no "$fuzzer" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/$target-" \
     "$work" "Fuzz/corpus/$target" >"$work.log" 2>&1 || status=$?
   runs=$(grep -oE 'Done [0-9]+ runs' "$work.log" | grep -oE '[0-9]+' || echo 0)
   if [ "$status" -eq 0 ]; then
-    echo "fuzz $target: $runs runs in ${seconds} s, no crash"
+    echo "fuzz $target: $runs runs in ${seconds} s, no crash" >"$results/$target.out"
   else
-    failed=1
-    echo "fuzz $target: FAILED (exit $status)" >&2
-    grep -E 'ERROR|SUMMARY|Assertion|Fatal error|Test unit written' "$work.log" | head -20 >&2
-    artifact=$(grep -oE "Test unit written to .*" "$work.log" | sed 's/Test unit written to //' | tail -1)
-    if [ -n "$artifact" ] && [ -f "$artifact" ]; then
-      echo "  input ($artifact):" >&2
-      od -c "$artifact" | head -20 >&2
-    fi
+    {
+      echo "fuzz $target: FAILED (exit $status)"
+      grep -E 'ERROR|SUMMARY|Assertion|Fatal error|Test unit written' "$work.log" | head -20
+      artifact=$(grep -oE "Test unit written to .*" "$work.log" | sed 's/Test unit written to //' | tail -1)
+      if [ -n "$artifact" ] && [ -f "$artifact" ]; then
+        echo "  input ($artifact):"
+        od -c "$artifact" | head -20
+      fi
+    } >"$results/$target.err"
   fi
   rm -rf "$work" "$work.log"
+}
+for target in "${targets[@]}"; do
+  [ -d "Fuzz/corpus/$target" ] || { echo "fuzz: no seed corpus Fuzz/corpus/$target" >&2; exit 2; }
 done
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+  fuzz_one "$target" &
+  running=$((running + 1))
+done
+wait
+failed=0
+for target in "${targets[@]}"; do
+  if [ -f "$results/$target.err" ]; then failed=1; cat "$results/$target.err" >&2; else cat "$results/$target.out"; fi
+done
+rm -rf "$results"
 exit "$failed"
