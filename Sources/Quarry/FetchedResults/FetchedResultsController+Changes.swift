@@ -1,5 +1,3 @@
-import CPrefetch
-
 extension FetchedResultsController {
     /// One object that matches the request after a change event, with its sort keys then.
     struct Upsert {
@@ -112,14 +110,7 @@ extension FetchedResultsController {
             let test = snapshots.count == ids.count ? snapshotTest : nil
             let bits = updated && change.mergedUpdatedBits.count == ids.count && !relevantBits.isEmpty ? change.mergedUpdatedBits : nil
             decisions.upserts.reserveCapacity(decisions.upserts.count + ids.count)
-            // The carried states were built on the saving context's thread: their values are
-            // in another core's cache. Ask for them a few objects ahead.
-            let ahead = 8
-            if test != nil {
-                for n in 0..<min(ahead, ids.count) { prefetchValues(of: snapshots, n) }
-            }
             for (n, id) in ids.enumerated() where ours(id) && (decided.isEmpty || decided[id] == nil) {
-                if test != nil && n + ahead < ids.count { prefetchValues(of: snapshots, n + ahead) }
                 // Updated only in keys the request does not read: it stays where it is.
                 var irrelevant = false
                 if let bits {
@@ -163,18 +154,5 @@ extension FetchedResultsController {
             matched.insert(row.id)
         }
         for id in queried where !matched.contains(id) { decisions.leaving.append(id) }
-    }
-
-    /// Starts loading the values of `snapshots[n]` (a hint; nothing waits, nothing is
-    /// retained): the array's storage is read through the snapshot's bits, so that asking
-    /// does not itself write to the line it asks for.
-    @inline(__always)
-    private func prefetchValues(of snapshots: [Snapshot], _ n: Int) {
-        snapshots.withUnsafeBufferPointer { buffer in
-            guard let offset = MemoryLayout<Snapshot>.offset(of: \Snapshot.values) else { return }
-            let storage = UnsafeRawPointer(buffer.baseAddress! + n).load(fromByteOffset: offset, as: UnsafeRawPointer.self)
-            quarry_prefetch_write(storage)
-            quarry_prefetch(storage + 64)
-        }
     }
 }

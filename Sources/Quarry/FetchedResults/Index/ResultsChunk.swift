@@ -80,6 +80,12 @@ final class ResultsChunk {
     @inline(__always)
     func isBoxed(_ k: Int) -> Bool { block.mode(k) == .boxed }
 
+    /// Column `k` when it is boxed (by slot), else `nil`: for a search that compares many rows
+    /// of one column, reading it once rather than through ``compare(_:_:_:key:)`` per row
+    /// (each of which copies the column out of the chunk).
+    @inline(__always)
+    func boxedColumn(_ k: Int) -> KeyColumn? { isBoxed(k) ? boxed[k] : nil }
+
     /// The value of row `row` of column `k`.
     func value(_ k: Int, at row: Int) -> Value {
         let slot = block.slot(ofRow: row)

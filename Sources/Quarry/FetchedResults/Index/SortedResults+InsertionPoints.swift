@@ -7,7 +7,8 @@ extension SortedResults {
         guard count > 0 else { return entries.map { _ in Location(chunk: 0, offset: 0) } }
         // The first chunk whose first result does not precede each entry; the entry goes in
         // the chunk before it.
-        var chunkOf = chunksAfter(entries) ?? entries.map(chunkAfter)
+        let fences = self.fences
+        var chunkOf = chunksAfter(entries) ?? entries.map { chunkAfter($0, fences: fences) }
         chunkRecords.withUnsafeBufferPointer { records in
             PrefetchPipeline(leads: [8, 0]).run(count: chunkOf.count, stage: { stage, i in
                 if stage == 0 {
@@ -47,6 +48,18 @@ extension SortedResults {
             }
         }
         let chunk = chunks[c]
+        // A boxed first key (strings): its column read once for the whole search, the other
+        // keys and the ID only on a tie.
+        if let first = sortKeys.first, let column = chunk.boxedColumn(0) {
+            let y = entry.keys[0]
+            while low < high {
+                let mid = (low + high) / 2
+                let order = column.compare(block.slot(ofRow: mid).index, y, key: first)
+                let before = order != 0 ? (first.ascending ? order < 0 : order > 0) : precedes(chunk, mid, entry)
+                if before { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
         while low < high {
             let mid = (low + high) / 2
             if precedes(chunk, mid, entry) { low = mid + 1 } else { high = mid }
@@ -54,18 +67,18 @@ extension SortedResults {
         return low
     }
 
-    /// ``chunkAfter(_:)`` for each of `entries`, when the fences are all integers (`nil`
+    /// ``chunkAfter(_:fences:)`` for each of `entries`, when the fences are all integers (`nil`
     /// otherwise): the entries with an integer first key in the key's order, each one's fences
     /// found by galloping on from the previous entry's, so that a batch reads the fences once,
     /// in order, instead of one binary search (a chain of scattered reads) per entry; any
-    /// other entry by ``chunkAfter(_:)``.
+    /// other entry by ``chunkAfter(_:fences:)``.
     private func chunksAfter(_ entries: [Entry]) -> [Int]? {
         guard let first = sortKeys.first, fences.kind == .integer, !fences.hasNulls else { return nil }
         var result = [Int](repeating: 0, count: entries.count)
         var integral: [(entry: Int, key: Int64)] = []
         integral.reserveCapacity(entries.count)
         for (i, entry) in entries.enumerated() {
-            guard case .integer(let y) = entry.keys[0] else { result[i] = chunkAfter(entry); continue }
+            guard case .integer(let y) = entry.keys[0] else { result[i] = chunkAfter(entry, fences: fences); continue }
             integral.append((i, y))
         }
         let order = radixOrder(integral.map { item in
@@ -109,10 +122,10 @@ extension SortedResults {
         return low
     }
 
-    /// The first chunk whose first result does not precede `entry` (by the fences, looking at
-    /// the chunk itself only when the first keys are equal). Integer fences and keys take
-    /// ``chunksAfter(_:)``.
-    private func chunkAfter(_ entry: Entry) -> Int {
+    /// The first chunk whose first result does not precede `entry` (by `fences`, the
+    /// ``fences`` read once for a batch, looking at the chunk itself only when the first keys
+    /// are equal). Integer fences and keys take ``chunksAfter(_:)``.
+    private func chunkAfter(_ entry: Entry, fences: KeyColumn) -> Int {
         var low = 0, high = chunks.count
         let first = sortKeys.first, value = entry.keys.first ?? .null
         while low < high {
