@@ -109,20 +109,38 @@ enum ResultsCache {
     // MARK: Writing and reading
 
     /// Writes `contents` to `url` atomically (a temporary file renamed over the old one).
+    ///
+    /// The file is written as it is encoded, a megabyte at a time, so writing the cache of a
+    /// large index never holds a second copy of it in memory.
     static func write(_ contents: Contents, to url: URL) throws {
-        var w = CacheWriter()
-        w.bytes(magic)
-        w.u32(formatVersion)
-        w.string(contents.fingerprint)
-        w.string(contents.token)
-        w.u64(UInt64(contents.results.count))
-        ResultsColumnCodec.write(contents.results.flattened(), into: &w)
-        w.u32(UInt32(contents.sectionStarts.count))
-        for s in contents.sectionStarts { w.i64(Int64(s)) }
-        for name in contents.sectionNames { w.string(name) }
-        w.u64(checksum(w.buffer[...]))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(w.buffer).write(to: url, options: .atomic)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        do {
+            let file = try FileHandle(forWritingTo: temporary)
+            defer { try? file.close() }
+            var w = CacheWriter(file: file)
+            w.bytes(magic)
+            w.u32(formatVersion)
+            w.string(contents.fingerprint)
+            w.string(contents.token)
+            w.u64(UInt64(contents.results.count))
+            ResultsColumnCodec.write(contents.results.flattened(), into: &w)
+            w.u32(UInt32(contents.sectionStarts.count))
+            for s in contents.sectionStarts { w.i64(Int64(s)) }
+            for name in contents.sectionNames { w.string(name) }
+            try w.finish()
+            try file.synchronize()
+            try file.close()
+            guard rename(temporary.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
     }
 
     /// The cache at `url` if it exists, is intact and matches `fingerprint` and `token`; `nil`
@@ -172,47 +190,10 @@ enum ResultsCache {
     }
 
     static func checksum(_ raw: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        let words = raw.count / 8
-        for i in 0..<words {
-            let w = raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-            h = (h ^ w) &* 0x0000_0100_0000_01B3
-            h ^= h >> 29
-        }
-        for i in (words * 8)..<raw.count {
-            h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
-        }
-        return h ^ UInt64(raw.count)
-    }
-}
-
-/// Appends little-endian fields to a byte buffer.
-struct CacheWriter {
-    var buffer: [UInt8] = []
-
-    mutating func bytes(_ b: [UInt8]) { buffer += b }
-    mutating func u8(_ v: UInt8) { buffer.append(v) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
-    mutating func i32(_ v: Int32) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
-    mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
-    mutating func f64(_ v: Double) { u64(v.bitPattern) }
-    mutating func string(_ s: String) {
-        var s = s
-        s.withUTF8 { utf8 in
-            u32(UInt32(utf8.count))
-            buffer += utf8
-        }
-    }
-    /// Appends a whole array of fixed-size little-endian values.
-    mutating func array<T: FixedWidthInteger>(_ values: [T]) {
-        values.withUnsafeBufferPointer { p in
-            #if _endian(little)
-            buffer += UnsafeRawBufferPointer(p)
-            #else
-            for v in p { withUnsafeBytes(of: v.littleEndian) { buffer += $0 } }
-            #endif
-        }
+        var running = RunningChecksum()
+        let whole = raw.count / 8 * 8
+        running.addWords(UnsafeRawBufferPointer(rebasing: raw[..<whole]))
+        return running.finish(tail: UnsafeRawBufferPointer(rebasing: raw[whole...]))
     }
 }
 

@@ -37,7 +37,7 @@ enum ResultsColumnCodec {
                 for i in 0..<column.count {
                     column.strings.withUTF8(at: i) { utf8 in
                         w.u32(UInt32(utf8.count))
-                        w.buffer += utf8
+                        w.bytes(utf8)
                     }
                 }
             case .value: for v in column.values { write(v, into: &w) }
