@@ -127,7 +127,7 @@ enum ResultsCache {
             w.string(contents.fingerprint)
             w.string(contents.token)
             w.u64(UInt64(contents.results.count))
-            ResultsColumnCodec.write(contents.results.flattened(), into: &w)
+            ResultsColumnCodec.write(contents.results, into: &w)
             w.u32(UInt32(contents.sectionStarts.count))
             for s in contents.sectionStarts { w.i64(Int64(s)) }
             for name in contents.sectionNames { w.string(name) }

@@ -15,18 +15,24 @@ import Foundation
 enum ResultsColumnCodec {
     struct Malformed: Error {}
 
-    static func write(_ flat: (pks: [Int64], entities: [Int32], columns: [KeyColumn]), into w: inout CacheWriter) {
-        let entity = flat.entities.first ?? 0
-        if flat.entities.allSatisfy({ $0 == entity }) {
-            w.u8(0)
-            w.i32(entity)
-        } else {
-            w.u8(1)
-            w.array(flat.entities)
+    /// Writes `results`' IDs, then its key columns one at a time (each flattened only while it
+    /// is written).
+    static func write(_ results: SortedResults, into w: inout CacheWriter) {
+        do {
+            let ids = results.flattenedIDs()
+            let entity = ids.entities.first ?? 0
+            if ids.entities.allSatisfy({ $0 == entity }) {
+                w.u8(0)
+                w.i32(entity)
+            } else {
+                w.u8(1)
+                w.array(ids.entities)
+            }
+            w.array(ids.pks)
         }
-        w.array(flat.pks)
-        w.u32(UInt32(flat.columns.count))
-        for column in flat.columns {
+        w.u32(UInt32(results.sortKeys.count))
+        for k in results.sortKeys.indices {
+            let column = results.flattenedColumn(k)
             w.u8(column.kind.rawValue)
             w.u8(column.hasNulls ? 1 : 0)
             if column.hasNulls { w.bytes(column.nulls.map { $0 ? 1 : 0 }) }

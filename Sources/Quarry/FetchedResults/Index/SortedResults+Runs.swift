@@ -29,20 +29,29 @@ extension SortedResults {
         return result
     }
 
-    /// Every column end to end (for the cache file and re-chunking): primary keys, entity
-    /// indexes, keys.
+    /// Every column end to end (for re-chunking and tests): primary keys, entity indexes, keys.
     func flattened() -> (pks: [Int64], entities: [Int32], columns: [KeyColumn]) {
+        let (pks, entities) = flattenedIDs()
+        return (pks, entities, sortKeys.indices.map(flattenedColumn))
+    }
+
+    /// The primary keys and entity indexes end to end.
+    func flattenedIDs() -> (pks: [Int64], entities: [Int32]) {
         var pks: [Int64] = [], entities: [Int32] = []
         pks.reserveCapacity(count)
         entities.reserveCapacity(count)
-        var columns = sortKeys.map { _ in KeyColumn() }
+        for chunk in chunks { chunk.appendIDs(to: &pks, &entities) }
+        return (pks, entities)
+    }
+
+    /// Key column `k` end to end (the cache file writes one at a time, so that a copy of one
+    /// column at most is held besides the index).
+    func flattenedColumn(_ k: Int) -> KeyColumn {
+        var column = KeyColumn()
         for chunk in chunks {
-            chunk.appendIDs(to: &pks, &entities)
-            for k in columns.indices {
-                let column = chunk.column(k)
-                columns[k].append(contentsOf: column, range: 0..<column.count)
-            }
+            let part = chunk.column(k)
+            column.append(contentsOf: part, range: 0..<part.count)
         }
-        return (pks, entities, columns)
+        return column
     }
 }
