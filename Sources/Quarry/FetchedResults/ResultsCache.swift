@@ -110,8 +110,9 @@ enum ResultsCache {
 
     /// Writes `contents` to `url` atomically (a temporary file renamed over the old one).
     ///
-    /// The file is written as it is encoded, a megabyte at a time, so writing the cache of a
-    /// large index never holds a second copy of it in memory.
+    /// The file is written as it is encoded, a megabyte at a time, and the index's columns are
+    /// flattened one at a time: writing the cache of a large index holds one column's copy
+    /// and a megabyte of the file besides the index, never the whole file.
     static func write(_ contents: Contents, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
