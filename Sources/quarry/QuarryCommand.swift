@@ -18,6 +18,7 @@ struct QuarryCommand: AsyncParsableCommand {
         ConvertCommand.self,
         StatsCommand.self,
         HistoryCommand.self,
+        KeysCommand.self,
     ]
 
     static let configuration = CommandConfiguration(

@@ -1,0 +1,15 @@
+import ArgumentParser
+import QuarryBrowser
+
+/// `quarry keys`: the browser's keys, as README's key table lists them (Markdown), made from
+/// the one list the help overlay (`?`) shows.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "List the browser's keys (a Markdown table, as in README)."
+    )
+
+    func run() {
+        print(KeyHelp.markdownTable, terminator: "")
+    }
+}
