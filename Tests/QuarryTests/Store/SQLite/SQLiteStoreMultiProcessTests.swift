@@ -19,14 +19,15 @@ import QuarryTestSupport
     #if os(Linux)
     /// Whether this process holds a POSIX lock on the file at `path` (from `/proc/locks`).
     ///
-    /// `/proc/locks` is not one snapshot: the kernel produces it a page per `read`, and a lock
-    /// released elsewhere in between (the other tests run in parallel, each SQLite connection
-    /// locking and unlocking) shifts the list, so a read may skip a line. A lock this process
-    /// holds is in every listing; it is looked for in up to 20 before it counts as absent.
+    /// `/proc/locks` is one snapshot only within one `read`: read in pages, a lock released
+    /// elsewhere between two reads (the other tests run in parallel, each SQLite connection
+    /// locking and unlocking) shifts the list, so a line may be skipped. It is read here with
+    /// one `read` into a buffer larger than the listing; a lock this process holds is in every
+    /// listing, and it is still looked for in up to 20 before it counts as absent.
     static func processHoldsLock(onFileAt path: String) throws -> Bool {
         let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber).uint64Value
         for _ in 0..<20 {
-            let locks = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+            let locks = try Self.procLocks()
             // "1: POSIX  ADVISORY  READ 11421 fe:00:16343588 1073741826 1073742335"
             let held = locks.split(separator: "\n").contains { line in
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -36,6 +37,18 @@ import QuarryTestSupport
             if held { return true }
         }
         return false
+    }
+
+    /// `/proc/locks` read with one `read` of up to 8 MiB (the kernel lists every lock in it
+    /// under one hold of its lock tables).
+    static func procLocks() throws -> String {
+        let fd = open("/proc/locks", O_RDONLY)
+        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 8 << 20)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n >= 0 else { throw CocoaError(.fileReadUnknown) }
+        return String(decoding: buffer[..<n], as: UTF8.self)
     }
 
     /// What this process has open on the file at `path`, and its lines in `/proc/locks`: the
