@@ -121,19 +121,23 @@ enum ResultsCache {
         }
         do {
             let file = try FileHandle(forWritingTo: temporary)
-            defer { try? file.close() }
-            var w = CacheWriter(file: file)
-            w.bytes(magic)
-            w.u32(formatVersion)
-            w.string(contents.fingerprint)
-            w.string(contents.token)
-            w.u64(UInt64(contents.results.count))
-            ResultsColumnCodec.write(contents.results, into: &w)
-            w.u32(UInt32(contents.sectionStarts.count))
-            for s in contents.sectionStarts { w.i64(Int64(s)) }
-            for name in contents.sectionNames { w.string(name) }
-            try w.finish()
-            try file.synchronize()
+            do {
+                var w = CacheWriter(file: file)
+                w.bytes(magic)
+                w.u32(formatVersion)
+                w.string(contents.fingerprint)
+                w.string(contents.token)
+                w.u64(UInt64(contents.results.count))
+                ResultsColumnCodec.write(contents.results, into: &w)
+                w.u32(UInt32(contents.sectionStarts.count))
+                for s in contents.sectionStarts { w.i64(Int64(s)) }
+                for name in contents.sectionNames { w.string(name) }
+                try w.finish()
+                try file.synchronize()
+            } catch {
+                try? file.close()
+                throw error
+            }
             try file.close()
             guard rename(temporary.path, url.path) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
