@@ -47,6 +47,8 @@ do {
             lastKey = name(of: key)
         case .paste(let text):
             lastKey = "paste \(text.count) characters"
+        case .mouse(let event):
+            lastKey = "mouse \(event.action) \(event.x),\(event.y)"
         case .resize:
             resizes += 1
         case .terminate(let signal):

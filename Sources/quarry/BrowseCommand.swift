@@ -45,6 +45,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Neither read nor write the sorted index in the cache ($XDG_CACHE_HOME/quarry/frc, kept per store and view so that reopening an unchanged store skips reading every row).")
     var noCache = false
 
+    @Flag(name: .long, help: "Ignore the mouse (clicks, the wheel), so the terminal selects text as usual.")
+    var noMouse = false
+
     @Flag(name: .long, help: "Open the store read-only (PRAGMA query_only); editing is disabled.")
     var readOnly = false
 
@@ -121,6 +124,7 @@ struct BrowseCommand: AsyncParsableCommand {
             storeTitle: isURL ? PostgreSQLStoreOpening.shown(store) : url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
             filter: filter, isReadOnly: readOnly, startMessage: startMessage)
         configuration.usesIndexCache = !noCache
+        configuration.usesMouse = !noMouse
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }

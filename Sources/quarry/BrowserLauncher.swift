@@ -39,8 +39,9 @@ enum BrowserLauncher {
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
                     liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil) async {
         requireTerminal()
-        let terminal = CursesTerminal()
+        let terminal = CursesTerminal(mouse: configuration.usesMouse)
         var configuration = configuration
+        if configuration.historyFile == nil { configuration.historyFile = BrowserConfiguration.defaultHistoryFile() }
         let (theme, problem) = theme(named: themeName)
         configuration.theme = theme
         if let problem { configuration.startMessage = problem }
@@ -52,6 +53,7 @@ enum BrowserLauncher {
             browser.liveStatus = liveStatus
             browser.liveAlert = liveAlert
             let app = BrowserApp(browser: browser, backend: terminal)
+            browser.copyToClipboard = { [weak terminal] text in terminal?.copyToClipboard(text) }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 app.onQuit = { done.resume() }
                 do {

@@ -40,6 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Create and seed the store, then exit without a user interface.")
     var seedOnly = false
 
+    @Flag(name: .long, help: "Ignore the mouse (clicks, the wheel), so the terminal selects text as usual.")
+    var noMouse = false
+
     @Flag(name: .long, help: "Do not start the live importer.")
     var noImport = false
 
@@ -96,6 +99,7 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = BrowserConfiguration(
             storeTitle: isURL ? shown : url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
         configuration.usesIndexCache = true
+        configuration.usesMouse = !noMouse
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         var liveStatus: (@MainActor () -> String?)?
         var liveAlert: (@MainActor () -> String?)?

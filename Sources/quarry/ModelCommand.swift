@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quarry
+import QuarryBrowser
 import QuarryTUI
 
 /// `quarry model MODEL_OR_STORE [--json | --xcode]`: prints a model, or converts it.

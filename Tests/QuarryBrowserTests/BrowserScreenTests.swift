@@ -160,15 +160,18 @@ struct BrowserScreenTests {
 
     @Test("wide characters are measured in cells and cut with an ellipsis, never mid-character")
     func wideCharacters() throws {
-        let f = try BrowserFixture(names: { n in n == 0 ? "東京電力ホールディングス株式会社🚀" : "e\u{301}lan \(n)" })
+        // 66 cells: wider than a column grows to fit (40).
+        let long = "東京電力ホールディングス株式会社🚀東京電力ホールディングス株式会社"
+        let f = try BrowserFixture(names: { n in n == 0 ? long : "e\u{301}lan \(n)" })
         let lines = f.screen()
         let row = lines[3]
-        #expect(row.contains("東京電力ホールディ…"))
+        // 38 cells and the ellipsis: 電 would straddle the 40th cell.
+        #expect(row.contains("東京電力ホールディングス株式会社🚀東京…"))
         // The next column (price) starts where the header says, whatever the name's width.
         let buffer = f.browser.render(size: TerminalSize(width: 120, height: 40))
         let priceHeader = try #require(lines[1].range(of: "price")).lowerBound.utf16Offset(in: lines[1])
-        let nameWidth = DisplayWidth.of("東京電力ホールディ…")
-        #expect(nameWidth <= 20)
+        let nameWidth = DisplayWidth.of("東京電力ホールディングス株式会社🚀東京…")
+        #expect(nameWidth <= ColumnSpec.maximumFittedWidth)
         #expect(buffer[priceHeader - 1, 3].text == " ")
         #expect(lines[4].contains("élan 3"))
     }

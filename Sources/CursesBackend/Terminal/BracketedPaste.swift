@@ -25,14 +25,8 @@ enum BracketedPaste {
     }
 
     /// Asks the terminal on `descriptor` to bracket pastes.
-    static func enable(descriptor: Int32) { send(descriptor, "\u{1B}[?2004h") }
+    static func enable(descriptor: Int32) { TerminalOutput.send(descriptor, "\u{1B}[?2004h") }
 
     /// Asks the terminal on `descriptor` to stop bracketing pastes.
-    static func disable(descriptor: Int32) { send(descriptor, "\u{1B}[?2004l") }
-
-    private static func send(_ descriptor: Int32, _ text: String) {
-        guard descriptor >= 0 else { return }
-        var bytes = Array(text.utf8)
-        _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
-    }
+    static func disable(descriptor: Int32) { TerminalOutput.send(descriptor, "\u{1B}[?2004l") }
 }

@@ -33,7 +33,7 @@ extension CursesTerminal {
                 return
             }
             readAny = true
-            if receivePaste(input) { continue }
+            if receivePaste(input) || receiveMouse(input) { continue }
             switch KeyDecoder.decode(input) {
             case .key(let key): handler?(.key(key))
             case .resize: handleResize()
@@ -64,6 +64,30 @@ extension CursesTerminal {
             if let scalar = Unicode.Scalar(value) { pasteBuffer?.unicodeScalars.append(scalar) }
             return true
         }
+    }
+
+    /// Collects a mouse report after its `ESC[<` prefix up to the final `M` or `m` and delivers
+    /// it as ``TerminalEvent/mouse(_:)``. Returns whether `input` was taken. A report that does
+    /// not parse, or grows past ``MouseReporting/maximumBodyLength``, is dropped whole.
+    private func receiveMouse(_ input: KeyDecoder.Input) -> Bool {
+        if case .keyCode(MouseReporting.prefixKeyCode) = input {
+            mouseBuffer = ""
+            return true
+        }
+        guard mouseBuffer != nil else { return false }
+        guard case .character(let value) = input, let scalar = Unicode.Scalar(value) else {
+            mouseBuffer = nil  // a key code cannot be part of a report: the report was cut
+            return false
+        }
+        mouseBuffer?.unicodeScalars.append(scalar)
+        let body = mouseBuffer ?? ""
+        if scalar == "M" || scalar == "m" {
+            mouseBuffer = nil
+            if reportsMouse, let event = SGRMouse.parse(body) { handler?(.mouse(event)) }
+        } else if body.unicodeScalars.count > MouseReporting.maximumBodyLength || !(scalar == ";" || ("0"..."9").contains(scalar)) {
+            mouseBuffer = nil
+        }
+        return true
     }
 
     private func checkForHangUp() {

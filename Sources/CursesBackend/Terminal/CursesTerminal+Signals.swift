@@ -79,7 +79,7 @@ extension CursesTerminal {
         guard !isSuspended else { return }
         isSuspended = true
         curs_set(1)
-        BracketedPaste.disable(descriptor: ttyDescriptor)
+        disableInputModes()
         endwin()  // restores the settings found at start and leaves the alternate screen
         // SIGSTOP cannot be ignored, blocked or caught: the process stops before kill returns.
         kill(getpid(), SIGSTOP)
@@ -91,7 +91,7 @@ extension CursesTerminal {
         isSuspended = false
         // The shell may have changed the settings while the job was stopped.
         resumeProgramMode()
-        BracketedPaste.enable(descriptor: ttyDescriptor)
+        enableInputModes()
         curs_set(0)
         handleResize()
         // Keys typed while stopped are waiting; the read source only fires on new input.

@@ -57,14 +57,21 @@ public final class CursesTerminal: TerminalBackend {
     public private(set) var usesAsciiGlyphs = false
     /// The text of a bracketed paste being received (between `ESC[200~` and `ESC[201~`).
     var pasteBuffer: String?
+    /// Whether clicks and the wheel are reported (``MouseReporting``).
+    public let reportsMouse: Bool
+    /// The body of a mouse report being received (after `ESC[<`, up to its `M` or `m`).
+    var mouseBuffer: String?
 
     /// The device curses draws on and reads from.
     static let ttyPath = "/dev/tty"
 
     /// Creates a terminal that has not taken over anything yet; `environment` decides colours,
     /// synchronized output and the locale fallback.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// With `mouse`, clicks and the wheel arrive as ``TerminalEvent/mouse(_:)`` (the terminal
+    /// then no longer selects text on a plain drag; Shift-drag still does in most terminals).
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, mouse: Bool = false) {
         self.environment = environment
+        self.reportsMouse = mouse
         self.size = TerminalSize(width: 80, height: 24)
     }
 
@@ -145,7 +152,7 @@ public final class CursesTerminal: TerminalBackend {
         TerminalRestoration.begin(.init(ttyDescriptor: descriptor, originalSettings: original))
 
         enterProgramMode()
-        BracketedPaste.enable(descriptor: descriptor)
+        enableInputModes()
         configureColors()
         usesSynchronizedOutput = SynchronizedOutput.isSupported(environment: environment)
         size = currentCursesSize()
@@ -180,6 +187,24 @@ public final class CursesTerminal: TerminalBackend {
         isSuspended = false
     }
 
+    /// Puts `text` on the system clipboard with an OSC 52 sequence written to the terminal.
+    public func copyToClipboard(_ text: String) {
+        guard isRunning else { return }
+        TerminalOutput.send(ttyDescriptor, ClipboardSequence.make(for: text))
+    }
+
+    /// Turns on bracketed paste, and mouse reporting when asked for (at start and on resume).
+    func enableInputModes() {
+        BracketedPaste.enable(descriptor: ttyDescriptor)
+        if reportsMouse { MouseReporting.enable(descriptor: ttyDescriptor) }
+    }
+
+    /// Turns both off before the terminal is handed to anything else.
+    func disableInputModes() {
+        BracketedPaste.disable(descriptor: ttyDescriptor)
+        MouseReporting.disable(descriptor: ttyDescriptor)
+    }
+
     /// Leaves curses mode, runs `body` (which may print to the normal screen or run a child
     /// process such as an editor), then takes the terminal back and repaints the last frame.
     public func suspendForOutput(_ body: () -> Void) {
@@ -187,12 +212,12 @@ public final class CursesTerminal: TerminalBackend {
             body()
             return
         }
-        BracketedPaste.disable(descriptor: ttyDescriptor)
+        disableInputModes()
         endwin()  // restores the settings found at start ("shell mode")
         body()
         fflush(nil)
         resumeProgramMode()
-        BracketedPaste.enable(descriptor: ttyDescriptor)
+        enableInputModes()
     }
 
     // MARK: - Set-up steps
@@ -202,6 +227,7 @@ public final class CursesTerminal: TerminalBackend {
     private func enterProgramMode() {
         set_escdelay(25)
         BracketedPaste.defineKeys()
+        MouseReporting.defineKeys()
         cbreak()
         noecho()
         nonl()

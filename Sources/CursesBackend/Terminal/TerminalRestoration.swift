@@ -53,6 +53,7 @@ enum TerminalRestoration {
             return current
         }) else { return false }
         BracketedPaste.disable(descriptor: active.ttyDescriptor)
+        MouseReporting.disable(descriptor: active.ttyDescriptor)
         curs_set(1)
         endwin()
         var settings = active.originalSettings

@@ -20,6 +20,8 @@ extension Browser {
             handle(key)
         case .paste(let text):
             handlePaste(text)
+        case .mouse(let event):
+            handleMouse(event)
         }
     }
 
@@ -56,6 +58,8 @@ extension Browser {
             handleDetailKey(key, pages: pages)
         case .form(let session):
             handleFormKey(key, session: session)
+        case .text(let pages):
+            handlePagesKey(key, pages: pages)
         case .confirm(let confirmation):
             switch key {
             case .character("y"), .character("Y"):
@@ -72,6 +76,10 @@ extension Browser {
     // MARK: Table
 
     private func handleTableKey(_ key: Key) {
+        if let prefix = pendingPrefix {
+            pendingPrefix = nil
+            return handlePrefixedKey(key, after: prefix)
+        }
         switch key {
         case .character("q"): requestQuit()
         case .down, .character("j"): table.moveCursor(by: 1)
@@ -86,8 +94,7 @@ extension Browser {
         case .left, .character("h"): moveColumnCursor(by: -1)
         case .character("?"), .function(1): overlay = .help(scroll: 0)
         case .tab: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
-        case .character("/"):
-            overlay = .prompt(PromptState(kind: .search, text: "", origin: table.cursorID))
+        case .character("/"): openSearch()
         case .character("f"):
             overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
         case .character("n"): afterFullIndex { self.repeatSearch(forward: true) }
@@ -101,7 +108,16 @@ extension Browser {
         case .character("!"):
             freezesFirstColumn.toggle()
             message = (freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
-        case .enter: openDetail()
+        case .enter:
+            if table.cursorPath == nil, let section = table.cursorSection { toggleSection(section) } else { openDetail() }
+        case .character("z"):
+            pendingPrefix = "z"
+            message = ("z: a toggles this section, M collapses all, R expands all", false)
+        case .character("y"): copyCell()
+        case .character("Y"): copyRow()
+        case .character("m"): openSchema()
+        case .character(":"): openCommandLine()
+        case .character("H"): openHistory()
         case .character("p"): togglePause()
         case .character("e"): beginEdit(new: false)
         case .character("a"): beginEdit(new: true)
@@ -109,6 +125,27 @@ extension Browser {
         case .character("x"): beginExport()
         case .escape: if !cancelPendingFetch() { cancelExport() }
         default: break
+        }
+    }
+
+    /// The second key of a two-key command (`za`, `zM`, `zR`).
+    private func handlePrefixedKey(_ key: Key, after prefix: Character) {
+        message = nil
+        switch (prefix, key) {
+        case ("z", .character("a")), ("z", .character("c")), ("z", .character("o")): toggleSectionUnderCursor()
+        case ("z", .character("M")): setAllSectionsCollapsed(true)
+        case ("z", .character("R")): setAllSectionsCollapsed(false)
+        default: message = ("z\(Self.name(of: key)) does nothing (za, zM, zR)", true)
+        }
+    }
+
+    /// A key as the help names it (for messages).
+    static func name(of key: Key) -> String {
+        switch key {
+        case .character(let c): return String(c)
+        case .control(let c): return "Ctrl-\(c.uppercased())"
+        case .function(let n): return "F\(n)"
+        default: return "\(key)"
         }
     }
 
@@ -144,7 +181,7 @@ extension Browser {
         }
     }
 
-    private func sortByColumnUnderCursor(ascending: Bool) {
+    func sortByColumnUnderCursor(ascending: Bool) {
         let columns = shownColumns
         guard columns.indices.contains(columnCursor), let keyPath = columns[columnCursor].sortKeyPath else {
             message = ("this column cannot be sorted", true)
@@ -172,6 +209,7 @@ extension Browser {
     private func resizeColumnUnderCursor(by delta: Int) {
         guard let index = tableColumnIndex(ofShown: columnCursor) else { return }
         table.columns[index].width = min(200, max(3, table.columns[index].width + delta))
+        table.columns[index].isWidthFixed = true
         keepColumnCursorVisible()
     }
 
@@ -221,26 +259,6 @@ extension Browser {
             guard names.indices.contains(selected), names[selected] != table.entity.name else { return }
             switchEntity(to: names[selected])
         default: break
-        }
-    }
-
-    private func switchEntity(to name: String) {
-        guard let entity = stack.model.entity(named: name) else { return }
-        let sort = BrowserConfiguration.defaultSort(for: entity)
-        do {
-            try startFetch(TableQuery(entityName: name, sort: sort, sectionKey: nil, filter: nil), label: "loading \(name)") { [weak self] error in
-                guard let self else { return }
-                switch error {
-                case nil:
-                    self.columnCursor = 0
-                    self.firstColumn = 0
-                    self.message = ("showing \(name)", false)
-                case QueryCancellationError.cancelled?: self.message = ("cancelled; still showing \(self.table.entity.name)", false)
-                case let error?: self.message = ("cannot show \(name): \(error)", true)
-                }
-            }
-        } catch {
-            message = ("cannot show \(name): \(error)", true)
         }
     }
 

@@ -13,18 +13,46 @@ extension Browser {
         case .enter:
             switch state.kind {
             case .filter:
+                promptHistory.add(state.text.text)
                 if applyFilter(state.text.text, state: state) { overlay = nil }
             case .search:
                 overlay = nil
                 let text = state.text.text
-                lastSearch = text.isEmpty ? lastSearch : text
+                promptHistory.add(text)
+                if let column = state.searchColumn, !text.isEmpty {
+                    lastSearch = text
+                    lastSearchColumn = column
+                    afterFullIndex { [weak self] in
+                        guard let self else { return }
+                        if !self.searchColumn(column, for: text, from: self.table.cursor, forward: true, includeStart: true) {
+                            self.message = ("no \(column.title) starts with \"\(text)\"; the cursor stays", true)
+                        }
+                    }
+                } else {
+                    lastSearch = text.isEmpty ? lastSearch : text
+                    lastSearchColumn = nil
+                }
             case .export:
                 if let error = startExport(to: state.text.text) {
                     state.error = (error, nil)
                 } else {
                     overlay = nil
                 }
+            case .command:
+                promptHistory.add(state.text.text)
+                overlay = nil
+                if let error = runCommandLine(state.text.text) {
+                    // The line comes back with the error under its column.
+                    state.error = error
+                    if let column = error.column { state.text.moveCaret(to: max(0, column - 1)) }
+                    if case .none = overlay { overlay = .prompt(state) } else { message = (error.message, true) }
+                }
             }
+        case .tab: completePrompt(state)
+        case .up, .down:
+            guard state.kind != .export else { return }
+            walkHistory(state, older: key == .up)
+            if state.kind == .search { editPrompt(state) { _ in } }
         case .backspace: editPrompt(state) { $0.deleteBackward() }
         case .delete: editPrompt(state) { $0.deleteForward() }
         case .left: state.text.moveLeft()
@@ -42,6 +70,11 @@ extension Browser {
     func editPrompt(_ state: PromptState, _ edit: (inout EditableText) -> Void) {
         edit(&state.text)
         state.error = nil
+        state.completions = nil
+        if state.kind == .search, state.searchColumn != nil {
+            state.error = state.text.isEmpty ? nil : ("Enter searches \(state.searchColumn?.title ?? "")", nil)
+            return
+        }
         if state.kind == .search, !state.text.isEmpty {
             guard table.isComplete else {
                 // Searched again (with the text typed by then) once every row is in.

@@ -79,26 +79,55 @@ extension Browser {
         let label: String
         switch state.kind {
         case .filter: label = "filter: "
-        case .search: label = "/"
+        case .search: label = state.searchColumn.map { "/\($0.title): " } ?? "/"
         case .export: label = "export to: "
+        case .command: label = ":"
         }
         return PromptLine(prompt: label, text: state.text, error: state.error)
     }
 
     private func renderTable(into buffer: inout ScreenBuffer, rect: Rect) {
-        let columns = shownColumns
+        var columns = shownColumns
         let sortKeys = table.query.userSort
-        let tableColumns = columns.map { spec -> TableColumn in
+        let lines = table.visibleLines(columns: columns, now: ResultsTable.uptime())
+        fitColumnWidths(to: lines)
+        columns = shownColumns
+        var tableColumns = columns.map { spec -> TableColumn in
             let sorted = sortKeys.first { $0.keyPath == spec.sortKeyPath }
             return TableColumn(title: spec.title, width: spec.width, alignment: spec.alignment, sortAscending: sorted?.ascending)
         }
-        let lines = table.visibleLines(columns: columns, now: ResultsTable.uptime())
+        // The last column takes the width left over when it is on screen.
+        let layout = TableView(columns: tableColumns, lines: [], firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn)
+        let visible = layout.visibleColumns(width: rect.width)
+        if let last = visible.last, last == tableColumns.count - 1 {
+            let used = visible.reduce(0) { $0 + tableColumns[$1].width + 1 }
+            if used < rect.width { tableColumns[last].width += rect.width - used }
+        }
         let view = TableView(columns: tableColumns, lines: lines, firstColumn: firstColumn,
                              freezesFirstColumn: freezesFirstColumn, selectedColumn: columnCursor)
         view.render(into: &buffer, rect: rect, theme: theme)
         if table.rowCount == 0 {
             let text = table.query.filter == nil ? "no \(table.entity.name) objects" : "no rows match the filter"
             buffer.write(text, x: 2, y: rect.y + 2, style: theme[.row].adding(.dim))
+        }
+    }
+
+    /// Fits each shown column's width to the visible rows (and its header), unless `<`/`>`
+    /// fixed it; widths only grow while the query stays, so scrolling does not shake the table.
+    private func fitColumnWidths(to lines: [TableLine]) {
+        let rows = lines.compactMap { line -> [String]? in
+            if case .row(let cells, _) = line { return cells }
+            return nil
+        }
+        guard !rows.isEmpty else { return }
+        var shown = 0
+        let sortKeys = table.query.userSort
+        for index in table.columns.indices where !table.columns[index].isHidden {
+            let column = table.columns[index]
+            let arrow = sortKeys.contains { $0.keyPath == column.sortKeyPath } ? 2 : 0
+            let header = column.title + String(repeating: " ", count: arrow)
+            table.columns[index].fit(to: rows.map { $0.indices.contains(shown) ? $0[shown] : "" }, header: header)
+            shown += 1
         }
     }
 
@@ -118,6 +147,8 @@ extension Browser {
             session.view().render(into: &buffer, area: area, theme: theme)
         case .confirm(let confirmation):
             MessageBox(title: confirmation.title, lines: confirmation.lines).render(into: &buffer, area: area, theme: theme)
+        case .text(let pages):
+            pages.last?.view.render(into: &buffer, area: area, theme: theme)
         }
     }
 }

@@ -5,10 +5,27 @@ extension Browser {
     /// The key the search looks in: the first sort key that is not the section key.
     var searchKey: SortKey? { table.query.userSort.first ?? table.query.effectiveSort.first }
 
+    /// `/`: a search in the column under the cursor; the sort key's column (or a column that
+    /// cannot be searched) searches the sort key, incrementally, by binary search.
+    func openSearch() {
+        let state = PromptState(kind: .search, text: "", origin: table.cursorID)
+        let columns = shownColumns
+        if columns.indices.contains(columnCursor), let keyPath = columns[columnCursor].sortKeyPath, keyPath != searchKey?.keyPath {
+            state.searchColumn = columns[columnCursor]
+        }
+        overlay = .prompt(state)
+    }
+
     /// `n` / `N`: the next or previous row matching the last search.
     func repeatSearch(forward: Bool) {
         guard let text = lastSearch else {
             message = ("no search yet: / searches", true)
+            return
+        }
+        if let column = lastSearchColumn {
+            if !searchColumn(column, for: text, from: table.cursor, forward: forward, includeStart: false) {
+                message = ("no more rows whose \(column.title) starts with \"\(text)\"", true)
+            }
             return
         }
         if !search(text, from: table.cursor, forward: forward, includeStart: false) {
@@ -53,11 +70,56 @@ extension Browser {
                 }
             }
             if let pick = forward ? candidates.min() : candidates.max() {
-                table.moveCursor(to: table.displayIndex(of: RowPath(section: section, row: pick)))
+                table.reveal(RowPath(section: section, row: pick))
                 return true
             }
         }
         return false
+    }
+
+    /// Moves the cursor to the next (previous) row at or after (before) display line `start`
+    /// whose `column` starts with `text` (case- and accent-insensitively; a number typed into a
+    /// number column matches that value), wrapping around. The store is asked for the matching
+    /// rows in the table's order; the one after the cursor is then found by binary search on
+    /// their display lines, so only a few rows are located. Returns whether a row was found.
+    @discardableResult
+    func searchColumn(_ column: ColumnSpec, for text: String, from start: Int, forward: Bool, includeStart: Bool) -> Bool {
+        guard let keyPath = column.sortKeyPath else { return false }
+        let matches: [ObjectID]
+        do {
+            let match: ObjectPredicate
+            if case .attribute(_, let type) = column.source, ValueText.isNumeric(type) {
+                guard let number = Double(text) else {
+                    message = ("\(column.title) holds numbers: type one", true)
+                    return false
+                }
+                match = try ObjectPredicate(format: "%K == %@", .value(.string(keyPath)), .value(.double(number)))
+            } else if case .attribute(_, let type) = column.source, type != .string {
+                match = try ObjectPredicate(format: "%K == %@", .value(.string(keyPath)), .value(try ValueText.parse(text, as: type, optional: true)))
+            } else {
+                match = try ObjectPredicate(format: "%K BEGINSWITH[cd] %@", .value(.string(keyPath)), .value(.string(text)))
+            }
+            let predicate = try table.query.predicate().map { ObjectPredicate.and([$0, match]) } ?? match
+            let request = FetchRequest(entityName: table.query.entityName, predicate: predicate, sortDescriptors: table.query.effectiveSort)
+            matches = try stack.mainContext.fetchObjectIDs(request)
+        } catch {
+            message = ("cannot search \(column.title): \(error)", true)
+            return false
+        }
+        // Display lines of the matches, in the table's order (the store sorts as the index does).
+        let lines = matches.lazy.compactMap { [table] id in table.displayIndex(of: id).map { (id, $0) } }
+        let located = Array(lines)
+        guard !located.isEmpty else { return false }
+        let pick: (ObjectID, Int)?
+        if forward {
+            pick = located.first { includeStart ? $0.1 >= start : $0.1 > start } ?? located.first
+        } else {
+            pick = located.last { includeStart ? $0.1 <= start : $0.1 < start } ?? located.last
+        }
+        guard let pick else { return false }
+        if pick.1 == start && !includeStart && located.count == 1 { return false }
+        if let path = table.controller.indexPath(for: stack.mainContext.object(with: pick.0)) { table.reveal(path) }
+        return true
     }
 
     /// The rows of `section` matching `text`: they are contiguous in the sort order, from the

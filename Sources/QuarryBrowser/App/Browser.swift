@@ -16,6 +16,21 @@ public final class Browser {
     public let configuration: BrowserConfiguration
     /// The table.
     let table: ResultsTable
+    /// The first key of a two-key command typed so far (`z`).
+    var pendingPrefix: Character?
+    /// Each entity's view as it was left (`Tab` to another entity and back restores it).
+    var entityViews: [String: EntityView] = [:]
+    /// The lines typed into the filter, search and command prompts, oldest first, shared by the
+    /// three and kept between runs (``PromptHistory``).
+    let promptHistory: PromptHistory
+    /// Puts text on the system clipboard (the app sets it to its terminal's OSC 52 output).
+    public var copyToClipboard: (@MainActor (String) -> Void)?
+    /// The theme names `:theme` completes.
+    public var themeNames: [String] = ["default"]
+    /// Loads a theme by name for `:theme`: the theme, or the problem that kept it from loading.
+    public var loadTheme: (@MainActor (String) -> (Theme, String?))?
+    /// The colours the terminal shows (set by the app when it starts): themes are adapted to it.
+    public var colorCapability: ColorCapability = .indexed256
     /// The theme in use (the configuration's, adapted to the terminal's colours once it started).
     public internal(set) var theme: Theme
     /// What is open over the table.
@@ -32,6 +47,8 @@ public final class Browser {
     public internal(set) var isPaused = false
     /// The last search text, for `n` and `N`.
     var lastSearch: String?
+    /// The column the last search looked in, when not the sort key (`nil`: the sort key).
+    var lastSearchColumn: ColumnSpec?
     /// Set when the user asked to quit; the app loop then restores the terminal and exits.
     public internal(set) var wantsQuit = false
     /// The signal that made the browser quit (SIGINT, SIGTERM, SIGHUP), if one did: the process
@@ -78,6 +95,7 @@ public final class Browser {
         self.stack = stack
         self.configuration = configuration
         self.theme = configuration.theme
+        self.promptHistory = PromptHistory(file: configuration.historyFile)
         // The rows show unfiltered first; the filter's query then runs off the main queue like
         // any other, so a slow `--where` cannot keep the browser from starting (or quitting).
         let query = TableQuery(entityName: configuration.entityName, sort: configuration.sort,

@@ -34,7 +34,11 @@ public final class BrowserApp {
         browser.onNeedsDisplay = { [weak self] in self?.requestFrame() }
         try backend.start { [weak self] event in self?.handle(event) }
         // The terminal's colours are known once it started: draw the theme as it can show it.
+        browser.colorCapability = backend.colorCapability
         browser.theme = browser.configuration.theme.adapted(to: backend.colorCapability)
+        if browser.copyToClipboard == nil {
+            browser.copyToClipboard = { [weak backend] text in backend?.copyToClipboard(text) }
+        }
         drawFrame()
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Quarry
 import QuarryTUI
 
@@ -33,6 +34,17 @@ public struct BrowserConfiguration: Sendable {
     /// The token the full index's query runs under after a preview (Esc does not cancel it: the
     /// browser needs every row); tests pass one whose progress hook holds the query.
     public var fullIndexCancellation: QueryCancellation?
+    /// Where the prompts' history is kept between runs (``PromptHistory/defaultFile(environment:)``
+    /// for `quarry`); `nil` (the default) keeps it in memory only.
+    public var historyFile: URL?
+    /// Whether clicks and the wheel are used (`--no-mouse` turns them off); the backend is made
+    /// with mouse reporting accordingly.
+    public var usesMouse = true
+    /// The prompts' history file `quarry` uses: `$XDG_STATE_HOME/quarry/history`, else
+    /// `~/.local/state/quarry/history`; `nil` without a home directory.
+    public static func defaultHistoryFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        PromptHistory.defaultFile(environment: environment)
+    }
     /// More rows than any terminal shows: what `quarry` reads for the first screen.
     public static let previewRows = 300
 

@@ -16,6 +16,8 @@ enum Overlay {
     case form(EditSession)
     /// A yes/no question.
     case confirm(Confirmation)
+    /// A stack of list pages (schema, history), the last on top.
+    case text([ListPage])
 }
 
 /// The state of the filter or search prompt.
@@ -25,7 +27,7 @@ enum Overlay {
 @MainActor
 final class PromptState {
     /// Which prompt.
-    enum Kind { case filter, search, export }
+    enum Kind { case filter, search, export, command }
     /// Which prompt this is.
     let kind: Kind
     /// The text typed, with its caret.
@@ -34,6 +36,14 @@ final class PromptState {
     var error: (message: String, column: Int?)?
     /// Where the cursor was when the search started (restored on Esc).
     let origin: ObjectID?
+    /// The column a search looks in (an index into the table's columns), if not the sort key.
+    var searchColumn: ColumnSpec?
+    /// Where ↑/↓ are in the prompt history: an index into it, or `nil` at the line being typed.
+    var historyIndex: Int?
+    /// The line being typed when ↑ first went into the history (↓ past the newest brings it back).
+    var draft: String?
+    /// The completions Tab cycles through, and which one is shown.
+    var completions: (candidates: [String], index: Int, replacing: Range<Int>)?
 
     /// A prompt of `kind` holding `text` with the caret at its end.
     init(kind: Kind, text: String, origin: ObjectID? = nil) {

@@ -21,6 +21,29 @@ struct ColumnSpec: Hashable, Sendable {
     var alignment: TextAlignment
     /// Hidden with `-`.
     var isHidden = false
+    /// Set by `<` and `>`: the width no longer follows the content.
+    var isWidthFixed = false
+    /// Whether the width was fitted to content at least once (it may then only grow, so the
+    /// columns do not jump while scrolling).
+    var isFitted = false
+
+    /// The widest a column grows to fit its content.
+    static let maximumFittedWidth = 40
+
+    /// Fits the width to `cells` (the visible rows' texts) and the header, at most
+    /// ``maximumFittedWidth``: the first time to exactly that, then only wider.
+    mutating func fit(to cells: [String], header: String) {
+        guard !isWidthFixed else { return }
+        var widest = DisplayWidth.of(header)
+        for cell in cells {
+            // Control characters are drawn escaped (`^[`): measured as drawn.
+            let drawn = ControlEscaping.containsControls(cell) ? ControlEscaping.escaped(cell) : cell
+            widest = max(widest, DisplayWidth.of(drawn))
+        }
+        let fitted = min(Self.maximumFittedWidth, max(3, widest))
+        width = isFitted ? max(width, fitted) : fitted
+        isFitted = true
+    }
 
     /// The key path to sort or search by for this column (`price`, `sector.name`), if it has one.
     var sortKeyPath: String? {

@@ -37,6 +37,10 @@ final class ResultsTable {
 
     /// Display index of each section's header line (empty when the table is not sectioned).
     private(set) var sectionStarts: [Int] = []
+    /// The names of the sections shown as their header alone (`za`, `zM`): their rows are
+    /// never faulted in, their counts stay live. Kept by name, so a section keeps its state
+    /// while sections before it come and go.
+    private(set) var collapsedSections: Set<String> = []
     /// How many display lines there are.
     private(set) var lineCount = 0
     /// The display line the cursor is on (always a row line when there are rows).
@@ -47,6 +51,8 @@ final class ResultsTable {
     var pageHeight = 20
     /// The object under the cursor, followed across changes.
     private(set) var cursorID: ObjectID?
+    /// The collapsed section whose header the cursor is on, followed across changes.
+    private var cursorSectionName: String?
     /// Rows changed by the last updates, with the uptime (seconds) their highlight ends.
     private(set) var flashes: [ObjectID: Double] = [:]
     /// How many change batches the controller delivered (for the status line and tests).
@@ -188,6 +194,7 @@ final class ResultsTable {
             columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath))
             cursorID = nil
         }
+        if newQuery.entityName != query.entityName || newQuery.sectionKey != query.sectionKey { collapsedSections = [] }
         controller.delegate = nil
         query = newQuery
         controller = newController
@@ -220,7 +227,7 @@ final class ResultsTable {
             var index = 0
             for section in sections {
                 sectionStarts.append(index)
-                index += 1 + section.numberOfObjects
+                index += 1 + (collapsedSections.contains(section.name) ? 0 : section.numberOfObjects)
             }
             lineCount = index
         } else {
@@ -241,9 +248,73 @@ final class ResultsTable {
         return offset == 0 ? .section(low) : .row(RowPath(section: low, row: offset - 1))
     }
 
-    /// The display line of `path`.
+    /// The display line of `path` (its section's header when the section is collapsed).
     func displayIndex(of path: RowPath) -> Int {
-        isSectioned ? sectionStarts[path.section] + 1 + path.row : path.row
+        guard isSectioned else { return path.row }
+        return isCollapsed(section: path.section) ? sectionStarts[path.section] : sectionStarts[path.section] + 1 + path.row
+    }
+
+    /// Whether section `index` shows its header alone.
+    func isCollapsed(section index: Int) -> Bool {
+        isSectioned && !collapsedSections.isEmpty && collapsedSections.contains(controller.sections[index].name)
+    }
+
+    /// Whether display line `index` is one the cursor may rest on: a row, or the header of a
+    /// collapsed section (its only line).
+    private func isCursorStop(_ index: Int) -> Bool {
+        switch line(at: index) {
+        case .row: return true
+        case .section(let s): return isCollapsed(section: s)
+        }
+    }
+
+    /// The section the cursor is in (on one of its rows, or on its collapsed header).
+    var cursorSection: Int? {
+        guard isSectioned, lineCount > 0 else { return nil }
+        switch line(at: cursor) {
+        case .row(let path): return path.section
+        case .section(let s): return s
+        }
+    }
+
+    /// Collapses (`true`) or expands section `index`, the cursor moving to its header or to its
+    /// first row; other sections' rows keep their place on screen.
+    func setCollapsed(_ collapse: Bool, section index: Int) {
+        guard isSectioned, controller.sections.indices.contains(index) else { return }
+        let name = controller.sections[index].name
+        guard collapse != collapsedSections.contains(name) else { return }
+        if collapse { collapsedSections.insert(name) } else { collapsedSections.remove(name) }
+        recomputeLines()
+        moveCursor(to: collapse ? sectionStarts[index] : sectionStarts[index] + 1)
+    }
+
+    /// Collapses exactly the sections named in `names` (a view restored); the cursor stays on
+    /// its object when its section stays open.
+    func restoreCollapsedSections(_ names: Set<String>) {
+        guard isSectioned, names != collapsedSections else { return }
+        collapsedSections = names
+        recomputeLines(keepingCursor: true)
+        if cursorPath == nil { moveCursor(to: cursor) }
+    }
+
+    /// Puts the cursor on `path`'s row, expanding its section first when it is collapsed.
+    func reveal(_ path: RowPath) {
+        if isCollapsed(section: path.section) {
+            collapsedSections.remove(controller.sections[path.section].name)
+            recomputeLines()
+        }
+        moveCursor(to: displayIndex(of: path))
+    }
+
+    /// Collapses (`true`) or expands every section; the cursor stays in its section.
+    func setAllCollapsed(_ collapse: Bool) {
+        guard isSectioned else { return }
+        let section = cursorSection
+        collapsedSections = collapse ? Set(controller.sections.map(\.name)) : []
+        recomputeLines()
+        guard let section, sectionStarts.indices.contains(section) else { return moveCursor(to: 0) }
+        moveCursor(to: collapse ? sectionStarts[section] : sectionStarts[section] + 1)
+        if collapse { top = 0; scrollToCursor() }
     }
 
     /// The display line of the object `id`, if it is in the results.
@@ -276,8 +347,8 @@ final class ResultsTable {
             return
         }
         var target = min(max(0, index), lineCount - 1)
-        if case .section = line(at: target) {
-            if preferDown, target + 1 < lineCount, case .row = line(at: target + 1) {
+        if !isCursorStop(target) {
+            if preferDown, target + 1 < lineCount, isCursorStop(target + 1) {
                 target += 1
             } else if target > 0 {
                 target -= 1
@@ -287,6 +358,7 @@ final class ResultsTable {
         }
         cursor = target
         cursorID = cursorPath.map(controller.objectID(at:))
+        cursorSectionName = cursorPath == nil ? cursorSection.map { controller.sections[$0].name } : nil
         scrollToCursor()
     }
 
@@ -314,15 +386,15 @@ final class ResultsTable {
 
     /// The first row of the next (`+1`) or previous (`-1`) section.
     func jumpSection(by delta: Int) {
-        guard isSectioned, let path = cursorPath else { return }
-        var section = path.section
-        if delta < 0 && path.row > 0 {
+        guard isSectioned, let section0 = cursorSection else { return }
+        var section = section0
+        if delta < 0, let path = cursorPath, path.row > 0 {
             // `[` first goes to the top of the current section.
         } else {
             section += delta
         }
         guard sectionStarts.indices.contains(section) else { return }
-        moveCursor(to: sectionStarts[section] + 1)
+        moveCursor(to: isCollapsed(section: section) ? sectionStarts[section] : sectionStarts[section] + 1)
         top = sectionStarts[section]
         clampTop()
     }
@@ -354,7 +426,8 @@ final class ResultsTable {
         for index in top..<min(lineCount, top + pageHeight) {
             switch line(at: index) {
             case .section(let s):
-                result.append(.section(title: sections[s].name.isEmpty ? "(none)" : sections[s].name, count: sections[s].numberOfObjects))
+                result.append(.section(title: sections[s].name.isEmpty ? "(none)" : sections[s].name, count: sections[s].numberOfObjects,
+                                       highlight: index == cursor ? .cursor : [], isCollapsed: isCollapsed(section: s)))
             case .row(let path):
                 let object = controller.object(at: path)
                 objects.append(object)
@@ -386,7 +459,11 @@ final class ResultsTable {
         let until = Self.uptime() + flashDuration
         for id in pendingFlash { flashes[id] = until }
         pendingFlash = []
-        if let id = cursorID, let index = displayIndex(of: id) {
+        if let name = cursorSectionName, let index = sections.firstIndex(where: { $0.name == name }), isCollapsed(section: index) {
+            cursor = sectionStarts[index]
+            top = cursor - screenRow
+            clampTop()
+        } else if let id = cursorID, let index = displayIndex(of: id) {
             cursor = index
             top = cursor - screenRow
             clampTop()

@@ -40,6 +40,8 @@ public enum Key: Hashable, Sendable {
 public enum TerminalEvent: Hashable, Sendable {
     /// A key press.
     case key(Key)
+    /// A click or a turn of the wheel (when the backend reports the mouse).
+    case mouse(MouseEvent)
     /// Text pasted with bracketed paste: text only, never keys (a pasted ESC is a character).
     case paste(String)
     /// The terminal now has this size (SIGWINCH).

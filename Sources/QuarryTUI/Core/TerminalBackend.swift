@@ -14,6 +14,8 @@ public protocol TerminalBackend: AnyObject {
     func present(_ buffer: ScreenBuffer)
     /// Gives the terminal back exactly as it was found. Safe to call more than once.
     func stop()
+    /// Puts `text` on the system clipboard through the terminal (OSC 52, ``ClipboardSequence``).
+    func copyToClipboard(_ text: String)
 }
 
 /// A backend that keeps frames in memory: for tests and for rendering without a terminal.
@@ -25,6 +27,8 @@ public final class InMemoryTerminal: TerminalBackend {
     public var colorCapability: ColorCapability
     /// Every frame presented, oldest first.
     public private(set) var frames: [ScreenBuffer] = []
+    /// Every OSC 52 sequence sent (``copyToClipboard(_:)``), oldest first.
+    public private(set) var clipboardSequences: [String] = []
     /// Whether ``start(handler:)`` ran and ``stop()`` has not.
     public private(set) var isRunning = false
     private var handler: (@MainActor (TerminalEvent) -> Void)?
@@ -46,6 +50,9 @@ public final class InMemoryTerminal: TerminalBackend {
 
     /// Records the frame.
     public func present(_ buffer: ScreenBuffer) { frames.append(buffer) }
+
+    /// Records the OSC 52 sequence a terminal would receive.
+    public func copyToClipboard(_ text: String) { clipboardSequences.append(ClipboardSequence.make(for: text)) }
 
     /// Stops delivering events.
     public func stop() {
@@ -69,6 +76,9 @@ public final class InMemoryTerminal: TerminalBackend {
         size = newSize
         handler?(.resize(newSize))
     }
+
+    /// Delivers a mouse action at (`x`, `y`), 0-based.
+    public func mouse(_ action: MouseEvent.Action, x: Int, y: Int) { handler?(.mouse(MouseEvent(action, x: x, y: y))) }
 
     /// Delivers an arbitrary event.
     public func send(_ event: TerminalEvent) { handler?(event) }

@@ -27,6 +27,24 @@ extension DisplayWidth {
         }
     }
 
+    /// `text` cut on its left to at most `width` cells; when it had to be cut, it starts with
+    /// `ellipsis` (`…53.25`). Never cuts inside a grapheme cluster.
+    public static func truncateLeading(_ text: String, toWidth width: Int, ellipsis: Character = "…") -> String {
+        guard width > 0 else { return "" }
+        if of(text) <= width { return text }
+        let room = of(ellipsis) <= width ? width - of(ellipsis) : width
+        var used = 0
+        var start = text.endIndex
+        while start > text.startIndex {
+            let previous = text.index(before: start)
+            let characterWidth = of(text[previous])
+            if used + characterWidth > room { break }
+            used += characterWidth
+            start = previous
+        }
+        return (room < width ? String(ellipsis) : "") + String(text[start...])
+    }
+
     /// The longest prefix of whole grapheme clusters that fits in `width` cells.
     private static func prefix(of text: String, fitting width: Int) -> String {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(text.prefix(width)) }

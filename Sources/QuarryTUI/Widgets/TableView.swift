@@ -29,8 +29,9 @@ public struct TableColumn: Hashable, Sendable {
 
 /// One line of a table's visible window.
 public enum TableLine: Hashable, Sendable {
-    /// A section header: its name and how many rows it holds.
-    case section(title: String, count: Int)
+    /// A section header: its name, how many rows it holds, its highlight (the cursor rests on
+    /// a collapsed section's header) and whether its rows are hidden.
+    case section(title: String, count: Int, highlight: RowHighlight = [], isCollapsed: Bool = false)
     /// A row: one text per column and how it is highlighted.
     case row(cells: [String], highlight: RowHighlight)
 }
@@ -102,9 +103,11 @@ public struct TableView: Sendable {
         for (offset, line) in lines.prefix(rect.height - 1).enumerated() {
             let y = rect.y + 1 + offset
             switch line {
-            case .section(let title, let count):
-                buffer.fill(rect.row(1 + offset), style: theme[.section])
-                buffer.write("▸ \(title) (\(count))", x: rect.x, y: y, style: theme[.section], maxWidth: rect.width)
+            case .section(let title, let count, let highlight, let isCollapsed):
+                let style = highlight.contains(.cursor) ? theme[.cursor] : theme[.section]
+                buffer.fill(rect.row(1 + offset), style: style)
+                let text = "▸ \(title) (\(count))" + (isCollapsed ? " · collapsed" : "")
+                buffer.write(text, x: rect.x, y: y, style: style, maxWidth: rect.width)
             case .row(let cells, let highlight):
                 let style = Self.style(for: highlight, theme: theme)
                 drawCells(shown.map { (cells.indices.contains($0) ? cells[$0] : "", $0) }, row: y, rect: rect, base: style, header: false)
@@ -122,10 +125,26 @@ public struct TableView: Sendable {
                 if header, index == selectedColumn { style = style.adding(.underline) }
                 let alignment = header ? .leading : column.alignment
                 let width = min(column.width, rect.maxX - x)
-                buffer.write(DisplayWidth.fit(text, toWidth: width, alignment: alignment), x: x, y: y, style: style, maxWidth: width)
+                // A number too wide is cut on its left, so its end (the digits that tell 953.25
+                // from 953.75) stays: `…53.25`, never `953.…`.
+                let shown = !header && alignment == .trailing && DisplayWidth.of(text) > width
+                    ? DisplayWidth.truncateLeading(text, toWidth: width) : text
+                buffer.write(DisplayWidth.fit(shown, toWidth: width, alignment: alignment), x: x, y: y, style: style, maxWidth: width)
                 x += column.width + 1
             }
         }
+    }
+
+    /// The index of the column drawn at `x` (0-based, from the table's left edge) in a table
+    /// `width` cells wide, or `nil` past the last column or on a separator's right edge.
+    public func column(atX x: Int, width: Int) -> Int? {
+        var left = 0
+        for index in visibleColumns(width: width) {
+            let right = left + columns[index].width
+            if x >= left && x <= right { return index }  // the separator after a column belongs to it
+            left = right + 1
+        }
+        return nil
     }
 
     /// The theme style for a row with `highlight`.

@@ -2,7 +2,8 @@ import Foundation
 import Quarry
 import QuarryTUI
 
-/// The readable description `quarry model` prints: per entity its parent, attributes with
+/// The readable description `quarry model` prints (and the browser's `m` shows, one entity at
+/// a time): per entity its parent, attributes with
 /// types and flags, relationships, uniqueness constraints and indexes, then the loader's
 /// warnings. Control characters in names, defaults and messages are escaped (they come from
 /// the model file).
@@ -14,13 +15,20 @@ import QuarryTUI
 ///   relationships:
 ///     quotes  -> Quote  to-many  optional  inverse Quote.ticker  delete Cascade
 /// ```
-struct ModelDescriptionText {
+public struct ModelDescriptionText: Sendable {
     /// Where the model came from (a model file, or a store and its recorded model).
-    var source: String
+    public var source: String
     /// The model.
-    var model: ManagedObjectModel
+    public var model: ManagedObjectModel
 
-    var text: String {
+    /// Describes `model`, which came from `source`.
+    public init(source: String, model: ManagedObjectModel) {
+        self.source = source
+        self.model = model
+    }
+
+    /// The whole description.
+    public var text: String {
         var lines = [
             "model: \(source)",
             "version hash: \(model.versionHash)",
@@ -38,6 +46,12 @@ struct ModelDescriptionText {
             lines += model.warnings.map { "  \($0)" }
         }
         return lines.map { ControlEscaping.escaped($0) }.joined(separator: "\n")
+    }
+
+    /// The lines describing `entity` alone (its header, attributes, relationships,
+    /// constraints and indexes), control characters escaped.
+    public func lines(for entity: EntityDescription) -> [String] {
+        describe(entity).map { ControlEscaping.escaped($0) }
     }
 
     private func describe(_ entity: EntityDescription) -> [String] {

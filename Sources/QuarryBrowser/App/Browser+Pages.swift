@@ -1,0 +1,149 @@
+import Foundation
+import Quarry
+import QuarryTUI
+
+extension Browser {
+    /// How many of the newest transactions the history view lists.
+    static let historyLimit = 200
+
+    /// `m`: the model of the entity shown (attributes with types and flags, relationships with
+    /// destination, inverse and delete rule, indexes, constraints), as `quarry model` prints it.
+    func openSchema() {
+        overlay = .text([ListPage.schema(of: table.entity, model: stack.model)])
+    }
+
+    /// `H`: the store's newest transactions (time, author, counts), newest first; Enter on one
+    /// lists its changes, Enter on a change shows its object.
+    func openHistory() {
+        guard let store = stack.historyStore else {
+            message = ("this store records no persistent history", true)
+            return
+        }
+        do {
+            overlay = .text([try Self.historyPage(store: store, model: stack.model)])
+        } catch {
+            message = ("cannot read the history: \(error)", true)
+        }
+    }
+
+    /// The page of the newest transactions of `store`.
+    static func historyPage(store: any PersistentHistoryStore, model: ManagedObjectModel) throws -> ListPage {
+        let newest = try store.currentHistoryToken()?.value ?? 0
+        let found = try store.history(after: HistoryToken(max(0, newest - Int64(historyLimit))), limit: historyLimit)
+        var page = ListPage(title: "History (newest first)", entries: [], footer: "↑↓ move · Enter changes › · Esc close")
+        if found.transactions.isEmpty { page.entries = [.init(label: "no transactions recorded yet")] }
+        for transaction in found.transactions.reversed() {
+            let line = HistoryLine(transaction, model: model)
+            page.targets[page.entries.count] = .page { changesPage(transaction, model: model) }
+            page.entries.append(.init(label: line.label, value: line.summary, isLink: true))
+        }
+        return page
+    }
+
+    /// The page of one transaction's changes: each object with what happened to it.
+    static func changesPage(_ transaction: HistoryTransaction, model: ManagedObjectModel) -> ListPage {
+        var page = ListPage(title: "Transaction \(transaction.token)", entries: [], footer: "↑↓ move · Enter show the object · Esc back")
+        for change in transaction.changes {
+            let entity = model.entities.indices.contains(Int(change.objectID.entityIndex)) ? model.entities[Int(change.objectID.entityIndex)].name : "?"
+            var value = change.type.rawValue
+            if !change.changedKeys.isEmpty { value += ": " + change.changedKeys.joined(separator: ", ") }
+            if change.type != .delete { page.targets[page.entries.count] = .object(change.objectID) }
+            page.entries.append(.init(label: "\(entity) \(change.objectID)", value: ControlEscaping.escaped(value), isLink: change.type != .delete))
+        }
+        if transaction.changes.isEmpty { page.entries = [.init(label: "no changes")] }
+        return page
+    }
+
+    /// Keys over a stack of list pages.
+    func handlePagesKey(_ key: Key, pages: [ListPage]) {
+        guard var page = pages.last else { overlay = nil; return }
+        var pages = pages
+        let last = max(0, page.entries.count - 1)
+        switch key {
+        case .escape, .backspace, .character("q"):
+            pages.removeLast()
+            overlay = pages.isEmpty ? nil : .text(pages)
+            return
+        case .character("m") where page.title.hasPrefix("Model of"):
+            overlay = nil
+            return
+        case .down, .character("j"): page.selected = min(last, page.selected + 1)
+        case .up, .character("k"): page.selected = max(0, page.selected - 1)
+        case .pageDown, .character(" "): page.selected = min(last, page.selected + 10)
+        case .pageUp: page.selected = max(0, page.selected - 10)
+        case .home, .character("g"): page.selected = 0
+        case .end, .character("G"): page.selected = last
+        case .enter:
+            switch page.targets[page.selected] {
+            case nil: message = ("nothing to open here", true)
+            case .page(let make)?:
+                do {
+                    pages.append(try make())
+                    overlay = .text(pages)
+                } catch {
+                    message = ("cannot open it: \(error)", true)
+                }
+            case .object(let id)?:
+                overlay = nil
+                show(id)
+            }
+            return
+        default: return
+        }
+        pages[pages.count - 1] = page
+        overlay = .text(pages)
+    }
+
+    /// Shows the object `id`: the cursor on its row when the table (with its filter) holds it,
+    /// else its detail page.
+    func show(_ id: ObjectID) {
+        if let path = table.controller.indexPath(for: stack.mainContext.object(with: id)) {
+            table.reveal(path)
+            return
+        }
+        let model = stack.model
+        if model.entities.indices.contains(Int(id.entityIndex)), case let entity = model.entities[Int(id.entityIndex)],
+           entity.name != table.entity.name, !entity.isAbstract {
+            switchEntity(to: entity.name, showing: id)
+            return
+        }
+        showDetail(id)
+    }
+
+    /// Opens the detail page of `id`.
+    func showDetail(_ id: ObjectID) {
+        do {
+            overlay = .detail([try DetailPage(objectID: id, context: stack.mainContext)])
+        } catch {
+            message = ("cannot show the object (deleted since?): \(error)", true)
+        }
+    }
+}
+
+/// One transaction as the history view lists it: `token  time  author` and its counts.
+struct HistoryLine {
+    /// `12  2026-11-24 10:15:02  importer`.
+    var label: String
+    /// `+50 ~449 -0  (Quote 50, Ticker 449)`.
+    var summary: String
+
+    private static let formatter: DateFormatter = {
+        let time = DateFormatter()
+        time.locale = Locale(identifier: "en_US_POSIX")
+        time.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return time
+    }()
+
+    init(_ transaction: HistoryTransaction, model: ManagedObjectModel) {
+        var counts: [HistoryChangeType: Int] = [:]
+        var entities: [String: Int] = [:]
+        for change in transaction.changes {
+            counts[change.type, default: 0] += 1
+            let index = Int(change.objectID.entityIndex)
+            entities[index < model.entities.count ? model.entities[index].name : "?", default: 0] += 1
+        }
+        let touched = entities.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        label = ControlEscaping.escaped("\(transaction.token)  \(Self.formatter.string(from: transaction.timestamp))  \(transaction.author ?? "-")")
+        summary = "+\(counts[.insert] ?? 0) ~\(counts[.update] ?? 0) -\(counts[.delete] ?? 0)" + (touched.isEmpty ? "" : "  (\(touched))")
+    }
+}

@@ -1,0 +1,72 @@
+import Quarry
+
+/// How an entity's table was left: its query (sort, filter, sections), columns (widths and
+/// hidden ones), column scroll, cursor and collapsed sections. Switching entity with `Tab` and
+/// back restores it.
+@MainActor
+struct EntityView {
+    /// The query: sort, sections, filter.
+    var query: TableQuery
+    /// The columns as they were (widths, hidden ones, order).
+    var columns: [ColumnSpec]
+    /// The column cursor.
+    var columnCursor: Int
+    /// The first scrollable column shown.
+    var firstColumn: Int
+    /// Whether the first column stayed while scrolling.
+    var freezesFirstColumn: Bool
+    /// The object under the cursor.
+    var cursorID: ObjectID?
+    /// The collapsed sections, by name.
+    var collapsedSections: Set<String>
+}
+
+extension Browser {
+    /// The view of the table shown now.
+    var currentEntityView: EntityView {
+        EntityView(query: table.query, columns: table.columns, columnCursor: columnCursor, firstColumn: firstColumn,
+                   freezesFirstColumn: freezesFirstColumn, cursorID: table.cursorID, collapsedSections: table.collapsedSections)
+    }
+
+    /// Puts `view` back on the table (just fetched with `view.query`): columns, collapsed
+    /// sections, cursor and column scroll.
+    func restore(_ view: EntityView) {
+        if view.columns.map(\.source) == table.columns.map(\.source) || Set(view.columns.map(\.source)) == Set(table.columns.map(\.source)) {
+            table.columns = view.columns
+        }
+        table.restoreCollapsedSections(view.collapsedSections)
+        columnCursor = view.columnCursor
+        firstColumn = view.firstColumn
+        freezesFirstColumn = view.freezesFirstColumn
+        if let id = view.cursorID, let index = table.displayIndex(of: id) { table.moveCursor(to: index) }
+        keepColumnCursorVisible()
+    }
+
+    /// Shows entity `name`, as it was left when it was shown before (else by its default
+    /// order), then puts the cursor on `target` when given (its detail page when the table
+    /// does not hold it). The query runs off the main queue (Esc cancels).
+    func switchEntity(to name: String, showing target: ObjectID? = nil) {
+        guard let entity = stack.model.entity(named: name) else { return }
+        let saved = entityViews[name]
+        let query = saved?.query ?? TableQuery(entityName: name, sort: BrowserConfiguration.defaultSort(for: entity), sectionKey: nil, filter: nil)
+        let leaving = currentEntityView
+        do {
+            try startFetch(query, label: "loading \(name)") { [weak self] error in
+                guard let self else { return }
+                switch error {
+                case nil:
+                    self.entityViews[leaving.query.entityName] = leaving
+                    self.columnCursor = 0
+                    self.firstColumn = 0
+                    if let saved { self.restore(saved) }
+                    self.message = ("showing \(name)" + (saved == nil ? "" : " as you left it"), false)
+                    if let target { self.show(target) }
+                case QueryCancellationError.cancelled?: self.message = ("cancelled; still showing \(self.table.entity.name)", false)
+                case let error?: self.message = ("cannot show \(name): \(error)", true)
+                }
+            }
+        } catch {
+            message = ("cannot show \(name): \(error)", true)
+        }
+    }
+}
