@@ -17,7 +17,8 @@ struct BrowserFixture {
     /// With `firstScreenRows` > 0 the browser shows a preview of that many rows first, the full
     /// index arriving once the test yields the main queue (``Browser/fullIndexSettled()``).
     init(tickers: Int = 30, size: TerminalSize = TerminalSize(width: 120, height: 40), readOnly: Bool = false,
-         sectioned: Bool = true, firstScreenRows: Int = 0, names: (Int) -> String = { "Company \($0)" }) throws {
+         sectioned: Bool = true, firstScreenRows: Int = 0, historyFile: URL? = nil,
+         names: (Int) -> String = { "Company \($0)" }) throws {
         var options = PersistentStack.Options()
         options.storeURL = directory.file("browse.sqlite")
         stack = try PersistentStack(model: TestModels.tickers(), options: options)
@@ -44,6 +45,7 @@ struct BrowserFixture {
         var configuration = BrowserConfiguration(storeTitle: "browse.sqlite", entityName: "Ticker", sort: [SortKey("symbol")],
                                                  sectionKey: sectioned ? "sector.name" : nil, isReadOnly: readOnly)
         configuration.firstScreenRows = firstScreenRows
+        configuration.historyFile = historyFile
         browser = try Browser(stack: stack, configuration: configuration)
         // Highlights last an hour here, so a slow machine never sees one expire mid-test.
         browser.table.flashDuration = 3600

@@ -180,12 +180,20 @@ struct BrowserScreenTests {
     func help() throws {
         let f = try BrowserFixture()
         f.type("?")
-        let lines = f.screen()
-        for key in ["PgUp PgDn", "[ ]", "Ctrl-S", "pause / resume the live merge", "freeze the first column", "quit"] {
+        var lines = f.screen()
+        // The list scrolls: read it to its end.
+        for _ in 0..<KeyHelp.entries.count {
+            f.press(.down)
+            lines += f.screen()
+        }
+        for binding in KeyHelp.bindings {
+            #expect(lines.contains(text: binding.keys), "help is missing \(binding.keys)")
+        }
+        for key in ["PgUp PgDn", "[ ]", "pause / resume the live merge", "freeze the first column", "quit"] {
             #expect(lines.contains(text: key), "help is missing \(key)")
         }
         f.press(.escape)
-        #expect(!f.screen().contains(text: "freeze the first column"))
+        #expect(!f.screen().contains(text: "freeze the first column"), "Esc closes the help")
     }
 
     @Test("Enter opens the detail view; Enter follows a relationship; Esc goes back")

@@ -43,9 +43,11 @@ public struct ListOverlay: Sendable {
 
     /// The rectangle the overlay takes in `area`.
     public func frame(in area: Rect) -> Rect {
-        let labelWidth = entries.map { DisplayWidth.of($0.label) }.max() ?? 0
-        let valueWidth = entries.map { DisplayWidth.of($0.value) + ($0.isLink ? 2 : 0) }.max() ?? 0
-        let width = max(labelWidth + valueWidth + 7, DisplayWidth.of(title) + 8, DisplayWidth.of(footer) + 4)
+        let paired = entries.filter { !$0.value.isEmpty || $0.isLink || $0.isHeading }
+        let labelWidth = paired.map { DisplayWidth.of($0.label) }.max() ?? 0
+        let valueWidth = paired.map { DisplayWidth.of($0.value) + ($0.isLink ? 2 : 0) }.max() ?? 0
+        let loneWidth = entries.filter { $0.value.isEmpty && !$0.isLink && !$0.isHeading }.map { DisplayWidth.of($0.label) }.max() ?? 0
+        let width = max(labelWidth + valueWidth + 7, loneWidth + 4, DisplayWidth.of(title) + 8, DisplayWidth.of(footer) + 4)
         return Box.centered(width: width, height: entries.count + 2 + (footer.isEmpty ? 0 : 1), in: area.inset(by: 1))
     }
 
@@ -66,7 +68,8 @@ public struct ListOverlay: Sendable {
         let rect = frame(in: area)
         let inner = Box(title: title, style: theme[.help]).render(into: &buffer, rect: rect)
         guard !inner.isEmpty else { return }
-        let labelWidth = min(entries.map { DisplayWidth.of($0.label) }.max() ?? 0, max(1, inner.width / 2))
+        // Entries with a value share the label column; a lone label (a line of text) takes the width.
+        let labelWidth = min(entries.filter { !$0.value.isEmpty || $0.isLink || $0.isHeading }.map { DisplayWidth.of($0.label) }.max() ?? 0, max(1, inner.width / 2))
         let page = pageSize(in: area)
         let top = scrollKeepingSelection(in: area)
         for (offset, index) in (top..<min(entries.count, top + page)).enumerated() {
@@ -78,6 +81,10 @@ public struct ListOverlay: Sendable {
             buffer.fill(Rect(x: inner.x, y: y, width: inner.width, height: 1), style: style)
             if entry.isHeading {
                 buffer.write(entry.label, x: inner.x + 1, y: y, style: style, maxWidth: inner.width - 1)
+                continue
+            }
+            if entry.value.isEmpty && !entry.isLink && !entry.isHeading {
+                buffer.write(DisplayWidth.truncate(entry.label, toWidth: inner.width - 2), x: inner.x + 1, y: y, style: style, maxWidth: inner.width - 1)
                 continue
             }
             buffer.write(DisplayWidth.fit(entry.label, toWidth: labelWidth), x: inner.x + 1, y: y, style: style.adding(.bold), maxWidth: inner.width - 1)
