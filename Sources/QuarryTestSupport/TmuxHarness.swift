@@ -11,6 +11,9 @@ public struct TmuxHarness {
     public let socket = "/tmp/quarry-tmux-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
     /// The session's name.
     public let session = "e2e"
+    /// `XDG_STATE_HOME` of the programs run in the session (the browser keeps its prompt
+    /// history there), so tests never write the user's own; removed by ``shutDown()``.
+    public var stateDirectory: String { socket.replacingOccurrences(of: ".sock", with: "-state") }
     /// The terminal's size in cells.
     public let width: Int, height: Int
 
@@ -67,7 +70,7 @@ public struct TmuxHarness {
     /// Starts a detached session running `command` with a UTF-8 locale and a 256-colour TERM.
     /// Without `statusLine`, tmux's own status bar is turned off so the program gets every row.
     public func start(_ command: String, statusLine: Bool = true) throws {
-        let environment = "env -u TMUX -u NO_COLOR -u COLORTERM TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+        let environment = "env -u TMUX -u NO_COLOR -u COLORTERM TERM=tmux-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 XDG_STATE_HOME=\(stateDirectory)"
         try tmux("new-session", "-d", "-x", "\(width)", "-y", "\(height)", "-s", session, "\(environment) \(command)")
         if !statusLine { try tmux("set-option", "-t", session, "status", "off") }
     }
@@ -149,5 +152,6 @@ public struct TmuxHarness {
         for pid in panes.split(separator: "\n").compactMap({ Int32($0) }) { kill(pid, SIGHUP) }
         _ = try? tmux("kill-server")
         unlink(socket)
+        try? FileManager.default.removeItem(atPath: stateDirectory)
     }
 }

@@ -14,8 +14,32 @@ extension Browser {
         }
         do {
             overlay = .form(try EditSession(stack: stack, entityName: table.entity.name, id: new ? nil : table.cursorID))
+            followEditedRow()
         } catch {
             message = ("cannot edit: \(error)", true)
+        }
+    }
+
+    /// The edit form open (or under a question), if any.
+    var openSession: EditSession? {
+        switch overlay {
+        case .form(let session): return session
+        case .confirm(let question): return question.form
+        default: return nil
+        }
+    }
+
+    /// Keeps the row of the object being edited as it was when the edit began (every other row
+    /// keeps following the live merge), and lets it go once no form is open on it.
+    func followEditedRow() {
+        guard let session = openSession, !session.isNew else { return table.unfreeze() }
+        table.freeze(session.object.objectID)
+        if table.onFrozenRowChange == nil {
+            table.onFrozenRowChange = { [weak self] in
+                guard let self, let session = self.openSession, !session.isNew else { return }
+                session.changedMeanwhile = true
+                self.onNeedsDisplay?()
+            }
         }
     }
 

@@ -123,7 +123,8 @@ extension Browser {
         case .character("a"): beginEdit(new: true)
         case .character("d"): confirmDelete()
         case .character("x"): beginExport()
-        case .escape: if !cancelPendingFetch() { cancelExport() }
+        case .escape:
+            if !cancelPendingFetch(), !cancelExport() { closeRelationshipTable() }
         default: break
         }
     }
@@ -286,6 +287,10 @@ extension Browser {
         case .pageDown: page.selected = min(page.entries.count - 1, page.selected + 10)
         case .pageUp: page.selected = max(0, page.selected - 10)
         case .enter:
+            if let table = page.tables[page.selected] {
+                openRelationshipTable(entity: table.entity, scope: table.scope)
+                return
+            }
             guard let target = page.links[page.selected] else {
                 message = ("nothing to follow here", true)
                 return

@@ -15,6 +15,7 @@ extension Browser {
                          x: 0, y: 0, style: theme[.error])
             return buffer
         }
+        followEditedRow()
         let prompt = promptView
         let bottomRows = prompt?.height ?? 1
         let tableRect = Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows)
@@ -43,6 +44,7 @@ extension Browser {
 
     private var titleText: String {
         var parts = ["quarry", configuration.storeTitle, table.entity.name, "sort " + table.query.sortDescription]
+        if let scope = table.query.scope { parts.insert(scope.title + " (Esc back)", at: 3) }
         if let filter = table.query.filter { parts.append("filter " + filter) }
         return parts.joined(separator: " · ")
     }

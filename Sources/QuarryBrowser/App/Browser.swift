@@ -18,6 +18,9 @@ public final class Browser {
     let table: ResultsTable
     /// The first key of a two-key command typed so far (`z`).
     var pendingPrefix: Character?
+    /// The views to go back to (with the detail pages that were open) when relationship
+    /// tables were opened from detail pages, innermost last: Esc on the table pops one.
+    var scopeReturns: [(view: EntityView, overlay: Overlay?)] = []
     /// Each entity's view as it was left (`Tab` to another entity and back restores it).
     var entityViews: [String: EntityView] = [:]
     /// The lines typed into the filter, search and command prompts, oldest first, shared by the

@@ -55,7 +55,9 @@ extension Browser {
                 guard let self else { return }
                 switch error {
                 case nil:
-                    self.entityViews[leaving.query.entityName] = leaving
+                    // A relationship's table is not its entity's view; picking an entity leaves it.
+                    if leaving.query.scope == nil { self.entityViews[leaving.query.entityName] = leaving }
+                    self.scopeReturns = []
                     self.columnCursor = 0
                     self.firstColumn = 0
                     if let saved { self.restore(saved) }

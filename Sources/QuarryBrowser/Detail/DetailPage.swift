@@ -11,6 +11,9 @@ struct DetailPage {
     let entries: [ListOverlay.Entry]
     /// The object each link entry leads to.
     let links: [Int: ObjectID]
+    /// The table each to-many heading opens (Enter): its destination's objects whose inverse
+    /// points at this object.
+    let tables: [Int: (entity: String, scope: TableScope)]
     /// The title.
     let title: String
     /// The selected entry.
@@ -26,6 +29,11 @@ struct DetailPage {
         let model = context.model
         var entries: [ListOverlay.Entry] = []
         var links: [Int: ObjectID] = [:]
+        var tables: [Int: (entity: String, scope: TableScope)] = [:]
+        let objectName: String = {
+            let text = ColumnSpec.displayKey(of: entity).flatMap { try? object.value(forKey: $0) }.map(ValueText.format) ?? ""
+            return text.isEmpty ? id.description : text
+        }()
         for attribute in entity.attributes where !attribute.isTransient {
             entries.append(.init(label: attribute.name, value: ValueText.format((try? object.value(forKey: attribute.name)) ?? .null)))
         }
@@ -38,7 +46,16 @@ struct DetailPage {
             }
             if relationship.isToMany {
                 let ids = (try? object.objectIDs(forKey: relationship.name)) ?? []
-                entries.append(.init(label: "\(relationship.name) (\(ids.count))", value: "→ \(destination.name)", isHeading: true))
+                // A to-one inverse lets the whole relationship open as a table (Enter).
+                if let inverse = relationship.inverse,
+                   let back = destination.relationships.first(where: { $0.name == inverse }), !back.isToMany {
+                    tables[entries.count] = (destination.name, TableScope(owner: id, inverse: inverse,
+                                                                          title: "\(relationship.name) of \(entity.name) \(objectName)"))
+                    links[entries.count] = nil
+                    entries.append(.init(label: "\(relationship.name) (\(ids.count))", value: "→ \(destination.name): Enter opens all as a table", isLink: true))
+                } else {
+                    entries.append(.init(label: "\(relationship.name) (\(ids.count))", value: "→ \(destination.name)", isHeading: true))
+                }
                 let shown = ids.prefix(Self.toManyLimit).map { context.object(with: $0) }
                 try? context.faultIn(shown)
                 for related in shown {
@@ -58,10 +75,11 @@ struct DetailPage {
         self.objectID = id
         self.entries = entries
         self.links = links
+        self.tables = tables
         let displayKey = ColumnSpec.displayKey(of: entity)
         let name = displayKey.flatMap { try? object.value(forKey: $0) }.map(ValueText.format) ?? ""
         self.title = "\(entity.name) \(name.isEmpty ? id.description : name)"
-        self.selected = links.keys.min() ?? 0
+        self.selected = Set(links.keys).union(tables.keys).min() ?? 0
     }
 
     /// The page as a widget.

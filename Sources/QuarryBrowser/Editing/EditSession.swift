@@ -46,6 +46,9 @@ final class EditSession {
     var caret = 0
     /// A message under the fields (save failure).
     var message: String?
+    /// Whether another writer saved the object while the form was open: the form says so (the
+    /// fields you change overwrite theirs on save; the others keep their new values).
+    var changedMeanwhile = false
 
     /// Opens a form for the object `id`, or for a new object of `entityName` when `id` is nil.
     init(stack: PersistentStack, entityName: String, id: ObjectID?) throws {
@@ -91,7 +94,8 @@ final class EditSession {
             if !field.isOptional { hint += ", required" }
             return FormField(label: field.key, text: field.text, hint: hint, error: field.error,
                              isModified: field.isModified, isEditable: field.isEditable)
-        }, focus: focus, caret: caret, message: message)
+        }, focus: focus, caret: caret,
+        message: message ?? (changedMeanwhile ? "another writer saved this \(object.entity.name) meanwhile: the fields you change overwrite theirs, the others keep their new values" : nil))
     }
 
     // MARK: Typing

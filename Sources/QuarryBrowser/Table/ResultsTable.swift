@@ -55,6 +55,11 @@ final class ResultsTable {
     private var cursorSectionName: String?
     /// Rows changed by the last updates, with the uptime (seconds) their highlight ends.
     private(set) var flashes: [ObjectID: Double] = [:]
+    /// The object being edited in a form, with its cells as they were when the edit began: its
+    /// row keeps them (marked pending) while every other row follows the live merge.
+    private(set) var frozenRow: (id: ObjectID, cells: [ColumnSpec.Source: String])?
+    /// Called when the live merge changed the frozen object (another writer saved it).
+    var onFrozenRowChange: (() -> Void)?
     /// How many change batches the controller delivered (for the status line and tests).
     private(set) var changeBatches = 0
     private var observer: ControllerObserver?
@@ -434,11 +439,32 @@ final class ResultsTable {
                 var highlight: RowHighlight = []
                 if index == cursor { highlight.insert(.cursor) }
                 if path.row % 2 == 1 { highlight.insert(.alternate) }
+                if let frozen = frozenRow, frozen.id == object.objectID {
+                    highlight.insert(.pending)
+                    result.append(.row(cells: shown.map { frozen.cells[$0.source] ?? $0.text(for: object) }, highlight: highlight))
+                    continue
+                }
                 if let until = flashes[object.objectID], until > now { highlight.insert(.flash) }
                 result.append(.row(cells: shown.map { $0.text(for: object) }, highlight: highlight))
             }
         }
         return result
+    }
+
+    /// Keeps the row of `id` as it is now until ``unfreeze()`` (an edit form is open on it).
+    func freeze(_ id: ObjectID) {
+        guard frozenRow?.id != id else { return }
+        let object = context.object(with: id)
+        var cells: [ColumnSpec.Source: String] = [:]
+        for column in columns { cells[column.source] = column.text(for: object) }
+        frozenRow = (id, cells)
+    }
+
+    /// Lets the frozen row follow the live merge again.
+    func unfreeze() {
+        guard let frozen = frozenRow else { return }
+        frozenRow = nil
+        flashes[frozen.id] = nil
     }
 
     /// Drops expired highlights; returns the uptime at which the next one expires, if any.
@@ -496,7 +522,14 @@ private final class ControllerObserver: FetchedResultsControllerDelegate, @unche
     func controller(_ controller: FetchedResultsController, didChangeObject objectID: ObjectID, at indexPath: RowPath?,
                     for type: ResultsChangeType, newIndexPath: RowPath?) {
         guard type != .delete else { return }
-        MainActor.assumeIsolated { table?.pendingFlash.append(objectID) }
+        MainActor.assumeIsolated {
+            guard let table else { return }
+            if table.frozenRow?.id == objectID {
+                if type == .update || type == .move { table.onFrozenRowChange?() }
+                return
+            }
+            table.pendingFlash.append(objectID)
+        }
     }
 
     func controllerDidChangeContent(_ controller: FetchedResultsController) {

@@ -1,5 +1,15 @@
 import Quarry
 
+/// A to-many relationship of one object, shown as a table of its destination's objects.
+struct TableScope: Hashable, Sendable {
+    /// The object whose relationship is shown.
+    var owner: ObjectID
+    /// The to-one inverse on the destination that points back at the owner (`ticker`).
+    var inverse: String
+    /// What the title bar calls it: `quotes of Ticker AAPL`.
+    var title: String
+}
+
 /// What the table shows: an entity, its order, its sections and its filter.
 struct TableQuery: Hashable, Sendable {
     /// The entity browsed.
@@ -11,6 +21,9 @@ struct TableQuery: Hashable, Sendable {
     var sectionKey: String?
     /// The filter as the user typed it.
     var filter: String?
+    /// The one object whose to-many relationship the table shows, if it shows one: only
+    /// objects whose inverse to-one points at it are rows (ANDed with the filter).
+    var scope: TableScope? = nil
 
     /// `sort` with the section key put first, as the controller requires.
     var effectiveSort: [SortKey] {
@@ -27,8 +40,10 @@ struct TableQuery: Hashable, Sendable {
     /// The predicate for `filter`, parsed.
     /// - Throws: ``QueryError`` with the column at fault.
     func predicate() throws -> ObjectPredicate? {
-        guard let filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
-        return try ObjectPredicate(format: filter)
+        let scoped = try scope.map { try ObjectPredicate(format: "%K == %@", .value(.string($0.inverse)), .value(.integer($0.owner.primaryKey))) }
+        guard let filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty else { return scoped }
+        let filtered = try ObjectPredicate(format: filter)
+        return scoped.map { .and([$0, filtered]) } ?? filtered
     }
 
     /// The sort as the title bar shows it: `sector.name ▲, symbol ▲`.

@@ -1,0 +1,164 @@
+import Foundation
+import QuarryTestSupport
+import QuarryTUI
+import Testing
+
+/// Issue 22 in a real terminal: the mouse (SGR reports typed with `send-keys -l`), collapsible
+/// sections, the `:` line and its history file, search on any column, copy through OSC 52
+/// (tmux keeps it as a buffer with `set-clipboard on`), the schema and history views, and each
+/// entity's view kept across `Tab`.
+@Suite("End to end in tmux: browser features", .serialized, .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
+struct BrowserFeaturesEndToEndTests {
+    let directory = TemporaryDirectory()
+    let e2e = TerminalEndToEndTests()
+
+    /// A shell running `quarry browse` on a new demo store of `rows` tickers, its prompt history
+    /// kept under this test's directory, showing its first screen.
+    func browsing(rows: Int = 300, arguments: String = "--entity Ticker --sort symbol") async throws -> (TmuxHarness, String) {
+        let path = directory.file("features.sqlite").path
+        try e2e.seed(path, rows: rows)
+        let tmux = try await e2e.shell()
+        try tmux.tmux("set-option", "-s", "set-clipboard", "on")
+        try e2e.type(tmux, "clear; XDG_STATE_HOME=\(directory.file("state").path) \(try e2e.quarry()) browse \(path) \(arguments); echo \"ex\"\"it=$?\"")
+        _ = try await e2e.waitFor(tmux, text: "row 1/\(rows)")
+        return (tmux, path)
+    }
+
+    /// Types a mouse report as the terminal would send it.
+    func mouse(_ tmux: TmuxHarness, _ action: MouseEvent.Action, x: Int, y: Int) throws {
+        try tmux.tmux("send-keys", "-t", tmux.session, "-l", SGRMouse.report(MouseEvent(action, x: x, y: y)))
+    }
+
+    /// Whether the pane's program asked for mouse reports.
+    func mouseReporting(_ tmux: TmuxHarness) throws -> Bool {
+        try tmux.tmux("display-message", "-p", "-t", tmux.session, "#{mouse_any_flag}").output.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    @Test("mouse: a click moves the cursor, a click on a header sorts (again reverses), the wheel scrolls; reporting is off after q")
+    func mouse() async throws {
+        let (tmux, _) = try await browsing()
+        defer { tmux.shutDown() }
+        #expect(try mouseReporting(tmux))
+        try mouse(tmux, .press, x: 2, y: 6)
+        try mouse(tmux, .release, x: 2, y: 6)
+        _ = try await e2e.waitFor(tmux, text: "row 5/300")
+        try mouse(tmux, .wheelDown, x: 2, y: 10)
+        _ = try await e2e.waitFor(tmux, text: "row 8/300")
+        // Where the header shows price now (widths follow the rows shown, so it may move).
+        func priceX() throws -> Int {
+            let header = try tmux.screen()[1]
+            return try #require(header.range(of: "price")).lowerBound.utf16Offset(in: header)
+        }
+        try mouse(tmux, .press, x: try priceX(), y: 1)
+        _ = try await e2e.waitFor(tmux, text: "price ▲")
+        try mouse(tmux, .press, x: try priceX(), y: 1)
+        _ = try await e2e.waitFor(tmux, text: "price ▼")
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+        #expect(try !mouseReporting(tmux))
+    }
+
+    @Test("--no-mouse leaves the mouse to the terminal")
+    func noMouse() async throws {
+        let (tmux, _) = try await browsing(arguments: "--entity Ticker --sort symbol --no-mouse")
+        defer { tmux.shutDown() }
+        #expect(try !mouseReporting(tmux))
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+
+    @Test("sections collapse with za and a click, zM and zR; the :line jumps, sorts and keeps its history in a file")
+    func sectionsAndCommandLine() async throws {
+        let (tmux, _) = try await browsing(arguments: "--entity Ticker --section sector.name --sort symbol")
+        defer { tmux.shutDown() }
+        try tmux.send("z", "a")
+        var screen = try await e2e.waitFor(tmux, text: "· collapsed")
+        let collapsed = try #require(screen.firstIndex { $0.contains("· collapsed") })
+        #expect(screen[collapsed + 1].hasPrefix("▸ "))
+        try mouse(tmux, .press, x: 2, y: collapsed)
+        _ = try await e2e.waitFor(tmux, "the section expanded") { !$0.contains { $0.contains("· collapsed") } }
+        try tmux.send("z", "M")
+        screen = try await e2e.waitFor(tmux, "every section collapsed") { $0.filter { $0.contains("· collapsed") }.count >= 3 }
+        try tmux.send("z", "R")
+        _ = try await e2e.waitFor(tmux, "every section expanded") { !$0.contains { $0.contains("· collapsed") } }
+
+        try e2e.type(tmux, ":150")
+        _ = try await e2e.waitFor(tmux, text: "row 150/300")
+        try e2e.type(tmux, ":sort pri", enter: false)
+        try tmux.send("Tab")
+        _ = try await e2e.waitFor(tmux, text: ":sort price")
+        try e2e.type(tmux, " desc")
+        _ = try await e2e.waitFor(tmux, text: "price ▼")
+        try tmux.send(":")
+        try tmux.send("Up")
+        _ = try await e2e.waitFor(tmux, text: ":sort price desc")
+        try tmux.send("Escape")
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+        let history = try String(contentsOfFile: directory.file("state/quarry/history").path, encoding: .utf8)
+        #expect(history == "150\nsort price desc\n")
+    }
+
+    @Test("/ searches the column under the cursor; y and Y copy through OSC 52")
+    func searchAndCopy() async throws {
+        let (tmux, path) = try await browsing()
+        defer { tmux.shutDown() }
+        // The name of row 200, read from the store, searched in the name column.
+        let name = try TmuxHarness.run(["sqlite3", path, "SELECT name FROM Ticker ORDER BY symbol LIMIT 1 OFFSET 199"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try tmux.send("l")
+        try tmux.send("/")
+        _ = try await e2e.waitFor(tmux, text: "/name:")
+        try e2e.type(tmux, name)
+        let screen = try await e2e.waitFor(tmux, "the match") { s in TerminalEndToEndTests.rowNumbers(s).map { $0.row > 1 } ?? false }
+        let row = try #require(TerminalEndToEndTests.rowNumbers(screen)).row
+        try tmux.send("y")
+        _ = try await e2e.waitFor(tmux, text: "copied name")
+        #expect(try tmux.tmux("show-buffer").output == name)
+        try tmux.send("Y")
+        _ = try await e2e.waitFor(tmux, text: "copied the row")
+        let copied = try tmux.tmux("show-buffer").output
+        #expect(copied.split(separator: "\t").count >= 4)
+        #expect(copied.contains(name))
+        #expect(row <= 200)
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+
+    @Test("m shows the model; H the history, its changes and the object; Tab and back restores the entity's view")
+    func schemaHistoryAndViews() async throws {
+        let (tmux, path) = try await browsing(rows: 100)
+        defer { tmux.shutDown() }
+        try tmux.send("m")
+        _ = try await e2e.waitFor(tmux, text: "Model of Ticker")
+        _ = try await e2e.waitFor(tmux, text: "-> Sector")
+        try tmux.send("Escape")
+        try tmux.send("H")
+        _ = try await e2e.waitFor(tmux, text: "History (newest first)")
+        try tmux.send("Enter")
+        _ = try await e2e.waitFor(tmux, text: "Transaction")
+        try tmux.send("Escape")
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, "the views closed") { !$0.contains { $0.contains("History") } }
+        // A filter and a cursor on Ticker, then Sector, then back.
+        try tmux.send("f")
+        try e2e.type(tmux, "price > 10")
+        _ = try await e2e.waitFor(tmux, text: "filter price > 10")
+        try tmux.send("j", "j", "j")
+        let before = try await e2e.waitFor(tmux, "the cursor on row 4") { TerminalEndToEndTests.rowNumbers($0)?.row == 4 }
+        try tmux.send("Tab")
+        _ = try await e2e.waitFor(tmux, text: "Entity")
+        try e2e.type(tmux, "k", enter: false)
+        try tmux.send("Enter")
+        _ = try await e2e.waitFor(tmux, "another entity") { !$0[0].contains("Ticker") }
+        try tmux.send("Tab")
+        try tmux.send("j")
+        try tmux.send("Enter")
+        let after = try await e2e.waitFor(tmux, text: "as you left it")
+        #expect(after[0].contains("filter price > 10"))
+        #expect(TerminalEndToEndTests.rowNumbers(after)?.row == TerminalEndToEndTests.rowNumbers(before)?.row)
+        _ = path
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+}
