@@ -54,6 +54,8 @@ extension Browser {
             } else {
                 message = ("saved; " + report.conflicts.joined(separator: "; "), true)
             }
+        case .escape where session.picker != nil:
+            session.picker = nil
         case .escape:
             if session.hasChanges && !(session.isNew && !session.fields.contains(where: \.isModified)) {
                 overlay = .confirm(Confirmation(

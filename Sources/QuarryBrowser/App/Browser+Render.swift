@@ -147,6 +147,7 @@ extension Browser {
             pages.last?.view(scroll: 0).render(into: &buffer, area: area, theme: theme)
         case .form(let session):
             session.view().render(into: &buffer, area: area, theme: theme)
+            session.picker?.view.render(into: &buffer, area: area, theme: theme)
         case .confirm(let confirmation):
             MessageBox(title: confirmation.title, lines: confirmation.lines).render(into: &buffer, area: area, theme: theme)
         case .text(let pages):

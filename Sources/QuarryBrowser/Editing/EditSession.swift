@@ -28,8 +28,13 @@ final class EditSession {
         var error: String?
         /// The text is not editable (binary, transformable, a to-one without display key).
         var isEditable: Bool
+        /// For a to-one: the object chosen in the picker, while the text still names it (so
+        /// two objects of the same name are told apart).
+        var picked: ObjectID?
+        /// For a to-one: the object it pointed at when the form opened.
+        var originalObject: ObjectID?
 
-        var isModified: Bool { text != original }
+        var isModified: Bool { text != original || (picked != nil && picked != originalObject) }
     }
 
     /// The creator context.
@@ -46,6 +51,8 @@ final class EditSession {
     var caret = 0
     /// A message under the fields (save failure).
     var message: String?
+    /// The picker open on a to-one field (Enter on it), if any.
+    var picker: ToOnePicker?
     /// Whether another writer saved the object while the form was open: the form says so (the
     /// fields you change overwrite theirs on save; the others keep their new values).
     var changedMeanwhile = false
@@ -72,12 +79,13 @@ final class EditSession {
             let destination = model.destination(of: entity, relationship: index)
             let displayKey = ColumnSpec.displayKey(of: destination)
             var text = ""
-            if let displayKey, let related = try? object.object(forKey: relationship.name) {
+            let related = try? object.object(forKey: relationship.name)
+            if let displayKey, let related {
                 text = ValueText.format((try? related.value(forKey: displayKey)) ?? .null)
             }
             fields.append(Field(key: relationship.name, type: nil, isOptional: relationship.isOptional,
                                 destination: displayKey.map { (destination.name, $0) }, original: text, text: text,
-                                isEditable: displayKey != nil))
+                                isEditable: displayKey != nil, originalObject: related?.objectID))
         }
         self.fields = fields
         caret = fields.first?.text.count ?? 0
@@ -90,7 +98,7 @@ final class EditSession {
     func view(readOnlyReason: String? = nil) -> FormView {
         let title = (isNew ? "New " : "Edit ") + object.entity.name
         return FormView(title: title, fields: fields.map { field in
-            var hint = field.type.map { $0.rawValue.lowercased() } ?? "→ \(field.destination?.entity ?? "")"
+            var hint = field.type.map { $0.rawValue.lowercased() } ?? "→ \(field.destination?.entity ?? ""), Enter picks"
             if !field.isOptional { hint += ", required" }
             return FormField(label: field.key, text: field.text, hint: hint, error: field.error,
                              isModified: field.isModified, isEditable: field.isEditable)
@@ -103,7 +111,11 @@ final class EditSession {
     /// Applies a key to the focused field. Returns false when the key is not for the form.
     func handle(_ key: Key) -> Bool {
         guard fields.indices.contains(focus) else { return false }
+        if picker != nil { return handlePickerKey(key) }
         switch key {
+        case .enter:
+            guard let destination = fields[focus].destination, fields[focus].isEditable else { return false }
+            picker = ToOnePicker(field: focus, destination: destination, text: fields[focus].text, context: context)
         case .tab, .down: moveFocus(by: 1)
         case .backTab, .up: moveFocus(by: -1)
         case .left: caret = max(0, min(caret, fields[focus].text.count) - 1)
@@ -120,8 +132,39 @@ final class EditSession {
         return true
     }
 
+    /// Keys while the to-one picker is open.
+    private func handlePickerKey(_ key: Key) -> Bool {
+        guard var open = picker else { return false }
+        switch key {
+        case .escape: picker = nil; return true
+        case .down, .tab: open.selected = min(open.selected + 1, max(0, open.candidates.count - 1))
+        case .up, .backTab: open.selected = max(0, open.selected - 1)
+        case .enter:
+            guard open.candidates.indices.contains(open.selected) else { return true }
+            let choice = open.candidates[open.selected]
+            fields[open.field].text = choice.name
+            fields[open.field].picked = choice.id
+            fields[open.field].error = nil
+            caret = choice.name.count
+            picker = nil
+            return true
+        case .backspace: open.query.deleteBackward(); open.refresh(in: context)
+        case .control("u"): open.query.removeAll(); open.refresh(in: context)
+        case .character(let c): open.query.insert(c); open.refresh(in: context)
+        default: return true
+        }
+        picker = open
+        return true
+    }
+
     /// Inserts pasted text into the focused field as one edit.
     func paste(_ text: String) {
+        if var open = picker {
+            open.query.insert(text)
+            open.refresh(in: context)
+            picker = open
+            return
+        }
         guard fields.indices.contains(focus) else { return }
         editFocusedField { $0.insert(text) }
     }
@@ -137,6 +180,7 @@ final class EditSession {
         fields[focus].text = text.text
         caret = text.caret
         fields[focus].error = nil
+        fields[focus].picked = nil
     }
 
     private func moveFocus(by delta: Int) {
@@ -170,6 +214,8 @@ final class EditSession {
                     let value = try ValueText.parse(field.text, as: type, optional: field.isOptional)
                     if isNew, field.text.isEmpty, field.original.isEmpty, value == .null { continue }
                     try object.setValue(value, forKey: field.key)
+                } else if let picked = field.picked {
+                    try object.setObject(try context.existingObject(with: picked), forKey: field.key)
                 } else if let destination = field.destination {
                     try object.setObject(try lookUp(field.text, in: destination), forKey: field.key)
                 }
