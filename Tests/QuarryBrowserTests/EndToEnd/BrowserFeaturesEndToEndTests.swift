@@ -161,4 +161,65 @@ struct BrowserFeaturesEndToEndTests {
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
     }
+
+    @Test("a to-many relationship opens as a table with every key, Esc goes back; a to-one field is set with its picker")
+    func relationshipTableAndPicker() async throws {
+        let (tmux, path) = try await browsing(rows: 200)
+        defer { tmux.shutDown() }
+        let energy = try TmuxHarness.run(["sqlite3", path, "SELECT count(*) FROM Ticker t JOIN Sector s ON t.sector = s.Z_PK WHERE s.name = 'Energy'"])
+        try e2e.type(tmux, ":entity Sector")
+        _ = try await e2e.waitFor(tmux, "the sectors") { $0[0].contains("Sector") }
+        try e2e.type(tmux, ":filter name == 'Energy'")
+        _ = try await e2e.waitFor(tmux, text: "row 1/1")
+        try tmux.send("Enter")
+        _ = try await e2e.waitFor(tmux, text: "Enter opens all as a table")
+        try tmux.send("Enter")
+        var screen = try await e2e.waitFor(tmux, text: "tickers of Sector Energy (Esc back)")
+        let count = Int(energy.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let count, energy.status == 0 { #expect(TerminalEndToEndTests.rowNumbers(screen)?.total == count) }
+        try tmux.send("G")
+        screen = try await e2e.waitFor(tmux, "the last ticker") { s in TerminalEndToEndTests.rowNumbers(s).map { $0.row == $0.total } ?? false }
+
+        // The edit form's sector field: Enter opens the picker, typing narrows, Enter sets it.
+        try tmux.send("e")
+        _ = try await e2e.waitFor(tmux, text: "Edit Ticker")
+        try tmux.send("BTab")  // from the first field back to the last: sector
+        try tmux.send("Enter")
+        _ = try await e2e.waitFor(tmux, text: "type to narrow")
+        try tmux.send("C-u")
+        try e2e.type(tmux, "utilit", enter: false)
+        _ = try await e2e.waitFor(tmux, "the narrowed list") { s in s.contains { $0.contains("Sector: utilit") } && s.contains { $0.contains("│ Utilities") } }
+        try tmux.send("Enter")
+        try tmux.send("C-s")
+        _ = try await e2e.waitFor(tmux, text: "saved to disk")
+        // The ticker left Energy: the relationship's table follows live.
+        screen = try await e2e.waitFor(tmux, "one ticker fewer") { s in TerminalEndToEndTests.rowNumbers(s).map { count == nil || $0.total == count! - 1 } ?? false }
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, "the detail page again") { s in s.contains { $0.contains("Enter opens all as a table") } }
+        try tmux.send("Escape")
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+
+    @Test("live updates pause only for the row being edited: it keeps its values, the others change, the form says so")
+    func editedRowPausesAlone() async throws {
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        let store = directory.file("live.sqlite").path
+        try e2e.type(tmux, "clear; \(try e2e.quarry()) demo --store \(store) --rows 40 --rate 4000; echo \"ex\"\"it=$?\"")
+        var screen = try await e2e.waitFor(tmux, "the first screen") { s in s.contains { $0.hasPrefix("▸ ") } && TerminalEndToEndTests.rowNumbers(s) != nil }
+        let cursorLine = try #require(screen.firstIndex { !$0.hasPrefix("▸ ") && $0 != screen[0] && $0 != screen[1] && !$0.isEmpty })
+        try tmux.send("e")
+        screen = try await e2e.waitFor(tmux, text: "Edit Ticker")
+        let frozen = screen[cursorLine]
+        let others = screen[(cursorLine + 1)..<(cursorLine + 6)].joined(separator: "\n")
+        screen = try await e2e.waitFor(tmux, text: "another writer saved this Ticker meanwhile")
+        #expect(screen[cursorLine] == frozen, "the edited row keeps its values")
+        _ = try await e2e.waitFor(tmux, "the other rows to change") { s in s[(cursorLine + 1)..<(cursorLine + 6)].joined(separator: "\n") != others }
+        #expect(try tmux.screen()[cursorLine] == frozen)
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, "the row to follow the merge again") { s in !s.contains { $0.contains("Edit Ticker") } && s[cursorLine] != frozen }
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
 }
