@@ -204,7 +204,9 @@ struct BrowserScreenTests {
         #expect(lines.contains(text: "Ticker Company 0"))
         #expect(lines.contains(text: "quotes (2)"))
         #expect(lines.contains(text: "Energy ›"))
-        // The selection starts on the first link (a quote); two down is the sector.
+        // The selection starts on the quotes heading (Enter opens their table); past the two
+        // quotes is the sector.
+        f.press(.down)
         f.press(.down)
         f.press(.down)
         f.press(.enter)
