@@ -80,52 +80,57 @@ extension Browser {
             pendingPrefix = nil
             return handlePrefixedKey(key, after: prefix)
         }
-        switch key {
-        case .character("q"): requestQuit()
-        case .down, .character("j"): table.moveCursor(by: 1)
-        case .up, .character("k"): table.moveCursor(by: -1)
-        case .pageDown, .control("f"), .character(" "): table.page(by: 1)
-        case .pageUp, .control("b"): table.page(by: -1)
-        case .home, .character("g"): table.moveToTop()
-        case .end, .character("G"): afterFullIndex { self.table.moveToBottom() }
-        case .character("]"): afterFullIndex { self.table.jumpSection(by: 1) }
-        case .character("["): afterFullIndex { self.table.jumpSection(by: -1) }
-        case .right, .character("l"): moveColumnCursor(by: 1)
-        case .left, .character("h"): moveColumnCursor(by: -1)
-        case .character("?"), .function(1): overlay = .help(scroll: 0)
-        case .tab: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
-        case .character("/"): openSearch()
-        case .character("f"):
-            overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
-        case .character("n"): afterFullIndex { self.repeatSearch(forward: true) }
-        case .character("N"): afterFullIndex { self.repeatSearch(forward: false) }
-        case .character("s"): sortByColumnUnderCursor(ascending: true)
-        case .character("S"): sortByColumnUnderCursor(ascending: false)
-        case .character("<"): resizeColumnUnderCursor(by: -2)
-        case .character(">"): resizeColumnUnderCursor(by: 2)
-        case .character("-"): hideColumnUnderCursor()
-        case .character("="): showAllColumns()
-        case .character("!"):
+        guard let action = KeyHelp.actions[key] else { return }
+        perform(action)
+    }
+
+    /// Does what a key bound to `action` (``KeyHelp/bindings``) does on the table.
+    private func perform(_ action: TableAction) {
+        switch action {
+        case .quit: requestQuit()
+        case .rowDown: table.moveCursor(by: 1)
+        case .rowUp: table.moveCursor(by: -1)
+        case .pageDown: table.page(by: 1)
+        case .pageUp: table.page(by: -1)
+        case .top: table.moveToTop()
+        case .bottom: afterFullIndex { self.table.moveToBottom() }
+        case .nextSection: afterFullIndex { self.table.jumpSection(by: 1) }
+        case .previousSection: afterFullIndex { self.table.jumpSection(by: -1) }
+        case .columnRight: moveColumnCursor(by: 1)
+        case .columnLeft: moveColumnCursor(by: -1)
+        case .help: overlay = .help(scroll: 0)
+        case .pickEntity: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
+        case .search: openSearch()
+        case .filter: overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
+        case .nextMatch: afterFullIndex { self.repeatSearch(forward: true) }
+        case .previousMatch: afterFullIndex { self.repeatSearch(forward: false) }
+        case .sortAscending: sortByColumnUnderCursor(ascending: true)
+        case .sortDescending: sortByColumnUnderCursor(ascending: false)
+        case .narrow: resizeColumnUnderCursor(by: -2)
+        case .widen: resizeColumnUnderCursor(by: 2)
+        case .hide: hideColumnUnderCursor()
+        case .showAll: showAllColumns()
+        case .freeze:
             freezesFirstColumn.toggle()
             message = (freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
-        case .enter:
+        case .open:
             if table.cursorPath == nil, let section = table.cursorSection { toggleSection(section) } else { openDetail() }
-        case .character("z"):
+        case .sectionPrefix:
             pendingPrefix = "z"
             message = ("z: a toggles this section, M collapses all, R expands all", false)
-        case .character("y"): copyCell()
-        case .character("Y"): copyRow()
-        case .character("m"): openSchema()
-        case .character(":"): openCommandLine()
-        case .character("H"): openHistory()
-        case .character("p"): togglePause()
-        case .character("e"): beginEdit(new: false)
-        case .character("a"): beginEdit(new: true)
-        case .character("d"): confirmDelete()
-        case .character("x"): beginExport()
-        case .escape:
+        case .copyCell: copyCell()
+        case .copyRow: copyRow()
+        case .schema: openSchema()
+        case .commandLine: openCommandLine()
+        case .history: openHistory()
+        case .pause: togglePause()
+        case .edit: beginEdit(new: false)
+        case .add: beginEdit(new: true)
+        case .delete: confirmDelete()
+        case .export: beginExport()
+        case .redraw: break  // a full redraw happens anyway
+        case .cancel:
             if !cancelPendingFetch(), !cancelExport() { closeRelationshipTable() }
-        default: break
         }
     }
 
@@ -136,17 +141,7 @@ extension Browser {
         case ("z", .character("a")), ("z", .character("c")), ("z", .character("o")): toggleSectionUnderCursor()
         case ("z", .character("M")): setAllSectionsCollapsed(true)
         case ("z", .character("R")): setAllSectionsCollapsed(false)
-        default: message = ("z\(Self.name(of: key)) does nothing (za, zM, zR)", true)
-        }
-    }
-
-    /// A key as the help names it (for messages).
-    static func name(of key: Key) -> String {
-        switch key {
-        case .character(let c): return String(c)
-        case .control(let c): return "Ctrl-\(c.uppercased())"
-        case .function(let n): return "F\(n)"
-        default: return "\(key)"
+        default: message = ("z\(KeyHelp.name(of: key)) does nothing (za, zM, zR)", true)
         }
     }
 

@@ -13,9 +13,14 @@ public struct KeyBinding: Sendable, Equatable {
     /// What the key does, in full (README); the summary when it says enough.
     public var details: String
 
-    init(_ group: String, _ keys: String, _ summary: String, details: String? = nil) {
+    /// The keys that act on the table, and what each does (empty for the mouse and for the
+    /// second key of `z` commands, which the dispatcher reads itself).
+    public var triggers: [Key: TableAction]
+
+    init(_ group: String, _ keys: String, _ triggers: [Key: TableAction] = [:], _ summary: String, details: String? = nil) {
         self.group = group
         self.keys = keys
+        self.triggers = triggers
         self.summary = summary
         self.details = details ?? summary
     }
@@ -26,51 +31,87 @@ public struct KeyBinding: Sendable, Equatable {
 public enum KeyHelp {
     /// The bindings, in the order the overlay and README list them.
     public static let bindings: [KeyBinding] = [
-        .init("Moving", "↑ ↓  k j", "previous / next row"),
-        .init("Moving", "PgUp PgDn  Ctrl-B Ctrl-F", "previous / next page"),
-        .init("Moving", "g G  Home End", "first / last row"),
-        .init("Moving", "[ ]", "previous / next section"),
-        .init("Moving", "← →  h l", "previous / next column", details: "move the column cursor (the view scrolls by column)"),
-        .init("Moving", ":", "command line: 1500, q, w FILE, sort, filter, entity, theme",
+        .init("Moving", "↑ ↓  k j", [.up: .rowUp, .down: .rowDown, .character("k"): .rowUp, .character("j"): .rowDown], "previous / next row"),
+        .init("Moving", "PgUp PgDn  Ctrl-B Ctrl-F  Space", [.pageUp: .pageUp, .pageDown: .pageDown, .control("b"): .pageUp, .control("f"): .pageDown, .character(" "): .pageDown], "previous / next page"),
+        .init("Moving", "g G  Home End", [.character("g"): .top, .character("G"): .bottom, .home: .top, .end: .bottom], "first / last row"),
+        .init("Moving", "[ ]", [.character("["): .previousSection, .character("]"): .nextSection], "previous / next section"),
+        .init("Moving", "← →  h l", [.left: .columnLeft, .right: .columnRight, .character("h"): .columnLeft, .character("l"): .columnRight], "previous / next column", details: "move the column cursor (the view scrolls by column)"),
+        .init("Moving", ":", [.character(":"): .commandLine], "command line: 1500, q, w FILE, sort, filter, entity, theme",
               details: "the command line: `:1500` jumps to row 1,500, `:q` quits, `:w FILE` exports the view, `:sort price desc, symbol`, `:filter …`, `:entity Quote`, `:theme light`; Tab completes commands, entity, key and theme names; ↑/↓ walk the history shared with `f` and `/` (kept in `$XDG_STATE_HOME/quarry/history`)"),
-        .init("Moving", "click  wheel", "click a row to move there, the wheel scrolls",
+        .init("Moving", "click  wheel", [:], "click a row to move there, the wheel scrolls",
               details: "click a row to put the cursor (and the column cursor) there; the wheel moves three rows (`--no-mouse` leaves the mouse to the terminal)"),
-        .init("Sections", "za  Enter", "collapse / expand this section",
+        .init("Sections", "za  Enter", [.character("z"): .sectionPrefix], "collapse / expand this section",
               details: "collapse the cursor's section to its header and count (its rows are not read), or expand it; Enter or a click on a collapsed header expands it too"),
-        .init("Sections", "zM zR", "collapse / expand every section"),
-        .init("Finding", "/", "search the column under the cursor",
+        .init("Sections", "zM zR", [:], "collapse / expand every section"),
+        .init("Finding", "/", [.character("/"): .search], "search the column under the cursor",
               details: "search the column under the cursor: on the sort key incrementally (binary search), on another column when Enter is pressed; a search with no match leaves the cursor where it was"),
-        .init("Finding", "n N", "next / previous match"),
-        .init("Finding", "f", "filter with a predicate (empty clears)",
+        .init("Finding", "n N", [.character("n"): .nextMatch, .character("N"): .previousMatch], "next / previous match"),
+        .init("Finding", "f", [.character("f"): .filter], "filter with a predicate (empty clears)",
               details: "filter with a predicate (`price > 10 AND name BEGINSWITH[c] 'a'`; empty clears); errors point at their column and the old filter stays"),
-        .init("Finding", "Tab", "pick the entity (each keeps its view)",
+        .init("Finding", "Tab", [.tab: .pickEntity], "pick the entity (each keeps its view)",
               details: "pick the entity; each entity keeps its sort, filter, sections, hidden columns and cursor, restored when you come back"),
-        .init("Finding", "Esc  Ctrl-C", "cancel a running query (filtering…)",
+        .init("Finding", "Esc  Ctrl-C", [.escape: .cancel], "cancel a running query (filtering…)",
               details: "while \"filtering…\": cancel the running query (filter, sort, entity, refetch); the old results stay"),
-        .init("Columns", "s S", "sort by this column ascending / descending",
+        .init("Columns", "s S", [.character("s"): .sortAscending, .character("S"): .sortDescending], "sort by this column ascending / descending",
               details: "sort by the column under the cursor, ascending / descending; a click on a header sorts by it (again: the other way)"),
-        .init("Columns", "< >", "narrow / widen this column"),
-        .init("Columns", "-", "hide this column (= shows all)", details: "hide the column under the cursor (`=` shows all again)"),
-        .init("Columns", "!", "freeze the first column"),
-        .init("Objects", "Enter", "details and relationships (Enter follows, Esc back)",
+        .init("Columns", "< >", [.character("<"): .narrow, .character(">"): .widen], "narrow / widen this column"),
+        .init("Columns", "-  =", [.character("-"): .hide, .character("="): .showAll], "hide this column (= shows all)", details: "hide the column under the cursor (`=` shows all again)"),
+        .init("Columns", "!", [.character("!"): .freeze], "freeze the first column"),
+        .init("Objects", "Enter", [.enter: .open], "details and relationships (Enter follows, Esc back)",
               details: "the object's attributes and relationships; `Enter` follows one, `Esc` goes back"),
-        .init("Objects", "y Y", "copy the cell / the row to the clipboard",
+        .init("Objects", "y Y", [.character("y"): .copyCell, .character("Y"): .copyRow], "copy the cell / the row to the clipboard",
               details: "copy the cell, or the row (tab-separated), to the system clipboard through OSC 52 (works over ssh and in tmux with `set-clipboard on`)"),
-        .init("Objects", "m", "the model of this entity",
+        .init("Objects", "m", [.character("m"): .schema], "the model of this entity",
               details: "the model of the entity shown (attributes with types and flags, relationships with destination, inverse and delete rule, indexes, constraints), as `quarry model` prints it"),
-        .init("Objects", "H", "the store's history (Enter: changes, then the object)",
+        .init("Objects", "H", [.character("H"): .history], "the store's history (Enter: changes, then the object)",
               details: "the store's newest transactions (time, author, counts); Enter lists one's changes, Enter on a change shows its object"),
-        .init("Objects", "e", "edit the row (Ctrl-S save, Esc discard)"),
-        .init("Objects", "a", "add an object"),
-        .init("Objects", "d", "delete the row (asks first)",
+        .init("Objects", "e", [.character("e"): .edit], "edit the row (Ctrl-S save, Esc discard)"),
+        .init("Objects", "a", [.character("a"): .add], "add an object"),
+        .init("Objects", "d", [.character("d"): .delete], "delete the row (asks first)",
               details: "delete the row (the question says how many objects the delete rules remove)"),
-        .init("Objects", "x", "export the view (entity, filter, sort, visible columns) to CSV, .jsonl or .json",
+        .init("Objects", "x", [.character("x"): .export], "export the view (entity, filter, sort, visible columns) to CSV, .jsonl or .json",
               details: "export the view (entity, filter, sort, visible columns) to a file it asks for (`<Entity>.csv` suggested; `.jsonl` and `.json` choose those formats), off the main queue with progress on the status line; Esc cancels and leaves no file"),
-        .init("Live", "p", "pause / resume the live merge", details: "pause / resume the live merge (resuming refetches)"),
-        .init("Live", "Ctrl-L", "redraw the screen"),
-        .init("Live", "?", "this help (Esc closes)"),
-        .init("Live", "q", "quit"),
+        .init("Live", "p", [.character("p"): .pause], "pause / resume the live merge", details: "pause / resume the live merge (resuming refetches)"),
+        .init("Live", "Ctrl-L", [.control("l"): .redraw], "redraw the screen"),
+        .init("Live", "?  F1", [.character("?"): .help, .function(1): .help], "this help (Esc closes)"),
+        .init("Live", "q", [.character("q"): .quit], "quit"),
     ]
+
+    /// What each key does on the table, from ``bindings`` (the dispatcher's one source).
+    public static let actions: [Key: TableAction] = {
+        var actions: [Key: TableAction] = [:]
+        for binding in bindings {
+            actions.merge(binding.triggers) { first, _ in
+                assertionFailure("a key bound twice in KeyHelp.bindings")
+                return first
+            }
+        }
+        return actions
+    }()
+
+    /// How the help names `key`: `↑`, `PgUp`, `Ctrl-B`, `Space`, `F1`, `k`.
+    public static func name(of key: Key) -> String {
+        switch key {
+        case .character(" "): return "Space"
+        case .character(let c): return String(c)
+        case .control(let c): return "Ctrl-" + c.uppercased()
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .home: return "Home"
+        case .end: return "End"
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .tab: return "Tab"
+        case .backTab: return "Shift-Tab"
+        case .backspace: return "Backspace"
+        case .delete: return "Del"
+        case .function(let n): return "F\(n)"
+        }
+    }
 
     /// The help overlay's entries: each group's heading, then its bindings.
     static let entries: [ListOverlay.Entry] = {

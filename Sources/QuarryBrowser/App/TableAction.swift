@@ -1,0 +1,52 @@
+/// What a key does on the table: ``KeyHelp/bindings`` maps keys to these, and the browser's
+/// dispatcher performs them, so the help, README's key table and the keys that work are one list.
+public enum TableAction: Sendable, Hashable {
+    /// The next or previous row.
+    case rowDown, rowUp
+    /// A page down or up.
+    case pageDown, pageUp
+    /// The first or last row.
+    case top, bottom
+    /// The next or previous section.
+    case nextSection, previousSection
+    /// The next or previous column.
+    case columnRight, columnLeft
+    /// The `:` command line.
+    case commandLine
+    /// The first key of `za`, `zM`, `zR`.
+    case sectionPrefix
+    /// `/`: search the column under the cursor.
+    case search
+    /// `n` / `N`: the next or previous match.
+    case nextMatch, previousMatch
+    /// `f`: the filter prompt.
+    case filter
+    /// `Tab`: the entity picker.
+    case pickEntity
+    /// `Esc`: cancel the running query or export, else leave a relationship's table.
+    case cancel
+    /// Sort by the column under the cursor.
+    case sortAscending, sortDescending
+    /// Narrow or widen the column under the cursor.
+    case narrow, widen
+    /// Hide the column under the cursor; show every column.
+    case hide, showAll
+    /// Freeze the first column.
+    case freeze
+    /// `Enter`: the row's detail page (or expand a collapsed section).
+    case open
+    /// Copy the cell or the row.
+    case copyCell, copyRow
+    /// The schema and history views.
+    case schema, history
+    /// Edit the row, add an object, delete the row, export the view.
+    case edit, add, delete, export
+    /// Pause or resume the live merge.
+    case pause
+    /// Redraw the screen.
+    case redraw
+    /// The help overlay.
+    case help
+    /// Quit.
+    case quit
+}
