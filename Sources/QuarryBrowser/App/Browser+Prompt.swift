@@ -31,6 +31,11 @@ extension Browser {
                 } else {
                     lastSearch = text.isEmpty ? lastSearch : text
                     lastSearchColumn = nil
+                    // No row starts with the whole text: the cursor goes back to where it was.
+                    if state.hasNoMatch, let origin = state.origin, let index = table.displayIndex(of: origin) {
+                        table.moveCursor(to: index)
+                        message = ("no match for \"\(text)\"; the cursor stays", true)
+                    }
                 }
             case .export:
                 if let error = startExport(to: state.text.text) {
@@ -86,9 +91,8 @@ extension Browser {
                 return
             }
             let text = state.text.text
-            if !search(text, from: state.origin.flatMap(table.displayIndex(of:)) ?? 0, forward: true, includeStart: true) {
-                state.error = ("no match for \"\(text)\"", nil)
-            }
+            state.hasNoMatch = !search(text, from: state.origin.flatMap(table.displayIndex(of:)) ?? 0, forward: true, includeStart: true)
+            if state.hasNoMatch { state.error = ("no match for \"\(text)\"", nil) }
         }
     }
 

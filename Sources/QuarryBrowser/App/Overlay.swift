@@ -36,6 +36,8 @@ final class PromptState {
     var error: (message: String, column: Int?)?
     /// Where the cursor was when the search started (restored on Esc).
     let origin: ObjectID?
+    /// Whether the search text typed so far matches no row (Enter then puts the cursor back).
+    var hasNoMatch = false
     /// The column a search looks in (an index into the table's columns), if not the sort key.
     var searchColumn: ColumnSpec?
     /// Where ↑/↓ are in the prompt history: an index into it, or `nil` at the line being typed.

@@ -222,4 +222,28 @@ struct BrowserFeaturesEndToEndTests {
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
     }
+
+    @Test("columns fit their content; < narrows one, and a number too wide is cut on its left")
+    func fittedColumns() async throws {
+        let (tmux, _) = try await browsing()
+        defer { tmux.shutDown() }
+        var screen = try tmux.screen()
+        // The price column is as wide as its widest visible value (`999.99` at most: 6 cells).
+        let header = screen[1]
+        let priceX = try #require(header.range(of: "price")).lowerBound.utf16Offset(in: header)
+        let volumeX = try #require(header.range(of: "saveNumber")).lowerBound.utf16Offset(in: header)
+        #expect(volumeX - priceX - 1 <= 6)
+        try tmux.send("l", "l", "l")
+        _ = try await e2e.waitFor(tmux, text: "col 4/")
+        try tmux.send("<", "<")
+        screen = try await e2e.waitFor(tmux, "the narrowed price column") { s in
+            s[2...6].contains { line in
+                let characters = Array(line)
+                return characters.count > priceX && characters[priceX] == "…"
+            }
+        }
+        #expect(!screen[1].isEmpty)
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
 }

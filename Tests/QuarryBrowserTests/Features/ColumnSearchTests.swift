@@ -61,3 +61,19 @@ import Testing
         #expect(try f.stack.mainContext.object(with: id).value(forKey: "symbol") == .string("T20"))
     }
 }
+
+/// `/` on the sort key: a text no row starts with leaves the cursor where it was.
+@MainActor
+@Suite struct SortKeySearchTests {
+    @Test func noMatchPutsTheCursorBackAndSaysSo() throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("jjj")
+        f.press(.character("/"))
+        f.type("T2")  // moves to T20 as typed
+        #expect(f.browser.table.cursorRowNumber == 21)
+        f.type("x")
+        f.press(.enter)
+        #expect(f.browser.table.cursorRowNumber == 4)
+        #expect(f.screen().last?.contains("no match for \"T2x\"; the cursor stays") == true)
+    }
+}
