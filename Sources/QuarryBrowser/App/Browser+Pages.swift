@@ -33,9 +33,9 @@ extension Browser {
         var page = ListPage(title: "History (newest first)", entries: [], footer: "↑↓ move · Enter changes › · Esc close")
         if found.transactions.isEmpty { page.entries = [.init(label: "no transactions recorded yet")] }
         for transaction in found.transactions.reversed() {
-            let line = HistoryLine(transaction, model: model)
+            let line = HistorySummary(transaction, model: model)
             page.targets[page.entries.count] = .page { changesPage(transaction, model: model) }
-            page.entries.append(.init(label: line.label, value: line.summary, isLink: true))
+            page.entries.append(.init(label: ControlEscaping.escaped("\(line.token)  \(line.time)  \(line.author)"), value: line.counts, isLink: true))
         }
         return page
     }
@@ -117,33 +117,5 @@ extension Browser {
         } catch {
             message = ("cannot show the object (deleted since?): \(error)", true)
         }
-    }
-}
-
-/// One transaction as the history view lists it: `token  time  author` and its counts.
-struct HistoryLine {
-    /// `12  2026-11-24 10:15:02  importer`.
-    var label: String
-    /// `+50 ~449 -0  (Quote 50, Ticker 449)`.
-    var summary: String
-
-    private static let formatter: DateFormatter = {
-        let time = DateFormatter()
-        time.locale = Locale(identifier: "en_US_POSIX")
-        time.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return time
-    }()
-
-    init(_ transaction: HistoryTransaction, model: ManagedObjectModel) {
-        var counts: [HistoryChangeType: Int] = [:]
-        var entities: [String: Int] = [:]
-        for change in transaction.changes {
-            counts[change.type, default: 0] += 1
-            let index = Int(change.objectID.entityIndex)
-            entities[index < model.entities.count ? model.entities[index].name : "?", default: 0] += 1
-        }
-        let touched = entities.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-        label = ControlEscaping.escaped("\(transaction.token)  \(Self.formatter.string(from: transaction.timestamp))  \(transaction.author ?? "-")")
-        summary = "+\(counts[.insert] ?? 0) ~\(counts[.update] ?? 0) -\(counts[.delete] ?? 0)" + (touched.isEmpty ? "" : "  (\(touched))")
     }
 }
