@@ -64,7 +64,7 @@ extension Browser {
             pages.removeLast()
             overlay = pages.isEmpty ? nil : .text(pages)
             return
-        case .character("m") where page.title.hasPrefix("Model of"):
+        case _ where key == page.closeKey:
             overlay = nil
             return
         case .down, .character("j"): page.selected = min(last, page.selected + 1)

@@ -79,9 +79,10 @@ extension Browser {
 
     /// Moves the cursor to the next (previous) row at or after (before) display line `start`
     /// whose `column` starts with `text` (case- and accent-insensitively; a number typed into a
-    /// number column matches that value), wrapping around. The store is asked for the matching
-    /// rows in the table's order; the one after the cursor is then found by binary search on
-    /// their display lines, so only a few rows are located. Returns whether a row was found.
+    /// number column matches that value), wrapping around. The store is asked for the IDs of the
+    /// matching rows (the table's filter and order applied); each is located in the index and
+    /// the nearest after (before) the cursor is taken, so no row is faulted in to compare.
+    /// Returns whether a row was found.
     @discardableResult
     func searchColumn(_ column: ColumnSpec, for text: String, from start: Int, forward: Bool, includeStart: Bool) -> Bool {
         guard let keyPath = column.sortKeyPath else { return false }

@@ -31,7 +31,8 @@ extension Browser {
     /// Puts `view` back on the table (just fetched with `view.query`): columns, collapsed
     /// sections, cursor and column scroll.
     func restore(_ view: EntityView) {
-        if view.columns.map(\.source) == table.columns.map(\.source) || Set(view.columns.map(\.source)) == Set(table.columns.map(\.source)) {
+        // The same columns (the model did not change meanwhile): widths, order and hidden ones.
+        if Set(view.columns.map(\.source)) == Set(table.columns.map(\.source)) {
             table.columns = view.columns
         }
         table.restoreCollapsedSections(view.collapsedSections)

@@ -24,6 +24,8 @@ struct ListPage {
     var targets: [Int: Target] = [:]
     /// The key hints at the bottom.
     var footer: String
+    /// A key that closes the page besides Esc (the key that opened it: `m`).
+    var closeKey: Key? = nil
 
     /// The page as a widget.
     var view: ListOverlay { ListOverlay(title: title, entries: entries, selected: selected, footer: footer) }
@@ -32,6 +34,6 @@ struct ListPage {
     static func schema(of entity: EntityDescription, model: ManagedObjectModel) -> ListPage {
         let lines = ModelDescriptionText(source: "", model: model).lines(for: entity)
         return ListPage(title: "Model of \(entity.name)", entries: lines.map { ListOverlay.Entry(label: $0) },
-                        footer: "↑↓ scroll · Esc close")
+                        footer: "↑↓ scroll · Esc close", closeKey: .character("m"))
     }
 }
