@@ -15,39 +15,84 @@ import Foundation
 enum ResultsColumnCodec {
     struct Malformed: Error {}
 
-    /// Writes `results`' IDs, then its key columns one at a time (each flattened only while it
-    /// is written).
+    /// Writes `results`' IDs, then its key columns one at a time, chunk by chunk: nothing the
+    /// size of the index is held besides it (a chunk's worth of values at a time).
     static func write(_ results: SortedResults, into w: inout CacheWriter) {
-        do {
-            let ids = results.flattenedIDs()
-            let entity = ids.entities.first ?? 0
-            if ids.entities.allSatisfy({ $0 == entity }) {
-                w.u8(0)
-                w.i32(entity)
-            } else {
-                w.u8(1)
-                w.array(ids.entities)
-            }
-            w.array(ids.pks)
-        }
+        writeIDs(results, into: &w)
         w.u32(UInt32(results.sortKeys.count))
-        for k in results.sortKeys.indices {
-            let column = results.flattenedColumn(k)
-            w.u8(column.kind.rawValue)
-            w.u8(column.hasNulls ? 1 : 0)
-            if column.hasNulls { w.bytes(column.nulls.map { $0 ? 1 : 0 }) }
-            switch column.kind {
-            case .integer, .bool: w.array(column.ints)
-            case .double, .date: w.array(column.doubles.map(\.bitPattern))
-            case .string:
-                for i in 0..<column.count {
-                    column.strings.withUTF8(at: i) { utf8 in
-                        w.u32(UInt32(utf8.count))
-                        w.bytes(utf8)
-                    }
-                }
-            case .value: for v in column.values { write(v, into: &w) }
+        for k in results.sortKeys.indices { writeColumn(k, of: results, into: &w) }
+    }
+
+    /// The IDs: one entity index for all when they share one, then the primary keys.
+    private static func writeIDs(_ results: SortedResults, into w: inout CacheWriter) {
+        var pks: [Int64] = [], entities: [Int32] = []
+        let shared = results.chunks.first.flatMap { $0.count > 0 ? $0.id(0).entityIndex : nil } ?? 0
+        let oneEntity = results.chunks.allSatisfy { chunk in (0..<chunk.count).allSatisfy { chunk.id($0).entityIndex == shared } }
+        if oneEntity {
+            w.u8(0)
+            w.i32(shared)
+        } else {
+            w.u8(1)
+            for chunk in results.chunks {
+                pks.removeAll(keepingCapacity: true)
+                entities.removeAll(keepingCapacity: true)
+                chunk.appendIDs(to: &pks, &entities)
+                w.array(entities)
             }
+        }
+        for chunk in results.chunks {
+            pks.removeAll(keepingCapacity: true)
+            entities.removeAll(keepingCapacity: true)
+            chunk.appendIDs(to: &pks, &entities)
+            w.array(pks)
+        }
+    }
+
+    /// Key column `k`: its kind (the chunks' kind when every non-nil value has it, else plain
+    /// values), the nil flags, then the rows, read a chunk at a time.
+    private static func writeColumn(_ k: Int, of results: SortedResults, into w: inout CacheWriter) {
+        var kind: KeyColumn.Kind?
+        var mixed = false, hasNulls = false
+        for chunk in results.chunks {
+            let part = chunk.column(k)
+            if (0..<part.count).contains(where: { part.isNull($0) }) { hasNulls = true }
+            guard (0..<part.count).contains(where: { !part.isNull($0) }) else { continue }
+            if kind == nil { kind = part.kind } else if kind != part.kind { mixed = true }
+        }
+        let written: KeyColumn.Kind = mixed ? .value : (kind ?? .integer)
+        if written == .value { hasNulls = false }
+        w.u8(written.rawValue)
+        w.u8(hasNulls ? 1 : 0)
+        if hasNulls {
+            for chunk in results.chunks {
+                let part = chunk.column(k)
+                for i in 0..<part.count { w.u8(part.isNull(i) ? 1 : 0) }
+            }
+        }
+        for chunk in results.chunks {
+            let part = chunk.column(k)
+            for i in 0..<part.count { writeRow(i, of: part, as: written, into: &w) }
+        }
+    }
+
+    /// Row `i` of `part` in a column written as `kind` (a nil row as a placeholder, flagged
+    /// in the column's nil flags, unless `kind` is plain values).
+    private static func writeRow(_ i: Int, of part: KeyColumn, as kind: KeyColumn.Kind, into w: inout CacheWriter) {
+        if kind == .value { return write(part.value(at: i), into: &w) }
+        let null = part.isNull(i)
+        switch kind {
+        case .integer, .bool: w.i64(null ? 0 : part.word(at: i))
+        case .double, .date: w.u64(null ? 0 : UInt64(bitPattern: part.word(at: i)))
+        case .string:
+            if null {
+                w.u32(0)
+            } else {
+                part.strings.withUTF8(at: i) { utf8 in
+                    w.u32(UInt32(utf8.count))
+                    w.bytes(utf8)
+                }
+            }
+        case .value: break
         }
     }
 
