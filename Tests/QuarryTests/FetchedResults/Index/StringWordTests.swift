@@ -43,7 +43,7 @@ struct StringWordTests {
     /// A chunk of `texts` (in order), keyed by one string key.
     private func chunk(_ texts: [Value]) -> ResultsChunk {
         ResultsChunk(handle: 0, pks: (1...Int64(texts.count)).map { $0 }[...], entities: [Int32](repeating: 0, count: texts.count)[...],
-                     columns: [KeyColumn(texts)])
+                     columns: [KeyColumn(texts)], capacity: (texts.count + 7) / 8 * 8)
     }
 
     @Test("a chunk of strings keeps them in its block's words, long ones' text beside it, and answers as SortKey does")
