@@ -110,9 +110,10 @@ enum ResultsCache {
 
     /// Writes `contents` to `url` atomically (a temporary file renamed over the old one).
     ///
-    /// The file is written as it is encoded, a megabyte at a time, and the index's columns are
-    /// flattened one at a time: writing the cache of a large index holds one column's copy
-    /// and a megabyte of the file besides the index, never the whole file.
+    /// The file is written as it is encoded, 256 KiB at a time (``CacheWriter``), and the
+    /// index is read a chunk at a time (``ResultsColumnCodec``): writing the cache of a large
+    /// index holds a chunk's values and 256 KiB of the file besides the index, never the
+    /// whole file or a flat copy of a column.
     static func write(_ contents: Contents, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")

@@ -3,7 +3,7 @@ import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// ``CacheWriter``: a cache file written as it is encoded, a megabyte at a time, reads back
+/// ``CacheWriter``: a cache file written as it is encoded, 256 KiB at a time, reads back
 /// whole, with the checksum the whole-file function computes, and leaves no temporary file.
 @Suite("Fetched-results cache: streamed writing")
 struct ResultsCacheWriterTests {
