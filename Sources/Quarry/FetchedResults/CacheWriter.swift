@@ -1,8 +1,9 @@
 import Foundation
 
 /// Appends little-endian fields to a ``ResultsCache`` file as they are encoded: bytes collect
-/// in a buffer that is written out (and taken into the checksum) each time it passes a
-/// megabyte, so a cache of any size costs about a megabyte of memory to write.
+/// in a buffer that is written out (and taken into the checksum) each time it passes 256 KiB,
+/// so a cache of any size costs about that much memory to write (it is written once the index
+/// is complete, at the browser's peak of memory).
 ///
 /// A write error is kept and thrown by ``finish()``; nothing after it is written.
 struct CacheWriter {
@@ -12,7 +13,7 @@ struct CacheWriter {
     private var failure: (any Error)?
     /// Bytes are written out in whole multiples of this (a multiple of the checksum's 8-byte
     /// word), once the buffer holds at least as much.
-    private static let flushSize = 1 << 20
+    private static let flushSize = 256 << 10
 
     /// A writer appending to `file`.
     init(file: FileHandle) {

@@ -110,9 +110,10 @@ enum ResultsCache {
 
     /// Writes `contents` to `url` atomically (a temporary file renamed over the old one).
     ///
-    /// The file is written as it is encoded, a megabyte at a time, and the index's columns are
-    /// flattened one at a time: writing the cache of a large index holds one column's copy
-    /// and a megabyte of the file besides the index, never the whole file.
+    /// The file is written as it is encoded, 256 KiB at a time (``CacheWriter``), and the
+    /// index is read a chunk at a time (``ResultsColumnCodec``): writing the cache of a large
+    /// index holds a chunk's values and 256 KiB of the file besides the index, never the
+    /// whole file or a flat copy of a column.
     static func write(_ contents: Contents, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
@@ -150,46 +151,39 @@ enum ResultsCache {
 
     /// The cache at `url` if it exists, is intact and matches `fingerprint` and `token`; `nil`
     /// otherwise (never throws: a damaged cache is only a miss).
+    ///
+    /// The file is read by position, never mapped, and the index is rebuilt a chunk at a time
+    /// (see ``ResultsColumnCodec/read(count:sortKeys:from:file:)``): reading holds the index
+    /// and a few buffers, never the file or a flat copy of its columns.
     static func read(from url: URL, fingerprint: String, token: String, sortKeys: [SortKey]) -> Contents? {
-        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
-        return data.withUnsafeBytes { raw -> Contents? in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            guard bytes.count >= 16 else { return nil }
-            let body = bytes.count - 8
-            var r = CacheReader(bytes: UnsafeBufferPointer(rebasing: bytes[body...]))
-            guard let stored = try? r.u64(), stored == checksum(bytes[..<body]) else { return nil }
-            r = CacheReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<body]))
-            do {
-                guard try r.bytes(4) == magic, try r.u32() == formatVersion else { return nil }
-                guard try r.string() == fingerprint, try r.string() == token else { return nil }
-                let n = try r.count(try r.u64())
-                let results = try ResultsColumnCodec.read(count: n, sortKeys: sortKeys, from: &r)
-                let s = try r.count(UInt64(try r.u32()))
-                var starts: [Int] = []
-                starts.reserveCapacity(s)
-                for _ in 0..<s {
-                    let start = try r.i64()
-                    guard start >= 0, start < max(n, 1), start > (starts.last.map(Int64.init) ?? -1) else { return nil }
-                    starts.append(Int(start))
-                }
-                var names: [String] = []
-                for _ in 0..<s { names.append(try r.string()) }
-                guard r.isAtEnd else { return nil }
-                return Contents(fingerprint: fingerprint, token: token,
-                                results: results,
-                                sectionStarts: starts, sectionNames: names)
-            } catch {
-                return nil
+        guard let file = CacheFile(path: url.path), file.size >= 16 else { return nil }
+        let body = file.size - 8
+        do {
+            guard try CacheReader(file: file, offset: body, end: file.size).u64() == file.checksum(ofFirst: body) else { return nil }
+            let r = CacheReader(file: file, offset: 0, end: body)
+            guard try r.bytes(4) == magic, try r.u32() == formatVersion else { return nil }
+            guard try r.string() == fingerprint, try r.string() == token else { return nil }
+            let n = try r.count(try r.u64())
+            let results = try ResultsColumnCodec.read(count: n, sortKeys: sortKeys, from: r, file: file)
+            let s = try r.count(UInt64(try r.u32()))
+            var starts: [Int] = []
+            starts.reserveCapacity(s)
+            for _ in 0..<s {
+                let start = try r.i64()
+                guard start >= 0, start < max(n, 1), start > (starts.last.map(Int64.init) ?? -1) else { return nil }
+                starts.append(Int(start))
             }
+            var names: [String] = []
+            for _ in 0..<s { names.append(try r.string()) }
+            guard r.isAtEnd else { return nil }
+            return Contents(fingerprint: fingerprint, token: token, results: results, sectionStarts: starts, sectionNames: names)
+        } catch {
+            return nil
         }
     }
 
     /// A 64-bit checksum of `bytes` (FNV-style, eight bytes at a time): catches truncation and
     /// damage, not tampering.
-    static func checksum(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
-        checksum(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes)))
-    }
-
     static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.withUnsafeBytes { checksum($0) }
     }
@@ -199,51 +193,5 @@ enum ResultsCache {
         let whole = raw.count / 8 * 8
         running.addWords(UnsafeRawBufferPointer(rebasing: raw[..<whole]))
         return running.finish(tail: UnsafeRawBufferPointer(rebasing: raw[whole...]))
-    }
-}
-
-/// Reads little-endian fields with bounds checks: any overrun throws.
-struct CacheReader {
-    struct Overrun: Error {}
-    let bytes: UnsafeBufferPointer<UInt8>
-    var offset = 0
-
-    var isAtEnd: Bool { offset == bytes.count }
-
-    mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
-        guard n >= 0, n <= bytes.count - offset else { throw Overrun() }
-        defer { offset += n }
-        return UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[offset..<(offset + n)]))
-    }
-
-    mutating func bytes(_ n: Int) throws -> [UInt8] { Array(try take(n)) }
-    mutating func u8() throws -> UInt8 { try take(1)[0] }
-    mutating func u32() throws -> UInt32 { UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self)) }
-    mutating func u64() throws -> UInt64 { UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self)) }
-    mutating func i32() throws -> Int32 { Int32(littleEndian: try take(4).loadUnaligned(as: Int32.self)) }
-    mutating func i64() throws -> Int64 { Int64(littleEndian: try take(8).loadUnaligned(as: Int64.self)) }
-    mutating func f64() throws -> Double { Double(bitPattern: try u64()) }
-    mutating func string() throws -> String {
-        let n = Int(try u32())
-        return String(decoding: try take(n), as: UTF8.self)
-    }
-    /// A count read from the file, refused when it could not fit in what is left.
-    func count(_ v: UInt64) throws -> Int {
-        guard v <= UInt64(bytes.count - offset) else { throw Overrun() }
-        return Int(v)
-    }
-    /// `n` fixed-size little-endian values.
-    mutating func array<T: FixedWidthInteger>(_ n: Int, of: T.Type) throws -> [T] {
-        let (size, overflow) = n.multipliedReportingOverflow(by: MemoryLayout<T>.size)
-        guard !overflow else { throw Overrun() }
-        let raw = try take(size)
-        return [T](unsafeUninitializedCapacity: n) { buffer, initialized in
-            #if _endian(little)
-            if n > 0 { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw) }
-            #else
-            for i in 0..<n { buffer[i] = T(littleEndian: raw.loadUnaligned(fromByteOffset: i * MemoryLayout<T>.size, as: T.self)) }
-            #endif
-            initialized = n
-        }
     }
 }

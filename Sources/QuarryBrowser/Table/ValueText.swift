@@ -114,8 +114,9 @@ enum ValueText {
 
     /// `yyyy-MM-dd HH:mm:ss` in `zone` (the user's local time by default, as Core Data's own
     /// tools show dates).
-    static func formatDate(_ date: Date, in zone: TimeZone = .current) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down)) + time_t(zone.secondsFromGMT(for: date))
+    static func formatDate(_ date: Date, in zone: TimeZone? = nil) -> String {
+        let instant = time_t(date.timeIntervalSince1970.rounded(.down))
+        var seconds = instant + time_t(secondsFromGMT(at: instant, in: zone))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(format: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
@@ -128,7 +129,7 @@ enum ValueText {
     /// Strict: a date that does not exist (`2026-02-30`, a leap second, a local time skipped by
     /// a daylight-saving change) is refused rather than rolled over, by converting back and
     /// requiring the same fields (`timegm` normalizes).
-    static func parseDate(_ text: String, in zone: TimeZone = .current) -> Date? {
+    static func parseDate(_ text: String, in zone: TimeZone? = nil) -> Date? {
         let fields = text.split(whereSeparator: { "-: T".contains($0) }).map { Int($0) }
         guard (fields.count == 3 || fields.count == 5 || fields.count == 6), fields.allSatisfy({ $0 != nil }) else { return nil }
         let f = fields.map { $0! }
@@ -148,14 +149,26 @@ enum ValueText {
         }
         // The fields read as UTC, then moved by the zone's offset at that moment (looked up
         // twice: the offset near the wall-clock time, then at the instant it gives).
-        let wall = TimeInterval(timegm(&parts))
-        var instant = wall - TimeInterval(zone.secondsFromGMT(for: Date(timeIntervalSince1970: wall)))
-        instant = wall - TimeInterval(zone.secondsFromGMT(for: Date(timeIntervalSince1970: instant)))
-        let date = Date(timeIntervalSince1970: instant)
+        let wall = timegm(&parts)
+        var instant = wall - time_t(secondsFromGMT(at: wall, in: zone))
+        instant = wall - time_t(secondsFromGMT(at: instant, in: zone))
+        let date = Date(timeIntervalSince1970: TimeInterval(instant))
         let expected = String(format: "%04d-%02d-%02d %02d:%02d:%02d", f[0], f[1], f[2],
                               f.count >= 5 ? f[3] : 0, f.count >= 5 ? f[4] : 0, f.count == 6 ? f[5] : 0)
         guard formatDate(date, in: zone) == expected else { return nil }
         return date
+    }
+}
+
+extension ValueText {
+    /// `zone`'s offset from GMT at `instant`, in seconds; without a zone, local time's as the
+    /// C library reads it (`TZ`, else `/etc/localtime`), the rules `TimeZone.current` follows,
+    /// without loading ICU's time-zone data (about a megabyte resident) to show a date.
+    static func secondsFromGMT(at instant: time_t, in zone: TimeZone?) -> Int {
+        if let zone { return zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))) }
+        var t = instant, parts = tm()
+        localtime_r(&t, &parts)
+        return Int(parts.tm_gmtoff)
     }
 }
 

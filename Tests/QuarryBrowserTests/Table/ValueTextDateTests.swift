@@ -22,6 +22,17 @@ struct ValueTextDateTests {
         #expect(ValueText.formatDate(date) == text)
     }
 
+    @Test("local time is the C library's, which agrees with TimeZone.current (without loading ICU's zone data)")
+    func localTimeAgreesWithFoundation() {
+        // Around the year, both sides of common daylight-saving changes, and long ago.
+        let instants: [time_t] = [0, 1_700_000_000, 1_711_846_800, 1_711_850_400, 1_729_990_800, 1_729_994_400, 1_751_328_000, -1_000_000_000]
+        for instant in instants {
+            #expect(ValueText.secondsFromGMT(at: instant, in: nil) == TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))), "\(instant)")
+        }
+        let utc = TimeZone(identifier: "UTC")!
+        #expect(ValueText.formatDate(Date(timeIntervalSince1970: 0), in: utc) == "1970-01-01 00:00:00")
+    }
+
     @Test("a nonexistent date typed into a form is refused under its field and nothing is saved")
     func formRefusesNonexistentDate() throws {
         let f = try BrowserFixture()

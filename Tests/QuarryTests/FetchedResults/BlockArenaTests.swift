@@ -24,6 +24,21 @@ struct BlockArenaTests {
         #expect(arena.allocate(bytes: 1_700) != blocks[2])
     }
 
+    @Test("blocks keep what was written into them as the stretches they fill become huge pages")
+    func contentsSurviveHugePages() {
+        let arena = Arena()
+        // 6 MiB of 1 KiB blocks: the first stretches fill (and are made huge pages) while
+        // later blocks are written.
+        let blocks = (0..<6_144).map { i -> UnsafeMutableRawPointer in
+            let b = arena.allocate(bytes: 1_024)
+            b.initializeMemory(as: Int.self, repeating: i, count: 128)
+            return b
+        }
+        for (i, b) in blocks.enumerated() {
+            #expect(UnsafeBufferPointer(start: b.assumingMemoryBound(to: Int.self), count: 128).allSatisfy { $0 == i }, "block \(i)")
+        }
+    }
+
     @Test("threads allocating at once get disjoint blocks")
     func concurrent() async {
         let arena = Arena()

@@ -3,7 +3,7 @@ import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// ``CacheWriter``: a cache file written as it is encoded, a megabyte at a time, reads back
+/// ``CacheWriter``: a cache file written as it is encoded, 256 KiB at a time, reads back
 /// whole, with the checksum the whole-file function computes, and leaves no temporary file.
 @Suite("Fetched-results cache: streamed writing")
 struct ResultsCacheWriterTests {
@@ -46,6 +46,32 @@ struct ResultsCacheWriterTests {
         try ResultsCache.write(.init(fingerprint: "f", token: "u", results: index(10), sectionStarts: [], sectionNames: []), to: url)
         #expect(ResultsCache.read(from: url, fingerprint: "f", token: "t", sortKeys: results.sortKeys) == nil)
         #expect(ResultsCache.read(from: url, fingerprint: "f", token: "u", sortKeys: results.sortKeys)?.results.count == 10)
+    }
+
+    @Test("every kind of key column, nils, long strings, mixed kinds and several entities read back equal")
+    func everyKindRoundTrips() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("kinds.frccache")
+        let keys = ["flag", "when", "x", "name", "other", "n"].map { SortKey($0) }
+        var rng = SplitMix64(seed: 3)
+        let names: [Value] = [.null, .string("A"), .string("AAPL"), .string("a name longer than seven bytes"), .string("ch\u{E9}"), .string("")]
+        let others: [Value] = [.null, .decimal(Decimal(string: "1.25")!), .uuid(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!), .integer(4), .string("x")]
+        var entries: [SortedResults.Entry] = []
+        for i in 0..<500 {
+            let flag: Value = rng.below(5) == 0 ? .null : .bool(rng.below(2) == 0)
+            let when: Value = .date(Date(timeIntervalSinceReferenceDate: Double(rng.below(50))))
+            let x: Value = rng.below(7) == 0 ? .null : .double(Double(rng.below(100)) / 4)
+            let n: Value = i < 250 ? .null : .integer(Int64(rng.below(10)))
+            let id = ObjectID(entityIndex: i % 3, primaryKey: Int64(i + 1))
+            entries.append(SortedResults.Entry(id: id, keys: [flag, when, x, names[rng.below(names.count)], others[rng.below(others.count)], n]))
+        }
+        let results = SortedResults(sortKeys: keys)
+        results.apply(dropping: Set<Int>(), adding: entries)
+        try ResultsCache.write(.init(fingerprint: "f", token: "t", results: results, sectionStarts: [0], sectionNames: [""]), to: url)
+        let read = try #require(ResultsCache.read(from: url, fingerprint: "f", token: "t", sortKeys: keys)).results
+        #expect(read.count == results.count && read.invariantViolation() == nil)
+        #expect(read.allIDs == results.allIDs)
+        #expect((0..<results.count).allSatisfy { read.keys(at: $0) == results.keys(at: $0) })
     }
 
     @Test("the running checksum over words in parts and a tail equals the whole-buffer checksum", arguments: [0, 1, 7, 8, 9, 63, 64, 1000])

@@ -6,14 +6,19 @@ import Darwin
 import Synchronization
 
 extension SortedResults {
-    /// Where chunk blocks (``ResultsBlock``) live: large regions of address space marked for
-    /// transparent huge pages, carved into blocks, freed blocks kept on one list per size.
+    /// Where chunk blocks (``ResultsBlock``) live: large regions of address space carved into
+    /// blocks, each 2 MiB of them turned into a transparent huge page once blocks fill it,
+    /// freed blocks kept on one list per size.
     ///
     /// A controller's index is tens of megabytes of small blocks, and a change event reads
     /// a few of them at random. In 4 KiB pages each such read is also a page-table walk; in
-    /// 2 MiB pages the whole index fits the TLB. Where the kernel does not give huge pages
-    /// (`/sys/kernel/mm/transparent_hugepage/enabled` set to `never`) the regions are plain
-    /// memory and everything works the same, only slower.
+    /// 2 MiB pages the whole index fits the TLB. Only full 2 MiB stretches become huge pages
+    /// (`MADV_COLLAPSE`, Linux 6.1 and later): marking whole regions for huge pages up front
+    /// made the kernel commit 2 MiB at the first write of the stretch the bump pointer is in,
+    /// on average a megabyte of the index's memory never used (`browse-resident` in
+    /// BENCHMARKS.md). Where the kernel gives no huge pages (older kernels,
+    /// `/sys/kernel/mm/transparent_hugepage/enabled` set to `never`) the blocks stay in plain
+    /// pages and everything works the same, only slower.
     ///
     /// Regions are reserved 64 MiB of address space at a time; the kernel commits memory only
     /// as blocks are first written. A freed block is reused by the next block of its size
@@ -30,6 +35,9 @@ extension SortedResults {
         private struct State: ~Copyable {
             /// The next unused byte of the current region, and its end (as addresses).
             var next = 0, end = 0
+            /// Below this address, the current region's full 2 MiB stretches have been made
+            /// huge pages.
+            var collapsedUpTo = 0
             /// By size in granules: the first free block (its first word links the next).
             var free: [UInt] = []
         }
@@ -48,10 +56,12 @@ extension SortedResults {
                 let size = granules * Self.granule
                 if state.next + size > state.end {
                     guard let (start, end) = Self.reserveRegion(atLeast: size) else { return 0 }
-                    (state.next, state.end) = (start, end)
+                    (state.next, state.end, state.collapsedUpTo) = (start, end, start)
                 }
-                defer { state.next += size }
-                return UInt(state.next)
+                let address = state.next
+                state.next += size
+                Self.collapseFullHugePages(&state)
+                return UInt(address)
             }
             // No address space left for a region: like any failed allocation, fatal.
             guard let pointer = UnsafeMutableRawPointer(bitPattern: address) else {
@@ -78,6 +88,23 @@ extension SortedResults {
             return String(cString: value) != "0"
         }()
 
+        /// Makes the current region's 2 MiB stretches that blocks now fill huge pages (the
+        /// first block of the next stretch, handed out but not yet written, may reach into the
+        /// last one: it is committed a moment early). A kernel that cannot leaves them as they are.
+        private static func collapseFullHugePages(_ state: inout State) {
+            let full = state.next / hugePage * hugePage
+            guard full > state.collapsedUpTo else { return }
+            #if canImport(Glibc)
+            if hugePagesEnabled {
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: state.collapsedUpTo), full - state.collapsedUpTo, madviseCollapse)
+            }
+            #endif
+            state.collapsedUpTo = full
+        }
+
+        /// `MADV_COLLAPSE` (Linux 6.1; not in every C library's headers yet).
+        private static let madviseCollapse: Int32 = 25
+
         /// Asks for huge pages for the whole huge pages inside `bytes` bytes from `start`
         /// (memory not yet written: the pages already there stay as they are).
         static func adviseHugePages(_ start: UnsafeMutableRawPointer, bytes: Int) {
@@ -90,17 +117,15 @@ extension SortedResults {
             #endif
         }
 
-        /// Maps a region of at least `size` bytes, aligned to a huge page and marked for huge
-        /// pages; `nil` when the system refuses.
+        /// Maps a region of at least `size` bytes, aligned to a huge page; `nil` when the
+        /// system refuses.
         private static func reserveRegion(atLeast size: Int) -> (Int, Int)? {
             let length = max(regionBytes, (size + hugePage - 1) / hugePage * hugePage) + hugePage
             let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
             guard let mapped, mapped != MAP_FAILED else { return nil }
             let base = Int(bitPattern: mapped)
             let start = (base + hugePage - 1) / hugePage * hugePage
-            let end = base + length
-            adviseHugePages(UnsafeMutableRawPointer(bitPattern: start)!, bytes: end - start)
-            return (start, end)
+            return (start, base + length)
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 extension ResultsBlock {
-    /// The value in `slot` of column `k` (not boxed).
+    /// The value in `slot` of column `k` (not boxed, and not a string the chunk keeps: see
+    /// ``holdsOverflowString(_:_:)``).
     func value(_ k: Int, _ slot: BlockSlot) -> Value {
         if isNull(k, slot) { return .null }
         let w = word(k, slot)
@@ -10,14 +11,24 @@ extension ResultsBlock {
         case .bool: return .bool(w != 0)
         case .double: return .double(Double(bitPattern: UInt64(bitPattern: w)))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: UInt64(bitPattern: w))))
+        case .string: return .string(StringWord.string(ofInline: UInt64(bitPattern: w)))
         case .boxed: preconditionFailure("column \(k) is boxed")
         }
     }
 
-    /// ``SortKey/compare(_:_:)`` of row `row` of column `k` (not boxed) with `v` (direction
-    /// not applied); the same answers as ``KeyColumn/compare(_:_:key:)``.
+    /// Whether `slot` of string column `k` holds only the first bytes of a longer string
+    /// (its text is in the chunk's overflow column).
     @inline(__always)
-    func compare(_ k: Int, row: Int, _ v: Value, key: SortKey) -> Int {
+    func holdsOverflowString(_ k: Int, _ slot: BlockSlot) -> Bool {
+        mode(k) == .string && !isNull(k, slot) && !StringWord.isInline(UInt64(bitPattern: word(k, slot)))
+    }
+
+    /// ``SortKey/compare(_:_:)`` of row `row` of column `k` (not boxed) with `v` (direction
+    /// not applied); the same answers as ``KeyColumn/compare(_:_:key:)``. `nil` when the
+    /// block cannot tell: the row holds a string whose text the chunk keeps, and its first
+    /// bytes do not decide.
+    @inline(__always)
+    func compare(_ k: Int, row: Int, _ v: Value, key: SortKey) -> Int? {
         let slot = slot(ofRow: row)
         if isNull(k, slot) {
             if case .null = v { return 0 }
@@ -36,16 +47,24 @@ extension ResultsBlock {
         case (.date, .date(let d)):
             let x = Double(bitPattern: UInt64(bitPattern: w)), y = d.timeIntervalSinceReferenceDate
             return x == y ? 0 : (x < y ? -1 : 1)
+        case (.string, .string(let y)) where key.comparison == .binary:
+            let x = UInt64(bitPattern: w), yw = StringWord.make(y)
+            if x != yw { return x < yw ? -1 : 1 }
+            return StringWord.isInline(x) ? 0 : nil
         case (_, .null):
             return 1
+        case (.string, _) where !StringWord.isInline(UInt64(bitPattern: w)):
+            return nil
         default:
             return key.compare(value(k, slot), v)
         }
     }
 
-    /// Whether row `row` of column `k` (not boxed) holds `v` (`==` on ``Value``).
+    /// Whether row `row` of column `k` holds `v` (`==` on ``Value``); `nil` when the block
+    /// cannot tell (a boxed column, or a string whose text the chunk keeps).
     @inline(__always)
-    func holds(_ k: Int, _ v: Value, row: Int) -> Bool {
+    func holds(_ k: Int, _ v: Value, row: Int) -> Bool? {
+        guard mode(k) != .boxed else { return nil }
         let slot = slot(ofRow: row)
         if isNull(k, slot) { if case .null = v { return true } else { return false } }
         let w = word(k, slot)
@@ -54,12 +73,20 @@ extension ResultsBlock {
         case (.bool, .bool(let b)): return w == (b ? 1 : 0)
         case (.double, .double(let y)): return Double(bitPattern: UInt64(bitPattern: w)) == y
         case (.date, .date(let d)): return Double(bitPattern: UInt64(bitPattern: w)) == d.timeIntervalSinceReferenceDate
+        case (.string, .string(let y)):
+            let x = UInt64(bitPattern: w)
+            guard StringWord.isInline(x) else { return nil }
+            if x == StringWord.make(y) { return true }
+            // `==` on String is canonical equivalence: other bytes may still be equal text,
+            // unless both are ASCII.
+            return !(StringWord.isASCII(x) && y.utf8.allSatisfy { $0 < 0x80 }) && StringWord.string(ofInline: x) == y
         default: return false
         }
     }
 
-    /// Stores `v` in `slot` of column `k`; `false` (nothing stored) when the column is boxed
-    /// or `v` is of another kind than the column's.
+    /// Stores `v` in `slot` of column `k`; `false` (nothing stored) when the column is boxed,
+    /// `v` is of another kind than the column's, or `v` is a string longer than a word holds
+    /// (the chunk stores it: see ``ResultsChunk``).
     @inline(__always)
     func store(_ k: Int, _ v: Value, in slot: BlockSlot) -> Bool {
         let w: Int64
@@ -73,6 +100,10 @@ extension ResultsBlock {
         case (.bool, .bool(let b)): w = b ? 1 : 0
         case (.double, .double(let y)): w = Int64(bitPattern: y.bitPattern)
         case (.date, .date(let d)): w = Int64(bitPattern: d.timeIntervalSinceReferenceDate.bitPattern)
+        case (.string, .string(let y)):
+            let word = StringWord.make(y)
+            guard StringWord.isInline(word) else { return false }
+            w = Int64(bitPattern: word)
         default: return false
         }
         setWord(k, slot, w)
@@ -80,15 +111,20 @@ extension ResultsBlock {
         return true
     }
 
-    /// Whether row `i` of column `k` and row `j` of `other`'s hold the same word (both typed
-    /// alike, not boxed); `nil` when that cannot tell.
+    /// Whether row `i` of column `k` and row `j` of `other`'s hold the same value (both typed
+    /// alike, not boxed) as their words tell; `nil` when the words cannot tell.
     func sameWord(_ k: Int, row i: Int, as other: ResultsBlock, row j: Int) -> Bool? {
         guard mode(k) != .boxed, other.mode(k) != .boxed else { return nil }
         let s = slot(ofRow: i), t = other.slot(ofRow: j)
         let a = isNull(k, s), b = other.isNull(k, t)
         if a || b { return a == b }
         guard mode(k) == other.mode(k) else { return nil }
-        return word(k, s) == other.word(k, t)
+        let x = word(k, s), y = other.word(k, t)
+        guard mode(k) == .string else { return x == y }
+        let xw = UInt64(bitPattern: x), yw = UInt64(bitPattern: y)
+        guard StringWord.isInline(xw) && StringWord.isInline(yw) else { return nil }
+        // Other bytes may still be canonically equivalent text, unless both are ASCII.
+        return xw == yw ? true : (StringWord.isASCII(xw) && StringWord.isASCII(yw) ? false : nil)
     }
 
     /// For an integer column without nils: the rows of `range` holding `y`, as the range

@@ -11,8 +11,10 @@
 /// Primary keys take 4 bytes a slot while every one fits `0...UInt32.max` (the common case)
 /// and 8 otherwise; entity indexes take none while every result is of one entity (kept in
 /// the header) and 4 bytes a slot otherwise. Integers, booleans, doubles and dates are
-/// stored in the words (doubles and dates by bit pattern); a column of another kind is
-/// *boxed* (kept by the ``ResultsChunk``, marked in the header).
+/// stored in the words (doubles and dates by bit pattern), strings as a ``StringWord`` (the
+/// whole string when it is short, else its first bytes, the text then kept by the
+/// ``ResultsChunk``); a column of another kind is *boxed* (kept by the ``ResultsChunk``,
+/// marked in the header).
 ///
 /// The memory is reached only through the accessors below, which compute every array's
 /// place from the header and check rows, slots and columns in debug builds. A block is a
@@ -21,10 +23,13 @@ struct ResultsBlock {
     /// How a block column stores its words.
     enum ColumnMode: UInt8 {
         case integer = 0, bool, double, date
+        /// ``StringWord``s: short strings whole, longer ones' first bytes (their text in the
+        /// chunk's overflow column).
+        case string
         /// The column is kept by the chunk as a ``KeyColumn``.
         case boxed = 0xFF
 
-        /// The mode storing a column of `kind`, `.boxed` for strings and other values.
+        /// The mode storing a column of `kind`, `.boxed` for other values.
         init(_ kind: KeyColumn.Kind) { self = ColumnMode(rawValue: kind.rawValue) ?? .boxed }
 
         /// The column kind the words hold (`nil` when boxed).
@@ -305,7 +310,8 @@ struct ResultsBlock {
         header.pointee.columnModes[k] = mode
     }
 
-    /// The word of column `k` in `slot` (integers and booleans, or doubles' bit patterns).
+    /// The word of column `k` in `slot` (integers and booleans, doubles' bit patterns, or
+    /// ``StringWord``s).
     @inline(__always)
     func word(_ k: Int, _ slot: BlockSlot) -> Int64 { words(k)[slot.index] }
 

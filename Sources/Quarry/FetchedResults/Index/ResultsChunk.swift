@@ -1,4 +1,5 @@
-/// A run of consecutive results: a ``ResultsBlock`` plus the boxed key columns, if any.
+/// A run of consecutive results: a ``ResultsBlock`` plus the boxed key columns, if any, and
+/// the text of strings too long for the block's words, if any.
 ///
 /// The block is owned here (freed on deinit) and may be replaced by a larger or wider one when
 /// results are inserted past its capacity or its layout (slots are kept).
@@ -9,6 +10,10 @@ final class ResultsChunk {
     /// Columns kept as ``KeyColumn``s (by slot, one value per slot), by sort key (empty until
     /// one is).
     private var boxed: [KeyColumn] = []
+    /// By sort key, for a string column: by slot, the whole text of each string longer than
+    /// ``StringWord/inlineCapacity`` (the block's word holds its first bytes; the text of a
+    /// slot whose word is inline is unused). Empty until a chunk has such a string.
+    private var overflow: [UTF8Column] = []
     let keyCount: Int
 
     /// Results in the chunk.
@@ -60,10 +65,23 @@ final class ResultsChunk {
             if column.isNull(o) {
                 block.setNull(k, BlockSlot(o), true)
                 words[o] = 0
+            } else if mode == .string {
+                column.strings.withUTF8(at: o) { utf8 in
+                    let word = StringWord.make(utf8)
+                    words[o] = Int64(bitPattern: word)
+                    if !StringWord.isInline(word) { keepOverflow(k, utf8, in: BlockSlot(o)) }
+                }
             } else {
                 words[o] = column.word(at: o)
             }
         }
+    }
+
+    /// Keeps the text `utf8` of the long string whose first bytes `slot` of column `k` holds.
+    private func keepOverflow(_ k: Int, _ utf8: UnsafeBufferPointer<UInt8>, in slot: BlockSlot) {
+        if overflow.isEmpty { overflow = [UTF8Column](repeating: UTF8Column(), count: keyCount) }
+        if overflow[k].count < block.capacity { overflow[k].appendEmptyRows(block.capacity - overflow[k].count) }
+        overflow[k].set(utf8: utf8, at: slot.index)
     }
 
     /// Keeps column `k` as `column` (one value per slot).
@@ -87,21 +105,41 @@ final class ResultsChunk {
     func boxedColumn(_ k: Int) -> KeyColumn? { isBoxed(k) ? boxed[k] : nil }
 
     /// The value of row `row` of column `k`.
-    func value(_ k: Int, at row: Int) -> Value {
-        let slot = block.slot(ofRow: row)
-        return isBoxed(k) ? boxed[k].value(at: slot.index) : block.value(k, slot)
+    func value(_ k: Int, at row: Int) -> Value { value(k, in: block.slot(ofRow: row)) }
+
+    /// The value in `slot` of column `k`.
+    private func value(_ k: Int, in slot: BlockSlot) -> Value {
+        if isBoxed(k) { return boxed[k].value(at: slot.index) }
+        if block.holdsOverflowString(k, slot) { return .string(overflow[k].string(at: slot.index)) }
+        return block.value(k, slot)
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the string in `slot` of string column `k` (not nil).
+    private func withUTF8<R>(_ k: Int, in slot: BlockSlot, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let word = UInt64(bitPattern: block.word(k, slot))
+        return StringWord.isInline(word) ? StringWord.withUTF8(ofInline: word, body) : overflow[k].withUTF8(at: slot.index, body)
     }
 
     /// ``SortKey/compare(_:_:)`` of row `row` of column `k` with `v` (direction not applied).
     @inline(__always)
     func compare(_ k: Int, _ row: Int, _ v: Value, key: SortKey) -> Int {
-        isBoxed(k) ? boxed[k].compare(block.slot(ofRow: row).index, v, key: key) : block.compare(k, row: row, v, key: key)
+        if isBoxed(k) { return boxed[k].compare(block.slot(ofRow: row).index, v, key: key) }
+        if let order = block.compare(k, row: row, v, key: key) { return order }
+        // A long string whose first bytes do not decide: its whole text.
+        let slot = block.slot(ofRow: row)
+        if key.comparison == .binary, case .string(let y) = v {
+            return overflow[k].compareBinary(slot.index, y)
+        }
+        return key.compare(value(k, in: slot), v)
     }
 
     /// Whether row `row` of column `k` holds `v`.
     @inline(__always)
     func holds(_ k: Int, _ v: Value, at row: Int) -> Bool {
-        isBoxed(k) ? boxed[k].holds(v, at: block.slot(ofRow: row).index) : block.holds(k, v, row: row)
+        if isBoxed(k) { return boxed[k].holds(v, at: block.slot(ofRow: row).index) }
+        if let holds = block.holds(k, v, row: row) { return holds }
+        guard case .string(let y) = v else { return false }
+        return overflow[k].holds(y, at: block.slot(ofRow: row).index)
     }
 
     /// Whether row `i` of column `k` and row `j` of `other`'s hold the same value.
@@ -110,12 +148,32 @@ final class ResultsChunk {
         return value(k, at: i) == other.value(k, at: j)
     }
 
+    /// What is wrong with the long strings' text (a slot whose word names more text than the
+    /// overflow column holds for it), if anything; for the index's debug checks.
+    func overflowViolation() -> String? {
+        for k in 0..<keyCount where !isBoxed(k) && block.mode(k) == .string {
+            for row in 0..<count {
+                let slot = block.slot(ofRow: row)
+                guard block.holdsOverflowString(k, slot) else { continue }
+                guard k < overflow.count, slot.index < overflow[k].count else { return "no text for the long string in \(slot) of column \(k)" }
+                let word = overflow[k].withUTF8(at: slot.index) { StringWord.make($0) }
+                if word != UInt64(bitPattern: block.word(k, slot)) { return "the text in \(slot) of column \(k) does not start as its word" }
+            }
+        }
+        return nil
+    }
+
     /// Column `k`'s rows, in order, as a ``KeyColumn``.
     func column(_ k: Int) -> KeyColumn {
         var column = KeyColumn(kind: isBoxed(k) ? boxed[k].kind : block.mode(k).kind!)
         column.reserveCapacity(count)
         if isBoxed(k) {
             for row in 0..<count { column.appendRow(of: boxed[k], block.slot(ofRow: row).index) }
+        } else if block.mode(k) == .string {
+            for row in 0..<count {
+                let slot = block.slot(ofRow: row)
+                if block.isNull(k, slot) { column.appendNull() } else { withUTF8(k, in: slot) { column.appendUTF8($0) } }
+            }
         } else {
             for row in 0..<count { column.append(block.value(k, block.slot(ofRow: row))) }
         }
@@ -152,7 +210,15 @@ final class ResultsChunk {
             let v = entry.keys[k]
             if isBoxed(k) {
                 boxed[k].set(v, at: slot.index)
-            } else if !block.store(k, v, in: slot) {
+            } else if block.store(k, v, in: slot) {
+                continue
+            } else if block.mode(k) == .string, case .string(var long) = v {
+                long.withUTF8 { utf8 in
+                    block.setWord(k, slot, Int64(bitPattern: StringWord.make(utf8)))
+                    block.setNull(k, slot, false)
+                    keepOverflow(k, utf8, in: slot)
+                }
+            } else {
                 boxColumn(k, storing: v, in: slot)
             }
         }
@@ -166,10 +232,11 @@ final class ResultsChunk {
         column.reserveCapacity(block.capacity)
         for s in 0..<block.capacity {
             let t = BlockSlot(s)
-            column.append(block.isOccupied(t) ? block.value(k, t) : .null)
+            column.append(block.isOccupied(t) ? value(k, in: t) : .null)
         }
         column.set(v, at: slot.index)
         box(column, at: k)
+        if !overflow.isEmpty { overflow[k] = UTF8Column() }
     }
 
     /// Moves the results into a block of `shape` (slot numbers kept).
@@ -181,5 +248,6 @@ final class ResultsChunk {
         for k in boxed.indices where isBoxed(k) {
             for _ in 0..<grownBy { boxed[k].appendNull() }
         }
+        for k in overflow.indices where overflow[k].count > 0 { overflow[k].appendEmptyRows(grownBy) }
     }
 }

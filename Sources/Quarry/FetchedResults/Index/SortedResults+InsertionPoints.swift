@@ -47,9 +47,27 @@ extension SortedResults {
                 return low
             }
         }
+        // A string first key in byte order: the block's words decide, the chunk object (long
+        // strings, the other keys, the ID) is read only on equal words.
+        if let first = sortKeys.first, first.comparison == .binary, block.mode(0) == .string, case .string(let y) = entry.keys[0] {
+            let target = StringWord.make(y)
+            while low < high {
+                let mid = (low + high) / 2
+                let slot = block.slot(ofRow: mid)
+                let before: Bool
+                if block.isNull(0, slot) {
+                    before = first.ascending
+                } else {
+                    let x = UInt64(bitPattern: block.word(0, slot))
+                    before = x != target ? (first.ascending ? x < target : x > target) : precedes(chunks[c], mid, entry)
+                }
+                if before { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
         let chunk = chunks[c]
-        // A boxed first key (strings): its column read once for the whole search, the other
-        // keys and the ID only on a tie.
+        // A boxed first key (mixed kinds): its column read once for the whole search, the
+        // other keys and the ID only on a tie.
         if let first = sortKeys.first, let column = chunk.boxedColumn(0) {
             let y = entry.keys[0]
             while low < high {

@@ -33,6 +33,7 @@ extension SortedResults {
         if chunk.count == 0 { return "chunk \(c) is empty" }
         if chunk.count > Self.maxChunk { return "chunk \(c) holds \(chunk.count), more than \(Self.maxChunk)" }
         if record.block.raw != chunk.block.raw { return "record \(c) names a stale block" }
+        if let violation = chunk.overflowViolation() { return "chunk \(c): \(violation)" }
         if Int(record.count) != chunk.count { return "record \(c) counts \(record.count), the chunk holds \(chunk.count)" }
         if record.start != (c == 0 ? 0 : chunkRecords[c - 1].start + Int(chunkRecords[c - 1].count)) { return "record \(c) starts at \(record.start)" }
         if record.handle != chunk.handle || chunkIndexOfHandle[Int(chunk.handle)] != Int32(c) { return "handle of chunk \(c)" }

@@ -26,8 +26,8 @@ extension SortedResults {
     @inline(__always)
     private func holdsKeys(_ keys: Keys, in block: ResultsBlock, location: Location) -> Bool {
         for k in keys.indices {
-            let holds = block.mode(k) != .boxed ? block.holds(k, keys[k], row: location.offset)
-                                                : chunks[location.chunk].holds(k, keys[k], at: location.offset)
+            // The chunk object only when the block cannot tell (a boxed column, a long string).
+            let holds = block.holds(k, keys[k], row: location.offset) ?? chunks[location.chunk].holds(k, keys[k], at: location.offset)
             if !holds { return false }
         }
         return true

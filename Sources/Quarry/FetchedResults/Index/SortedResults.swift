@@ -2,9 +2,10 @@
 /// object ID), kept sorted by binary search.
 ///
 /// Stored in chunks (``ResultsChunk``) of at most ``maxChunk`` results, each one block of
-/// memory (``ResultsBlock``: IDs and typed sort keys by slot; strings and other values as
-/// ``KeyColumn``s beside it), so a million results cost about 20 bytes each and no
-/// allocation per result, a change touches one block per chunk, and a batch of k changes
+/// memory (``ResultsBlock``: IDs and typed sort keys by slot, strings of up to seven bytes
+/// whole and longer ones' first bytes; the text of longer strings and values of other kinds
+/// beside it), so a million results cost about 20 bytes each and no allocation per result,
+/// a change touches one block per chunk, and a batch of k changes
 /// rewrites only the chunks it touches (O(k · chunk) work, not O(n)). Blocks come from
 /// ``BlockArena``. Each object's place is found in constant time through ``PositionIndex``
 /// (primary key → chunk handle and slot), which changes only for results that move to another

@@ -66,11 +66,21 @@ struct UTF8Column {
         spans.insert(span, at: i)
     }
 
+    /// Appends `n` rows of empty text.
+    mutating func appendEmptyRows(_ n: Int) {
+        spans.append(contentsOf: repeatElement(Span(start: UInt32(bytes.count), length: 0), count: n))
+    }
+
     /// Makes row `i` hold `s`.
     mutating func set(_ s: String, at i: Int) {
-        unusedBytes += Int(spans[i].length)
         var s = s
-        spans[i] = s.withUTF8 { store($0) }
+        s.withUTF8 { set(utf8: $0, at: i) }
+    }
+
+    /// Makes row `i` hold the text `utf8`.
+    mutating func set(utf8: UnsafeBufferPointer<UInt8>, at i: Int) {
+        unusedBytes += Int(spans[i].length)
+        spans[i] = store(utf8)
         compactIfWasteful()
     }
 

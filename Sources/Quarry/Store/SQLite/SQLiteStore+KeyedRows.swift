@@ -19,13 +19,32 @@ extension SQLiteStore {
         let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
         let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
         try read { db in
-            let statement = try db.cachedStatement(sql: sql)
-            try statement.setArguments(arguments)
-            let raw = SQLiteRawStatement(statement)
-            defer { raw.reset() }
-            let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: Int32(idColumns.count), types: outputs.map(\.type))
-            while try raw.step() { try body(row) }
+            try Self.withScanCache(db) {
+                let statement = try db.cachedStatement(sql: sql)
+                try statement.setArguments(arguments)
+                let raw = SQLiteRawStatement(statement)
+                defer { raw.reset() }
+                let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: Int32(idColumns.count), types: outputs.map(\.type))
+                while try raw.step() { try body(row) }
+            }
         }
+    }
+
+    /// The page cache, in KiB, of a connection while it reads keyed rows.
+    static let scanCacheKiB = 256
+
+    /// Runs `body` (a pass over many rows) with `db`'s page cache at ``scanCacheKiB``, then
+    /// puts the connection's setting back.
+    ///
+    /// A pass over an index reads each page once, so SQLite's default cache (2 MB) would only
+    /// fill with pages nobody reads again, and stay allocated: a fifth of the browser's heap
+    /// once a million rows' index is built (`browse-resident` in BENCHMARKS.md). The few
+    /// interior pages a pass does read again fit in the small cache.
+    static func withScanCache<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let saved = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -\(scanCacheKiB)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(saved)") }
+        return try body()
     }
 }
 
