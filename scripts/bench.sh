@@ -34,8 +34,9 @@ done
 source scripts/bench-table.sh
 
 if [ "$build" = 1 ]; then
-  swift build -c release --product quarry-bench >/dev/null || { echo "bench.sh: the release build of quarry-bench failed" >&2; exit 1; }
-  swift build -c release --product quarry >/dev/null || { echo "bench.sh: the release build of quarry failed" >&2; exit 1; }
+  # The same build as README's (static Swift runtime and Foundation, lld, packed relocations).
+  bash scripts/release-build.sh --product quarry-bench >/dev/null || { echo "bench.sh: the release build of quarry-bench failed" >&2; exit 1; }
+  bash scripts/release-build.sh --product quarry >/dev/null || { echo "bench.sh: the release build of quarry failed" >&2; exit 1; }
 fi
 bin=$(swift build -c release --show-bin-path)
 bench="$bin/quarry-bench" quarry="$bin/quarry"
