@@ -276,9 +276,13 @@ public final class FetchedResultsController: @unchecked Sendable {
     }
 
     /// Where `object` is (as of the last change event), or `nil`.
-    public func indexPath(for object: ManagedObject) -> RowPath? {
+    public func indexPath(for object: ManagedObject) -> RowPath? { indexPath(forObjectID: object.objectID) }
+
+    /// Where the object `id` is (as of the last change event), or `nil`: looked up in the
+    /// index by ID, so no object is registered in the context for it.
+    public func indexPath(forObjectID id: ObjectID) -> RowPath? {
         context.checkQueue()
-        guard let i = results.position(of: object.objectID) else { return nil }
+        guard let i = results.position(of: id) else { return nil }
         return path(ofIndex: i)
     }
 

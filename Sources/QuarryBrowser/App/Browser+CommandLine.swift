@@ -27,35 +27,14 @@ extension Browser {
             for key in keys where !sortableKeyPaths.contains(key.keyPath) {
                 return ("cannot sort by '\(key.keyPath)' (Tab completes the keys)", nil)
             }
-            var query = table.query
-            query.sort = keys
-            if let section = query.sectionKey, !keys.contains(where: { $0.keyPath == section }) {
-                query.sort = [SortKey(section)] + keys
-            }
-            let description = keys.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", ")
             do {
-                try startFetch(query, label: "sorting") { [weak self] error in
-                    switch error {
-                    case nil: self?.message = ("sorted by \(description)", false)
-                    case QueryCancellationError.cancelled?: self?.message = ("sort cancelled", false)
-                    case let error?: self?.message = ("cannot sort: \(error)", true)
-                    }
-                }
+                try startSort(keys)  // the section key, if any, stays first (TableQuery.effectiveSort)
             } catch {
                 return ("cannot sort: \(error)", nil)
             }
         case .filter(let filter):
-            var query = table.query
-            query.filter = filter
             do {
-                try startFetch(query, label: "filtering") { [weak self] error in
-                    guard let self else { return }
-                    switch error {
-                    case nil: self.message = filter == nil ? ("filter cleared", false) : ("\(self.table.rowCount) rows match", false)
-                    case QueryCancellationError.cancelled?: self.message = ("filter cancelled; the old filter stays", false)
-                    case let error?: self.message = ("filter failed: \(error)", true)
-                    }
-                }
+                try startFilter(filter) { [weak self] error in self?.message = ("filter failed: \(error)", true) }
             } catch let error as QueryError {
                 let column = Self.column(of: error, in: filter ?? "").map { $0 + text.count - (filter?.count ?? 0) }
                 return (error.description, column)
@@ -102,9 +81,10 @@ extension Browser {
     func completePrompt(_ state: PromptState) {
         let text = state.text.text
         if var completions = state.completions, !completions.candidates.isEmpty {
+            let shown = completions.candidates[completions.index]
             completions.index = (completions.index + 1) % completions.candidates.count
-            replace(in: state, range: completions.replacing, with: completions.candidates[completions.index])
-            state.completions = (completions.candidates, completions.index, completions.replacing.lowerBound..<(completions.replacing.lowerBound + completions.candidates[completions.index].count))
+            replace(in: state, range: completions.start..<(completions.start + shown.count), with: completions.candidates[completions.index])
+            state.completions = completions
             return
         }
         let characters = Array(text)
@@ -119,7 +99,7 @@ extension Browser {
             return
         }
         replace(in: state, range: start..<caret, with: first)
-        state.completions = candidates.count > 1 ? (candidates, 0, start..<(start + first.count)) : nil
+        state.completions = candidates.count > 1 ? (candidates, 0, start) : nil
         if candidates.count > 1 { state.error = ("\(candidates.count) completions: \(candidates.prefix(8).joined(separator: " "))", nil) }
     }
 

@@ -44,6 +44,11 @@ extension Browser {
     }
 
     func handleFormKey(_ key: Key, session: EditSession) {
+        // The to-one picker, when open, takes every key but Ctrl-S (Esc closes it, not the form).
+        if session.picker != nil, key != .control("s") {
+            _ = session.handle(key)
+            return
+        }
         switch key {
         case .control("s"):
             guard let report = session.save() else { return }
@@ -54,8 +59,6 @@ extension Browser {
             } else {
                 message = ("saved; " + report.conflicts.joined(separator: "; "), true)
             }
-        case .escape where session.picker != nil:
-            session.picker = nil
         case .escape:
             if session.hasChanges && !(session.isNew && !session.fields.contains(where: \.isModified)) {
                 overlay = .confirm(Confirmation(

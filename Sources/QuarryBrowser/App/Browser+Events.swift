@@ -183,22 +183,29 @@ extension Browser {
             message = ("this column cannot be sorted", true)
             return
         }
-        var query = table.query
         let comparison = SortKey.StringComparison.binary  // served by the column index
-        query.sort = [SortKey(keyPath, ascending: ascending, comparison: comparison)]
-        if let section = query.sectionKey, section == keyPath {
-            query.sort = [SortKey(keyPath, ascending: ascending)]
-        }
+        let key = table.query.sectionKey == keyPath ? SortKey(keyPath, ascending: ascending) : SortKey(keyPath, ascending: ascending, comparison: comparison)
         do {
-            try startFetch(query, label: "sorting") { [weak self] error in
-                switch error {
-                case nil: self?.message = ("sorted by \(keyPath) \(ascending ? "▲" : "▼")", false)
-                case QueryCancellationError.cancelled?: self?.message = ("sort cancelled", false)
-                case let error?: self?.message = ("cannot sort by \(keyPath): \(error)", true)
-                }
-            }
+            try startSort([key])
         } catch {
             message = ("cannot sort by \(keyPath): \(error)", true)
+        }
+    }
+
+    /// Sorts the table by `keys` (the section key, if any, stays first), its query off the main
+    /// queue ("sorting…", Esc cancels); the status line says how it went.
+    /// - Throws: at once, for keys the query cannot sort by.
+    func startSort(_ keys: [SortKey]) throws {
+        var query = table.query
+        query.sort = keys
+        let description = keys.map { "\($0.keyPath) \($0.ascending ? "▲" : "▼")" }.joined(separator: ", ")
+        let names = keys.map(\.keyPath).joined(separator: ", ")
+        try startFetch(query, label: "sorting") { [weak self] error in
+            switch error {
+            case nil: self?.message = ("sorted by \(description)", false)
+            case QueryCancellationError.cancelled?: self?.message = ("sort cancelled", false)
+            case let error?: self?.message = ("cannot sort by \(names): \(error)", true)
+            }
         }
     }
 
@@ -262,11 +269,7 @@ extension Browser {
 
     private func openDetail() {
         guard let id = table.cursorID else { return }
-        do {
-            overlay = .detail([try DetailPage(objectID: id, context: stack.mainContext)])
-        } catch {
-            message = ("cannot open the object: \(error)", true)
-        }
+        showDetail(id)
     }
 
     private func handleDetailKey(_ key: Key, pages: [DetailPage]) {

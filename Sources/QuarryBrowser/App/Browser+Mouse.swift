@@ -56,7 +56,7 @@ extension Browser {
     private func columnIndex(atX x: Int) -> Int? {
         let columns = shownColumns
         let view = TableView(columns: columns.map { TableColumn(title: $0.title, width: $0.width) }, lines: [],
-                             firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn)
+                             firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn, lastColumnFills: true)
         return view.column(atX: x, width: lastSize.width)
     }
 }

@@ -97,7 +97,7 @@ extension Browser {
     /// Shows the object `id`: the cursor on its row when the table (with its filter) holds it,
     /// else its detail page.
     func show(_ id: ObjectID) {
-        if let path = table.controller.indexPath(for: stack.mainContext.object(with: id)) {
+        if let path = table.controller.indexPath(forObjectID: id) {
             table.reveal(path)
             return
         }
@@ -115,7 +115,7 @@ extension Browser {
         do {
             overlay = .detail([try DetailPage(objectID: id, context: stack.mainContext)])
         } catch {
-            message = ("cannot show the object (deleted since?): \(error)", true)
+            message = ("cannot open the object: \(error)", true)
         }
     }
 }

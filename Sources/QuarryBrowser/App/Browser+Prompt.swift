@@ -24,8 +24,12 @@ extension Browser {
                     lastSearchColumn = column
                     afterFullIndex { [weak self] in
                         guard let self else { return }
-                        if !self.searchColumn(column, for: text, from: self.table.cursor, forward: true, includeStart: true) {
-                            self.message = ("no \(column.title) starts with \"\(text)\"; the cursor stays", true)
+                        do {
+                            if try !self.searchColumn(column, for: text, from: self.table.cursor, forward: true, includeStart: true) {
+                                self.message = ("no \(column.title) starts with \"\(text)\"; the cursor stays", true)
+                            }
+                        } catch {
+                            self.message = ("cannot search \(column.title): \(error)", true)
                         }
                     }
                 } else {
@@ -102,26 +106,34 @@ extension Browser {
     /// itself fails, the prompt comes back with the text and the error. Meanwhile, and after a
     /// failure or a cancellation, the old filter stays.
     private func applyFilter(_ text: String, state: PromptState) -> Bool {
-        var query = table.query
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        query.filter = trimmed.isEmpty ? nil : trimmed
         do {
-            try startFetch(query, label: "filtering") { [weak self] error in
-                guard let self else { return }
-                switch error {
-                case nil:
-                    self.message = query.filter == nil ? ("filter cleared", false) : ("\(self.table.rowCount) rows match", false)
-                case QueryCancellationError.cancelled?:
-                    self.message = ("filter cancelled; the old filter stays", false)
-                case let error?:
-                    self.showFilterError(error, text: text, state: state)
-                }
+            try startFilter(trimmed.isEmpty ? nil : trimmed) { [weak self] error in
+                self?.showFilterError(error, text: text, state: state)
             }
             return true
         } catch {
             showFilterError(error, text: text, state: state)
         }
         return false
+    }
+
+    /// Filters the table with `filter` (`nil` clears it), its query off the main queue
+    /// ("filtering…", Esc cancels); the status line says how many rows match, and `onFailure`
+    /// is told when the query itself fails. Meanwhile, and after a failure or a cancellation,
+    /// the old filter stays.
+    /// - Throws: at once, for a filter that does not compile.
+    func startFilter(_ filter: String?, onFailure: @escaping @MainActor (Error) -> Void) throws {
+        var query = table.query
+        query.filter = filter
+        try startFetch(query, label: "filtering") { [weak self] error in
+            guard let self else { return }
+            switch error {
+            case nil: self.message = filter == nil ? ("filter cleared", false) : ("\(self.table.rowCount) rows match", false)
+            case QueryCancellationError.cancelled?: self.message = ("filter cancelled; the old filter stays", false)
+            case let error?: onFailure(error)
+            }
+        }
     }
 
     /// Shows `error` in the filter prompt (reopened when nothing else is open), the caret on the

@@ -94,19 +94,13 @@ extension Browser {
         let lines = table.visibleLines(columns: columns, now: ResultsTable.uptime())
         fitColumnWidths(to: lines)
         columns = shownColumns
-        var tableColumns = columns.map { spec -> TableColumn in
+        let tableColumns = columns.map { spec -> TableColumn in
             let sorted = sortKeys.first { $0.keyPath == spec.sortKeyPath }
             return TableColumn(title: spec.title, width: spec.width, alignment: spec.alignment, sortAscending: sorted?.ascending)
         }
         // The last column takes the width left over when it is on screen.
-        let layout = TableView(columns: tableColumns, lines: [], firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn)
-        let visible = layout.visibleColumns(width: rect.width)
-        if let last = visible.last, last == tableColumns.count - 1 {
-            let used = visible.reduce(0) { $0 + tableColumns[$1].width + 1 }
-            if used < rect.width { tableColumns[last].width += rect.width - used }
-        }
         let view = TableView(columns: tableColumns, lines: lines, firstColumn: firstColumn,
-                             freezesFirstColumn: freezesFirstColumn, selectedColumn: columnCursor)
+                             freezesFirstColumn: freezesFirstColumn, selectedColumn: columnCursor, lastColumnFills: true)
         view.render(into: &buffer, rect: rect, theme: theme)
         if table.rowCount == 0 {
             let text = table.query.filter == nil ? "no \(table.entity.name) objects" : "no rows match the filter"

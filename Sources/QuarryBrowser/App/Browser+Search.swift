@@ -23,8 +23,12 @@ extension Browser {
             return
         }
         if let column = lastSearchColumn {
-            if !searchColumn(column, for: text, from: table.cursor, forward: forward, includeStart: false) {
-                message = ("no more rows whose \(column.title) starts with \"\(text)\"", true)
+            do {
+                if try !searchColumn(column, for: text, from: table.cursor, forward: forward, includeStart: false) {
+                    message = ("no more rows whose \(column.title) starts with \"\(text)\"", true)
+                }
+            } catch {
+                message = ("cannot search \(column.title): \(error)", true)
             }
             return
         }
@@ -80,46 +84,31 @@ extension Browser {
     /// Moves the cursor to the next (previous) row at or after (before) display line `start`
     /// whose `column` starts with `text` (case- and accent-insensitively; a number typed into a
     /// number column matches that value), wrapping around. The store is asked for the IDs of the
-    /// matching rows (the table's filter and order applied); each is located in the index and
-    /// the nearest after (before) the cursor is taken, so no row is faulted in to compare.
+    /// matching rows (the table's filter applied); each is located in the index by ID and the
+    /// nearest after (before) the cursor is taken, so no row is faulted in to compare.
     /// Returns whether a row was found.
+    /// - Throws: when `text` does not parse as the column's type, or the store query fails.
     @discardableResult
-    func searchColumn(_ column: ColumnSpec, for text: String, from start: Int, forward: Bool, includeStart: Bool) -> Bool {
+    func searchColumn(_ column: ColumnSpec, for text: String, from start: Int, forward: Bool, includeStart: Bool) throws -> Bool {
         guard let keyPath = column.sortKeyPath else { return false }
-        let matches: [ObjectID]
-        do {
-            let match: ObjectPredicate
-            if case .attribute(_, let type) = column.source, ValueText.isNumeric(type) {
-                guard let number = Double(text) else {
-                    message = ("\(column.title) holds numbers: type one", true)
-                    return false
-                }
-                match = try ObjectPredicate(format: "%K == %@", .value(.string(keyPath)), .value(.double(number)))
-            } else if case .attribute(_, let type) = column.source, type != .string {
-                match = try ObjectPredicate(format: "%K == %@", .value(.string(keyPath)), .value(try ValueText.parse(text, as: type, optional: true)))
-            } else {
-                match = try ObjectPredicate(format: "%K BEGINSWITH[cd] %@", .value(.string(keyPath)), .value(.string(text)))
-            }
-            let predicate = try table.query.predicate().map { ObjectPredicate.and([$0, match]) } ?? match
-            let request = FetchRequest(entityName: table.query.entityName, predicate: predicate, sortDescriptors: table.query.effectiveSort)
-            matches = try stack.mainContext.fetchObjectIDs(request)
-        } catch {
-            message = ("cannot search \(column.title): \(error)", true)
-            return false
-        }
-        // Display lines of the matches, in the table's order (the store sorts as the index does).
-        let lines = matches.lazy.compactMap { [table] id in table.displayIndex(of: id).map { (id, $0) } }
-        let located = Array(lines)
-        guard !located.isEmpty else { return false }
-        let pick: (ObjectID, Int)?
-        if forward {
-            pick = located.first { includeStart ? $0.1 >= start : $0.1 > start } ?? located.first
+        let match: ObjectPredicate
+        if case .attribute(_, let type) = column.source, ValueText.isNumeric(type) {
+            guard let number = Double(text) else { throw ValueTextError("expected a number") }
+            match = try ObjectPredicate(format: "%K == %@", .value(.string(keyPath)), .value(.double(number)))
+        } else if case .attribute(_, let type) = column.source, type != .string {
+            match = try ObjectPredicate(format: "%K == %@", .value(.string(keyPath)), .value(try ValueText.parse(text, as: type, optional: true)))
         } else {
-            pick = located.last { includeStart ? $0.1 <= start : $0.1 < start } ?? located.last
+            match = try ObjectPredicate(format: "%K BEGINSWITH[cd] %@", .value(.string(keyPath)), .value(.string(text)))
         }
-        guard let pick else { return false }
-        if pick.1 == start && !includeStart && located.count == 1 { return false }
-        if let path = table.controller.indexPath(for: stack.mainContext.object(with: pick.0)) { table.reveal(path) }
+        let predicate = try table.query.predicate().map { ObjectPredicate.and([$0, match]) } ?? match
+        let matches = try stack.mainContext.fetchObjectIDs(FetchRequest(entityName: table.query.entityName, predicate: predicate))
+        let located = matches.compactMap { id in table.controller.indexPath(forObjectID: id).map { (path: $0, line: table.displayIndex(of: $0)) } }
+        let after = located.filter { forward ? (includeStart ? $0.line >= start : $0.line > start) : (includeStart ? $0.line <= start : $0.line < start) }
+        // Wrapping around: the first (last) match of all when none lies past the cursor.
+        let candidates = after.isEmpty ? located : after
+        guard let pick = forward ? candidates.min(by: { $0.line < $1.line }) : candidates.max(by: { $0.line < $1.line }) else { return false }
+        if pick.line == start && !includeStart && located.count == 1 { return false }
+        table.reveal(pick.path)
         return true
     }
 

@@ -44,8 +44,8 @@ final class PromptState {
     var historyIndex: Int?
     /// The line being typed when ↑ first went into the history (↓ past the newest brings it back).
     var draft: String?
-    /// The completions Tab cycles through, and which one is shown.
-    var completions: (candidates: [String], index: Int, replacing: Range<Int>)?
+    /// The completions Tab cycles through, which one is shown, and where it starts in the text.
+    var completions: (candidates: [String], index: Int, start: Int)?
 
     /// A prompt of `kind` holding `text` with the caret at its end.
     init(kind: Kind, text: String, origin: ObjectID? = nil) {

@@ -51,7 +51,6 @@ struct DetailPage {
                    let back = destination.relationships.first(where: { $0.name == inverse }), !back.isToMany {
                     tables[entries.count] = (destination.name, TableScope(owner: id, inverse: inverse,
                                                                           title: "\(relationship.name) of \(entity.name) \(objectName)"))
-                    links[entries.count] = nil
                     entries.append(.init(label: "\(relationship.name) (\(ids.count))", value: "→ \(destination.name): Enter opens all as a table", isLink: true))
                 } else {
                     entries.append(.init(label: "\(relationship.name) (\(ids.count))", value: "→ \(destination.name)", isHeading: true))
@@ -76,9 +75,7 @@ struct DetailPage {
         self.entries = entries
         self.links = links
         self.tables = tables
-        let displayKey = ColumnSpec.displayKey(of: entity)
-        let name = displayKey.flatMap { try? object.value(forKey: $0) }.map(ValueText.format) ?? ""
-        self.title = "\(entity.name) \(name.isEmpty ? id.description : name)"
+        self.title = "\(entity.name) \(objectName)"
         self.selected = Set(links.keys).union(tables.keys).min() ?? 0
     }
 

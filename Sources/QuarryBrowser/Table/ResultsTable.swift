@@ -304,10 +304,7 @@ final class ResultsTable {
 
     /// Puts the cursor on `path`'s row, expanding its section first when it is collapsed.
     func reveal(_ path: RowPath) {
-        if isCollapsed(section: path.section) {
-            collapsedSections.remove(controller.sections[path.section].name)
-            recomputeLines()
-        }
+        if isCollapsed(section: path.section) { setCollapsed(false, section: path.section) }
         moveCursor(to: displayIndex(of: path))
     }
 
@@ -324,7 +321,7 @@ final class ResultsTable {
 
     /// The display line of the object `id`, if it is in the results.
     func displayIndex(of id: ObjectID) -> Int? {
-        controller.indexPath(for: context.object(with: id)).map(displayIndex(of:))
+        controller.indexPath(forObjectID: id).map(displayIndex(of:))
     }
 
     /// The row path under the cursor, if there are rows.

@@ -68,14 +68,25 @@ public struct TableView: Sendable {
     public var freezesFirstColumn: Bool
     /// The column under the column cursor (its header is underlined), if any.
     public var selectedColumn: Int?
+    /// Whether the last column, when it is drawn, takes the width left over to the right
+    /// edge (for drawing and for ``column(atX:width:)``).
+    public var lastColumnFills = false
 
     /// Creates a table.
-    public init(columns: [TableColumn], lines: [TableLine], firstColumn: Int = 0, freezesFirstColumn: Bool = false, selectedColumn: Int? = nil) {
+    public init(columns: [TableColumn], lines: [TableLine], firstColumn: Int = 0, freezesFirstColumn: Bool = false,
+                selectedColumn: Int? = nil, lastColumnFills: Bool = false) {
         self.columns = columns
         self.lines = lines
         self.firstColumn = firstColumn
         self.freezesFirstColumn = freezesFirstColumn
         self.selectedColumn = selectedColumn
+        self.lastColumnFills = lastColumnFills
+    }
+
+    /// The width column `index` is drawn at: its own, or with ``lastColumnFills`` the rest of
+    /// a table `width` cells wide when it is the last column and starts at `left`.
+    private func drawnWidth(of index: Int, left: Int, width: Int) -> Int {
+        lastColumnFills && index == columns.count - 1 ? max(columns[index].width, width - left) : columns[index].width
     }
 
     /// The indices of the columns drawn, left to right, for a table `width` cells wide.
@@ -124,7 +135,7 @@ public struct TableView: Sendable {
                 var style = base
                 if header, index == selectedColumn { style = style.adding(.underline) }
                 let alignment = header ? .leading : column.alignment
-                let width = min(column.width, rect.maxX - x)
+                let width = min(drawnWidth(of: index, left: x - rect.x, width: rect.width), rect.maxX - x)
                 // A number too wide is cut on its left, so its end (the digits that tell 953.25
                 // from 953.75) stays: `…53.25`, never `953.…`.
                 let shown = !header && alignment == .trailing && DisplayWidth.of(text) > width
@@ -140,7 +151,7 @@ public struct TableView: Sendable {
     public func column(atX x: Int, width: Int) -> Int? {
         var left = 0
         for index in visibleColumns(width: width) {
-            let right = left + columns[index].width
+            let right = left + drawnWidth(of: index, left: left, width: width)
             if x >= left && x <= right { return index }  // the separator after a column belongs to it
             left = right + 1
         }

@@ -18,6 +18,14 @@ import Testing
         #expect(f.screen().last?.contains("row 6/30") == true)
     }
 
+    @Test func theLastColumnTakesTheRestOfTheLineForClicksToo() throws {
+        let f = try BrowserFixture(sectioned: false)
+        _ = f.screen()
+        f.browser.handle(.mouse(MouseEvent(.press, x: 118, y: 4)))
+        #expect(f.browser.table.cursorRowNumber == 3)
+        #expect(f.browser.columnCursor == f.browser.shownColumns.count - 1)
+    }
+
     @Test func aClickOnAHeaderSortsByItAndAgainReverses() async throws {
         let f = try BrowserFixture(sectioned: false)
         var screen = f.screen()
