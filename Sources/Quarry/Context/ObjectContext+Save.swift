@@ -44,11 +44,15 @@ extension ObjectContext {
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []
         var resolvedConflicts = 0
+        var written = StoreChangeSet()
         let changes = parent == nil
-            ? try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts)
+            ? try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts, written: &written)
             : try saveToParent()
         announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
                               coordinatorID: coordinator.identifier, reachedStore: parent == nil))
+        // The change set written (and the states it replaced) is freed once the save is
+        // announced: thousands of snapshots' memory is not in the way of the merges.
+        withExtendedLifetime(written) {}
         return SaveReport(outcome: .saved(changes), overwritten: overwritten, resolvedConflicts: resolvedConflicts)
     }
 
@@ -64,7 +68,10 @@ extension ObjectContext {
         return lists
     }
 
-    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue], resolvedConflicts: inout Int) throws -> SaveChanges {
+    /// Writes the pending changes in one store transaction; `written` receives the change set
+    /// sent to the store, for the caller to free after announcing the save.
+    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue], resolvedConflicts: inout Int,
+                             written: inout StoreChangeSet) throws -> SaveChanges {
         var inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         var changes = StoreChangeSet()
@@ -101,7 +108,7 @@ extension ObjectContext {
         }
         resolvedConflicts = resolved
         if let plan { overwritten = overwrittenValues(plan: plan, before: before, written: result.written) }
-        changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
+        swap(&changes, &written)
         clearInserted()
         apply(result, inserts: &inserts, updates: updates)
         return result.changes
@@ -111,12 +118,18 @@ extension ObjectContext {
     private func apply(_ result: StoreSaveResult, inserts: inout [ManagedObject], updates: [ManagedObject]) {
         let mapping = result.permanentIDs
         // References to newly inserted objects become permanent first.
-        for object in inserts + updates where !object.toOne.isEmpty || !object.toMany.isEmpty {
+        func settleReferences(of object: ManagedObject) {
+            guard !object.toOne.isEmpty || !object.toMany.isEmpty else { return }
             if !mapping.isEmpty {
                 for i in object.toOne.indices { if let t = object.toOne[i], let p = mapping[t] { object.toOne[i] = p } }
                 for key in object.toMany.keys { object.toMany[key]?.replaceIDs(mapping) }
             }
             for key in object.toMany.keys { object.toMany[key]?.clearPending() }
+        }
+        for object in inserts { settleReferences(of: object) }
+        for object in updates {
+            settleReferences(of: object)
+            if let written = result.written[object.objectID] { object.adoptWritten(written) }
         }
         // The store lists inserted rows' permanent IDs in insertion order and stores them as sent.
         let keepMapping = hasChildren.load(ordering: .relaxed)
@@ -133,9 +146,6 @@ extension ObjectContext {
             // Registration is weak: an object only this save still holds would be released at
             // once, so skip its registry entry (importers save thousands of such objects).
             if !onlyHere { registry.register(object) }
-        }
-        for object in updates {
-            if let written = result.written[object.objectID] { object.adoptWritten(written) }
         }
         if !renamed.isEmpty {
             var change = ObjectsDidChange()

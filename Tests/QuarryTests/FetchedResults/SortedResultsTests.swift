@@ -33,18 +33,21 @@ struct SortedResultsTests {
     @Test("random batches agree with a sorted array", arguments: [
         [SortKey("a")], [SortKey("b")], [SortKey("b", ascending: false)], [SortKey("s", ascending: false), SortKey("a")], [SortKey("d"), SortKey("s", comparison: .caseInsensitive)],
         [SortKey("m"), SortKey("b")], [SortKey("b"), SortKey("m", ascending: false)],
+        // Strings never nil: the fences are searched by their words; long ones share first bytes.
+        [SortKey("t")], [SortKey("t", ascending: false)], [SortKey("t"), SortKey("a", ascending: false)],
     ])
     func randomBatches(keys: [SortKey]) throws {
         var rng = SplitMix64(seed: UInt64(keys.count) &* 977 &+ (keys[0].ascending ? 5 : 6))
         func value(_ key: SortKey) -> Value {
-            // "b" is never nil (the typed integer search); the others sometimes are.
-            if key.keyPath != "b", rng.below(12) == 0 { return .null }
+            // "b" and "t" are never nil (the typed searches); the others sometimes are.
+            if key.keyPath != "b", key.keyPath != "t", rng.below(12) == 0 { return .null }
             switch key.keyPath {
             case "a", "b": return .integer(Int64(rng.below(300)))
             case "d": return .double(Double(rng.below(50)) / 4)
             // Mixed kinds in one column: chunks built typed receive values of other kinds.
             case "m": return [.integer(Int64(rng.below(30))), .double(Double(rng.below(60)) / 2), .bool(rng.below(2) == 0),
                               .date(Date(timeIntervalSinceReferenceDate: Double(rng.below(30)))), .string(String(rng.below(30)))][rng.below(rng.below(4) == 0 ? 5 : 1)]
+            case "t": return .string(["x", "apple", "applesa", "applesauce.", "applesauce.long", "ä", "ää-äää", ""][rng.below(8)] + String(rng.below(20)))
             default: return .string(["x", "X", "apple", "Apple", "b", "ä", ""][rng.below(7)] + String(rng.below(20)))
             }
         }
@@ -75,6 +78,7 @@ struct SortedResultsTests {
                     var e = entry()
                     e.keys = SortedResults.Keys(keys.map { k -> Value in
                         k.keyPath == "b" ? .integer(k.ascending ? 10_000 : -1)
+                            : k.keyPath == "t" ? .string(k.ascending ? "zzzzzzzzzz" : "")
                             : k.ascending ? (k.keyPath == "a" ? .integer(10_000) : k.keyPath == "d" ? .double(1e9) : .string("zzz")) : .null
                     })
                     additions.append(e)

@@ -119,30 +119,35 @@ extension SortedResults {
     private func edit(_ edits: [ChunkEdit], dropRows: [Int], placed: [PlacedAddition]) {
         let ahead = 16
         var replacements: [(chunk: Int, pieces: [ResultsChunk])] = []
-        PrefetchPipeline(leads: [2 * ahead, ahead, ahead / 2]).run(count: edits.count, stage: { stage, e in
-            switch stage {
-            case 0: prefetchRecord(edits[e].chunk)
-            case 1: prefetchBlock(of: edits[e], placed: placed)
-            default: prefetchFreeSlot(of: edits[e], dropRows: dropRows)
+        // The edits' rows and additions are read through buffers taken once, not sliced
+        // (retained and released) per edit.
+        dropRows.withUnsafeBufferPointer { dropRows in
+            placed.withUnsafeBufferPointer { placed in
+                PrefetchPipeline(leads: [2 * ahead, ahead, ahead / 2]).run(count: edits.count, stage: { stage, e in
+                    switch stage {
+                    case 0: prefetchRecord(edits[e].chunk)
+                    case 1: prefetchBlock(of: edits[e], placed: placed)
+                    default: prefetchFreeSlot(of: edits[e], dropRows: dropRows)
+                    }
+                }, body: { e in
+                    let edit = edits[e]
+                    let drops = UnsafeBufferPointer(rebasing: dropRows[edit.drops])
+                    let adds = UnsafeBufferPointer(rebasing: placed[edit.additions])
+                    if let pieces = self.edit(chunk: edit.chunk, drops: drops, adds: adds) { replacements.append((edit.chunk, pieces)) }
+                })
             }
-        }, body: { e in
-            let edit = edits[e]
-            let pieces = dropRows[edit.drops].withUnsafeBufferPointer { drops in
-                placed[edit.additions].withUnsafeBufferPointer { adds in self.edit(chunk: edit.chunk, drops: drops, adds: adds) }
-            }
-            if let pieces { replacements.append((edit.chunk, pieces)) }
-        })
+        }
         splice(replacements)
     }
 
-    private func prefetchBlock(of edit: ChunkEdit, placed: [PlacedAddition]) {
+    private func prefetchBlock(of edit: ChunkEdit, placed: UnsafeBufferPointer<PlacedAddition>) {
         guard edit.chunk < chunkRecords.count else { return }
         let record = chunkRecords[edit.chunk]
         record.block.prefetchOrder(rows: Int(record.count))
         for a in edit.additions { positions.prefetch(placed[a].entry.id) }
     }
 
-    private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: [Int]) {
+    private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: UnsafeBufferPointer<Int>) {
         guard !edit.additions.isEmpty, edit.chunk < chunkRecords.count else { return }
         let block = chunkRecords[edit.chunk].block
         guard block.count < block.capacity || !edit.drops.isEmpty else { return }

@@ -85,57 +85,84 @@ extension SortedResults {
         return low
     }
 
-    /// ``chunkAfter(_:fences:)`` for each of `entries`, when the fences are all integers (`nil`
-    /// otherwise): the entries with an integer first key in the key's order, each one's fences
-    /// found by galloping on from the previous entry's, so that a batch reads the fences once,
-    /// in order, instead of one binary search (a chain of scattered reads) per entry; any
-    /// other entry by ``chunkAfter(_:fences:)``.
+    /// ``chunkAfter(_:fences:)`` for each of `entries`, when the fences' first keys map onto
+    /// ordered words (`nil` otherwise): integers, or strings compared by their bytes (a
+    /// ``StringWord``), with no nil. The entries whose first key has a word are taken in the
+    /// words' order, each one's fences found by galloping on from the previous entry's, so
+    /// that a batch reads the fences once, in order, instead of one binary search (a chain of
+    /// scattered reads) per entry; fences whose word equals the entry's (equal integers,
+    /// strings sharing their first bytes) are told apart by the whole comparison. Any other
+    /// entry takes ``chunkAfter(_:fences:)``.
     private func chunksAfter(_ entries: [Entry]) -> [Int]? {
-        guard let first = sortKeys.first, fences.kind == .integer, !fences.hasNulls else { return nil }
-        var result = [Int](repeating: 0, count: entries.count)
-        var integral: [(entry: Int, key: Int64)] = []
-        integral.reserveCapacity(entries.count)
-        for (i, entry) in entries.enumerated() {
-            guard case .integer(let y) = entry.keys[0] else { result[i] = chunkAfter(entry, fences: fences); continue }
-            integral.append((i, y))
-        }
-        let order = radixOrder(integral.map { item in
-            let key = UInt64(bitPattern: item.key) ^ (1 << 63)
-            return first.ascending ? key : ~key
-        })
-        fences.ints.withUnsafeBufferPointer { fenceKeys in
-            var lower = 0
-            for j in order {
-                let (i, y) = integral[j]
-                lower = gallop(fenceKeys, from: lower, past: y, orEqual: false, ascending: first.ascending)
-                var low = lower
-                var high = lower == fenceKeys.count ? lower : gallop(fenceKeys, from: lower, past: y, orEqual: true, ascending: first.ascending)
-                // Chunks whose first key equals the entry's: by the whole comparison.
-                while low < high {
-                    let mid = (low + high) / 2
-                    if precedes(chunks[mid], 0, entries[i]) { low = mid + 1 } else { high = mid }
-                }
-                result[i] = low
+        guard let first = sortKeys.first, !fences.hasNulls else { return nil }
+        let fences = self.fences
+        switch fences.kind {
+        case .integer:
+            return fences.ints.withUnsafeBufferPointer { ints in
+                chunksAfter(entries, fenceCount: ints.count, ascending: first.ascending,
+                            fenceWord: { FenceWord.integer(ints[$0]) },
+                            entryWord: { if case .integer(let y) = $0 { FenceWord.integer(y) } else { nil } })
             }
+        case .string where first.comparison == .binary:
+            return chunksAfter(entries, fenceCount: fences.count, ascending: first.ascending,
+                               fenceWord: { fences.strings.stringWord(at: $0) },
+                               entryWord: { if case .string(let y) = $0 { StringWord.make(y) } else { nil } })
+        default:
+            return nil
+        }
+    }
+
+    /// Words that order the fences' first keys as unsigned integers.
+    private enum FenceWord {
+        /// An integer's word: its sign bit flipped, so that `Int64` order is `UInt64` order.
+        @inline(__always)
+        static func integer(_ x: Int64) -> UInt64 { UInt64(bitPattern: x) ^ (1 << 63) }
+    }
+
+    /// ``chunksAfter(_:)`` over fences whose first keys' words are `fenceWord(c)`, an entry's
+    /// first key's word being `entryWord` (`nil`: it has none).
+    @inline(__always)
+    private func chunksAfter(_ entries: [Entry], fenceCount: Int, ascending: Bool,
+                             fenceWord: (Int) -> UInt64, entryWord: (Value) -> UInt64?) -> [Int] {
+        // Descending keys: complemented words order the same way.
+        let flip: UInt64 = ascending ? 0 : ~0
+        var result = [Int](repeating: 0, count: entries.count)
+        var worded: [(entry: Int, word: UInt64)] = []
+        worded.reserveCapacity(entries.count)
+        for (i, entry) in entries.enumerated() {
+            guard let word = entryWord(entry.keys[0]) else { result[i] = chunkAfter(entry, fences: fences); continue }
+            worded.append((i, word ^ flip))
+        }
+        let key = { (c: Int) in fenceWord(c) ^ flip }
+        var lower = 0
+        for j in radixOrder(worded.map(\.word)) {
+            let (i, y) = worded[j]
+            lower = gallop(count: fenceCount, key, from: lower, past: y, orEqual: false)
+            var low = lower
+            var high = lower == fenceCount ? lower : gallop(count: fenceCount, key, from: lower, past: y, orEqual: true)
+            // Chunks whose first key's word equals the entry's: by the whole comparison.
+            while low < high {
+                let mid = (low + high) / 2
+                if precedes(chunks[mid], 0, entries[i]) { low = mid + 1 } else { high = mid }
+            }
+            result[i] = low
         }
         return result
     }
 
-    /// The first of `keys` at or after `start` that is not before `y` (`orEqual`: not before
-    /// or equal to it) in the key's direction; the keys before `start` all are.
-    private func gallop(_ keys: UnsafeBufferPointer<Int64>, from start: Int, past y: Int64, orEqual: Bool, ascending: Bool) -> Int {
-        func before(_ x: Int64) -> Bool {
-            ascending ? (orEqual ? x <= y : x < y) : (orEqual ? x >= y : x > y)
-        }
-        let n = keys.count
+    /// The first of the `count` words `key(c)` at or after `start` that is not below `y`
+    /// (`orEqual`: not below or equal to it); the words before `start` all are.
+    @inline(__always)
+    private func gallop(count n: Int, _ key: (Int) -> UInt64, from start: Int, past y: UInt64, orEqual: Bool) -> Int {
+        func before(_ x: UInt64) -> Bool { orEqual ? x <= y : x < y }
         var low = start, high = n, step = 1
         while low < n {
             let probe = min(low + step - 1, n - 1)
-            if before(keys[probe]) { low = probe + 1; step *= 2 } else { high = probe; break }
+            if before(key(probe)) { low = probe + 1; step *= 2 } else { high = probe; break }
         }
         while low < high {
             let mid = (low + high) / 2
-            if before(keys[mid]) { low = mid + 1 } else { high = mid }
+            if before(key(mid)) { low = mid + 1 } else { high = mid }
         }
         return low
     }

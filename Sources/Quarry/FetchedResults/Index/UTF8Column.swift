@@ -40,6 +40,10 @@ struct UTF8Column {
         }
     }
 
+    /// The ``StringWord`` of row `i`'s text.
+    @inline(__always)
+    func stringWord(at i: Int) -> UInt64 { withUTF8(at: i) { StringWord.make($0) } }
+
     /// Row `i`'s text.
     func string(at i: Int) -> String { withUTF8(at: i) { String(decoding: $0, as: UTF8.self) } }
 
