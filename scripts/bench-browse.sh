@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The browser benchmark of scripts/bench.sh (called by it; prints `figure NAME VALUE` lines for
-# its table), in a real terminal: tmux 120x40, polled with capture-pane every 10 ms.
+# its table), in a real terminal: tmux 120x40, polled with capture-pane every 2 ms (each poll, a capture and a grep, takes about 5 ms more).
 #   1. `quarry demo`: time to the first screen on a fresh store (seeding 100,000 tickers) and
 #      on the reopened one.
 #   2. A demo store of ROWS tickers (`quarry demo --seed-only --no-import`), then side by side:
@@ -45,7 +45,7 @@ wait_for() { # wait_for TIMEOUT REGEX...: until every REGEX matches the pane
     for re in "$@"; do grep -qE -- "$re" <<<"$screen" || { ok=0; break; }; done
     [ "$ok" = 1 ] && return 0
     [ "$(date +%s)" -lt "$deadline" ] || { echo "timeout waiting for: $*" >&2; capture >&2; return 1; }
-    sleep 0.01
+    sleep 0.002
   done
 }
 start_session() {
@@ -117,7 +117,7 @@ wait_for 900 '↑symbol' "sort-asc +$rows rows"
 deadline=$(( $(date +%s) + 300 ))
 until capture | sed -n 3p | grep -qE "[│║] $first_symbol +[│║]"; do
   [ "$(date +%s)" -lt "$deadline" ] || { echo "timeout waiting for $first_symbol on VisiData's first row" >&2; capture >&2; exit 1; }
-  sleep 0.01
+  sleep 0.002
 done
 t3=$(now)
 pid=$(pane_child)

@@ -88,6 +88,8 @@ struct DemoCommand: AsyncParsableCommand {
             }
         }
         if seedOnly {
+            // Left for other programs (benchmarks, sqlite3, a browser): the file alone holds it.
+            try (stack.writerCoordinator.store as? SQLiteStore)?.checkpointTruncatingLog()
             print(try StoreStatistics(coordinator: stack.writerCoordinator).text())
             return
         }

@@ -56,7 +56,7 @@ enum StoreOpening {
         let url = URL(fileURLWithPath: path)
         let model = isJSONStore(path)
             ? try JSONStore(url: url, model: nil, readOnly: true).model
-            : try SQLiteStore(url: url, model: nil, options: .init(readOnly: true)).model
+            : try SQLiteStore.recordedModel(url: url)
         ModelLoading.reportWarnings(of: model)
         return model
     }

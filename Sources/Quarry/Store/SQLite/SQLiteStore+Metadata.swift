@@ -31,6 +31,39 @@ extension SQLiteStore {
         return metadata
     }
 
+    /// The model recorded in the store at `url`, read by a look that writes nothing and opens
+    /// no store (what `SQLiteStore(url:model: nil, options: .init(readOnly: true)).model` is,
+    /// without opening the store's connections).
+    /// - Throws: as ``init(url:model:options:)`` opening it read-only: ``StoreError/cannotOpen(path:reason:)``,
+    ///   ``StoreError/notADatabase(path:)``, ``StoreError/notAQuarryStore(path:)``,
+    ///   ``StoreError/missingMetadata(path:)``, ``StoreError/corruptMetadata(path:reason:)``.
+    public static func recordedModel(url: URL, busyTimeout: TimeInterval = 5) throws -> ManagedObjectModel {
+        let path = url.path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.cannotOpen(path: path, reason: "no such file (a read-only store is never created)")
+        }
+        let found = try peek(path: path, busyTimeout: busyTimeout)
+        if let metadata = found.metadata { return metadata.model }
+        throw found.hasOtherTables ? StoreError.notAQuarryStore(path: path) : StoreError.missingMetadata(path: path)
+    }
+
+    /// Copies every commit in the write-ahead log into the file and empties the log
+    /// (`wal_checkpoint(TRUNCATE)`), waiting up to the busy timeout for readers to finish: for
+    /// a command that is done writing a store another program opens next, which then reads
+    /// the file alone instead of replaying a log. Returns whether the log was emptied.
+    @discardableResult
+    public func checkpointTruncatingLog() throws -> Bool {
+        guard !options.readOnly else { return false }
+        do {
+            return try pool.writeWithoutTransaction { db in
+                let result = try db.checkpoint(.truncate)
+                return result.walFrameCount == 0
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
     /// The size in bytes of the store at `url`, its write-ahead log included (0 when missing).
     public static func fileSize(url: URL) -> Int64 {
         [url.path, url.path + "-wal"].reduce(0) { total, path in

@@ -6,7 +6,7 @@ import Synchronization
 
 extension SQLiteStore {
     /// What a read-only look at an existing store file found.
-    struct Peek {
+    struct Peek: Sendable {
         /// The store's metadata (`nil`: no `Z_METADATA` table).
         var metadata: Metadata?
         /// Whether the file holds tables other than Quarry's metadata (a database Quarry did not make).
@@ -33,13 +33,19 @@ extension SQLiteStore {
     /// before and after the look and SQLite's error is not one that passes (busy, locked,
     /// a log index being rebuilt); otherwise the look is taken again, with pauses of 1 ms
     /// doubling to 50 ms, until `busyTimeout` has passed.
+    ///
+    /// A look at files in the state of this process's last look at them (see ``recentLooks``)
+    /// is not taken again: its answer is the same.
     static func peek(path: String, busyTimeout: TimeInterval = 5) throws -> Peek {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(busyTimeout, 0.05) * 1e9)
         var pause: useconds_t = 1_000
         while true {
             let before = StoreFileState(path: path)
+            if let recent = recentLooks.withLock({ $0[path] }), recent.state == before { return recent.peek }
             do {
-                return try inProcessOpening.withLock { _ in try peekOnce(path: path, busyTimeout: busyTimeout) }
+                let found = try inProcessOpening.withLock { _ in try peekOnce(path: path, busyTimeout: busyTimeout) }
+                if StoreFileState(path: path) == before { recentLooks.withLock { $0[path] = (before, found) } }
+                return found
             } catch {
                 let believed = StoreFileState(path: path) == before && !passes(error)
                 if believed || DispatchTime.now().uptimeNanoseconds >= deadline { throw error }
@@ -48,6 +54,16 @@ extension SQLiteStore {
             pause = min(pause * 2, 50_000)
         }
     }
+
+    /// The last look at each path and the state of the files it saw (the same before and
+    /// after it): the file, its `-wal` and `-shm` by inode, size and modification time, to the
+    /// nanosecond. Any commit, checkpoint, replacement or deletion changes that state, so a
+    /// look at files still in it would find the same. Opening a store takes several looks in a
+    /// row (is the file a Quarry store, which model does it record, then one for each
+    /// coordinator's store); beside a write-ahead log, each look replays the whole log in
+    /// memory (its `-shm` is never written), which for a log of thousands of frames was most
+    /// of the time `quarry browse` took to show its first screen.
+    private static let recentLooks = Mutex<[String: (state: StoreFileState, peek: Peek)]>([:])
 
     /// Held while a look's connection is open, and while a store's pool opens its first
     /// connection (``init(url:model:options:)``). SQLite shares one shared-memory index per

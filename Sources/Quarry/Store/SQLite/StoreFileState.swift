@@ -3,9 +3,9 @@ import Foundation
 /// What `stat` says of a store file and the `-wal` and `-shm` beside it: two equal states taken
 /// around a look at the store mean no connection wrote, truncated, created or deleted them
 /// meanwhile (SQLite writes the file and the log with `write`, which moves their times).
-struct StoreFileState: Equatable {
+struct StoreFileState: Equatable, Sendable {
     /// One file's identity, size and last modification.
-    struct Entry: Equatable {
+    struct Entry: Equatable, Sendable {
         var inode: UInt64
         var size: Int64
         var modifiedSeconds: Int
