@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Connects contexts to one store through one set of connections.
 ///
@@ -18,6 +19,11 @@ public final class StoreCoordinator: Sendable, ObjectSource {
 
     /// The store's model.
     public var model: ManagedObjectModel { store.model }
+
+    /// Called with what each save through this coordinator wrote, on the saving context's
+    /// queue, as soon as the store's transaction has committed: before the saving context
+    /// updates its own objects and announces the save (see ``onCommit(_:)``).
+    private let commitObserver = Mutex<(@Sendable (SaveChanges) -> Void)?>(nil)
 
     /// Creates a coordinator over `store`.
     public init(store: PersistentStore, name: String = "coordinator") {
@@ -61,8 +67,18 @@ public final class StoreCoordinator: Sendable, ObjectSource {
 
     func sourcePermanentID(for id: ObjectID) -> ObjectID? { nil }
 
-    /// Writes a change set in one transaction (see ``PersistentStore/save(_:resolve:)``).
+    /// Writes a change set in one transaction (see ``PersistentStore/save(_:resolve:)``), then
+    /// tells the commit observer what it wrote.
     func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
-        try store.save(changes, resolve: resolve)
+        let result = try store.save(changes, resolve: resolve)
+        if !result.changes.isEmpty, let observer = commitObserver.withLock({ $0 }) { observer(result.changes) }
+        return result
+    }
+
+    /// Sets the one observer of this coordinator's commits (`nil` removes it): a stack merges
+    /// its importers' saves into its main context from here, so the merge starts while the
+    /// importer is still putting its own objects in line with the save, not after.
+    func onCommit(_ observer: (@Sendable (SaveChanges) -> Void)?) {
+        commitObserver.withLock { $0 = observer }
     }
 }

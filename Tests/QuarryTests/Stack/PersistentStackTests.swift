@@ -85,6 +85,41 @@ struct PersistentStackTests {
         #expect(counted.withLock { $0 } == 1)
     }
 
+    @Test("the merge is queued at the commit, before the did-save is posted, and never for a replaced writer")
+    func mergeQueuedAtCommit() async throws {
+        let directory = TemporaryDirectory()
+        let stack = try makeStack(directory)
+        let importer = stack.importerContext()
+        // The did-save observer runs on the importer's queue, after the merge was queued on the
+        // main queue: a block it queues there runs after the merge.
+        await MainActor.run {}
+        let before = stack.mergeStatistics.count
+        let mergedBeforeDidSave = Observed()
+        let token = importer.addDidSaveObserver { _ in
+            DispatchQueue.main.async { mergedBeforeDidSave.set(stack.mergeStatistics.count == before + 1) }
+        }
+        _ = try await nextMerge(of: stack) {
+            try importer.performAndWait { let t = try importer.insert(Ticker.self); t.symbol = "A"; try importer.save() }
+        }
+        await MainActor.run {}
+        token.cancel()
+        #expect(mergedBeforeDidSave.value == true)
+
+        // A context on a writer coordinator that destroyAndSetUp() replaced: not merged.
+        let old = ObjectContext(concurrencyType: .privateQueue, coordinator: stack.writerCoordinator, name: "old")
+        try stack.destroyAndSetUp()
+        let counted = Mutex(0)
+        let observer = stack.addMergeObserver { _ in counted.withLock { $0 += 1 } }
+        defer { observer.cancel() }
+        try old.performAndWait { let t = try old.insert(Ticker.self); t.symbol = "OLD"; try old.save() }
+        _ = try await nextMerge(of: stack) {
+            let current = stack.importerContext()
+            try current.performAndWait { let t = try current.insert(Ticker.self); t.symbol = "NEW"; try current.save() }
+        }
+        await MainActor.run {}
+        #expect(counted.withLock { $0 } == 1, "only the current writer's save was merged")
+    }
+
     @Test("a temporary context never reaches main or disk; its save is refused")
     func temporary() async throws {
         let directory = TemporaryDirectory()
@@ -184,4 +219,11 @@ struct PersistentStackTests {
         let url = PersistentStack.defaultStoreURL(name: "demo")
         #expect(url.path.hasSuffix("quarry/demo.sqlite"))
     }
+}
+
+/// A value set on one queue and read on another (the lock orders the set before the read).
+private final class Observed: Sendable {
+    private let stored = Mutex<Bool?>(nil)
+    var value: Bool? { stored.withLock { $0 } }
+    func set(_ value: Bool) { stored.withLock { $0 = value } }
 }
