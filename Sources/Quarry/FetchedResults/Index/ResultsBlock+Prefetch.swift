@@ -10,6 +10,13 @@ extension ResultsBlock {
     @inline(__always)
     func prefetchSearch(rows: Int) {
         prefetchOrder(rows: rows)
+        prefetchMiddleWord(rows: rows)
+    }
+
+    /// The part of ``prefetchSearch(rows:)`` that reads the header (to find the words): for a
+    /// pipeline stage run once ``prefetchOrder(rows:)`` has brought the header in.
+    @inline(__always)
+    func prefetchMiddleWord(rows: Int) {
         guard keyColumnCount > 0, mode(0) != .boxed else { return }
         Prefetch.read(words(0) + rows / 2)
     }
@@ -19,6 +26,13 @@ extension ResultsBlock {
     @inline(__always)
     func prefetchSlot(_ slot: BlockSlot, rows: Int) {
         prefetchOrder(rows: rows)
+        prefetchSlotLines(slot)
+    }
+
+    /// The part of ``prefetchSlot(_:rows:)`` that reads the header (to find the slot's lines):
+    /// for a pipeline stage run once ``prefetchOrder(rows:)`` has brought the header in.
+    @inline(__always)
+    func prefetchSlotLines(_ slot: BlockSlot) {
         let shape = shape
         Prefetch.read(raw + shape.primaryKeysOffset + slot.index * Int(shape.primaryKeyWidth.rawValue))
         if shape.entitiesPerSlot { Prefetch.read(raw + shape.entitiesOffset + slot.index * 4) }

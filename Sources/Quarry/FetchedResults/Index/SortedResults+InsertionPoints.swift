@@ -10,13 +10,14 @@ extension SortedResults {
         let fences = self.fences
         var chunkOf = chunksAfter(entries) ?? entries.map { chunkAfter($0, fences: fences) }
         chunkRecords.withUnsafeBufferPointer { records in
-            PrefetchPipeline(leads: [8, 0]).run(count: chunkOf.count, stage: { stage, i in
+            PrefetchPipeline(leads: [16, 8, 0]).run(count: chunkOf.count, stage: { stage, i in
                 if stage == 0 {
                     chunkOf[i] -= 1
                     prefetchRecord(chunkOf[i])
                 } else if chunkOf[i] >= 0 {
                     let record = records[chunkOf[i]]
-                    if sortKeys.isEmpty { record.block.prefetchOrder(rows: Int(record.count)) } else { record.block.prefetchSearch(rows: Int(record.count)) }
+                    // The header and order first; the middle word (found from the header) once they are in.
+                    if stage == 1 { record.block.prefetchOrder(rows: Int(record.count)) } else if !sortKeys.isEmpty { record.block.prefetchMiddleWord(rows: Int(record.count)) }
                 }
             }, body: { _ in })
         }

@@ -37,27 +37,38 @@ extension SortedResults {
     /// each ID's chunk and slot from the position index, then that slot's ID (the whole chunk
     /// only when the slot holds another) and the slot's row.
     ///
-    /// Three reads depend on one another (the position entry, the chunk's record, the block's
-    /// lines); a ``PrefetchPipeline`` starts each `distance` IDs before the next needs it, so
-    /// that a batch from a large index costs far less than one ``location(of:)`` after another.
+    /// Five reads depend on one another (the position entry, the handle's chunk index, the
+    /// chunk's record, the block's header and order, the slot's lines); a
+    /// ``PrefetchPipeline`` starts each `distance` IDs before the next needs it, so that a
+    /// batch from a large index costs far less than one ``location(of:)`` after another.
     func locations(of ids: [ObjectID]) -> [Location?] {
+        var handles = [(handle: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
         var recorded = [(chunk: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
         let distance = 8
         chunkRecords.withUnsafeBufferPointer { records in
-            PrefetchPipeline(leads: [2 * distance, distance, 0]).run(count: ids.count, stage: { stage, i in
-                switch stage {
-                case 0:
-                    positions.prefetch(ids[i])
-                case 1:
-                    guard let p = positions[ids[i]] else { return }
-                    let c = Int(chunkIndexOfHandle[Int(p.handle)])
-                    recorded[i] = (c, p.slot)
-                    prefetchRecord(c)
-                default:
-                    guard let (c, slot) = recorded[i], c >= 0 && c < records.count else { return }
-                    records[c].block.prefetchSlot(slot, rows: Int(records[c].count))
-                }
-            }, body: { _ in })
+            chunkIndexOfHandle.withUnsafeBufferPointer { chunkIndexes in
+                PrefetchPipeline(leads: [4 * distance, 3 * distance, 2 * distance, distance, 0]).run(count: ids.count, stage: { stage, i in
+                    switch stage {
+                    case 0:
+                        positions.prefetch(ids[i])
+                    case 1:
+                        guard let p = positions[ids[i]], Int(p.handle) < chunkIndexes.count else { return }
+                        handles[i] = (Int(p.handle), p.slot)
+                        Prefetch.read(chunkIndexes.baseAddress! + Int(p.handle))
+                    case 2:
+                        guard let (handle, slot) = handles[i] else { return }
+                        let c = Int(chunkIndexes[handle])
+                        recorded[i] = (c, slot)
+                        prefetchRecord(c)
+                    case 3:
+                        guard let (c, _) = recorded[i], c >= 0 && c < records.count else { return }
+                        records[c].block.prefetchOrder(rows: Int(records[c].count))
+                    default:
+                        guard let (c, slot) = recorded[i], c >= 0 && c < records.count else { return }
+                        records[c].block.prefetchSlotLines(slot)
+                    }
+                }, body: { _ in })
+            }
         }
         var result = [Location?](repeating: nil, count: ids.count)
         chunkRecords.withUnsafeBufferPointer { records in
