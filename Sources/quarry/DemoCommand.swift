@@ -89,6 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if seedOnly {
             // Left for other programs (benchmarks, sqlite3, a browser): the file alone holds it.
+            // (Not when another program is reading it meanwhile: the log then stays, whole.)
             try (stack.writerCoordinator.store as? SQLiteStore)?.checkpointTruncatingLog()
             print(try StoreStatistics(coordinator: stack.writerCoordinator).text())
             return

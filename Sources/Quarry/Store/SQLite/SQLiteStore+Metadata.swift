@@ -50,7 +50,9 @@ extension SQLiteStore {
     /// Copies every commit in the write-ahead log into the file and empties the log
     /// (`wal_checkpoint(TRUNCATE)`), waiting up to the busy timeout for readers to finish: for
     /// a command that is done writing a store another program opens next, which then reads
-    /// the file alone instead of replaying a log. Returns whether the log was emptied.
+    /// the file alone instead of replaying a log. Returns whether the log was emptied: not when
+    /// another connection still reads an older state after the busy timeout (the log then stays
+    /// as it is, every commit in it).
     @discardableResult
     public func checkpointTruncatingLog() throws -> Bool {
         guard !options.readOnly else { return false }
@@ -59,6 +61,8 @@ extension SQLiteStore {
                 let result = try db.checkpoint(.truncate)
                 return result.walFrameCount == 0
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            return false
         } catch {
             throw Self.storeError(error, path: path)
         }

@@ -81,5 +81,20 @@ struct SQLiteStoreOpeningCostTests {
 
         let readOnly = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
         #expect(try readOnly.checkpointTruncatingLog() == false, "a read-only store never checkpoints")
+
+        // A reader holding an older state: the log cannot be emptied; nothing fails or is lost.
+        var options = SQLiteStore.Options()
+        options.busyTimeout = 0.05
+        let writer = try SQLiteStore(url: url, model: nil, options: options)
+        let reader = try DatabaseQueue(path: url.path)
+        try reader.inDatabase { db in
+            try db.execute(sql: "BEGIN")
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM Sector")
+            let more = ChangeMaker(model: writer.model)
+            _ = try writer.insert([more.insert("Sector", ["name": .string("late")])])
+            #expect(try writer.checkpointTruncatingLog() == false)
+            try db.execute(sql: "COMMIT")
+        }
+        #expect(try DatabaseQueue(path: url.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM Sector") } == 501)
     }
 }
