@@ -44,15 +44,11 @@ extension ObjectContext {
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []
         var resolvedConflicts = 0
-        var written = StoreChangeSet()
         let changes = parent == nil
-            ? try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts, written: &written)
+            ? try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts)
             : try saveToParent()
         announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
                               coordinatorID: coordinator.identifier, reachedStore: parent == nil))
-        // The change set written (and the states it replaced) is freed once the save is
-        // announced: thousands of snapshots' memory is not in the way of the merges.
-        withExtendedLifetime(written) {}
         return SaveReport(outcome: .saved(changes), overwritten: overwritten, resolvedConflicts: resolvedConflicts)
     }
 
@@ -68,10 +64,7 @@ extension ObjectContext {
         return lists
     }
 
-    /// Writes the pending changes in one store transaction; `written` receives the change set
-    /// sent to the store, for the caller to free after announcing the save.
-    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue], resolvedConflicts: inout Int,
-                             written: inout StoreChangeSet) throws -> SaveChanges {
+    private func saveToStore(plan: OverwritePlan?, overwritten: inout [OverwrittenValue], resolvedConflicts: inout Int) throws -> SaveChanges {
         var inserts = insertedList.filter(\.inserted)
         let updates = updatedObjects.values.filter { !$0.changedMask.isEmpty }.sorted { $0.objectID < $1.objectID }
         var changes = StoreChangeSet()
@@ -108,7 +101,7 @@ extension ObjectContext {
         }
         resolvedConflicts = resolved
         if let plan { overwritten = overwrittenValues(plan: plan, before: before, written: result.written) }
-        swap(&changes, &written)
+        changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
         clearInserted()
         apply(result, inserts: &inserts, updates: updates)
         return result.changes

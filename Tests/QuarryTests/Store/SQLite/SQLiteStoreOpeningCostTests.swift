@@ -8,7 +8,7 @@ import QuarryTestSupport
 /// changed, the recorded model read by a look alone, and a log emptied for the next program.
 @Suite("SQLite store: looks before opening, the recorded model, an emptied log")
 struct SQLiteStoreOpeningCostTests {
-    @Test("a look at unchanged files answers as before; any commit, replacement or deletion makes it look again")
+    @Test("a look at unchanged files answers as before; another file put in its place is looked at again")
     func looksFollowTheFiles() throws {
         let dir = TemporaryDirectory()
         let url = dir.file("store.sqlite")
