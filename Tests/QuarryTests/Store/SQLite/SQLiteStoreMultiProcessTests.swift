@@ -17,47 +17,33 @@ import QuarryTestSupport
     let dir = TemporaryDirectory()
 
     #if os(Linux)
-    /// Whether this process holds a POSIX lock on the file at `path` (from `/proc/locks`).
+    /// Whether this process holds a POSIX lock on the file at `path`, from the `lock:` lines
+    /// of `/proc/self/fdinfo/N` for each descriptor open on that file.
     ///
-    /// `/proc/locks` is one snapshot only within one `read`: read in pages, a lock released
-    /// elsewhere between two reads (the other tests run in parallel, each SQLite connection
-    /// locking and unlocking) shifts the list, so a line may be skipped. It is read here with
-    /// one `read` into a buffer larger than the listing; a lock this process holds is in every
-    /// listing, and it is still looked for in up to 20 before it counts as absent.
+    /// Not from `/proc/locks`: one `read` of it returns at most one page of the listing (the
+    /// kernel's `seq_file` fills a page and stops), and the next `read` starts again at a
+    /// line number, so while other tests in this process lock and unlock, a line can be
+    /// skipped, and a listing longer than a page (other tests, other processes on the
+    /// machine) hid this one's lock every time. A descriptor's `fdinfo` lists the locks taken
+    /// through it, in one short read, and reading it opens nothing on the database.
     static func processHoldsLock(onFileAt path: String) throws -> Bool {
-        let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber).uint64Value
-        for _ in 0..<20 {
-            let locks = try Self.procLocks()
-            // "1: POSIX  ADVISORY  READ 11421 fe:00:16343588 1073741826 1073742335"
-            let held = locks.split(separator: "\n").contains { line in
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard fields.count > 5, fields[1] == "POSIX", Int32(fields[4]) == getpid() else { return false }
-                return fields[5].split(separator: ":").last.flatMap { UInt64($0) } == inode
-            }
-            if held { return true }
+        try !locksHeld(onFileAt: path).isEmpty
+    }
+
+    /// The `lock:` lines of every descriptor of this process open on the file at `path`
+    /// ("lock:\t1: POSIX  ADVISORY  READ 11421 fe:00:16343588 1073741826 1073742335").
+    static func locksHeld(onFileAt path: String) throws -> [String] {
+        openFiles().filter { $0.target == path }.flatMap { file -> [String] in
+            let info = (try? String(contentsOfFile: "/proc/self/fdinfo/\(file.descriptor)", encoding: .utf8)) ?? ""
+            return info.split(separator: "\n").filter { $0.hasPrefix("lock:") && $0.contains(" POSIX ") }.map(String.init)
         }
-        return false
     }
 
-    /// `/proc/locks` read with one `read` of up to 8 MiB (the kernel lists every lock in it
-    /// under one hold of its lock tables).
-    static func procLocks() throws -> String {
-        let fd = open("/proc/locks", O_RDONLY)
-        guard fd >= 0 else { throw CocoaError(.fileReadUnknown) }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 8 << 20)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n >= 0 else { throw CocoaError(.fileReadUnknown) }
-        return String(decoding: buffer[..<n], as: UTF8.self)
-    }
-
-    /// What this process has open on the file at `path`, and its lines in `/proc/locks`: the
-    /// context of a failed lock expectation.
+    /// What this process has open on the file at `path`, and the locks taken through those
+    /// descriptors: the context of a failed lock expectation.
     static func lockDiagnosis(_ path: String) -> String {
         let open = openFiles().filter { $0.target.hasPrefix(path) }.map { "\($0.descriptor) → \($0.target)" }
-        let locks = ((try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? "")
-            .split(separator: "\n").filter { $0.contains(" \(getpid()) ") }
-        return "open: \(open); this process's locks: \(locks)"
+        return "open: \(open); locks through them: \((try? locksHeld(onFileAt: path)) ?? [])"
     }
 
     @Test func openingMoreStoresOnAFileKeepsTheProcessLocksOnIt() throws {
