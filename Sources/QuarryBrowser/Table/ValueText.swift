@@ -28,15 +28,17 @@ enum ValueText {
     static func formatData(_ data: Data) -> String {
         let size = data.count == 1 ? "1 byte" : "\(data.count) bytes"
         guard !data.isEmpty else { return size }
-        let hex = data.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let hex = String(data.prefix(16).flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0xF)]] })
         return "\(size) \(hex)\(data.count > 16 ? "…" : "")"
     }
+
+    private static let hexDigits = Array("0123456789abcdef")
 
     /// The text of a double: up to 6 decimals, trailing zeros dropped, at least one decimal for prices.
     static func formatDouble(_ d: Double) -> String {
         guard d.isFinite else { return String(d) }
-        if d == d.rounded(), abs(d) < 1e15 { return String(format: "%.2f", d) }
-        var text = String(format: "%.6f", d)
+        if d == d.rounded(), abs(d) < 1e15 { return DecimalText.fixed(d, decimals: 2) }
+        var text = DecimalText.fixed(d, decimals: 6)
         // Keep at least two decimals (prices), drop the other trailing zeros.
         while text.hasSuffix("0"), let dot = text.firstIndex(of: "."), text.distance(from: dot, to: text.endIndex) > 3 {
             text.removeLast()
@@ -119,8 +121,14 @@ enum ValueText {
         var seconds = instant + time_t(secondsFromGMT(at: instant, in: zone))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        return dateText(Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                        Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` of the fields (`%04d-%02d-%02d %02d:%02d:%02d`).
+    private static func dateText(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> String {
+        let pad: (Int, Int) -> String = { DecimalText.zeroPadded($0, width: $1) }
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + " " + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
     }
 
     /// Parses `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (also with `T`), as a
@@ -153,8 +161,7 @@ enum ValueText {
         var instant = wall - time_t(secondsFromGMT(at: wall, in: zone))
         instant = wall - time_t(secondsFromGMT(at: instant, in: zone))
         let date = Date(timeIntervalSince1970: TimeInterval(instant))
-        let expected = String(format: "%04d-%02d-%02d %02d:%02d:%02d", f[0], f[1], f[2],
-                              f.count >= 5 ? f[3] : 0, f.count >= 5 ? f[4] : 0, f.count == 6 ? f[5] : 0)
+        let expected = dateText(f[0], f[1], f[2], f.count >= 5 ? f[3] : 0, f.count >= 5 ? f[4] : 0, f.count == 6 ? f[5] : 0)
         guard formatDate(date, in: zone) == expected else { return nil }
         return date
     }
