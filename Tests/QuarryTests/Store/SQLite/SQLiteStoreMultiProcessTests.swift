@@ -26,13 +26,13 @@ import QuarryTestSupport
     /// skipped, and a listing longer than a page (other tests, other processes on the
     /// machine) hid this one's lock every time. A descriptor's `fdinfo` lists the locks taken
     /// through it, in one short read, and reading it opens nothing on the database.
-    static func processHoldsLock(onFileAt path: String) throws -> Bool {
-        try !locksHeld(onFileAt: path).isEmpty
+    static func processHoldsLock(onFileAt path: String) -> Bool {
+        !locksHeld(onFileAt: path).isEmpty
     }
 
     /// The `lock:` lines of every descriptor of this process open on the file at `path`
     /// ("lock:\t1: POSIX  ADVISORY  READ 11421 fe:00:16343588 1073741826 1073742335").
-    static func locksHeld(onFileAt path: String) throws -> [String] {
+    static func locksHeld(onFileAt path: String) -> [String] {
         openFiles().filter { $0.target == path }.flatMap { file -> [String] in
             let info = (try? String(contentsOfFile: "/proc/self/fdinfo/\(file.descriptor)", encoding: .utf8)) ?? ""
             return info.split(separator: "\n").filter { $0.hasPrefix("lock:") && $0.contains(" POSIX ") }.map(String.init)
@@ -43,7 +43,7 @@ import QuarryTestSupport
     /// descriptors: the context of a failed lock expectation.
     static func lockDiagnosis(_ path: String) -> String {
         let open = openFiles().filter { $0.target.hasPrefix(path) }.map { "\($0.descriptor) → \($0.target)" }
-        return "open: \(open); locks through them: \((try? locksHeld(onFileAt: path)) ?? [])"
+        return "open: \(open); locks through them: \(locksHeld(onFileAt: path))"
     }
 
     @Test func openingMoreStoresOnAFileKeepsTheProcessLocksOnIt() throws {
@@ -51,14 +51,14 @@ import QuarryTestSupport
         let first = try SQLiteStore(url: url, model: TestModels.tickers())
         let make = ChangeMaker(model: first.model)
         try first.insert([make.insert("Sector", ["name": .string("Energy")])])
-        #expect(try Self.processHoldsLock(onFileAt: url.path), "a WAL connection keeps a SHARED lock on the database; \(Self.lockDiagnosis(url.path))")
+        #expect(Self.processHoldsLock(onFileAt: url.path), "a WAL connection keeps a SHARED lock on the database; \(Self.lockDiagnosis(url.path))")
 
         let second = try SQLiteStore(url: url, model: TestModels.tickers())
-        #expect(try Self.processHoldsLock(onFileAt: url.path), "opening a second store must not drop the first one's locks; \(Self.lockDiagnosis(url.path))")
+        #expect(Self.processHoldsLock(onFileAt: url.path), "opening a second store must not drop the first one's locks; \(Self.lockDiagnosis(url.path))")
         _ = try SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
         _ = try SQLiteStore.readMetadata(url: url)
         try second.insert([make.insert("Sector", ["name": .string("Utilities")])])
-        #expect(try Self.processHoldsLock(onFileAt: url.path), "reopening or reading metadata must not drop the locks either; \(Self.lockDiagnosis(url.path))")
+        #expect(Self.processHoldsLock(onFileAt: url.path), "reopening or reading metadata must not drop the locks either; \(Self.lockDiagnosis(url.path))")
     }
     #endif
 
