@@ -114,19 +114,21 @@ extension Browser {
             freezesFirstColumn.toggle()
             message = (freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
         case .open:
-            if table.cursorPath == nil, let section = table.cursorSection { toggleSection(section) } else { openDetail() }
+            afterPendingFetch {
+                if self.table.cursorPath == nil, let section = self.table.cursorSection { self.toggleSection(section) } else { self.openDetail() }
+            }
         case .sectionPrefix:
             pendingPrefix = "z"
             message = ("z: a toggles this section, M collapses all, R expands all", false)
-        case .copyCell: copyCell()
-        case .copyRow: copyRow()
+        case .copyCell: afterPendingFetch { self.copyCell() }
+        case .copyRow: afterPendingFetch { self.copyRow() }
         case .schema: openSchema()
         case .commandLine: openCommandLine()
         case .history: openHistory()
         case .pause: togglePause()
-        case .edit: beginEdit(new: false)
+        case .edit: afterPendingFetch { self.beginEdit(new: false) }
         case .add: beginEdit(new: true)
-        case .delete: confirmDelete()
+        case .delete: afterPendingFetch { self.confirmDelete() }
         case .export: beginExport()
         case .redraw: break  // a full redraw happens anyway
         case .cancel:

@@ -29,6 +29,7 @@ extension Browser {
                 guard self.pendingFetch?.cancellation === cancellation else { return }
                 self.pendingFetch = nil
                 done(error)
+                self.runKeysWaitingForFetch(error)
                 self.finishedFetch()
             }
         } catch {
@@ -38,6 +39,30 @@ extension Browser {
         previous?.cancellation.cancel()
         if pendingFetch?.cancellation === cancellation { message = nil }
         onNeedsDisplay?()
+    }
+
+    /// Runs `action` (a key that acts on the row under the cursor) now, or, while a query is
+    /// about to replace the rows, once its new rows show: typed ahead after `:filter …` Enter,
+    /// Enter opens a row of the filtered table, never the row the old table had there. A query
+    /// that fails or is cancelled drops the waiting keys (the old rows were not what they were
+    /// typed for).
+    func afterPendingFetch(_ action: @escaping @MainActor () -> Void) {
+        guard let pending = pendingFetch else { return action() }
+        waitingForFetch.append(action)
+        message = ("\(pending.label)… (the key acts on the new rows; Esc cancels both)", false)
+    }
+
+    /// The keys typed while the query ran: run on its rows, or dropped when it did not land.
+    private func runKeysWaitingForFetch(_ error: Error?) {
+        let waiting = waitingForFetch
+        waitingForFetch = []
+        guard error == nil else {
+            if !waiting.isEmpty, let shown = message {
+                message = (shown.text + " (\(waiting.count == 1 ? "the key" : "\(waiting.count) keys") typed meanwhile dropped)", shown.isError)
+            }
+            return
+        }
+        for action in waiting { action() }
     }
 
     /// Cancels the running fetch, if any; returns whether there was one. Its completion then

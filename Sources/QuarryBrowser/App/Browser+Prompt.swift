@@ -129,7 +129,7 @@ extension Browser {
         try startFetch(query, label: "filtering") { [weak self] error in
             guard let self else { return }
             switch error {
-            case nil: self.message = filter == nil ? ("filter cleared", false) : ("\(self.table.rowCount) rows match", false)
+            case nil: self.message = filter == nil ? ("filter cleared", false) : (self.table.rowCount == 1 ? "1 row matches" : "\(self.table.rowCount) rows match", false)
             case QueryCancellationError.cancelled?: self.message = ("filter cancelled; the old filter stays", false)
             case let error?: onFailure(error)
             }

@@ -65,13 +65,16 @@ public final class Browser {
     /// store, or stopped by an error. Shown like an error message (whole, before anything else)
     /// while no other message is up.
     public var liveAlert: (@MainActor () -> String?)?
-    /// The query running off the main queue, if any.
     /// Actions of keys that need the full index (`G`, `[`, `]`, `n`, `N`, a search), waiting
     /// for it while the table shows a preview (see ``Browser+FullIndex``).
     var waitingForIndex: [@MainActor () -> Void] = []
     /// Tests waiting for the full index.
     var indexWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The query running off the main queue, if any.
     var pendingFetch: PendingFetch?
+    /// Actions of keys that act on the row under the cursor (Enter, `e`, `d`, `y`, `Y`), typed
+    /// while a query is about to replace the rows: they act on the new rows once it lands.
+    var waitingForFetch: [@MainActor () -> Void] = []
     /// Callers of ``fetchesSettled()`` waiting for it to end.
     var fetchWaiters: [CheckedContinuation<Void, Never>] = []
     /// The export of the view running off the main queue, if any (`x`).

@@ -46,6 +46,40 @@ struct BackgroundQueryTests {
         #expect(!f.browser.wantsQuit)
     }
 
+    @Test("Enter typed while a filter runs opens a row of the filtered table once it lands, never the old table's row")
+    func enterTypedAheadActsOnTheNewRows() async throws {
+        let gate = QueryGate()
+        let f = try await fixture(gate: gate)
+        try apply("price == 29950", f)
+        await gate.waitUntilStarted()
+        f.press(.enter)
+        var lines = f.screen()
+        #expect(!lines.contains(text: "Ticker Company"), "the old table's row stays closed")
+        #expect(lines[39].contains("filtering… (the key acts on the new rows; Esc cancels both)"))
+        gate.release()
+        await f.browser.fetchesSettled()
+        lines = f.screen()
+        #expect(lines.contains(text: "Ticker Company 2995"))
+        #expect(!lines.contains(text: "Ticker Company 2900"))
+        #expect(lines[39].contains("1 row matches"))
+    }
+
+    @Test("a filter cancelled with keys waiting for it drops them, and says so")
+    func cancellingDropsTheWaitingKeys() async throws {
+        let gate = QueryGate()
+        let f = try await fixture(gate: gate)
+        try apply("price == 29950", f)
+        await gate.waitUntilStarted()
+        f.type("e")
+        f.press(.escape)
+        gate.release()
+        await f.browser.fetchesSettled()
+        let lines = f.screen()
+        #expect(lines[39].contains("filter cancelled; the old filter stays (the key typed meanwhile dropped)"))
+        #expect(!lines.contains(text: "Edit Ticker"))
+        #expect(f.browser.rowCount == 100)
+    }
+
     @Test("Ctrl-C cancels a running sort instead of quitting; q quits while a query runs")
     func ctrlCCancelsAndQQuits() async throws {
         let gate = QueryGate()

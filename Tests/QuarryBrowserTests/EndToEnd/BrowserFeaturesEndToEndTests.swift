@@ -170,7 +170,8 @@ struct BrowserFeaturesEndToEndTests {
         try e2e.type(tmux, ":entity Sector")
         _ = try await e2e.waitFor(tmux, "the sectors") { $0[0].contains("Sector") }
         try e2e.type(tmux, ":filter name == 'Energy'")
-        _ = try await e2e.waitFor(tmux, text: "row 1/1")
+        // Exactly one row: "row 1/1" alone would also match the unfiltered "row 1/11".
+        _ = try await e2e.waitFor(tmux, "the one sector") { TerminalEndToEndTests.rowNumbers($0)?.total == 1 }
         try tmux.send("Enter")
         _ = try await e2e.waitFor(tmux, text: "Enter opens all as a table")
         try tmux.send("Enter")
