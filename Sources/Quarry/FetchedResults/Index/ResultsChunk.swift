@@ -10,10 +10,14 @@ final class ResultsChunk {
     /// Columns kept as ``KeyColumn``s (by slot, one value per slot), by sort key (empty until
     /// one is).
     private var boxed: [KeyColumn] = []
-    /// By sort key, for a string column: by slot, the whole text of each string longer than
-    /// ``StringWord/inlineCapacity`` (the block's word holds its first bytes; the text of a
-    /// slot whose word is inline is unused). Empty until a chunk has such a string.
-    private var overflow: [UTF8Column] = []
+    /// For the first sort key, when it is a string column: by slot, the whole text of each
+    /// string longer than ``StringWord/inlineCapacity`` (the block's word holds its first
+    /// bytes; the text of a slot whose word is inline is unused). Kept in the object, so an
+    /// edit reaches it with no load beyond the object's (see ``prefetchOverflow()``).
+    private var firstOverflow = OverflowTexts()
+    /// The same for the other sort keys, by key from the second (empty until one has a long
+    /// string).
+    private var otherOverflow: [OverflowTexts] = []
     let keyCount: Int
 
     /// Results in the chunk.
@@ -60,6 +64,11 @@ final class ResultsChunk {
             return
         }
         block.setMode(k, mode)
+        if mode == .string {
+            var long = 0
+            for o in 0..<n where !column.isNull(o) && column.strings.withUTF8(at: o, { $0.count > StringWord.inlineCapacity }) { long += 1 }
+            if long > OverflowTexts.sparseLimit { self[overflow: k] = .dense() }
+        }
         let words = block.words(k)
         for o in 0..<n {
             if column.isNull(o) {
@@ -79,10 +88,33 @@ final class ResultsChunk {
 
     /// Keeps the text `utf8` of the long string whose first bytes `slot` of column `k` holds.
     private func keepOverflow(_ k: Int, _ utf8: UnsafeBufferPointer<UInt8>, in slot: BlockSlot) {
-        if overflow.isEmpty { overflow = [UTF8Column](repeating: UTF8Column(), count: keyCount) }
-        if overflow[k].count < block.capacity { overflow[k].appendEmptyRows(block.capacity - overflow[k].count) }
-        overflow[k].set(utf8: utf8, at: slot.index)
+        let block = block
+        self[overflow: k].set(utf8, in: slot) { block.isOccupied($0) && block.holdsOverflowString(k, $0) }
     }
+
+    /// The long strings' text of column `k`.
+    private subscript(overflow k: Int) -> OverflowTexts {
+        _read {
+            if k == 0 {
+                yield firstOverflow
+            } else {
+                yield k <= otherOverflow.count ? otherOverflow[k - 1] : OverflowTexts()
+            }
+        }
+        _modify {
+            if k == 0 {
+                yield &firstOverflow
+            } else {
+                if otherOverflow.count < k { otherOverflow += repeatElement(OverflowTexts(), count: k - otherOverflow.count) }
+                yield &otherOverflow[k - 1]
+            }
+        }
+    }
+
+    /// Starts loading the first key's long-string text, for an edit about to store one (the
+    /// object itself must be in cache or on its way: ``SortedResults`` prefetches it first).
+    @inline(__always)
+    func prefetchOverflow() { firstOverflow.prefetch() }
 
     /// Keeps column `k` as `column` (one value per slot).
     private func box(_ column: KeyColumn, at k: Int) {
@@ -110,14 +142,14 @@ final class ResultsChunk {
     /// The value in `slot` of column `k`.
     private func value(_ k: Int, in slot: BlockSlot) -> Value {
         if isBoxed(k) { return boxed[k].value(at: slot.index) }
-        if block.holdsOverflowString(k, slot) { return .string(overflow[k].string(at: slot.index)) }
+        if block.holdsOverflowString(k, slot) { return .string(self[overflow: k].string(in: slot)) }
         return block.value(k, slot)
     }
 
     /// Calls `body` with the UTF-8 bytes of the string in `slot` of string column `k` (not nil).
     private func withUTF8<R>(_ k: Int, in slot: BlockSlot, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let word = UInt64(bitPattern: block.word(k, slot))
-        return StringWord.isInline(word) ? StringWord.withUTF8(ofInline: word, body) : overflow[k].withUTF8(at: slot.index, body)
+        return StringWord.isInline(word) ? StringWord.withUTF8(ofInline: word, body) : self[overflow: k].withUTF8(in: slot, body)
     }
 
     /// ``SortKey/compare(_:_:)`` of row `row` of column `k` with `v` (direction not applied).
@@ -128,7 +160,7 @@ final class ResultsChunk {
         // A long string whose first bytes do not decide: its whole text.
         let slot = block.slot(ofRow: row)
         if key.comparison == .binary, case .string(let y) = v {
-            return overflow[k].compareBinary(slot.index, y)
+            return self[overflow: k].compareBinary(in: slot, y)
         }
         return key.compare(value(k, in: slot), v)
     }
@@ -139,7 +171,7 @@ final class ResultsChunk {
         if isBoxed(k) { return boxed[k].holds(v, at: block.slot(ofRow: row).index) }
         if let holds = block.holds(k, v, row: row) { return holds }
         guard case .string(let y) = v else { return false }
-        return overflow[k].holds(y, at: block.slot(ofRow: row).index)
+        return self[overflow: k].holds(y, in: block.slot(ofRow: row))
     }
 
     /// Whether row `i` of column `k` and row `j` of `other`'s hold the same value.
@@ -155,8 +187,8 @@ final class ResultsChunk {
             for row in 0..<count {
                 let slot = block.slot(ofRow: row)
                 guard block.holdsOverflowString(k, slot) else { continue }
-                guard k < overflow.count, slot.index < overflow[k].count else { return "no text for the long string in \(slot) of column \(k)" }
-                let word = overflow[k].withUTF8(at: slot.index) { StringWord.make($0) }
+                guard self[overflow: k].hasText(in: slot) else { return "no text for the long string in \(slot) of column \(k)" }
+                let word = self[overflow: k].withUTF8(in: slot) { StringWord.make($0) }
                 if word != UInt64(bitPattern: block.word(k, slot)) { return "the text in \(slot) of column \(k) does not start as its word" }
             }
         }
@@ -236,7 +268,7 @@ final class ResultsChunk {
         }
         column.set(v, at: slot.index)
         box(column, at: k)
-        if !overflow.isEmpty { overflow[k] = UTF8Column() }
+        self[overflow: k] = OverflowTexts()
     }
 
     /// Moves the results into a block of `shape` (slot numbers kept).
@@ -248,6 +280,5 @@ final class ResultsChunk {
         for k in boxed.indices where isBoxed(k) {
             for _ in 0..<grownBy { boxed[k].appendNull() }
         }
-        for k in overflow.indices where overflow[k].count > 0 { overflow[k].appendEmptyRows(grownBy) }
     }
 }

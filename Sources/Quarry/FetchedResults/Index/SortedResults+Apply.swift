@@ -127,7 +127,7 @@ extension SortedResults {
                     switch stage {
                     case 0: prefetchRecord(edits[e].chunk)
                     case 1: prefetchBlock(of: edits[e], placed: placed)
-                    default: prefetchFreeSlot(of: edits[e], dropRows: dropRows)
+                    default: prefetchFreeSlot(of: edits[e], dropRows: dropRows, placed: placed)
                     }
                 }, body: { e in
                     let edit = edits[e]
@@ -144,11 +144,26 @@ extension SortedResults {
         guard edit.chunk < chunkRecords.count else { return }
         let record = chunkRecords[edit.chunk]
         record.block.prefetchOrder(rows: Int(record.count))
-        for a in edit.additions { positions.prefetch(placed[a].entry.id) }
+        var storesLongString = false
+        for a in edit.additions {
+            positions.prefetch(placed[a].entry.id)
+            if case .string(let first)? = placed[a].entry.keys.first, first.utf8.count > StringWord.inlineCapacity { storesLongString = true }
+        }
+        // A long string goes through the chunk object (its text is kept there): load the
+        // object now, its text buffer at the next stage.
+        if storesLongString {
+            chunks.withUnsafeBufferPointer { chunks in
+                let object = UnsafeRawPointer(Unmanaged.passUnretained(chunks[edit.chunk]).toOpaque())
+                Prefetch.lines(object, bytes: 128)
+            }
+        }
     }
 
-    private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: UnsafeBufferPointer<Int>) {
+    private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: UnsafeBufferPointer<Int>, placed: UnsafeBufferPointer<PlacedAddition>) {
         guard !edit.additions.isEmpty, edit.chunk < chunkRecords.count else { return }
+        if edit.additions.contains(where: { if case .string(let first)? = placed[$0].entry.keys.first { first.utf8.count > StringWord.inlineCapacity } else { false } }) {
+            chunks[edit.chunk].prefetchOverflow()
+        }
         let block = chunkRecords[edit.chunk].block
         guard block.count < block.capacity || !edit.drops.isEmpty else { return }
         var slot = block.count < block.capacity ? block.freeSlot() : nil

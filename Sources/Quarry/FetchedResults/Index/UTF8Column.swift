@@ -96,26 +96,32 @@ struct UTF8Column {
 
     /// ``StringMatching/compareBinary(_:_:)`` of row `i` with `y`: by UTF-8 bytes.
     @inline(__always)
-    func compareBinary(_ i: Int, _ y: String) -> Int {
-        var y = y
-        return withUTF8(at: i) { x in
-            y.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0 {
-                    let c = memcmp(x.baseAddress!, y.baseAddress!, common)
-                    if c != 0 { return c < 0 ? -1 : 1 }
-                }
-                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
-            }
-        }
-    }
+    func compareBinary(_ i: Int, _ y: String) -> Int { withUTF8(at: i) { Self.compareBinary($0, y) } }
 
     /// Whether row `i` holds `y` (`==` on `String`: canonical equivalence, so texts that
     /// differ in bytes are compared as strings unless both are ASCII).
     @inline(__always)
-    func holds(_ y: String, at i: Int) -> Bool {
-        if compareBinary(i, y) == 0 { return true }
-        return !(isASCII(i) && y.utf8.allSatisfy { $0 < 0x80 }) && string(at: i) == y
+    func holds(_ y: String, at i: Int) -> Bool { withUTF8(at: i) { Self.holds($0, y) } }
+
+    /// ``StringMatching/compareBinary(_:_:)`` of the text `x` with `y`: by UTF-8 bytes.
+    @inline(__always)
+    static func compareBinary(_ x: UnsafeBufferPointer<UInt8>, _ y: String) -> Int {
+        var y = y
+        return y.withUTF8 { y in
+            let common = min(x.count, y.count)
+            if common > 0 {
+                let c = memcmp(x.baseAddress!, y.baseAddress!, common)
+                if c != 0 { return c < 0 ? -1 : 1 }
+            }
+            return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+        }
+    }
+
+    /// Whether the text `x` is `y` (`==` on `String`, as ``holds(_:at:)``).
+    @inline(__always)
+    static func holds(_ x: UnsafeBufferPointer<UInt8>, _ y: String) -> Bool {
+        if compareBinary(x, y) == 0 { return true }
+        return !(x.allSatisfy { $0 < 0x80 } && y.utf8.allSatisfy { $0 < 0x80 }) && String(decoding: x, as: UTF8.self) == y
     }
 
     /// Whether row `i` and row `j` of `other` hold the same text (as ``holds(_:at:)``).
