@@ -21,6 +21,17 @@ extension ResultsBlock {
         Prefetch.read(words(0) + rows / 2)
     }
 
+    /// Starts loading the words a binary search over `rows` rows of the first key reads in
+    /// its first three steps (rows at the eighths), as they lie while slots follow the order:
+    /// the search's first dependent loads overlap instead of following one another. Run
+    /// once the header is in (see ``prefetchMiddleWord(rows:)``).
+    @inline(__always)
+    func prefetchSearchWords(rows: Int) {
+        guard keyColumnCount > 0, mode(0) != .boxed else { return }
+        let words = words(0)
+        for eighth in 1..<8 { Prefetch.read(words + rows * eighth / 8) }
+    }
+
     /// Starts loading what finding the row in `slot` reads: the header, the order of `rows`
     /// rows, and the slot's ID and first word.
     @inline(__always)

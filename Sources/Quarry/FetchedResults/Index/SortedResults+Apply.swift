@@ -162,7 +162,8 @@ extension SortedResults {
     private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: UnsafeBufferPointer<Int>, placed: UnsafeBufferPointer<PlacedAddition>) {
         guard !edit.additions.isEmpty, edit.chunk < chunkRecords.count else { return }
         if edit.additions.contains(where: { if case .string(let first)? = placed[$0].entry.keys.first { first.utf8.count > StringWord.inlineCapacity } else { false } }) {
-            chunks[edit.chunk].prefetchOverflow()
+            // Unretained: a retain would wait for the object's line, which is what the prefetch is for.
+            chunks.withUnsafeBufferPointer { Unmanaged.passUnretained($0[edit.chunk])._withUnsafeGuaranteedRef { $0.prefetchOverflow() } }
         }
         let block = chunkRecords[edit.chunk].block
         guard block.count < block.capacity || !edit.drops.isEmpty else { return }

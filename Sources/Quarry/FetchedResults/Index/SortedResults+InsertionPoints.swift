@@ -16,8 +16,8 @@ extension SortedResults {
                     prefetchRecord(chunkOf[i])
                 } else if chunkOf[i] >= 0 {
                     let record = records[chunkOf[i]]
-                    // The header and order first; the middle word (found from the header) once they are in.
-                    if stage == 1 { record.block.prefetchOrder(rows: Int(record.count)) } else if !sortKeys.isEmpty { record.block.prefetchMiddleWord(rows: Int(record.count)) }
+                    // The header and order first; the search's first words (found from the header) once they are in.
+                    if stage == 1 { record.block.prefetchOrder(rows: Int(record.count)) } else if !sortKeys.isEmpty { record.block.prefetchSearchWords(rows: Int(record.count)) }
                 }
             }, body: { _ in })
         }
