@@ -61,7 +61,7 @@ struct SortedResultsTests {
         func sorted(_ xs: [Entry]) -> [Entry] { xs.sorted(by: probe.precedes) }
 
         var model = sorted((0..<3000).map { _ in entry() })
-        var index = SortedResults(sortKeys: keys, entries: model)
+        let index = SortedResults(sortKeys: keys, entries: model)
         guard Self.check(index, model, "initial") else { return }
         for step in 0..<60 {
             // Drop some, re-key some (drop + add under the same ID), add new ones.

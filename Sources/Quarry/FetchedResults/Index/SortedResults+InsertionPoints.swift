@@ -8,26 +8,41 @@ extension SortedResults {
         // The first chunk whose first result does not precede each entry; the entry goes in
         // the chunk before it.
         let fences = self.fences
-        var chunkOf = chunksAfter(entries) ?? entries.map { chunkAfter($0, fences: fences) }
-        chunkRecords.withUnsafeBufferPointer { records in
-            PrefetchPipeline(leads: [16, 8, 0]).run(count: chunkOf.count, stage: { stage, i in
-                if stage == 0 {
-                    chunkOf[i] -= 1
-                    prefetchRecord(chunkOf[i])
-                } else if chunkOf[i] >= 0 {
-                    let record = records[chunkOf[i]]
-                    // The header and order first; the search's first words (found from the header) once they are in.
-                    if stage == 1 { record.block.prefetchOrder(rows: Int(record.count)) } else if !sortKeys.isEmpty { record.block.prefetchSearchWords(rows: Int(record.count)) }
+        let chunkOf = (chunksAfter(entries) ?? entries.map { chunkAfter($0, fences: fences) }).map { $0 - 1 }
+        // Then each entry's row in its chunk: a large batch in two halves side by side.
+        return [Location](unsafeUninitializedCapacity: entries.count) { result, initialized in
+            chunkOf.withUnsafeBufferPointer { chunkOf in
+                TwoHalves.run(count: entries.count) { range in
+                    rows(of: entries, range, chunks: chunkOf, into: UnsafeMutableBufferPointer(rebasing: result[range]))
                 }
-            }, body: { _ in })
+            }
+            initialized = entries.count
         }
-        var result: [Location] = []
-        result.reserveCapacity(entries.count)
-        for (i, entry) in entries.enumerated() {
-            let c = chunkOf[i]
-            result.append(c < 0 ? Location(chunk: 0, offset: 0) : Location(chunk: c, offset: row(of: entry, inChunk: c)))
+    }
+
+    /// Where each of `entries[range]` goes in its chunk, `chunkOf[i]` for entry `i` (`-1`:
+    /// before the first result), written into `result` (uninitialized, `range.count` long).
+    /// The chunks' records, then their blocks' headers and orders, then the first words the
+    /// search reads are loaded ahead of each search (a ``PrefetchPipeline``).
+    private func rows(of entries: [Entry], _ range: Range<Int>, chunks chunkOf: UnsafeBufferPointer<Int>,
+                      into result: UnsafeMutableBufferPointer<Location>) {
+        chunkRecords.withUnsafeBufferPointer { records in
+            PrefetchPipeline(leads: [24, 16, 8]).run(count: range.count, stage: { stage, n in
+                let c = chunkOf[range.lowerBound + n]
+                guard c >= 0 else { return }
+                if stage == 0 {
+                    prefetchRecord(c)
+                } else if stage == 1 {
+                    records[c].block.prefetchOrder(rows: Int(records[c].count))
+                } else if !sortKeys.isEmpty {
+                    // Found from the header, which the previous stage brought in.
+                    records[c].block.prefetchSearchWords(rows: Int(records[c].count))
+                }
+            }, body: { n in
+                let i = range.lowerBound + n, c = chunkOf[i]
+                (result.baseAddress! + n).initialize(to: c < 0 ? Location(chunk: 0, offset: 0) : Location(chunk: c, offset: row(of: entries[i], inChunk: c)))
+            })
         }
-        return result
     }
 
     /// Where `entry` goes in chunk `c` (whose first row sorts before the entry).

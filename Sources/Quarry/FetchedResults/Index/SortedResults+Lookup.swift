@@ -41,7 +41,20 @@ extension SortedResults {
     /// chunk's record, the block's header and order, the slot's lines); a
     /// ``PrefetchPipeline`` starts each `distance` IDs before the next needs it, so that a
     /// batch from a large index costs far less than one ``location(of:)`` after another.
+    /// A large batch is looked up in two halves side by side (``TwoHalves``).
     func locations(of ids: [ObjectID]) -> [Location?] {
+        [Location?](unsafeUninitializedCapacity: ids.count) { result, initialized in
+            ids.withUnsafeBufferPointer { ids in
+                TwoHalves.run(count: ids.count) { range in
+                    locations(of: UnsafeBufferPointer(rebasing: ids[range]), into: UnsafeMutableBufferPointer(rebasing: result[range]))
+                }
+            }
+            initialized = ids.count
+        }
+    }
+
+    /// ``locations(of:)`` of `ids`, written into `result` (uninitialized, as long as `ids`).
+    private func locations(of ids: UnsafeBufferPointer<ObjectID>, into result: UnsafeMutableBufferPointer<Location?>) {
         var handles = [(handle: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
         var recorded = [(chunk: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
         let distance = 8
@@ -69,14 +82,13 @@ extension SortedResults {
                     }
                 }, body: { _ in })
             }
-        }
-        var result = [Location?](repeating: nil, count: ids.count)
-        chunkRecords.withUnsafeBufferPointer { records in
             for (i, id) in ids.enumerated() {
-                guard let (c, slot) = recorded[i], c >= 0 && c < records.count else { continue }
-                if let row = records[c].block.row(of: id, hint: slot) { result[i] = Location(chunk: c, offset: row) }
+                var location: Location?
+                if let (c, slot) = recorded[i], c >= 0 && c < records.count, let row = records[c].block.row(of: id, hint: slot) {
+                    location = Location(chunk: c, offset: row)
+                }
+                (result.baseAddress! + i).initialize(to: location)
             }
         }
-        return result
     }
 }

@@ -71,19 +71,32 @@ final class SortedResults {
     static let noChunk: Int32 = -1
 
     let sortKeys: [SortKey]
+    // The state an edit reads and writes for every changed result. The index is used from one
+    // queue at a time (its controller's), so no two accesses overlap; debug builds check
+    // that dynamically, release builds skip the check (a runtime call per access, several
+    // per changed result: about a tenth of applying a batch).
+    #if DEBUG
     /// The chunks, in order.
-    internal(set) var chunks: [ResultsChunk] = []
+    var chunks: [ResultsChunk] = []
     /// `chunkRecords[c]`: chunk `c`'s block, count, first index and handle (read without
     /// touching the chunk object).
     var chunkRecords: [ChunkRecord] = []
-    /// How many results there are.
-    internal(set) var count = 0
     /// Row 0 of the first key column of each chunk (for the search over chunks).
     var fences = KeyColumn()
     /// Chunk handle → the chunk's index in ``chunks`` (``noChunk``: an unused handle).
     var chunkIndexOfHandle: [Int32] = []
-    var freeHandles: [Int32] = []
+    /// Object ID → its chunk's handle and its slot.
     var positions = PositionIndex()
+    #else
+    @exclusivity(unchecked) var chunks: [ResultsChunk] = []
+    @exclusivity(unchecked) var chunkRecords: [ChunkRecord] = []
+    @exclusivity(unchecked) var fences = KeyColumn()
+    @exclusivity(unchecked) var chunkIndexOfHandle: [Int32] = []
+    @exclusivity(unchecked) var positions = PositionIndex()
+    #endif
+    /// How many results there are.
+    var count = 0
+    var freeHandles: [Int32] = []
 
     /// An index of `chunks` (in order, handles `0..<chunks.count`), holding `count` results
     /// whose largest primary key is `maxPrimaryKey`.
