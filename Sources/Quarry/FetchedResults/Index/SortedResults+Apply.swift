@@ -152,18 +152,14 @@ extension SortedResults {
         // A long string goes through the chunk object (its text is kept there): load the
         // object now, its text buffer at the next stage.
         if storesLongString {
-            chunks.withUnsafeBufferPointer { chunks in
-                let object = UnsafeRawPointer(Unmanaged.passUnretained(chunks[edit.chunk]).toOpaque())
-                Prefetch.lines(object, bytes: 128)
-            }
+            Prefetch.lines(chunkObjectAddress(edit.chunk), bytes: 128)
         }
     }
 
     private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: UnsafeBufferPointer<Int>, placed: UnsafeBufferPointer<PlacedAddition>) {
         guard !edit.additions.isEmpty, edit.chunk < chunkRecords.count else { return }
         if edit.additions.contains(where: { if case .string(let first)? = placed[$0].entry.keys.first { first.utf8.count > StringWord.inlineCapacity } else { false } }) {
-            // Unretained: a retain would wait for the object's line, which is what the prefetch is for.
-            chunks.withUnsafeBufferPointer { Unmanaged.passUnretained($0[edit.chunk])._withUnsafeGuaranteedRef { $0.prefetchOverflow() } }
+            Unmanaged<ResultsChunk>.fromOpaque(chunkObjectAddress(edit.chunk))._withUnsafeGuaranteedRef { $0.prefetchOverflow() }
         }
         let block = chunkRecords[edit.chunk].block
         guard block.count < block.capacity || !edit.drops.isEmpty else { return }

@@ -258,6 +258,16 @@ final class SortedResults {
         return chunk.id(row) < entry.id
     }
 
+    /// The address of chunk `c`'s object, read without retaining it: a retain writes the
+    /// object's header, so it would wait for the very line a prefetch is starting to load.
+    /// A Swift class reference is its object's address (the stable ABI), so the element is
+    /// read as one.
+    @inline(__always)
+    func chunkObjectAddress(_ c: Int) -> UnsafeRawPointer {
+        precondition(c >= 0 && c < chunks.count)
+        return chunks.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress! + c).load(as: UnsafeRawPointer.self) }
+    }
+
     /// Starts loading chunk `c`'s record (a hint; nothing for a `c` out of range).
     @inline(__always)
     func prefetchRecord(_ c: Int) {
