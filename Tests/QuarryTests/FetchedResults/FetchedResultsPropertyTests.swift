@@ -89,7 +89,7 @@ struct FetchedResultsPropertyTests {
                             case 1 where !tickers.isEmpty:
                                 let t = tickers[rng.below(tickers.count)]
                                 if !t.isDeleted { importer.delete(t) }
-                            case 2, 3 where !tickers.isEmpty:
+                            case 2 where !tickers.isEmpty, 3 where !tickers.isEmpty:
                                 let t = tickers[rng.below(tickers.count)]
                                 if !t.isDeleted {
                                     t.price = Double(rng.below(40))
