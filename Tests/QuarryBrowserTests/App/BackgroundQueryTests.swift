@@ -19,6 +19,15 @@ struct BackgroundQueryTests {
         return f
     }
 
+    /// The fixture, with `filter` started and held open by the returned gate.
+    func holding(_ filter: String) async throws -> (QueryGate, BrowserFixture) {
+        let gate = QueryGate()
+        let f = try await fixture(gate: gate)
+        try apply(filter, f)
+        await gate.waitUntilStarted()
+        return (gate, f)
+    }
+
     func apply(_ filter: String, _ f: BrowserFixture) throws {
         f.type("f")
         f.press(.control("u"))
@@ -28,10 +37,7 @@ struct BackgroundQueryTests {
 
     @Test("a slow filter says filtering…, the table still moves, Esc cancels it and the old filter stays")
     func escapeCancelsASlowFilter() async throws {
-        let gate = QueryGate()
-        let f = try await fixture(gate: gate)
-        try apply("price >= 100", f)
-        await gate.waitUntilStarted()
+        let (gate, f) = try await holding("price >= 100")
         var lines = f.screen()
         #expect(lines[39].contains("filtering… (Esc cancels)"))
         f.press(.down)
@@ -48,10 +54,7 @@ struct BackgroundQueryTests {
 
     @Test("Enter typed while a filter runs opens a row of the filtered table once it lands, never the old table's row")
     func enterTypedAheadActsOnTheNewRows() async throws {
-        let gate = QueryGate()
-        let f = try await fixture(gate: gate)
-        try apply("price == 29950", f)
-        await gate.waitUntilStarted()
+        let (gate, f) = try await holding("price == 29950")
         f.press(.enter)
         var lines = f.screen()
         #expect(!lines.contains(text: "Ticker Company"), "the old table's row stays closed")
@@ -66,10 +69,7 @@ struct BackgroundQueryTests {
 
     @Test("a filter cancelled with keys waiting for it drops them, and says so")
     func cancellingDropsTheWaitingKeys() async throws {
-        let gate = QueryGate()
-        let f = try await fixture(gate: gate)
-        try apply("price == 29950", f)
-        await gate.waitUntilStarted()
+        let (gate, f) = try await holding("price == 29950")
         f.type("e")
         f.press(.escape)
         gate.release()
@@ -106,10 +106,7 @@ struct BackgroundQueryTests {
 
     @Test("SIGTERM quits while a query runs")
     func sigtermQuitsDuringAQuery() async throws {
-        let gate = QueryGate()
-        let f = try await fixture(gate: gate)
-        try apply("price >= 5", f)
-        await gate.waitUntilStarted()
+        let (gate, f) = try await holding("price >= 5")
         f.browser.handle(.terminate(signal: SIGTERM))
         #expect(f.browser.wantsQuit)
         #expect(f.browser.quitSignal == SIGTERM)
