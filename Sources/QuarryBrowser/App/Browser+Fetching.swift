@@ -52,7 +52,9 @@ extension Browser {
         message = ("\(pending.label)… (the key acts on the new rows; Esc cancels both)", false)
     }
 
-    /// The keys typed while the query ran: run on its rows, or dropped when it did not land.
+    /// The keys typed while the query ran: run on its rows, or dropped when it did not land
+    /// (noted in the message its `done` left, if any: a filter prompt reopened with its error
+    /// has none).
     private func runKeysWaitingForFetch(_ error: Error?) {
         let waiting = waitingForFetch
         waitingForFetch = []

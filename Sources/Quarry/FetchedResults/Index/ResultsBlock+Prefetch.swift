@@ -5,26 +5,11 @@ extension ResultsBlock {
         Prefetch.lines(UnsafeRawPointer(raw), bytes: Self.headerBytes + rows)
     }
 
-    /// Starts loading what a search of the first key reads first: the header, the order of
-    /// `rows` rows and the middle row's word as it lies while slots follow the order.
-    @inline(__always)
-    func prefetchSearch(rows: Int) {
-        prefetchOrder(rows: rows)
-        prefetchMiddleWord(rows: rows)
-    }
-
-    /// The part of ``prefetchSearch(rows:)`` that reads the header (to find the words): for a
-    /// pipeline stage run once ``prefetchOrder(rows:)`` has brought the header in.
-    @inline(__always)
-    func prefetchMiddleWord(rows: Int) {
-        guard keyColumnCount > 0, mode(0) != .boxed else { return }
-        Prefetch.read(words(0) + rows / 2)
-    }
-
     /// Starts loading the words a binary search over `rows` rows of the first key reads in
     /// its first three steps (rows at the eighths), as they lie while slots follow the order:
-    /// the search's first dependent loads overlap instead of following one another. Run
-    /// once the header is in (see ``prefetchMiddleWord(rows:)``).
+    /// the search's first dependent loads overlap instead of following one another. For a
+    /// pipeline stage run once ``prefetchOrder(rows:)`` has brought the header in (which
+    /// says where the words are).
     @inline(__always)
     func prefetchSearchWords(rows: Int) {
         guard keyColumnCount > 0, mode(0) != .boxed else { return }

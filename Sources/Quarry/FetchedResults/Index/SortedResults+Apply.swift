@@ -3,6 +3,13 @@ extension SortedResults {
     struct PlacedAddition {
         var row: Int
         var entry: Entry
+
+        /// Whether the entry's first key is a string longer than a block word: storing it goes
+        /// through the chunk object, which keeps the text (``ResultsChunk``).
+        var storesLongString: Bool {
+            if case .string(let first)? = entry.keys.first { return first.utf8.count > StringWord.inlineCapacity }
+            return false
+        }
     }
 
     /// What one chunk loses and gains in a batch: ranges of the batch's drops and of its
@@ -144,21 +151,17 @@ extension SortedResults {
         guard edit.chunk < chunkRecords.count else { return }
         let record = chunkRecords[edit.chunk]
         record.block.prefetchOrder(rows: Int(record.count))
-        var storesLongString = false
-        for a in edit.additions {
-            positions.prefetch(placed[a].entry.id)
-            if case .string(let first)? = placed[a].entry.keys.first, first.utf8.count > StringWord.inlineCapacity { storesLongString = true }
-        }
+        for a in edit.additions { positions.prefetch(placed[a].entry.id) }
         // A long string goes through the chunk object (its text is kept there): load the
         // object now, its text buffer at the next stage.
-        if storesLongString {
+        if edit.additions.contains(where: { placed[$0].storesLongString }) {
             Prefetch.lines(chunkObjectAddress(edit.chunk), bytes: 128)
         }
     }
 
     private func prefetchFreeSlot(of edit: ChunkEdit, dropRows: UnsafeBufferPointer<Int>, placed: UnsafeBufferPointer<PlacedAddition>) {
         guard !edit.additions.isEmpty, edit.chunk < chunkRecords.count else { return }
-        if edit.additions.contains(where: { if case .string(let first)? = placed[$0].entry.keys.first { first.utf8.count > StringWord.inlineCapacity } else { false } }) {
+        if edit.additions.contains(where: { placed[$0].storesLongString }) {
             Unmanaged<ResultsChunk>.fromOpaque(chunkObjectAddress(edit.chunk))._withUnsafeGuaranteedRef { $0.prefetchOverflow() }
         }
         let block = chunkRecords[edit.chunk].block

@@ -1,8 +1,9 @@
 extension SortedResults {
     /// Where each of `entries` goes among the results: before row `offset` of chunk `chunk`
     /// (`offset` may be the chunk's count: at its end). Found together: the chunks by their
-    /// fences for all entries first, then (pipelined) the chunks' records and first lines,
-    /// then the searches in them, so that the memory reads for different entries overlap.
+    /// fences for all entries first, then the searches in them, pipelined behind the loads of
+    /// the chunks' records and first lines so that the memory reads for different entries
+    /// overlap (a large batch in two halves side by side: ``TwoHalves``).
     func insertionPoints(for entries: [Entry]) -> [Location] {
         guard count > 0 else { return entries.map { _ in Location(chunk: 0, offset: 0) } }
         // The first chunk whose first result does not precede each entry; the entry goes in

@@ -40,8 +40,8 @@ extension SortedResults {
     /// Five reads depend on one another (the position entry, the handle's chunk index, the
     /// chunk's record, the block's header and order, the slot's lines); a
     /// ``PrefetchPipeline`` starts each `distance` IDs before the next needs it, so that a
-    /// batch from a large index costs far less than one ``location(of:)`` after another.
-    /// A large batch is looked up in two halves side by side (``TwoHalves``).
+    /// batch from a large index costs far less than one ``location(of:)`` after another. A
+    /// large batch is looked up in two halves side by side (``TwoHalves``).
     func locations(of ids: [ObjectID]) -> [Location?] {
         [Location?](unsafeUninitializedCapacity: ids.count) { result, initialized in
             ids.withUnsafeBufferPointer { ids in
