@@ -6,6 +6,8 @@ extension SortedResults {
     /// overlap (a large batch in two halves side by side: ``TwoHalves``).
     func insertionPoints(for entries: [Entry]) -> [Location] {
         guard count > 0 else { return entries.map { _ in Location(chunk: 0, offset: 0) } }
+        // (See ``locations(of:)``: no empty array from `unsafeUninitializedCapacity`.)
+        guard !entries.isEmpty else { return [] }
         // The first chunk whose first result does not precede each entry; the entry goes in
         // the chunk before it.
         let fences = self.fences

@@ -43,7 +43,11 @@ extension SortedResults {
     /// batch from a large index costs far less than one ``location(of:)`` after another. A
     /// large batch is looked up in two halves side by side (``TwoHalves``).
     func locations(of ids: [ObjectID]) -> [Location?] {
-        [Location?](unsafeUninitializedCapacity: ids.count) { result, initialized in
+        // No batch, no buffer: an empty array made with `unsafeUninitializedCapacity` writes
+        // its count into the storage every empty array shares (a race the Thread Sanitizer
+        // reports against any other thread's empty array).
+        guard !ids.isEmpty else { return [] }
+        return [Location?](unsafeUninitializedCapacity: ids.count) { result, initialized in
             ids.withUnsafeBufferPointer { ids in
                 TwoHalves.run(count: ids.count) { range in
                     locations(of: UnsafeBufferPointer(rebasing: ids[range]), into: UnsafeMutableBufferPointer(rebasing: result[range]))
