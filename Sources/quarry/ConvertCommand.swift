@@ -12,7 +12,9 @@ struct ConvertCommand: ParsableCommand {
             DST must not exist. Its kind is the other one: a SQLite file becomes a JSON store \
             folder and a folder becomes a SQLite file (a DST ending in .sqlite is always SQLite). \
             Every object and relationship is copied; converting back gives an equal store. The \
-            model is the one SRC records unless --model names one (which must be SRC's model).
+            model is the one SRC records unless --model names one (which must be SRC's model). \
+            DST is built under a hidden name beside it and renamed into place when complete, so \
+            an interrupted convert leaves nothing at DST.
             """
     )
 
@@ -47,17 +49,31 @@ struct ConvertCommand: ParsableCommand {
         let objectModel = try foreign?.model ?? model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(source)
         let from = try StoreOpening.readOnlyStore(source, model: objectModel, foreign: foreign)
         let toJSON = !toPostgreSQL && !sourceIsJSON && destinationURL.pathExtension != "sqlite"
-        let copied: Int
-        do {
-            let to: any PersistentStore = toPostgreSQL
-                ? try PostgreSQLStoreOpening.store(destination, model: objectModel, readOnly: false)
-                : toJSON ? try JSONStore(url: destinationURL, model: objectModel) as any PersistentStore
-                : try SQLiteStore(url: destinationURL, model: objectModel)
-            copied = try from.copyAllObjects(to: to)
-        } catch {
-            // Nothing half-made is left behind.
-            toPostgreSQL ? PostgreSQLStoreOpening.destroy(destination) : StoreCreation.removeMadeStore(at: destination)
-            throw CommandFailure("\(error)")
+        var copied = 0
+        if toPostgreSQL {
+            do {
+                copied = try from.copyAllObjects(to: try PostgreSQLStoreOpening.store(destination, model: objectModel, readOnly: false))
+            } catch {
+                // Nothing half-made is left behind.
+                PostgreSQLStoreOpening.destroy(destination)
+                throw CommandFailure("\(error)")
+            }
+        } else {
+            // Built beside the destination and renamed onto it when whole: an interrupted
+            // convert leaves no store at the destination, so the rerun is not refused.
+            do {
+                try StoreCreation.buildThenRename(destinationURL) { partial in
+                    if toJSON {
+                        copied = try from.copyAllObjects(to: try JSONStore(url: partial, model: objectModel))
+                    } else {
+                        let to = try SQLiteStore(url: partial, model: objectModel)
+                        copied = try from.copyAllObjects(to: to)
+                        try to.checkpointTruncatingLog()
+                    }
+                }
+            } catch {
+                throw CommandFailure("\(error)")
+            }
         }
         let kind = toPostgreSQL ? "PostgreSQL store" : toJSON ? "JSON store folder" : "SQLite store"
         let (shownSource, shownDestination) = (PostgreSQLStoreOpening.shown(source), PostgreSQLStoreOpening.shown(destination))

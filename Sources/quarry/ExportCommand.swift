@@ -11,7 +11,8 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Objects are read in batches (bounded memory at any size). A file (-o) is written \
             beside its destination and renamed at the end, so an interrupted export leaves no \
-            partial file. CSV follows RFC 4180; dates are ISO 8601, binary base64, nil empty.
+            partial file; a FIFO or character device (/dev/stdout) is opened and written in place, a \
+            symbolic link is followed (the link stays), and - is standard output. CSV follows RFC 4180; dates are ISO 8601, binary base64, nil empty.
             """
     )
 
@@ -33,7 +34,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "csv, jsonl or json (default: from -o's extension, else csv).")
     var format: String?
 
-    @Option(name: .shortAndLong, help: "The file to write (default: standard output).")
+    @Option(name: .shortAndLong, help: "The file to write; - or none: standard output. A FIFO or device is written in place, a symbolic link's target is replaced, never the link.")
     var output: String?
 
     func validate() throws {
@@ -54,9 +55,10 @@ struct ExportCommand: ParsableCommand {
         }
         let sortKeys = try sort.map(BrowseCommand.parseSort) ?? []
         let chosen = columns?.split(separator: ",").map { ExportColumn(String($0).trimmingCharacters(in: .whitespaces)) }
-        let kind = format ?? output.map { URL(fileURLWithPath: $0).pathExtension } ?? "csv"
+        let file = output == "-" ? nil : output
+        let kind = format ?? file.map { URL(fileURLWithPath: $0).pathExtension } ?? "csv"
         let formatter = ExportOperation.formatter(forPathExtension: kind, columns: chosen)
-        let destination: ExportOperation.Destination = output.map { .file(URL(fileURLWithPath: $0)) } ?? .standardOutput
+        let destination: ExportOperation.Destination = file.map { .file(URL(fileURLWithPath: $0)) } ?? .standardOutput
         let operation = ExportOperation(stack: stack, entityName: entity, predicate: objectPredicate,
                                         sortDescriptors: sortKeys, destination: destination, formatter: formatter)
         let bar = ProgressBar()
@@ -65,8 +67,8 @@ struct ExportCommand: ParsableCommand {
         queue.addOperations([operation], waitUntilFinished: true)
         bar.finish()
         if let error = operation.error { throw CommandFailure("\(error)") }
-        if let output {
-            FileHandle.standardError.write(Data("exported \(operation.statistics.rowsWritten) \(entity) objects to \(output)\n".utf8))
+        if let file {
+            FileHandle.standardError.write(Data("exported \(operation.statistics.rowsWritten) \(entity) objects to \(file)\n".utf8))
         }
     }
 }

@@ -123,7 +123,8 @@ struct ModelCommand: ParsableCommand {
 
     /// Whether `url` is a regular file starting with SQLite's header.
     static func isSQLiteFile(_ url: URL) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        // Opening a FIFO would block until a writer came; a device is no store.
+        guard FileKind(path: url.path).kind == .regularFile, let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }

@@ -12,6 +12,10 @@ enum ModelLoading {
     /// - Throws: the loader's ``ModelError``, which names the file (and line) at fault.
     static func load(modelAt path: String, reportingWarnings: Bool = true) throws -> ManagedObjectModel {
         let url = URL(fileURLWithPath: path)
+        let kind = FileKind(path: path)
+        guard [.regularFile, .directory].contains(kind.kind) else {
+            throw CommandFailure(kind.kind == .missing ? "\(path): no such model file" : "\(path): is \(kind), not a model file or folder; not read")
+        }
         let model = isJSON(url) ? try ManagedObjectModel.load(jsonAt: url) : try ManagedObjectModel.load(xcodeModelAt: url)
         if reportingWarnings { reportWarnings(of: model) }
         return model

@@ -53,6 +53,36 @@ enum StoreCreation {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
+    /// Runs `build` on a hidden path beside `url` (`.NAME.UUID.partial`), then renames what it
+    /// made onto `url`, which must still be free (never replaced). When `build` throws or the
+    /// rename fails, what it made is removed; a process killed meanwhile leaves only the hidden
+    /// path, never a store at `url`.
+    static func buildThenRename(_ url: URL, _ build: (URL) throws -> Void) throws {
+        let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
+        do {
+            try build(partial)
+            // A store's connections are closed by now: a log left beside the partial store
+            // would not follow it, so one with frames stops the rename.
+            let log = partial.path + "-wal"
+            if let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.intValue, size > 0 {
+                throw CommandFailure("\(url.path): the new store's write-ahead log could not be emptied; nothing was made")
+            }
+            // Never onto something made there meanwhile: a file is linked (which fails on an
+            // existing name), a folder renamed only while nothing is there.
+            let isFolder = FileKind(path: partial.path).kind == .directory
+            let moved = isFolder ? !somethingExists(at: url.path) && rename(partial.path, url.path) == 0
+                                 : link(partial.path, url.path) == 0 && unlink(partial.path) == 0
+            guard moved else {
+                let reason = errno == EEXIST || somethingExists(at: url.path) ? "something was made there meanwhile; it is left as it is" : String(cString: strerror(errno))
+                throw CommandFailure("\(url.path): \(reason)")
+            }
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: partial.path + suffix) }
+        } catch {
+            removeMadeStore(at: partial.path)
+            throw error
+        }
+    }
+
     static func create(at url: URL, model: ManagedObjectModel) throws {
         let paths = ["", "-wal", "-shm"].map { url.path + $0 }
         let existing = Set(paths.filter(somethingExists))

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Where an export's bytes go: a temporary file beside the destination that is renamed onto
-/// it when complete (so the destination is either untouched or whole), or an open file
-/// handle written in place (standard output).
+/// it when complete (so the destination is either untouched or whole), or a file written in
+/// place: an open handle (standard output), a FIFO or a character device, which are opened,
+/// never replaced (see ``Target``).
 ///
 /// A file is flushed to disk before the rename (so a crash never leaves a renamed but empty
 /// file). Flushing 60 MB at the end alone took as long as writing them, so while the export
@@ -27,20 +28,67 @@ final class ExportSink {
             self.paths = nil
             self.displayPath = name
         case .file(let url):
-            let folder = url.deletingLastPathComponent()
-            let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).export-partial")
-            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-                let reason = FileManager.default.fileExists(atPath: folder.path) ? "permission denied" : "no folder \(folder.path)"
-                throw ExportError.cannotCreate(path: url.path, reason: reason)
+            switch try Self.target(of: url) {
+            case .inPlace(let path):
+                guard let handle = FileHandle(forWritingAtPath: path) else {
+                    throw ExportError.cannotCreate(path: url.path, reason: String(cString: strerror(errno)))
+                }
+                self.handle = handle
+                self.paths = nil
+            case .replacing(let destination):
+                let folder = destination.deletingLastPathComponent()
+                let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).export-partial")
+                guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                    let reason = FileManager.default.fileExists(atPath: folder.path) ? "permission denied" : "no folder \(folder.path)"
+                    throw ExportError.cannotCreate(path: url.path, reason: reason)
+                }
+                // The replaced file keeps its permissions.
+                var info = stat()
+                if stat(destination.path, &info) == 0 { chmod(temporary.path, info.st_mode & 0o7777) }
+                do {
+                    self.handle = try FileHandle(forWritingTo: temporary)
+                } catch {
+                    try? FileManager.default.removeItem(at: temporary)
+                    throw ExportError.cannotCreate(path: url.path, reason: "\(error)")
+                }
+                self.paths = (temporary, destination)
             }
-            do {
-                self.handle = try FileHandle(forWritingTo: temporary)
-            } catch {
-                try? FileManager.default.removeItem(at: temporary)
-                throw ExportError.cannotCreate(path: url.path, reason: "\(error)")
-            }
-            self.paths = (temporary, url)
             self.displayPath = url.path
+        }
+    }
+
+    /// How a file destination is written.
+    private enum Target {
+        /// Opened and written where it is: a FIFO, a character device (`/dev/stdout`, a
+        /// terminal), or a file reached through `/dev` or `/proc` (`/dev/stdout` redirected to
+        /// a file, which the shell holds open).
+        case inPlace(String)
+        /// A regular file (or nothing yet) at this path, replaced by renaming a complete
+        /// temporary file onto it; a symbolic link is followed, so the link stays and its
+        /// target is replaced.
+        case replacing(URL)
+    }
+
+    /// What `url` is, checked before anything is opened: a directory, block device or socket
+    /// is refused, naming it; nothing that is not a regular file is ever replaced.
+    private static func target(of url: URL) throws -> Target {
+        let found = FileKind(path: url.path)
+        switch found.kind {
+        case .fifo, .characterDevice:
+            return .inPlace(url.path)
+        case .directory, .blockDevice, .socket:
+            throw ExportError.cannotCreate(path: url.path, reason: "it is \(found); an export writes a regular file, a FIFO or a character device")
+        case .missing where found.isSymbolicLink:
+            throw ExportError.cannotCreate(path: url.path, reason: "it is a symbolic link to a missing file (\((try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?")); not followed")
+        case .missing:
+            return .replacing(url)
+        case .regularFile:
+            guard found.isSymbolicLink else { return .replacing(url) }
+            let resolved = url.resolvingSymlinksInPath()
+            if resolved.path.hasPrefix("/proc/") || resolved.path.hasPrefix("/dev/") || resolved.path == url.path {
+                return .inPlace(url.path)
+            }
+            return .replacing(resolved)
         }
     }
 

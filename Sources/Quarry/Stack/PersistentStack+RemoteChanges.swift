@@ -41,7 +41,7 @@ extension PersistentStack {
         let watch: RemoteChangeWatch
         switch options.storeType {
         case .sqlite:
-            guard let url = store.url else { return }
+            guard let url = store.url, (store as? SQLiteStore)?.readsFileAsOpened != true else { return }
             watch = try RemoteChangeWatch(storeURL: url, store: store, origin: origin) { [weak self] commit, watch in
                 self?.deliver(commit, storeURL: url, watch: watch)
             }
@@ -112,10 +112,10 @@ final class RemoteChangeWatch: Sendable {
     init(storeURL: URL, store: PersistentStore, origin: UUID,
          deliver: @escaping @Sendable (RemoteCommit, RemoteChangeWatch) -> Void) throws {
         let reader = try RemoteHistoryReader(store: store, origin: origin)
-        let watcher = try StoreWatcher(storeURL: storeURL, onCommit: { [weak self] logWritten in
+        let watcher = try StoreWatcher(storeURL: storeURL, onCommit: { [weak self] logWritten, outsideWrite in
             guard let self else { return }
             // A history read that fails (the file replaced under us) is answered by re-fetching.
-            let commit = (try? reader.nextCommit(logWritten: logWritten)) ?? .external
+            let commit = (try? reader.nextCommit(logWritten: logWritten, outsideWrite: outsideWrite)) ?? .external
             if case .none = commit { return }
             deliver(commit, self)
         }, onQuiet: { [weak self] in

@@ -16,6 +16,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// the file alone is a Quarry store, the file with the log is not. Opening would replay the
     /// log into the store, so Quarry leaves both alone.
     case foreignLog(path: String)
+    /// The write-ahead log beside the file cannot have been written for it as it is (`reason`
+    /// says why: another store's log, or a file restored from a copy beside its newer log; see
+    /// ``SQLiteStore/checkLogOwnership(path:fileHeader:)``). Opening would replay the log's
+    /// pages over the file's, so Quarry leaves both alone.
+    case mismatchedLog(path: String, reason: String)
+    /// The path names something a store cannot be (`kind`: a FIFO, a device, a socket; see
+    /// ``FileKind``): it is never opened, so nothing blocks on it or writes to it.
+    case notAFile(path: String, kind: String)
     /// The store's metadata could not be read.
     case corruptMetadata(path: String, reason: String)
     /// The file could not be opened or created.
@@ -40,6 +48,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAQuarryStore(let p): return "\(p): not a Quarry store (an SQLite database with other tables and no Z_METADATA); left untouched"
         case .foreignLog(let p):
             return "\(p): the write-ahead log \(p)-wal beside it belongs to another database (with it, the file is no longer this Quarry store); both left untouched: move the -wal away to open the store as last checkpointed"
+        case .mismatchedLog(let p, let why):
+            return "\(p): the write-ahead log \(p)-wal beside it does not belong to it (\(why)); both left untouched: move the -wal away to open the store as last checkpointed"
+        case .notAFile(let p, let kind):
+            return "\(p): is \(kind), not a store file; Quarry opens only regular files (and folders, for JSON stores); left untouched"
         case .corruptMetadata(let p, let why): return "\(p): store metadata unreadable: \(why)"
         case .cannotOpen(let p, let why): return "\(p): cannot open store: \(why)"
         case .uniquenessViolation(let e, let k): return "uniqueness constraint on \(e)(\(k.joined(separator: ", "))) violated"

@@ -31,6 +31,10 @@ final class RemoteHistoryReader: @unchecked Sendable {
     /// `data_version` moved after a `-wal` write that no history explains yet: an outside
     /// write, unless a commit with history follows before the watcher goes quiet.
     private var unexplained = false
+    /// Re-fetches still owed for a write by another program: it is reported with the
+    /// `data_version` change that follows the transaction, which may come before the
+    /// transaction is published, so the next change (or the watcher going quiet) re-fetches again.
+    private var externalOwed = 0
 
     /// A reader starting at the store's newest transaction (everything before it is what the
     /// stack will fetch).
@@ -45,8 +49,20 @@ final class RemoteHistoryReader: @unchecked Sendable {
     /// What the commit(s) since the last call changed. `logWritten`: whether the store's `-wal`
     /// or `-journal` was written since (else a change history does not explain was a
     /// checkpoint's, not an outside write).
-    func nextCommit(logWritten: Bool = true) throws -> RemoteCommit {
+    ///
+    /// `outsideWrite`: a transaction that was not a Quarry save was committed since (see
+    /// ``WriteAheadLogCursor``): whatever history says, what it changed is unknown, so the
+    /// answer is ``RemoteCommit/external`` (history read meanwhile is covered by the re-fetch),
+    /// and so is the next one's.
+    func nextCommit(logWritten: Bool = true, outsideWrite: Bool = false) throws -> RemoteCommit {
         guard let history = store as? PersistentHistoryStore, history.recordsHistory else { return logWritten ? .external : .none }
+        if outsideWrite { externalOwed = 2 }
+        if externalOwed > 0 {
+            externalOwed -= 1
+            unexplained = false
+            lastToken = try history.currentHistoryToken()
+            return .external
+        }
         let found = try history.history(after: lastToken, limit: nil)
         if found.isExpired {
             unexplained = false
@@ -69,7 +85,7 @@ final class RemoteHistoryReader: @unchecked Sendable {
     /// Called when the watcher found no further change: a change no history explained is an
     /// outside write (re-fetch).
     func settle() -> RemoteCommit {
-        defer { unexplained = false }
-        return unexplained ? .external : .none
+        defer { unexplained = false; externalOwed = 0 }
+        return unexplained || externalOwed > 0 ? .external : .none
     }
 }

@@ -24,7 +24,9 @@ import Glibc
 /// runs.
 ///
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
-/// `data_version`, told whether the `-wal` or `-journal` was written since the last call: a
+/// `data_version`, told whether a transaction that was not a Quarry save was committed to the
+/// `-wal` since the last call (a ``WriteAheadLogCursor`` reads them), and whether the `-wal`
+/// or `-journal` was written since the last call: a
 /// checkpoint (which writes the store file only) can change `data_version` with no commit, so
 /// a change that history does not explain counts as an outside write only after such a write.
 /// `onQuiet` runs once the re-checks after a batch found nothing more: a writer that restarts
@@ -45,7 +47,12 @@ final class StoreWatcher: @unchecked Sendable {
     private let names: Set<String>
     /// The `-wal` and `-journal`: where a commit writes (the store file alone is a checkpoint's).
     private let logNames: Set<String>
-    private let onCommit: @Sendable (_ logWritten: Bool) -> Void
+    private let onCommit: @Sendable (_ logWritten: Bool, _ outsideWrite: Bool) -> Void
+    /// Reads the transactions committed to the `-wal` since the last check, telling Quarry's
+    /// saves from other programs' writes (see ``WriteAheadLogCursor``).
+    private var cursor: WriteAheadLogCursor
+    /// Whether the cursor found a write history does not describe since the last `onCommit`.
+    private var outsideWrite = false
     private let onQuiet: @Sendable () -> Void
     /// Whether the `-wal` or `-journal` was written since the last `onCommit`.
     private var logWritten = false
@@ -73,7 +80,7 @@ final class StoreWatcher: @unchecked Sendable {
     /// Starts watching the store at `storeURL`.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the folder cannot be watched or
     ///   the store cannot be opened for reading.
-    init(storeURL: URL, onCommit: @escaping @Sendable (_ logWritten: Bool) -> Void,
+    init(storeURL: URL, onCommit: @escaping @Sendable (_ logWritten: Bool, _ outsideWrite: Bool) -> Void,
          onQuiet: @escaping @Sendable () -> Void = {}) throws {
         self.storeURL = storeURL
         self.onCommit = onCommit
@@ -100,6 +107,8 @@ final class StoreWatcher: @unchecked Sendable {
             configuration.readonly = true
             connection = try DatabaseQueue(path: storeURL.path, configuration: configuration)
             dataVersion = try Self.readDataVersion(connection)
+            let saveCount = try connection.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA user_version") }
+            cursor = WriteAheadLogCursor(path: storeURL.path + "-wal", saveCount: saveCount.map { UInt32(truncatingIfNeeded: $0) })
         } catch {
             close(descriptor)
             throw StoreError.cannotOpen(path: storeURL.path, reason: "watching for other processes' commits: \(error)")
@@ -161,12 +170,16 @@ final class StoreWatcher: @unchecked Sendable {
     private func check(recheckIndex: Int) {
         guard !isCancelled else { return }
         let now = (try? Self.readDataVersion(connection)) ?? dataVersion
+        // Read after `data_version`: a transaction the cursor finds may not be published yet,
+        // so it is reported with this change or, if none, the next one.
+        if cursor.advance().mayHaveOutsideWrites { outsideWrite = true }
         var next = recheckIndex
         if now != dataVersion {
             dataVersion = now
-            let written = logWritten
+            let (written, outside) = (logWritten, outsideWrite)
             logWritten = false
-            onCommit(written)
+            outsideWrite = false
+            onCommit(written, outside)
             next = 0
         }
         guard next < Self.recheckDelays.count else {

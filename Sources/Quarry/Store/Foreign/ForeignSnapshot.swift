@@ -27,13 +27,16 @@ final class ForeignSnapshot: Sendable {
     }
 
     /// The snapshot to read `path` through.
-    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the log cannot be copied or folded.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the log cannot be copied or folded,
+    ///   ``StoreError/mismatchedLog(path:reason:)`` when it cannot belong to the file.
     static func make(path: String) throws -> ForeignSnapshot {
         let log = path + "-wal"
         let logSize = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.int64Value ?? 0
         guard logSize > 0 else {
             return ForeignSnapshot(uri: SQLiteStore.fileURI(path) + "?immutable=1", copyFolder: nil)
         }
+        // A log of pages of another size is another database's: folding it in would read a mix.
+        try SQLiteStore.checkLogOwnership(path: path, fileHeader: SQLiteStore.fileHeaderFields(path: path))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-snapshot-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -74,6 +74,7 @@ public final class JSONStore: PersistentStore {
     /// - Throws: ``JSONStoreError`` naming the file (and for a bad file the line and column),
     ///   ``StoreError/modelMismatch(path:entities:)`` when the store was made with another model.
     public init(url: URL, model: ManagedObjectModel? = nil, options: Options = Options()) throws {
+        try FileKind.requireStorePath(url.path, directories: true)
         let folder = JSONStoreFolder(url: url.standardizedFileURL)
         self.folder = folder
         self.isReadOnly = options.readOnly

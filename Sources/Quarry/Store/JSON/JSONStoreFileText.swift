@@ -25,6 +25,10 @@ struct JSONStoreFileText {
     /// Reads and parses the file at `url`.
     static func read(_ url: URL) throws -> JSONStoreFileText {
         let data: Data
+        let kind = FileKind(path: url.path)
+        guard kind.kind == .regularFile || kind.kind == .missing else {
+            throw JSONStoreError.io(path: url.path, reason: "is \(kind), not a regular file; not read")
+        }
         do {
             data = try Data(contentsOf: url)
         } catch {

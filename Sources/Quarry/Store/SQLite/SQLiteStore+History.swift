@@ -121,6 +121,8 @@ extension SQLiteStore: PersistentHistoryStore {
                                                        arguments: [MetadataKey.historyPrunedThrough]).flatMap { Int64($0) } ?? 0
                     try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)",
                                    arguments: [MetadataKey.historyPrunedThrough, String(max(previous, newest))])
+                    // Quarry's own write: other processes' watchers must not take it for an outside one.
+                    try LogOwnershipMark.advance(db)
                     return .commit
                 }
                 return deleted

@@ -25,6 +25,8 @@ extension SQLiteStore {
                 } else {
                     try db.execute(sql: "DELETE FROM Z_METADATA WHERE key = ?", arguments: [key])
                 }
+                // Quarry's own write: other processes' watchers must not take it for an outside one.
+                try LogOwnershipMark.advance(db)
             }
         } catch {
             throw Self.storeError(error, path: path)

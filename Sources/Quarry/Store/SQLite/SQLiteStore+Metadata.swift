@@ -114,6 +114,7 @@ extension SQLiteStore {
     /// Writes the metadata rows of a new store.
     static func writeMetadata(db: Database, identifier: UUID, model: ManagedObjectModel) throws {
         try db.execute(sql: "INSERT INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [MetadataKey.identifier, identifier.uuidString])
+        try LogOwnershipMark.mark(db, identifier: identifier)
         try replaceModel(db: db, with: model)
     }
 

@@ -29,5 +29,6 @@ extension SQLiteStore {
             ON CONFLICT(key) DO UPDATE SET value = (CAST(value AS INTEGER) + 1) || ' ' || ?2
             """)
         try statement.execute(arguments: [MetadataKey.saveToken, UUID().uuidString])
+        try LogOwnershipMark.advance(db)
     }
 }

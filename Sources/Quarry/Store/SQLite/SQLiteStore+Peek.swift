@@ -94,12 +94,18 @@ extension SQLiteStore {
 
     /// One look (see ``peek(path:busyTimeout:)``).
     private static func peekOnce(path: String, busyTimeout: TimeInterval) throws -> Peek {
+        // A FIFO would block the open forever, a device would be read as a database.
+        for companion in [path + "-wal", path + "-shm"] where ![.missing, .regularFile].contains(FileKind(path: companion).kind) {
+            throw StoreError.notAFile(path: companion, kind: FileKind(path: companion).description)
+        }
+        try FileKind.requireStorePath(path, directories: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw StoreError.cannotOpen(path: path, reason: "is a directory, not a store file")
         }
         let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
         let hasSHM = FileManager.default.fileExists(atPath: path + "-shm")
+        if hasWAL { try checkLogOwnership(path: path, fileHeader: fileHeaderFields(path: path)) }
         if !hasWAL { return try peek(uri: fileURI(path) + "?immutable=1", reportedPath: path, busyTimeout: busyTimeout) }
         if hasSHM {
             return try peekWithLog(path: path, busyTimeout: busyTimeout) {

@@ -38,6 +38,8 @@ public final class SQLiteStore: PersistentStore {
     public let options: Options
 
     let pool: DatabasePool
+    /// Whether the pool opened the file with `immutable=1`.
+    let poolOpenedImmutable: Bool
     /// Checkpoints the write-ahead log after saves (`nil` for a foreign database, never written).
     let checkpointer: SQLiteCheckpointer?
     let layout: SQLiteLayout
@@ -61,6 +63,11 @@ public final class SQLiteStore: PersistentStore {
     @_spi(Benchmarks) public var lastCommitUptime: UInt64 { checkpointer?.lastCommitUptime ?? 0 }
     /// Whether saves are refused (``Options/readOnly``).
     public var isReadOnly: Bool { options.readOnly }
+    /// Whether the store reads its file alone, as it was when opened: a read-only store whose
+    /// file had no `-wal` (see ``poolPath(_:readOnly:)``). Nothing it reads can change, so there
+    /// is nothing to watch, and watching would make SQLite create the `-wal` and `-shm` a
+    /// read-only command must not leave (or fail to, on read-only media).
+    public var readsFileAsOpened: Bool { options.readOnly && poolOpenedImmutable }
 
     /// Opens the store at `url`, creating it (schema and metadata in one transaction) when the
     /// file does not exist or is empty.
@@ -83,6 +90,7 @@ public final class SQLiteStore: PersistentStore {
         self.options = options
         self.foreign = nil
         self.historyOrigin = options.historyOrigin ?? UUID()
+        try FileKind.requireStorePath(path, directories: true)
         let exists = FileManager.default.fileExists(atPath: path)
         var existingMetadata: Metadata?
         var needsMigration = false
@@ -116,9 +124,11 @@ public final class SQLiteStore: PersistentStore {
             checkpointer.install(on: db)
         }
         let pool: DatabasePool
+        let poolPath = Self.poolPath(path, readOnly: options.readOnly)
+        poolOpenedImmutable = poolPath != path
         do {
             pool = try Self.inProcessOpening.withLock { _ in
-                let pool = try DatabasePool(path: Self.poolPath(path, readOnly: options.readOnly), configuration: configuration)
+                let pool = try DatabasePool(path: poolPath, configuration: configuration)
                 // The first read transaction maps the shared-memory index, read-write: a look
                 // taken after it in this process shares it (see `inProcessOpening`).
                 _ = try pool.read { try Int.fetchOne($0, sql: "PRAGMA schema_version") }
@@ -179,6 +189,7 @@ public final class SQLiteStore: PersistentStore {
         self.layout = SQLiteLayout(model: database.model)
         self.statements = SQLiteStatements(layout: layout, model: database.model)
         self.pool = try Self.foreignPool(database, layout: layout, busyTimeout: busyTimeout)
+        self.poolOpenedImmutable = true
         self.checkpointer = nil
     }
 

@@ -100,10 +100,76 @@ struct SQLiteStoreRefusalTests {
     func foreignLog(withSHM: Bool) throws {
         let url = try closedStore()
         try placeForeignLog(beside: url, withSHM: withSHM)
-        try expectRefusedUntouched(url) { $0 as? StoreError == .foreignLog(path: url.path) }
-        #expect(throws: StoreError.foreignLog(path: url.path)) { try SQLiteStore.readMetadata(url: url) }
+        // A log of pages that carry no Quarry store's tag is refused before it is read.
+        let isRefusal = { (error: any Error) -> Bool in
+            if case .mismatchedLog(url.path, _)? = error as? StoreError { return true }
+            return error as? StoreError == .foreignLog(path: url.path)
+        }
+        try expectRefusedUntouched(url, isRefusal)
+        #expect(performing: { try SQLiteStore.readMetadata(url: url) }, throws: isRefusal)
         #expect(StoreError.foreignLog(path: url.path).description.contains("\(url.path)-wal beside it belongs to another database"))
         #expect(try fingerprint().count == (withSHM ? 3 : 2))
+    }
+
+    @Test("a store file restored from an older copy beside its own newer -wal is refused, saying so; nothing is written")
+    func restoredFileBesideNewerLog() throws {
+        let url = dir.file("store.sqlite")
+        let backup = dir.url.appendingPathComponent("backup").appendingPathComponent("store.sqlite")
+        try FileManager.default.createDirectory(at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let log = backup.deletingLastPathComponent().appendingPathComponent("newer-wal")
+        do {
+            let store = try SQLiteStore(url: url, model: TestModels.tickers())
+            let make = ChangeMaker(model: store.model)
+            func save(_ name: String) throws { _ = try store.insert([make.insert("Sector", ["name": .string(name)])]) }
+            try save("one"); try save("two")
+            #expect(try store.checkpointTruncatingLog())
+            try FileManager.default.copyItem(at: url, to: backup)
+            try save("three"); try save("four")
+            // The log starts again: its first transaction no longer follows the copy.
+            #expect(try store.checkpointTruncatingLog())
+            try save("five"); try save("six")
+            try FileManager.default.copyItem(atPath: url.path + "-wal", toPath: log.path)
+        }
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.copyItem(at: backup, to: url)
+        try FileManager.default.copyItem(atPath: log.path, toPath: url.path + "-wal")
+        try FileManager.default.removeItem(at: backup.deletingLastPathComponent())
+        try expectRefusedUntouched(url) { error in
+            guard case .mismatchedLog(let path, let reason)? = error as? StoreError else { return false }
+            return path == url.path && reason.contains("the file is at save 2") && reason.contains("the file was replaced")
+        }
+    }
+
+    @Test("another Quarry store's -wal beside a store is refused, naming the other store's tag; nothing is written")
+    func anotherQuarryStoresLog() throws {
+        let url = try closedStore()
+        let other = dir.url.appendingPathComponent("other").appendingPathComponent("store.sqlite")
+        try FileManager.default.createDirectory(at: other.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            // The same model and the same saves: only the stores' identities differ.
+            let store = try SQLiteStore(url: other, model: TestModels.tickers())
+            let make = ChangeMaker(model: store.model)
+            _ = try store.insert([make.insert("Sector", ["name": .string("Tech")])])
+            _ = try store.insert([make.insert("Sector", ["name": .string("Energy")])])
+            try FileManager.default.copyItem(atPath: other.path + "-wal", toPath: url.path + "-wal")
+        }
+        try FileManager.default.removeItem(at: other.deletingLastPathComponent())
+        try expectRefusedUntouched(url) { error in
+            guard case .mismatchedLog(let path, let reason)? = error as? StoreError else { return false }
+            return path == url.path && reason.contains("it was written for the store tagged")
+        }
+        #expect(StoreError.mismatchedLog(path: url.path, reason: "x").description.contains("\(url.path)-wal beside it does not belong to it (x)"))
+    }
+
+    @Test("a FIFO, and a FIFO in place of the -wal, are refused without being opened")
+    func fifo() throws {
+        let url = dir.file("pipe.sqlite")
+        try #require(mkfifo(url.path, 0o644) == 0)
+        #expect(throws: StoreError.notAFile(path: url.path, kind: "a FIFO (named pipe)")) { try SQLiteStore(url: url, model: TestModels.tickers()) }
+        #expect(throws: StoreError.notAFile(path: url.path, kind: "a FIFO (named pipe)")) { try SQLiteStore.peek(path: url.path) }
+        let store = try closedStore()
+        try #require(mkfifo(store.path + "-wal", 0o644) == 0)
+        #expect(throws: StoreError.notAFile(path: store.path + "-wal", kind: "a FIFO (named pipe)")) { try SQLiteStore(url: store, model: nil) }
     }
 
     @Test("an SQLite file with no tables, opened without a model, says no model was given; nothing is written")
