@@ -108,6 +108,60 @@ struct RemoteChangeTests {
         #expect(try !PersistentStack(model: Self.model, options: options).watchesRemoteChanges)
     }
 
+    @Test("writes that bypass Quarry, each between an importer's saves in another stack, are each seen within a second")
+    func outsideWritesBetweenImporterSaves() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("store.sqlite")
+        try Self.seed(url, tickers: 30)
+        let writer = try Self.stack(url)
+        let reader = try Self.stack(url)
+        let (controller, _) = try await MainActor.run { try Self.watch(reader) }
+        // Every row loaded, as on a browser's screen: a loaded object shows a new value only
+        // when a merge or re-fetch refreshes it (a fault would read the store anew).
+        let shown = await MainActor.run { () -> [String: Ticker] in
+            var bySymbol: [String: Ticker] = [:]
+            for id in controller.snapshot.items.flatMap({ $0 }) {
+                let ticker = controller.context.object(with: id) as! Ticker
+                _ = ticker.price
+                bySymbol[ticker.symbol] = ticker
+            }
+            return bySymbol
+        }
+        // The importer saves without pause until the outside writes are done (issue 34, item 1:
+        // each of its saves' history used to explain away the outside write committed before it).
+        let stop = Mutex(false)
+        let saves = Mutex(0)
+        let importer = writer.importerContext()
+        let importing = Thread {
+            var price = 0.0
+            while !stop.withLock({ $0 }) {
+                price += 1
+                do {
+                    try Self.reprice([price], in: importer)
+                    saves.withLock { $0 += 1 }
+                } catch {
+                    Issue.record("the importer's save failed: \(error)")
+                    return
+                }
+            }
+        }
+        importing.start()
+        defer { stop.withLock { $0 = true } }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let outside = try DatabaseQueue(path: url.path, configuration: configuration)
+        for i in 1...20 {
+            let symbol = "T\(i)"
+            let price = 1_000.0 + Double(i)
+            let ticker = try #require(shown[symbol])
+            let seen = { @MainActor @Sendable () -> Bool in ticker.price == price }
+            _ = try await remoteChanges(of: reader, deadline: .seconds(1), awaiting: "outside write \(i) (\(symbol) priced \(price)) to show",
+                                        after: { try outside.write { try $0.execute(sql: "UPDATE Ticker SET price = ? WHERE symbol = ?", arguments: [price, symbol]) } },
+                                        until: seen)
+        }
+        #expect(saves.withLock { $0 } > 20, "the importer saved between the outside writes")
+    }
+
     @Test("a write that bypasses Quarry: the controller re-fetches and reports the rows that changed, as an external change")
     func externalWriteIsRefetched() async throws {
         let directory = TemporaryDirectory()
