@@ -13,11 +13,15 @@ enum BrowserLauncher {
     /// The theme named by `--theme` or `QUARRY_THEME`, and a message when a theme file was
     /// malformed (the default theme is used then). The app adapts it to the terminal's colours.
     static func theme(named name: String?) -> (Theme, String?) {
-        let environment = ProcessInfo.processInfo.environment
-        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        let resolution = ThemeLoader.resolve(name: name, environment: environment,
-                                             searchDirectories: ThemeLoader.defaultSearchDirectories(environment: environment, executableURL: executable))
+        let resolution = ThemeLoader.resolve(name: name, environment: ProcessInfo.processInfo.environment,
+                                             searchDirectories: themeSearchDirectories)
         return (resolution.theme, resolution.problem.map { "theme: \($0) (using the default theme)" })
+    }
+
+    /// Where `--theme` and `:theme` look for themes: the user's, then the shipped `Themes/`.
+    static var themeSearchDirectories: [URL] {
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return ThemeLoader.defaultSearchDirectories(environment: ProcessInfo.processInfo.environment, executableURL: executable)
     }
 
     /// Exits with status 2 and a message unless standard input and output are a terminal.
@@ -44,6 +48,8 @@ enum BrowserLauncher {
         if configuration.historyFile == nil { configuration.historyFile = BrowserConfiguration.defaultHistoryFile() }
         let (theme, problem) = theme(named: themeName)
         configuration.theme = theme
+        // `:theme NAME` switches among the same themes `--theme` chooses from.
+        configuration.themeSearchDirectories = themeSearchDirectories
         if let problem { configuration.startMessage = problem }
         if let path = ProcessInfo.processInfo.environment[FullIndexHold.environmentKey] {
             configuration.fullIndexCancellation = FullIndexHold(fifo: path).cancellation

@@ -28,10 +28,9 @@ public final class Browser {
     let promptHistory: PromptHistory
     /// Puts text on the system clipboard (the app sets it to its terminal's OSC 52 output).
     public var copyToClipboard: (@MainActor (String) -> Void)?
-    /// The theme names `:theme` completes.
-    public var themeNames: [String] = ["default"]
-    /// Loads a theme by name for `:theme`: the theme, or the problem that kept it from loading.
-    public var loadTheme: (@MainActor (String) -> (Theme, String?))?
+    /// The theme names `:theme` completes: `default` and every theme file in the
+    /// configuration's ``BrowserConfiguration/themeSearchDirectories``, read at each call.
+    public var themeNames: [String] { ThemeLoader.themeNames(in: configuration.themeSearchDirectories) }
     /// The colours the terminal shows (set by the app when it starts): themes are adapted to it.
     public var colorCapability: ColorCapability = .indexed256
     /// The theme in use (the configuration's, adapted to the terminal's colours once it started).
