@@ -8,7 +8,7 @@ extension Browser {
     /// Draws the whole state into a new buffer of `size`: title bar, table, status line or
     /// prompt, and the open overlay. Faults in only the visible rows.
     public func render(size: TerminalSize) -> ScreenBuffer {
-        lastSize = size
+        adoptSize(size)
         var buffer = ScreenBuffer(size: size, style: theme[.row])
         guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
             buffer.write(DisplayWidth.truncate("terminal too small (\(size.width)×\(size.height); need 40×10)", toWidth: size.width),
