@@ -39,9 +39,11 @@ enum BrowserLauncher {
     ///
     /// `liveStatus` is the importer's rate for the right of the status line; `liveAlert` is text
     /// the status line must always show (the importer paused on a busy store, or stopped by an
-    /// error), before anything else.
+    /// error), before anything else. `observeLiveAlert` is given a function to call, from any
+    /// thread, whenever that text changes, so the screen shows it without waiting for a key.
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
-                    liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil) async {
+                    liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil,
+                    observeLiveAlert: ((@escaping @Sendable () -> Void) -> Void)? = nil) async {
         requireTerminal()
         let terminal = CursesTerminal(mouse: configuration.usesMouse)
         var configuration = configuration
@@ -58,6 +60,7 @@ enum BrowserLauncher {
             let browser = try Browser(stack: stack, configuration: configuration)
             browser.liveStatus = liveStatus
             browser.liveAlert = liveAlert
+            observeLiveAlert? { browser.liveStateDidChange() }
             let app = BrowserApp(browser: browser, backend: terminal)
             browser.copyToClipboard = { [weak terminal] text in terminal?.copyToClipboard(text) }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -62,7 +62,7 @@ public final class Browser {
     public var liveStatus: (@MainActor () -> String?)?
     /// Text the status line must always show, asked at each frame: the importer paused on a busy
     /// store, or stopped by an error. Shown like an error message (whole, before anything else)
-    /// while no other message is up.
+    /// while no other message is up. Whoever changes it calls ``liveStateDidChange()``.
     public var liveAlert: (@MainActor () -> String?)?
     /// Actions of keys that need the full index (`G`, `[`, `]`, `n`, `N`, a search), waiting
     /// for it while the table shows a preview (see ``Browser+FullIndex``).
