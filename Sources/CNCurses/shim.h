@@ -42,6 +42,19 @@ static inline int quarry_setcchar(cchar_t *cell, const wchar_t *text, attr_t att
     return setcchar(cell, text, attributes, 0, &pair);
 }
 
+/// A terminfo string capability with one numeric parameter (`setaf`), expanded; tiparm is
+/// variadic, which Swift cannot call.
+static inline const char *quarry_tiparm1(const char *capability, int first) {
+    const char *result = tiparm(capability, first);
+    return result ? result : "";
+}
+
+/// A terminfo string capability with two numeric parameters (`cup`), expanded.
+static inline const char *quarry_tiparm2(const char *capability, int first, int second) {
+    const char *result = tiparm(capability, first, second);
+    return result ? result : "";
+}
+
 /// Display width the C library (and so ncurses) gives `c`: -1 unprintable, 0 combining, 1 or 2.
 static inline int quarry_wcwidth(wchar_t c) { return wcwidth(c); }
 

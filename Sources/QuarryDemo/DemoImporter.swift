@@ -45,6 +45,8 @@ public final class DemoImporter: Sendable {
     /// Called on the importer's thread for every ``Event``.
     private let onEvent: @Sendable (Event) -> Void
     private let state = Mutex(State())
+    /// Called by ``updateState(_:)`` when ``alertText`` changed (see ``observeAlert(_:)``).
+    private let alertObservers = Mutex<[@Sendable () -> Void]>([])
     private let stopped = DispatchSemaphore(value: 0)
     /// Signalled by ``stop()`` to end a pacing or back-off wait early.
     private let wake = DispatchSemaphore(value: 0)
@@ -104,11 +106,31 @@ public final class DemoImporter: Sendable {
     /// What the browser must show whatever else it shows: "import paused: store busy" while a
     /// busy store is retried, "import stopped: <error>" once an error stopped the importer;
     /// `nil` while it runs normally.
-    public var alertText: String? {
-        state.withLock { s in
-            if let error = s.lastError { return "import stopped: \(error)" }
-            return s.paused ? "import paused: store busy" : nil
+    public var alertText: String? { state.withLock { Self.alert(of: $0) } }
+
+    /// Calls `onChange` whenever ``alertText`` changes: the importer paused on a busy store,
+    /// resumed, or stopped with an error. It is called on the importer's thread, after the
+    /// change, so a browser showing the alert posts a redraw to its own queue from there (the
+    /// screen must change without waiting for a key).
+    public func observeAlert(_ onChange: @escaping @Sendable () -> Void) {
+        alertObservers.withLock { $0.append(onChange) }
+    }
+
+    private static func alert(of s: State) -> String? {
+        if let error = s.lastError { return "import stopped: \(error)" }
+        return s.paused ? "import paused: store busy" : nil
+    }
+
+    /// Changes the state, then tells the alert observers when ``alertText`` changed (outside
+    /// the lock, so an observer may read the importer).
+    private func updateState(_ change: (inout State) -> Void) {
+        let changed = state.withLock { s in
+            let before = Self.alert(of: s)
+            change(&s)
+            return Self.alert(of: s) != before
         }
+        guard changed else { return }
+        for observer in alertObservers.withLock({ $0 }) { observer() }
     }
 
     /// "import 200 rows/s" for the status line, "import paused: store busy" while a busy store
@@ -126,7 +148,7 @@ public final class DemoImporter: Sendable {
     private func run() {
         var failure: String?
         defer {
-            state.withLock { $0.lastError = failure; $0.running = false }
+            updateState { $0.lastError = failure; $0.running = false }
             stopped.signal()
             onEvent(.stopped(error: failure))
         }
@@ -151,7 +173,7 @@ public final class DemoImporter: Sendable {
                 }
                 backoff = Self.initialBackoff
                 collisions = 0
-                state.withLock {
+                updateState {
                     $0.rows += save.inserted + save.updated
                     $0.totals.add(save)
                     $0.paused = false
@@ -161,7 +183,7 @@ public final class DemoImporter: Sendable {
                 if rest > 0 { _ = wake.wait(timeout: .now() + rest) }  // pacing; stop() ends it early
             } catch StoreError.locked {
                 context.performAndWait { context.reset() }
-                state.withLock { $0.paused = true }
+                updateState { $0.paused = true }
                 onEvent(.paused(retryIn: backoff))
                 _ = wake.wait(timeout: .now() + backoff)  // back-off; stop() ends it early
                 backoff = min(Self.maximumBackoff, backoff * 2)

@@ -1,5 +1,6 @@
 // A tiny full-screen program for the backend's end-to-end test (run inside tmux by
-// CursesBackendTests): it draws a wide-character line and a coloured line, shows the last key
+// CursesBackendTests): it draws a wide-character line, a coloured line and a family emoji (a
+// ZWJ sequence), shows the last key
 // pressed, the size and its process id, and quits on `q` or a termination signal (`e` exits
 // without stopping the terminal, to exercise the atexit restoration).
 import CursesBackend
@@ -32,6 +33,9 @@ func name(of key: Key) -> String {
     buffer.write("key: \(lastKey)", x: 0, y: 2, style: .plain)
     buffer.write("size: \(terminal.size.width)x\(terminal.size.height) resizes: \(resizes)", x: 0, y: 3, style: .plain)
     buffer.write("pid: \(getpid()) colors: \(terminal.colorCapability)", x: 0, y: 4, style: .plain)
+    // A ZWJ sequence more than a curses cell holds, in colour: drawn whole over curses' cells.
+    buffer.write("family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466} end", x: 0, y: 5,
+                 style: CellStyle(foreground: .ansi(3), background: .indexed(22)))
     terminal.present(buffer)
 }
 

@@ -13,11 +13,15 @@ enum BrowserLauncher {
     /// The theme named by `--theme` or `QUARRY_THEME`, and a message when a theme file was
     /// malformed (the default theme is used then). The app adapts it to the terminal's colours.
     static func theme(named name: String?) -> (Theme, String?) {
-        let environment = ProcessInfo.processInfo.environment
-        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        let resolution = ThemeLoader.resolve(name: name, environment: environment,
-                                             searchDirectories: ThemeLoader.defaultSearchDirectories(environment: environment, executableURL: executable))
+        let resolution = ThemeLoader.resolve(name: name, environment: ProcessInfo.processInfo.environment,
+                                             searchDirectories: themeSearchDirectories)
         return (resolution.theme, resolution.problem.map { "theme: \($0) (using the default theme)" })
+    }
+
+    /// Where `--theme` and `:theme` look for themes: the user's, then the shipped `Themes/`.
+    static var themeSearchDirectories: [URL] {
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        return ThemeLoader.defaultSearchDirectories(environment: ProcessInfo.processInfo.environment, executableURL: executable)
     }
 
     /// Exits with status 2 and a message unless standard input and output are a terminal.
@@ -35,15 +39,19 @@ enum BrowserLauncher {
     ///
     /// `liveStatus` is the importer's rate for the right of the status line; `liveAlert` is text
     /// the status line must always show (the importer paused on a busy store, or stopped by an
-    /// error), before anything else.
+    /// error), before anything else. `observeLiveAlert` is given a function to call, from any
+    /// thread, whenever that text changes, so the screen shows it without waiting for a key.
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
-                    liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil) async {
+                    liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil,
+                    observeLiveAlert: ((@escaping @Sendable () -> Void) -> Void)? = nil) async {
         requireTerminal()
         let terminal = CursesTerminal(mouse: configuration.usesMouse)
         var configuration = configuration
         if configuration.historyFile == nil { configuration.historyFile = BrowserConfiguration.defaultHistoryFile() }
         let (theme, problem) = theme(named: themeName)
         configuration.theme = theme
+        // `:theme NAME` switches among the same themes `--theme` chooses from.
+        configuration.themeSearchDirectories = themeSearchDirectories
         if let problem { configuration.startMessage = problem }
         if let path = ProcessInfo.processInfo.environment[FullIndexHold.environmentKey] {
             configuration.fullIndexCancellation = FullIndexHold(fifo: path).cancellation
@@ -52,6 +60,7 @@ enum BrowserLauncher {
             let browser = try Browser(stack: stack, configuration: configuration)
             browser.liveStatus = liveStatus
             browser.liveAlert = liveAlert
+            observeLiveAlert? { browser.liveStateDidChange() }
             let app = BrowserApp(browser: browser, backend: terminal)
             browser.copyToClipboard = { [weak terminal] text in terminal?.copyToClipboard(text) }
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

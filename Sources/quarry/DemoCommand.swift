@@ -106,14 +106,16 @@ struct DemoCommand: AsyncParsableCommand {
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         var liveStatus: (@MainActor () -> String?)?
         var liveAlert: (@MainActor () -> String?)?
+        var observeLiveAlert: ((@escaping @Sendable () -> Void) -> Void)?
         if let importer {
             // A pause or a stop is an alert (shown whole, before anything else); the rate is not.
             liveStatus = { importer.alertText == nil ? importer.statusText : nil }
             liveAlert = { importer.alertText }
+            observeLiveAlert = { importer.observeAlert($0) }
         }
         importer?.start()
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme,
-                                  liveStatus: liveStatus, liveAlert: liveAlert)
+                                  liveStatus: liveStatus, liveAlert: liveAlert, observeLiveAlert: observeLiveAlert)
         importer?.stop()
         if let importer { try Self.report(importer) }
     }

@@ -8,7 +8,9 @@ extension CursesTerminal {
     /// Cells are written into curses' standard screen (`wadd_wch`, colour pairs allocated on
     /// demand), then `wnoutrefresh` + `doupdate` send the changes. After a resize, a resume or
     /// when the pair table ran out, the whole frame is redrawn. Cells beyond the terminal's
-    /// current size are clipped.
+    /// current size are clipped. A grapheme cluster curses cannot hold in a cell (a ZWJ emoji
+    /// sequence, a flag) is written whole over a placeholder after the update
+    /// (``CursesGlyph``, ``ClusterOverlay``).
     ///
     /// With synchronized output, the begin and end markers are written straight to the terminal
     /// descriptor around `doupdate`. The order is guaranteed because curses holds its own output
@@ -33,10 +35,38 @@ extension CursesTerminal {
         wnoutrefresh(quarry_stdscr())
         if usesSynchronizedOutput { writeToTerminal(SynchronizedOutput.begin) }
         doupdate()
-        if usesSynchronizedOutput {
-            if let file = ttyFile { fflush(file) }
-            writeToTerminal(SynchronizedOutput.end)
+        let overlays = overlayBytes(onRowsOf: diff, of: buffer)
+        if !overlays.isEmpty || usesSynchronizedOutput, let file = ttyFile { fflush(file) }
+        if !overlays.isEmpty { writeToTerminal(overlays) }
+        if usesSynchronizedOutput { writeToTerminal(SynchronizedOutput.end) }
+    }
+
+    /// The bytes that write every grapheme cluster curses cannot hold in a cell
+    /// (``CursesGlyph/overlay``) over its placeholder, on each row the update touched (curses
+    /// may have reprinted any placeholder of such a row to move the cursor), then put the
+    /// cursor back where curses left it. Empty when there is none.
+    private func overlayBytes(onRowsOf diff: FrameDiff, of buffer: ScreenBuffer) -> [UInt8] {
+        guard !usesAsciiGlyphs, let overlay = clusterOverlay else { return [] }
+        let limit = currentCursesSize()
+        var bytes: [UInt8] = []
+        var lastRow = -1
+        for run in diff.runs where run.row != lastRow && run.row < limit.height {
+            lastRow = run.row
+            for x in 0..<min(buffer.size.width, limit.width) {
+                let cell = buffer[x, run.row]
+                guard !cell.isContinuation, CursesGlyph.mayNeedOverlay(cell.text) else { continue }
+                let isWide = x + 1 < buffer.size.width && buffer[x + 1, run.row].isContinuation
+                guard !isWide || x + 1 < limit.width,
+                      case .overlay(_, _, let text) = CursesGlyph.plan(cell.text, expectedWidth: isWide ? 2 : 1, wcwidth: quarry_wcwidth)
+                else { continue }
+                bytes += overlay.draw(text, x: x, y: run.row, attributes: cell.style.attributes,
+                                      foreground: colors.number(for: cell.style.foreground, isForeground: true),
+                                      background: colors.number(for: cell.style.background, isForeground: false))
+            }
         }
+        guard !bytes.isEmpty else { return [] }
+        let window = quarry_stdscr()
+        return bytes + overlay.cursorMove(x: Int(getcurx(window)), y: Int(getcury(window)))
     }
 
     /// Writes the cells of every run. Returns false when a colour pair could not be allocated
@@ -67,28 +97,19 @@ extension CursesTerminal {
     ///
     /// curses measures characters with the C library's `wcwidth`; when that disagrees with the
     /// width the buffer gave the grapheme, or the character is unprintable in this locale, `?`
-    /// is drawn instead so curses' idea of the screen and the buffer stay aligned.
+    /// is drawn instead so curses' idea of the screen and the buffer stay aligned. A cluster
+    /// curses cannot hold in one cell gets a placeholder here (``CursesGlyph``).
     private func put(_ text: String, isWide: Bool, at x: Int, row y: Int, window: UnsafeMutablePointer<WINDOW>?, attributes: attr_t, pair: Int32) -> Int {
-        let expectedWidth = isWide ? 2 : 1
         glyphScratch.removeAll(keepingCapacity: true)
-        var width = 1
-        var scalars = text.unicodeScalars.makeIterator()
-        if let first = scalars.next() {
-            let value = wchar_t(bitPattern: first.value)
-            width = first.isASCII && first.value >= 0x20 && first.value < 0x7F ? 1 : Int(quarry_wcwidth(value))
-            if width == expectedWidth || (width == 1 && expectedWidth == 2) {
-                glyphScratch.append(value)
-                // Combining marks and variation selectors ride along, up to curses' limit.
-                while glyphScratch.count < Int(CCHARW_MAX), let next = scalars.next() {
-                    let nextValue = wchar_t(bitPattern: next.value)
-                    guard quarry_wcwidth(nextValue) == 0 else { break }
-                    glyphScratch.append(nextValue)
-                }
-            }
-        }
-        if glyphScratch.isEmpty {
-            glyphScratch.append(wchar_t(UInt8(ascii: "?")))
-            width = 1
+        let width: Int
+        switch CursesGlyph.plan(text, expectedWidth: isWide ? 2 : 1, wcwidth: quarry_wcwidth) {
+        case .cell(let characters, let cellWidth):
+            glyphScratch.append(contentsOf: characters)
+            width = cellWidth
+        case .overlay(let placeholder, let cellWidth, _):
+            // The whole cluster is written over it after the update (drawOverlays).
+            glyphScratch.append(contentsOf: placeholder)
+            width = cellWidth
         }
         glyphScratch.append(0)
         var character = cchar_t()

@@ -53,6 +53,8 @@ public final class CursesTerminal: TerminalBackend {
     var colors = CursesColorResolver(terminalColors: 0, usesColor: false, supportsDefaultColors: false)
     var pairs = ColorPairTable(pairCount: 1)
     var glyphScratch: [wchar_t] = []
+    /// Writes the grapheme clusters curses cannot hold in a cell (read from terminfo at start).
+    var clusterOverlay: ClusterOverlay?
     /// Whether cells are drawn with ``AsciiFallback`` glyphs (the locale is not UTF-8).
     public private(set) var usesAsciiGlyphs = false
     /// The text of a bracketed paste being received (between `ESC[200~` and `ESC[201~`).
@@ -155,6 +157,7 @@ public final class CursesTerminal: TerminalBackend {
         enableInputModes()
         configureColors()
         usesSynchronizedOutput = SynchronizedOutput.isSupported(environment: environment)
+        clusterOverlay = ClusterOverlay()
         size = currentCursesSize()
         previousFrame = nil
         needsFullRedraw = true

@@ -47,12 +47,25 @@ extension Browser {
             }
             if match != table.entity.name { switchEntity(to: match) }
         case .theme(let name):
-            guard let loadTheme else { return ("themes cannot be changed here", nil) }
-            let (loaded, problem) = loadTheme(name)
-            if let problem { return (problem, nil) }
-            theme = loaded.adapted(to: colorCapability)
-            message = ("theme \(loaded.name)", false)
+            if let error = switchTheme(to: name) { return (error, nil) }
         }
+        return nil
+    }
+
+    /// `:theme NAME`: draws with the theme `NAME` (a name Tab offers, in any case, or a path to
+    /// a `.toml` file) from the next frame on; returns why not, the theme in use staying.
+    func switchTheme(to name: String) -> String? {
+        let directories = configuration.themeSearchDirectories
+        // Names are matched as Tab offers them, ignoring case; a path is taken as it is.
+        let known = themeNames.first { $0.caseInsensitiveCompare(name) == .orderedSame }
+        let resolution = ThemeLoader.load(named: known ?? name, searchDirectories: directories)
+        if let problem = resolution.problem {
+            return known == nil && !ThemeLoader.isPath(name)
+                ? "no theme '\(name)' (Tab completes: \(themeNames.joined(separator: ", ")))"
+                : "theme: \(problem)"
+        }
+        theme = resolution.theme.adapted(to: colorCapability)
+        message = ("theme \(resolution.theme.name)", false)
         return nil
     }
 

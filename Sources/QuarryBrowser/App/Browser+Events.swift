@@ -7,7 +7,7 @@ extension Browser {
     public func handle(_ event: TerminalEvent) {
         switch event {
         case .resize(let size):
-            lastSize = size
+            adoptSize(size)
         case .terminate(let signal):
             // SIGTERM and SIGHUP always quit. SIGINT (Ctrl-C) cancels a running query first, and
             // asks before quitting when a form is open.
@@ -155,28 +155,6 @@ extension Browser {
         guard count > 0 else { return }
         columnCursor = min(max(0, columnCursor + delta), count - 1)
         keepColumnCursorVisible()
-    }
-
-    /// Scrolls horizontally so the column cursor is on screen.
-    func keepColumnCursorVisible() {
-        let columns = shownColumns
-        columnCursor = min(columnCursor, max(0, columns.count - 1))
-        let frozen = freezesFirstColumn ? 1 : 0
-        if columnCursor < frozen { return }
-        if columnCursor < firstColumn { firstColumn = columnCursor }
-        while firstColumn < columnCursor {
-            let view = TableView(columns: columns.map { TableColumn(title: $0.title, width: $0.width) }, lines: [],
-                                 firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn)
-            let visible = view.visibleColumns(width: lastSize.width)
-            // The cursor's column must be fully visible: all columns before it plus itself fit.
-            var used = 0
-            for index in visible {
-                used += columns[index].width + 1
-                if index == columnCursor { break }
-            }
-            if visible.contains(columnCursor) && used <= lastSize.width { break }
-            firstColumn += 1
-        }
     }
 
     func sortByColumnUnderCursor(ascending: Bool) {

@@ -8,7 +8,7 @@ extension Browser {
     /// Draws the whole state into a new buffer of `size`: title bar, table, status line or
     /// prompt, and the open overlay. Faults in only the visible rows.
     public func render(size: TerminalSize) -> ScreenBuffer {
-        lastSize = size
+        adoptSize(size)
         var buffer = ScreenBuffer(size: size, style: theme[.row])
         guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
             buffer.write(DisplayWidth.truncate("terminal too small (\(size.width)×\(size.height); need 40×10)", toWidth: size.width),
@@ -17,7 +17,11 @@ extension Browser {
         }
         followEditedRow()
         let prompt = promptView
-        let bottomRows = prompt?.height ?? 1
+        let status = statusMessage
+        // An error is shown whole: it wraps onto rows taken from the table, which keeps its
+        // header and at least one row.
+        let bottomRows = min(prompt?.height(width: size.width) ?? BarLine(left: "", style: .plain, message: status).height(width: size.width),
+                             size.height - 3)
         let tableRect = Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows)
         table.pageHeight = max(1, tableRect.height - 1)
         keepColumnCursorVisible()
@@ -30,16 +34,19 @@ extension Browser {
         if let prompt {
             prompt.render(into: &buffer, rect: bottom, theme: theme)
         } else {
-            // An error first, then the importer's alert and a running query, both when both.
-            let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
-            let alert = liveAlert?()
-            let shown = message ?? ([alert, waiting, exportStatus].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
-            BarLine(left: statusText, right: liveText, style: theme[.status],
-                    message: shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) })
-                .render(into: &buffer, rect: bottom)
+            BarLine(left: statusText, right: liveText, style: theme[.status], message: status).render(into: &buffer, rect: bottom)
         }
-        renderOverlay(into: &buffer, area: Rect(x: 0, y: 1, width: size.width, height: size.height - 2))
+        renderOverlay(into: &buffer, area: Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows))
         return buffer
+    }
+
+    /// The status line's message in its style: an error first, then the importer's alert and a
+    /// running query, both when both.
+    private var statusMessage: (text: String, style: CellStyle)? {
+        let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
+        let alert = liveAlert?()
+        let shown = message ?? ([alert, waiting, exportStatus].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
+        return shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) }
     }
 
     private var titleText: String {

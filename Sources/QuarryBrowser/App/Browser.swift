@@ -28,10 +28,9 @@ public final class Browser {
     let promptHistory: PromptHistory
     /// Puts text on the system clipboard (the app sets it to its terminal's OSC 52 output).
     public var copyToClipboard: (@MainActor (String) -> Void)?
-    /// The theme names `:theme` completes.
-    public var themeNames: [String] = ["default"]
-    /// Loads a theme by name for `:theme`: the theme, or the problem that kept it from loading.
-    public var loadTheme: (@MainActor (String) -> (Theme, String?))?
+    /// The theme names `:theme` completes: `default` and every theme file in the
+    /// configuration's ``BrowserConfiguration/themeSearchDirectories``, read at each call.
+    public var themeNames: [String] { ThemeLoader.themeNames(in: configuration.themeSearchDirectories) }
     /// The colours the terminal shows (set by the app when it starts): themes are adapted to it.
     public var colorCapability: ColorCapability = .indexed256
     /// The theme in use (the configuration's, adapted to the terminal's colours once it started).
@@ -63,7 +62,7 @@ public final class Browser {
     public var liveStatus: (@MainActor () -> String?)?
     /// Text the status line must always show, asked at each frame: the importer paused on a busy
     /// store, or stopped by an error. Shown like an error message (whole, before anything else)
-    /// while no other message is up.
+    /// while no other message is up. Whoever changes it calls ``liveStateDidChange()``.
     public var liveAlert: (@MainActor () -> String?)?
     /// Actions of keys that need the full index (`G`, `[`, `]`, `n`, `N`, a search), waiting
     /// for it while the table shows a preview (see ``Browser+FullIndex``).

@@ -40,6 +40,13 @@ public struct BrowserConfiguration: Sendable {
     /// Whether clicks and the wheel are used (`--no-mouse` turns them off); the backend is made
     /// with mouse reporting accordingly.
     public var usesMouse = true
+    /// Where `:theme NAME` looks for `NAME.toml` and where Tab finds the names it offers (read
+    /// at each use, so a theme added meanwhile is found); `default` is always offered, compiled
+    /// in. By default the places `--theme` searches
+    /// (``ThemeLoader/defaultSearchDirectories(environment:executableURL:)``: the user's own
+    /// themes, then the shipped `Themes/` folder).
+    public var themeSearchDirectories = ThemeLoader.defaultSearchDirectories(
+        environment: ProcessInfo.processInfo.environment, executableURL: Bundle.main.executableURL)
     /// The prompts' history file `quarry` uses: `$XDG_STATE_HOME/quarry/history`, else
     /// `~/.local/state/quarry/history`; `nil` without a home directory.
     public static func defaultHistoryFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {

@@ -68,8 +68,9 @@ public enum ThemeLoader {
         return last.hasSuffix(".toml") ? String(last.dropLast(5)) : last
     }
 
-    /// Whether a theme name is really a path (`./mine.toml`, `themes/x`).
-    static func isPath(_ name: String) -> Bool {
+    /// Whether a theme name is really a path (`./mine.toml`, `themes/x`): it contains `/` or
+    /// ends in `.toml`. Any other name is looked up as `<name>.toml` in the search directories.
+    public static func isPath(_ name: String) -> Bool {
         name.contains("/") || name.hasSuffix(".toml")
     }
 }

@@ -1,8 +1,10 @@
-/// A one-row bar with text on the left and on the right: the title bar and the status line.
+/// A bar with text on the left and on the right: the title bar and the status line.
 ///
 /// When both do not fit, the right part is cut first, then the left. A message (an error, the
-/// importer's state) has priority over both: it is always shown whole when it fits the bar, and
-/// the left text is shortened (with `…`) to make room, at any width.
+/// importer's state) has priority over both: it is always shown whole, at any width. When it
+/// fits the bar's row, the left text is shortened (with `…`) to make room; when it does not,
+/// it wraps onto rows above the bar (``height(width:maximumRows:)`` says how many the bar
+/// needs), its last line sharing the bar's row.
 public struct BarLine: Sendable {
     /// Text against the left edge.
     public var left: String
@@ -21,9 +23,44 @@ public struct BarLine: Sendable {
         self.message = message
     }
 
-    /// Draws the bar into the first row of `rect`.
+    /// The rows the bar needs in a rect `width` cells wide to show its message whole: one, or
+    /// one per line of the wrapped message; at most `maximumRows` (and at least one).
+    public func height(width: Int, maximumRows: Int = .max) -> Int {
+        max(1, min(messageLines(width: width).count, maximumRows))
+    }
+
+    /// Draws the bar into `rect`: the message's first lines on the rows above the last when it
+    /// needs them (see ``height(width:maximumRows:)``), the bar itself on the last row. When
+    /// `rect` is too short for the whole message, its last row shown ends with `…`.
     public func render(into buffer: inout ScreenBuffer, rect: Rect) {
         guard rect.width > 0, rect.height > 0 else { return }
+        var lines = messageLines(width: rect.width)
+        if lines.count > rect.height {
+            let kept = rect.height - 1
+            let rest = lines[kept...].joined(separator: " ")
+            lines = Array(lines[..<kept]) + [DisplayWidth.truncate(rest, toWidth: max(1, rect.width - 1))]
+        }
+        let barRow = rect.y + min(rect.height, lines.count) - 1
+        if let message {
+            for (offset, line) in lines.dropLast().enumerated() {
+                buffer.fill(rect.row(offset), style: style)
+                buffer.write(line, x: rect.x + 1, y: rect.y + offset, style: message.style, maxWidth: rect.width - 1)
+            }
+            renderBar(into: &buffer, rect: Rect(x: rect.x, y: barRow, width: rect.width, height: 1),
+                      message: (lines.last ?? message.text, message.style))
+        } else {
+            renderBar(into: &buffer, rect: Rect(x: rect.x, y: barRow, width: rect.width, height: 1), message: nil)
+        }
+    }
+
+    /// The message broken into the lines shown (one empty line without a message).
+    private func messageLines(width: Int) -> [String] {
+        guard let message else { return [""] }
+        return DisplayWidth.wrap(message.text, toWidth: max(1, width - 1))
+    }
+
+    /// Draws the one-row bar with `message` (which fits the row).
+    private func renderBar(into buffer: inout ScreenBuffer, rect: Rect, message: (text: String, style: CellStyle)?) {
         buffer.fill(rect.row(0), style: style)
         guard let message else {
             let used = buffer.write(" " + left, x: rect.x, y: rect.y, style: style, maxWidth: rect.width)

@@ -1,5 +1,6 @@
 import Foundation
 import QuarryTestSupport
+import QuarryTUI
 import Testing
 
 /// End to end: `curses-smoke` runs under a private tmux server, is driven with keys and
@@ -32,6 +33,29 @@ struct CursesSmokeTests {
         #expect(try await tmux.waitForRow(startingWith: "size: 100x30") != nil)
         #expect(try await tmux.waitForRow(startingWith: "hello 東京 world") != nil)
 
+        try tmux.send("q")
+        #expect(try await tmux.waitForSessionEnd())
+    }
+
+    @Test("a ZWJ emoji sequence is drawn whole in two cells in its colours, and stays so while other rows change")
+    func zwjSequence() async throws {
+        let tmux = TmuxHarness()
+        defer { tmux.shutDown() }
+        try tmux.start(try smokePath())
+        func check(_ row: String?) throws {
+            let row = try #require(row, "no family row")
+            // tmux keeps at most 21 bytes of a cell: the first three of the family at least.
+            #expect(row.contains("family \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"), "\(row.debugDescription)")
+            let end = try #require(row.range(of: " end"), "\(row.debugDescription)")
+            #expect(DisplayWidth.of(row[..<end.lowerBound]) == "family ".count + 2, "\(row.debugDescription)")
+        }
+        try check(try await tmux.waitForRow(startingWith: "family "))
+        let coloured = try tmux.screen(escapes: true).first { $0.contains(" end") } ?? ""
+        #expect(coloured.contains("48;5;22m"), "\(coloured.debugDescription)")
+        try tmux.send("j")
+        #expect(try await tmux.waitForRow(startingWith: "key: char(j)") != nil)
+        try check(try tmux.screen().first { $0.hasPrefix("family ") })
+        #expect(try tmux.screen().first { $0.hasPrefix("pid: ") } != nil)
         try tmux.send("q")
         #expect(try await tmux.waitForSessionEnd())
     }

@@ -95,10 +95,13 @@ struct PromptEditingTests {
         f.type(head + " AND price >> 1")
         f.press(.enter)
         let lines = f.screen(TerminalSize(width: 60, height: 20))
+        // The message is whole; the marker, with no room beside it, is on the row below it.
         let errorRow = try #require(lines.first { $0.contains("unexpected") })
+        #expect(errorRow.contains("unexpected '>' at column 298, expected a key path or value"))
+        let markerRow = lines[lines.count - 2]
         let promptRow = try #require(lines.last)
-        let marker = try #require(errorRow.firstIndex(of: "^"))
-        let column = errorRow.distance(from: errorRow.startIndex, to: marker)
+        let marker = try #require(markerRow.firstIndex(of: "^"))
+        let column = markerRow.distance(from: markerRow.startIndex, to: marker)
         // The character under the marker is the second `>` of `>>`.
         let characters = Array(promptRow)
         #expect(column < 60)

@@ -62,19 +62,6 @@ import Testing
         #expect(f.browser.wantsQuit)
     }
 
-    @Test func themeLoadsThroughTheLauncher() throws {
-        let f = try BrowserFixture()
-        f.browser.themeNames = ["default", "light"]
-        f.browser.loadTheme = { name in name == "light" ? (Theme(name: "light", styles: [:]), nil) : (.builtInDefault, "no theme \(name)") }
-        f.press(.character(":"))
-        f.type("theme li")
-        f.press(.tab)
-        f.press(.enter)
-        #expect(f.browser.theme.name == "light")
-        command(f, "theme nope")
-        #expect(f.screen().contains(text: "no theme nope"))
-    }
-
     @Test func tabCompletesCommandsEntitiesAndKeysAndCyclesThroughCandidates() throws {
         let f = try BrowserFixture()
         f.press(.character(":"))

@@ -1,0 +1,44 @@
+import Foundation
+import QuarryTestSupport
+import Testing
+
+/// "import paused: store busy" while another process holds the store's write lock (issue 34,
+/// item 24): the status line says so by itself, and stops saying so when the lock is released,
+/// no key pressed.
+@Suite("End to end in tmux: the importer's alert", .serialized,
+       .enabled(if: TmuxHarness.isAvailable && (try? TmuxHarness.run(["sqlite3", "-version"]).status) == 0, "tmux or sqlite3 is not installed"))
+struct LiveAlertEndToEndTests {
+    let directory = TemporaryDirectory()
+    let e2e = TerminalEndToEndTests()
+
+    @Test("the demo's status line shows a busy store and its end without a key press")
+    func busyStoreAlert() async throws {
+        let store = directory.file("busy.sqlite").path
+        let demo = TmuxHarness(width: 120, height: 30)
+        defer { demo.shutDown() }
+        try demo.start("\(try e2e.quarry()) demo --store \(store) --rows 300 --rate 200", statusLine: false)
+        _ = try await e2e.waitFor(demo, "the importer running", timeout: 60) { $0.contains { $0.contains("rows/s") } }
+
+        // Another process takes the write lock and keeps it.
+        let locker = TmuxHarness(width: 80, height: 10)
+        defer { locker.shutDown() }
+        try locker.start("sqlite3 \(store)", statusLine: false)
+        _ = try await e2e.waitFor(locker, text: "sqlite>")
+        // Waiting its turn if the importer is saving right then.
+        try locker.tmux("send-keys", "-t", locker.session, "-l", ".timeout 10000")
+        try locker.send("Enter")
+        // (A trailing space: tmux takes an argument ending in ";" as a command separator.)
+        try locker.tmux("send-keys", "-t", locker.session, "-l", "BEGIN IMMEDIATE; ")
+        try locker.send("Enter")
+
+        // No key goes to the browser from here on.
+        _ = try await e2e.waitFor(demo, "the alert, without a key", timeout: 30) { $0.contains { $0.contains("import paused: store busy") } }
+        try locker.tmux("send-keys", "-t", locker.session, "-l", "COMMIT; ")
+        try locker.send("Enter")
+        _ = try await e2e.waitFor(demo, "the alert to go, without a key", timeout: 30) { s in
+            !s.contains { $0.contains("import paused") } && s.contains { $0.contains("rows/s") }
+        }
+        try demo.send("q")
+        #expect(try await demo.waitForSessionEnd())
+    }
+}
