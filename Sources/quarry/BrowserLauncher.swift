@@ -69,7 +69,7 @@ enum BrowserLauncher {
                     try app.start()
                 } catch {
                     app.stop()
-                    FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped("\(error)"))\n".utf8))
+                    FileHandle.standardError.write(Data("quarry: \(ConsoleText.escapedLines("\(error)"))\n".utf8))
                     exit(1)
                 }
             }
@@ -78,7 +78,7 @@ enum BrowserLauncher {
             if let signal = browser.quitSignal { exit(128 + signal) }
         } catch {
             terminal.stop()
-            FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped("\(error)"))\n".utf8))
+            FileHandle.standardError.write(Data("quarry: \(ConsoleText.escapedLines("\(error)"))\n".utf8))
             exit(1)
         }
     }

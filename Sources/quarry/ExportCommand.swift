@@ -25,7 +25,9 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: "A predicate selecting the objects (as in the browser's filter).")
     var predicate: String?
 
-    @Option(name: .long, help: "Sort keys, e.g. symbol or -price,symbol (default: object ID order).")
+    // Unconditional: the value is taken even when it starts with `-` (`--sort -price,symbol`).
+    @Option(name: .long, parsing: .unconditional,
+            help: "Sort keys, e.g. symbol or -price,symbol (default: object ID order).")
     var sort: String?
 
     @Option(name: .long, help: "The columns, comma-separated; key paths such as sector.name allowed (default: every stored attribute).")

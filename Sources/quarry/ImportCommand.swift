@@ -11,7 +11,7 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             Columns map to attributes by name (--map renames: --map Sector=sector.name finds the \
             to-one destination by its name). Every row is checked first: a bad file writes \
-            nothing and up to 20 bad rows are reported as FILE:LINE:COLUMN: message. Rows are then \
+            nothing and up to 100 bad rows are reported as FILE:LINE:COLUMN: message. Rows are then \
             saved in chunks, so a browser on the store sees them arrive. With --model, a STORE \
             that does not exist is created.
             """

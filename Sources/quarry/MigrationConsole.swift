@@ -13,9 +13,10 @@ enum MigrationConsole {
         return try ModelVersionHistory.load(xcodeBundleAt: url)
     }
 
-    /// Prints `plan` on `stream` with its text's control characters escaped (names come from files).
+    /// Prints `plan` on `stream`, a line per change, each line's control characters escaped
+    /// (names come from files).
     static func show(_ plan: MigrationPlan, on stream: FileHandle = .standardOutput) {
-        stream.write(Data((ControlEscaping.escaped(plan.description) + "\n").utf8))
+        stream.write(Data((ConsoleText.escapedLines(plan.description) + "\n").utf8))
     }
 
     /// Asks `question [y/N]` on standard error and reads the answer from standard input: only

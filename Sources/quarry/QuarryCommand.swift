@@ -34,7 +34,8 @@ struct QuarryCommand: AsyncParsableCommand {
     /// usage, not the root's `quarry <subcommand>`.
     ///
     /// Messages echo names from model files, stores and the command line: their control
-    /// characters are escaped, so a crafted file cannot drive the terminal.
+    /// characters are escaped, so a crafted file cannot drive the terminal; a message of
+    /// several lines keeps its line breaks (``ConsoleText``).
     static func main() async {
         var command: any ParsableCommand
         do {
@@ -49,14 +50,14 @@ struct QuarryCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as ValidationError {
-            let escaped = ValidationError(ControlEscaping.escaped(error.message))
+            let escaped = ValidationError(ConsoleText.escapedLines(error.message))
             FileHandle.standardError.write(Data(SubcommandUsage.message(for: escaped, in: type(of: command)).utf8))
             exit(withError: ExitCode.validationFailure)
         } catch where isArgumentParserError(error) {
             // --help, --version and exit codes: ArgumentParser prints (or not) as it should.
             exit(withError: error)
         } catch {
-            exit(withError: EscapedError(message: ControlEscaping.escaped("\(error)")))
+            exit(withError: EscapedError(message: ConsoleText.escapedLines("\(error)")))
         }
     }
 
@@ -67,7 +68,7 @@ struct QuarryCommand: AsyncParsableCommand {
     }
 }
 
-/// An error whose message had its control characters escaped.
+/// An error whose message had its control characters escaped (line breaks kept).
 struct EscapedError: Error, CustomStringConvertible {
     /// The escaped message.
     var message: String

@@ -3,7 +3,8 @@
 /// Byte-level: fields are byte ranges into the file, never copied here. Quoted fields may hold
 /// commas, doubled quotes and line breaks; records end with CRLF or LF; a UTF-8 byte-order mark
 /// is skipped; blank lines are skipped. A quote inside an unquoted field, text after a closing
-/// quote, an unterminated quote and a row whose field count differs from the header's are errors.
+/// quote, an unterminated quote and a row whose field count differs from the header's are errors;
+/// after each the reader goes on at the next line, so every bad row can be reported.
 struct ImportCSVReader: ImportRecordReader {
     private let bytes: UnsafeRawBufferPointer
     private var i = 0
@@ -39,11 +40,27 @@ struct ImportCSVReader: ImportRecordReader {
     }
 
     mutating func next(into record: inout ImportRecord) throws(ImportSyntaxError) -> Bool {
-        guard try readRecord(into: &record) else { return false }
+        let found: Bool
+        do {
+            found = try readRecord(into: &record)
+        } catch {
+            skipRestOfLine()
+            throw ImportSyntaxError(position: error.position, message: error.message, isResumable: true)
+        }
+        guard found else { return false }
         if record.cells.count != columnNames.count {
-            throw ImportSyntaxError(position: record.position, message: "row has \(record.cells.count) field(s), the header has \(columnNames.count)")
+            // The whole row was read: the next one starts where this one ended.
+            throw ImportSyntaxError(position: record.position, message: "row has \(record.cells.count) field(s), the header has \(columnNames.count)",
+                                    isResumable: true)
         }
         return true
+    }
+
+    /// Moves past the line a malformed field is on (always forward, to the end of the file at
+    /// the latest), so reading resumes at the next line.
+    private mutating func skipRestOfLine() {
+        while i < bytes.count, bytes[i] != Self.lf { i += 1 }
+        if i < bytes.count { i += 1; line += 1; lineStart = i }
     }
 
     private var here: ImportPosition { ImportPosition(line: line, lineStart: lineStart, offset: i) }

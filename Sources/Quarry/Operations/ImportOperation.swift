@@ -56,7 +56,7 @@ public final class ImportOperation: ContextOperation, @unchecked Sendable {
     }
 
     /// At most this many bad rows are reported (the error says how many more there were).
-    public static let maximumReportedErrors = 20
+    public static let maximumReportedErrors = 100
 
     /// The stack whose writer coordinator the rows are saved through.
     public let stack: PersistentStack

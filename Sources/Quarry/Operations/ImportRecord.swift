@@ -54,10 +54,14 @@ struct ImportRecord {
     var position = ImportPosition(line: 1, lineStart: 0, offset: 0)
 }
 
-/// A malformed file (an unterminated quote, a JSON syntax error): reading cannot go on past it.
+/// A malformed record or file (a row with the wrong number of fields, a stray quote, a JSON
+/// syntax error).
 struct ImportSyntaxError: Error {
     var position: ImportPosition
     var message: String
+    /// Whether the reader has moved past the bad record and can read the next one, so the
+    /// validation pass goes on and reports every bad row; `false`: reading stops here.
+    var isResumable = false
 }
 
 /// Reads records one at a time from a file's bytes (bounded memory at any file size).
@@ -69,6 +73,7 @@ protocol ImportRecordReader {
     /// Whether every record has the same columns (CSV), so coverage is checked once on the header.
     var hasFixedColumns: Bool { get }
     /// Fills `record` with the next record; `false` at the end of the file.
-    /// - Throws: ``ImportSyntaxError`` when the file is malformed at that point.
+    /// - Throws: ``ImportSyntaxError`` when the file is malformed at that point; when the error
+    ///   is resumable the reader stands after the bad record, so calling again reads on.
     mutating func next(into record: inout ImportRecord) throws(ImportSyntaxError) -> Bool
 }

@@ -55,7 +55,10 @@ struct ImportSession {
                 guard try reader.next(into: &record) else { break }
             } catch {
                 note(error.position, error.message)
-                break
+                // Every row is checked: after a bad record the reader reads on when it can.
+                guard error.isResumable else { break }
+                rows += 1
+                continue
             }
             rows += 1
             if !reader.hasFixedColumns { plan.resolve(reader.columnNames) }

@@ -100,7 +100,10 @@ enum ImportValueParser {
     }
 
     private static func problem(_ text: UnsafeRawBufferPointer, _ what: String) -> ImportFieldProblem {
+        // A field's line breaks are shown as \n and \r: a `FILE:LINE:COLUMN: message` report
+        // stays one line per bad row.
         let shown = String(decoding: text.prefix(60), as: UTF8.self)
+            .replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
         return ImportFieldProblem(message: "'\(shown)\(text.count > 60 ? "…" : "")' \(what)")
     }
 

@@ -23,17 +23,25 @@ struct ImportValidationTests {
         #expect(result.rowErrors.map { "\($0.line):\($0.column)" } == ["4:6"])
     }
 
-    @Test("more than 20 bad rows: 20 are reported and the error says how many more")
+    @Test("more than 100 bad rows: 100 are reported and the error says how many more")
     func manyBadRows() throws {
         let f = try ImportFixture()
         var text = "name,rating\n"
-        for i in 0..<35 { text += "C\(i),\(i % 5 == 0 ? "3" : "9")\n" }
+        for i in 0..<135 { text += "C\(i),\(i % 5 == 0 ? "3" : "9")\n" }
         let result = f.importText(text)
         guard case .failure(.invalidRows(_, let errors, let total)) = result else { Issue.record("expected invalid rows"); return }
         #expect(errors.count == ImportOperation.maximumReportedErrors)
-        #expect(total == 28)
+        #expect(total == 108)
         #expect(errors.first?.line == 3)
         if case .failure(let error) = result { #expect(error.description.hasSuffix("… and 8 more")) }
+    }
+
+    @Test("a row with the wrong number of fields or a stray quote does not stop the check")
+    func checkingGoesOnAfterAMalformedRow() throws {
+        let f = try ImportFixture()
+        let errors = f.importText("name,employees\nA,1,x\nB,\"2\"x\nC,many\nD,70000\n").rowErrors
+        #expect(errors.map { "\($0.line):\($0.column)" } == ["2:1", "3:6", "4:3", "5:3"])
+        #expect(try f.count() == 0)
     }
 
     @Test("unknown columns and uncovered required attributes are reported on the header")
