@@ -3,6 +3,9 @@ import Foundation
 extension ManagedObjectModel {
     /// Loads and resolves the JSON model file at `url`.
     ///
+    /// Validation rules that cannot be right (a `regex` that does not compile, a `min` above
+    /// the `max`) are refused at their line and column: a model file may not declare them.
+    ///
     /// ```swift
     /// let model = try ManagedObjectModel.load(jsonAt: URL(fileURLWithPath: "Tickers.json"))
     /// ```
@@ -21,6 +24,9 @@ extension ManagedObjectModel {
         guard let text = String(data: data, encoding: .utf8) else {
             throw ModelError.malformedFile(path: path, line: 0, column: 0, reason: "file is not UTF-8 text")
         }
-        return try ManagedObjectModel(ModelDefinition(jsonText: text, path: path))
+        let decoder = try JSONModelDecoder(jsonText: text, path: path)
+        let definition = try decoder.decode()
+        try decoder.checkValidationRules(of: definition)
+        return try ManagedObjectModel(definition)
     }
 }
