@@ -6,7 +6,7 @@ import Foundation
 struct JSONModelDecoder {
     let path: String
     let document: JSONDocument
-    /// Where the validation rules of each attribute were declared (byte offsets), filled by ``decode()``.
+    /// Where each entity and property was declared (byte offsets), filled by ``decode()``.
     let positions = ModelSourcePositions()
 
     /// A decoder of the JSON model text `jsonText`, parsed.
@@ -42,6 +42,7 @@ struct JSONModelDecoder {
         let probe = try object(node, context: nameless, allowed: nil)
         let name = try probe.string("name", required: true)!
         let fields = try object(node, context: "entity '\(name)'", allowed: Self.entityKeys)
+        positions.record(fields.valueOffset("name"), entity: name)
         var entity = EntityDefinition(name: name)
         entity.parent = try fields.string("parent")
         entity.isAbstract = try fields.bool("abstract") ?? false
@@ -73,6 +74,7 @@ struct JSONModelDecoder {
         let name = try probe.string("name", required: true)!
         let context = "entity '\(entity)': attribute '\(name)'"
         let fields = try object(node, context: context, allowed: Self.attributeKeys)
+        positions.record(fields.valueOffset("name"), entity: entity, property: name)
         for key in ["regex", "max"] { positions.record(fields.valueOffset(key), entity: entity, property: name, key: key) }
         let typeName = try fields.string("type", required: true)!
         guard let type = AttributeType(rawValue: typeName) else {
@@ -102,6 +104,7 @@ struct JSONModelDecoder {
         let name = try probe.string("name", required: true)!
         let context = "entity '\(entity)': relationship '\(name)'"
         let fields = try object(node, context: context, allowed: Self.relationshipKeys)
+        positions.record(fields.valueOffset("name"), entity: entity, property: name)
         // A missing destination is reported by the model resolver (ModelError.missingDestination).
         var relationship = RelationshipDescription(name: name, destination: try fields.string("destination") ?? "")
         relationship.inverse = try fields.string("inverse")
@@ -134,6 +137,16 @@ struct JSONModelDecoder {
                 throw fault(offset, "entity '\(entity.name)': attribute '\(attribute.name)': key '\(key)': \(reason)")
             }
         }
+    }
+
+    /// `error` (the model resolver's) as a fault of this file, at the declaration it is about.
+    func located(_ error: ModelError) -> ModelError {
+        guard let subject = error.subject else { return error }
+        guard let offset = positions.position(entity: subject.entity, property: subject.property) else {
+            return error.inFile(path, line: 0, column: 0)
+        }
+        let (line, column) = document.position(of: offset)
+        return error.inFile(path, line: line, column: column)
     }
 
     // MARK: - Field access

@@ -4,7 +4,7 @@ import Testing
 import QuarryTestSupport
 
 /// What loading a bad JSON model file says: the file, and the line and column of the declaration
-/// at fault, for validation rules that cannot be right.
+/// at fault, for the resolver's faults and for validation rules that cannot be right.
 @Suite("JSON model files: every fault names the file, line and column")
 struct JSONModelFileFaultTests {
     let directory = TemporaryDirectory()
@@ -15,6 +15,16 @@ struct JSONModelFileFaultTests {
         try Data(text.utf8).write(to: url)
         let error = #expect(throws: ModelError.self) { try ManagedObjectModel.load(jsonAt: url) }
         return (error, url.path)
+    }
+
+    @Test("an unknown destination is named at the relationship's name")
+    func resolverFaultsAreLocated() throws {
+        let (error, path) = try refusal("""
+            {"entities": [{"name": "A", "attributes": [{"name": "x", "type": "String"}],
+              "relationships": [{"name": "b", "destination": "C"}]}]}
+            """, name: "dest.json")
+        #expect(error == .malformedFile(path: path, line: 2, column: 30,
+                                        reason: "relationship 'A.b' points to 'C', which is not in the model"))
     }
 
     @Test("a regex that does not compile is refused at its value")
