@@ -20,7 +20,8 @@ struct DemoCommand: AsyncParsableCommand {
             store's write lock ("import paused: store busy") and retries. With --import-only there is \
             no user interface: the importer prints a line per save (rows inserted and updated, conflicts \
             resolved by the merge policy) and runs until the process is stopped; SIGINT or SIGTERM \
-            lets the save under way finish and prints the totals. \
+            lets the save under way finish, prints the totals and exits with 128 + the signal \
+            (130, 143). \
             Press ? in the browser for every key.
             """
     )
@@ -95,7 +96,11 @@ struct DemoCommand: AsyncParsableCommand {
             return
         }
         if importOnly {
-            try Self.report(HeadlessImport.run(stack: stack, rate: rate))
+            let (importer, signal) = HeadlessImport.run(stack: stack, rate: rate)
+            try Self.report(importer)
+            // Stopped by a signal (after the save under way and the totals): 130 for SIGINT,
+            // 143 for SIGTERM, as the browser exits, so scripts can tell it from a clean end.
+            if let signal { throw ExitCode(128 + signal) }
             return
         }
         let importer = noImport ? nil : DemoImporter(stack: stack, rate: rate)

@@ -1,15 +1,24 @@
 import Foundation
 import Quarry
 import QuarryDemo
+import Synchronization
 
 /// `quarry demo --import-only`: the live importer without a user interface. It prints one line
 /// per save that reached the store (``DemoSave``), as the save lands, and runs until an error
 /// stops it or the process gets `SIGINT` or `SIGTERM`: then the importer finishes the save under
-/// way and the totals are printed (``DemoImporterTotals``).
+/// way and the totals are printed (``DemoImporterTotals``). The caller then exits as a shell
+/// expects of a process a signal ended (128 + the signal: 130, 143), so scripts can tell.
 enum HeadlessImport {
+    /// The signal that stopped the importer, set by the signal handlers on a global queue.
+    private final class StopSignal: Sendable {
+        let number = Mutex<Int32?>(nil)
+    }
+
     /// Runs an importer writing `rate` rows a second into `stack` until stopped.
-    /// - Returns: the importer, stopped (its ``DemoImporter/error`` says why if an error did it).
-    static func run(stack: PersistentStack, rate: Int) -> DemoImporter {
+    /// - Returns: the importer, stopped (its ``DemoImporter/error`` says why if an error did
+    ///   it), and the signal that stopped it (`nil` when an error did).
+    static func run(stack: PersistentStack, rate: Int) -> (importer: DemoImporter, signal: Int32?) {
+        let received = StopSignal()
         let importer = DemoImporter(stack: stack, rate: rate) { event in
             // Unbuffered: a process killed mid-run has printed every save that reached the store.
             if case .saved(let save) = event { FileHandle.standardOutput.write(Data("\(save)\n".utf8)) }
@@ -17,7 +26,10 @@ enum HeadlessImport {
         let stopSignals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { importer.stop() }
+            source.setEventHandler {
+                received.number.withLock { if $0 == nil { $0 = number } }
+                importer.stop()
+            }
             source.resume()
             return source
         }
@@ -27,6 +39,6 @@ enum HeadlessImport {
         importer.start()
         importer.waitUntilStopped()
         FileHandle.standardOutput.write(Data("\(importer.totals)\n".utf8))
-        return importer
+        return (importer, received.number.withLock { $0 })
     }
 }

@@ -3,7 +3,8 @@ import QuarryTestSupport
 import Testing
 
 /// `quarry import` checks every row of a bad file and reports every bad row (up to a cap), with
-/// the total: a row with the wrong number of fields does not stop the check.
+/// the total: a row with the wrong number of fields or a JSON Lines syntax error does not stop
+/// the check.
 @Suite("Import: every bad row is reported")
 struct ImportBadRowsCommandTests {
     let directory = TemporaryDirectory()
@@ -56,5 +57,23 @@ struct ImportBadRowsCommandTests {
         #expect(result.standardError.contains("150 bad row(s), nothing imported"), "\(result.standardError)")
         #expect(located(result.standardError, in: file).count == 100)
         #expect(result.standardError.contains("… and 50 more"))
+    }
+
+    @Test("a JSON Lines file's syntax errors are each reported with line and column")
+    func everyJSONLinesSyntaxErrorIsReported() throws {
+        let jsonl = """
+            {"name": "a", "count": 1}
+            {"name": "b", "count": }
+            {"name": "c", "count": 3}
+            {"name": "d" "count": 4}
+            {"name": "e", "count": "five"}
+            {"name": "f", "count": 6,}
+
+            """
+        let (result, file) = try importing(jsonl, name: "items.jsonl")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("4 bad row(s), nothing imported"), "\(result.standardError)")
+        let reported = located(result.standardError, in: file)
+        #expect(reported.map { $0.prefix { $0 != " " } } == ["2:24:", "4:14:", "5:24:", "6:26:"], "\(reported)")
     }
 }

@@ -40,7 +40,8 @@ extension AttributeDescription {
         return nil
     }
 
-    private static func format(_ d: Double) -> String {
+    /// A bound as a model file writes it (`5`, not `5.0`).
+    static func format(_ d: Double) -> String {
         d.rounded() == d && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 

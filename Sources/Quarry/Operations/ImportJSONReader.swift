@@ -4,7 +4,8 @@
 /// Each top-level member becomes a cell at the position of its value. Scalars stay close to the
 /// text (numbers as byte ranges, so integers and decimals are exact); arrays and objects become
 /// ``JSONValue``s for transformable attributes. Nesting deeper than 512 levels is an error, not
-/// a stack overflow.
+/// a stack overflow. In JSON Lines each line stands alone, so after a malformed line reading goes
+/// on at the next one and every bad line can be reported; a JSON array stops at its first error.
 struct ImportJSONReader: ImportRecordReader {
     private let bytes: UnsafeRawBufferPointer
     private let isArray: Bool
@@ -33,6 +34,23 @@ struct ImportJSONReader: ImportRecordReader {
     }
 
     mutating func next(into record: inout ImportRecord) throws(ImportSyntaxError) -> Bool {
+        do {
+            return try readNext(into: &record)
+        } catch {
+            guard !isArray else { throw error }
+            skipRestOfLine()
+            throw ImportSyntaxError(position: error.position, message: error.message, isResumable: true)
+        }
+    }
+
+    /// Moves past the line the reader stopped on (always forward, to the end of the file at the
+    /// latest): a JSON Lines record never spans lines, so the next one starts after it.
+    private mutating func skipRestOfLine() {
+        while i < bytes.count, bytes[i] != UInt8(ascii: "\n") { i += 1 }
+        if i < bytes.count { i += 1; line += 1; lineStart = i }
+    }
+
+    private mutating func readNext(into record: inout ImportRecord) throws(ImportSyntaxError) -> Bool {
         record.cells.removeAll(keepingCapacity: true)
         guard !finished else { return false }
         if isArray {

@@ -68,6 +68,8 @@ struct SourceColumns: Sendable {
     var rhs: Int
     /// Each item of a literal list on the right (`{1, 'a'}`), in order.
     var rhsItems: [Int] = []
+    /// The `ANY`/`SOME`/`ALL`/`NONE` word, when there is one.
+    var modifier: Int?
 }
 
 /// How a comparison treats a to-many key path on its left.

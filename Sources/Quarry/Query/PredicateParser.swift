@@ -123,6 +123,7 @@ struct PredicateParser {
 
     private mutating func parseComparison() throws -> ObjectPredicate {
         var modifier = ComparisonModifier.direct
+        let modifierColumn = current.column
         if isWord("ANY") || isWord("SOME") { modifier = .any; position += 1 }
         else if isWord("ALL") { modifier = .all; position += 1 }
         else if isWord("NONE") { modifier = .none; position += 1 }
@@ -156,7 +157,8 @@ struct PredicateParser {
             }
         }
         var comparison = PredicateComparison(lhs, op, rhs, modifier: modifier, options: options)
-        comparison.columns = SourceColumns(lhs: lhsColumn, rhs: rhsColumn, rhsItems: listItemColumns)
+        comparison.columns = SourceColumns(lhs: lhsColumn, rhs: rhsColumn, rhsItems: listItemColumns,
+                                           modifier: modifier == .direct ? nil : modifierColumn)
         return .comparison(comparison)
     }
 

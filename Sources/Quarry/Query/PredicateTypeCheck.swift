@@ -13,6 +13,7 @@ enum PredicateTypeCheck {
     }
 
     static func check(_ c: PredicateComparison, entity: EntityDescription, model: ManagedObjectModel) throws {
+        try PredicateQuantifierCheck.check(c, entity: entity, model: model)
         let left = try type(of: c.lhs, entity: entity, model: model)
         let right = try type(of: c.rhs, entity: entity, model: model)
         if c.op.isStringOperator {

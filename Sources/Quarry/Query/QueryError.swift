@@ -26,6 +26,10 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A comparison of values of mismatched types (`price > 'abc'`); `column` is where the
     /// offending operand began in the parsed text (`nil` for a predicate built in code).
     case mismatchedTypes(column: Int?, reason: String)
+    /// `ANY`, `ALL` or `NONE` (`quantifier`) on a key path that leads to one value (an attribute,
+    /// or through to-one relationships only), where it would quietly mean a plain comparison;
+    /// `column` is the quantifier's (`nil` for a predicate built in code).
+    case quantifierNeedsToMany(quantifier: String, keyPath: String, column: Int?)
     /// Parentheses and `NOT`s nest deeper than `limit` (``ObjectPredicate/maximumNesting``);
     /// `column` is where the parser met the level too many (`nil` for a tree built in code).
     case tooDeep(limit: Int, column: Int?)
@@ -50,6 +54,9 @@ public enum QueryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooDeep(let limit, let column):
             return "nesting deeper than \(limit)" + (column.map { " at column \($0)" } ?? " (a predicate built in code)")
         case .mismatchedTypes(let column, let why): return column.map { "\(why) at column \($0)" } ?? why
+        case .quantifierNeedsToMany(let quantifier, let path, let column):
+            return "\(quantifier) needs a key path through a to-many relationship, but '\(path)' leads to one value (compare it without \(quantifier))"
+                + (column.map { " at column \($0)" } ?? "")
         }
     }
 }

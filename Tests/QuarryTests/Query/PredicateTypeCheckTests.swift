@@ -19,6 +19,9 @@ struct PredicateTypeCheckTests {
         ("symbol == price", [], 11, "cannot compare 'symbol' (String) with 'price' (Double) at column 11"),
         ("ANY tags.label == 7", [], 19, "cannot compare 'tags.label' (String) with the number 7 at column 19"),
         ("price > 1 AND (volume < 'many')", [], 25, "cannot compare 'volume' (Integer 64) with the string 'many' at column 25"),
+        ("ANY price > 1", [], 1, "ANY needs a key path through a to-many relationship, but 'price' leads to one value (compare it without ANY) at column 1"),
+        ("ALL sector.name == 'x'", [], 1, "ALL needs a key path through a to-many relationship, but 'sector.name' leads to one value (compare it without ALL) at column 1"),
+        ("name == 'a' OR NONE sector == nil", [], 16, "NONE needs a key path through a to-many relationship, but 'sector' leads to one value (compare it without NONE) at column 16"),
     ]
 
     static let accepted: [(String, [PredicateArgument])] = [
@@ -26,7 +29,7 @@ struct PredicateTypeCheckTests {
         ("volume BETWEEN {1, 10}", []), ("listed > 0", []), ("listed < %@", [.value(.date(Date()))]),
         ("active == 1", []), ("active == YES", []), ("name == nil", []), ("price != nil", []),
         ("tags.@count > 1", []), ("sector == nil", []), ("name BEGINSWITH 'A'", []), ("symbol IN %@", [["A", "B"]]),
-        ("price == volume", []), ("name == symbol", []),
+        ("price == volume", []), ("name == symbol", []), ("ANY tags.label == 'x'", []), ("NONE sector.tickers.price > 1", []),
     ]
 
     @Test("mismatched comparisons are refused with the column, in the store and in memory", arguments: StoreKind.allCases)

@@ -6,6 +6,20 @@ import Foundation
 struct JSONModelDecoder {
     let path: String
     let document: JSONDocument
+    /// Where each entity and property was declared (byte offsets), filled by ``decode()``.
+    let positions = ModelSourcePositions()
+
+    /// A decoder of the JSON model text `jsonText`, parsed.
+    /// - Throws: ``ModelError/malformedFile(path:line:column:reason:)`` for a syntax error.
+    init(jsonText: String, path: String) throws {
+        do {
+            document = try JSONDocument(text: jsonText)
+        } catch let error as JSONDocument.SyntaxError {
+            let (line, column) = JSONDocument.position(of: error.offset, in: jsonText)
+            throw ModelError.malformedFile(path: path, line: line, column: column, reason: error.reason)
+        }
+        self.path = path
+    }
 
     static let modelKeys: Set<String> = ["entities"]
     static let entityKeys: Set<String> = ["name", "parent", "abstract", "className", "attributes", "relationships", "indexes", "unique", "renamingIdentifier"]
@@ -28,6 +42,7 @@ struct JSONModelDecoder {
         let probe = try object(node, context: nameless, allowed: nil)
         let name = try probe.string("name", required: true)!
         let fields = try object(node, context: "entity '\(name)'", allowed: Self.entityKeys)
+        positions.record(fields.valueOffset("name"), entity: name)
         var entity = EntityDefinition(name: name)
         entity.parent = try fields.string("parent")
         entity.isAbstract = try fields.bool("abstract") ?? false
@@ -59,6 +74,8 @@ struct JSONModelDecoder {
         let name = try probe.string("name", required: true)!
         let context = "entity '\(entity)': attribute '\(name)'"
         let fields = try object(node, context: context, allowed: Self.attributeKeys)
+        positions.record(fields.valueOffset("name"), entity: entity, property: name)
+        for key in ["regex", "max"] { positions.record(fields.valueOffset(key), entity: entity, property: name, key: key) }
         let typeName = try fields.string("type", required: true)!
         guard let type = AttributeType(rawValue: typeName) else {
             let known = AttributeType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -87,6 +104,7 @@ struct JSONModelDecoder {
         let name = try probe.string("name", required: true)!
         let context = "entity '\(entity)': relationship '\(name)'"
         let fields = try object(node, context: context, allowed: Self.relationshipKeys)
+        positions.record(fields.valueOffset("name"), entity: entity, property: name)
         // A missing destination is reported by the model resolver (ModelError.missingDestination).
         var relationship = RelationshipDescription(name: name, destination: try fields.string("destination") ?? "")
         relationship.inverse = try fields.string("inverse")
@@ -104,6 +122,31 @@ struct JSONModelDecoder {
         relationship.maxCount = try fields.int("maxCount") ?? 0
         relationship.renamingIdentifier = try fields.string("renamingIdentifier")
         return relationship
+    }
+
+    // MARK: - Faults found after decoding
+
+    /// Refuses an attribute whose validation rules cannot be right (a pattern that does not
+    /// compile, a minimum above its maximum), at the key's line and column.
+    /// - Throws: ``ModelError/malformedFile(path:line:column:reason:)``.
+    func checkValidationRules(of definition: ModelDefinition) throws {
+        for entity in definition.entities {
+            for attribute in entity.attributes {
+                guard let (key, reason) = attribute.ruleDefinitionProblem else { continue }
+                let offset = positions.position(entity: entity.name, property: attribute.name, key: key) ?? 0
+                throw fault(offset, "entity '\(entity.name)': attribute '\(attribute.name)': key '\(key)': \(reason)")
+            }
+        }
+    }
+
+    /// `error` (the model resolver's) as a fault of this file, at the declaration it is about.
+    func located(_ error: ModelError) -> ModelError {
+        guard let subject = error.subject else { return error }
+        guard let offset = positions.position(entity: subject.entity, property: subject.property) else {
+            return error.inFile(path, line: 0, column: 0)
+        }
+        let (line, column) = document.position(of: offset)
+        return error.inFile(path, line: line, column: column)
     }
 
     // MARK: - Field access

@@ -17,14 +17,7 @@ extension ModelDefinition {
     ///   - jsonText: The file's contents.
     ///   - path: The file's path, used in error messages only.
     public init(jsonText: String, path: String) throws {
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(text: jsonText)
-        } catch let error as JSONDocument.SyntaxError {
-            let (line, column) = JSONDocument.position(of: error.offset, in: jsonText)
-            throw ModelError.malformedFile(path: path, line: line, column: column, reason: error.reason)
-        }
-        self = try JSONModelDecoder(path: path, document: document).decode()
+        self = try JSONModelDecoder(jsonText: jsonText, path: path).decode()
     }
 
     /// The definition as canonical JSON model text.

@@ -26,9 +26,16 @@ extension ManagedObjectModel {
         do {
             data = try Data(contentsOf: contents)
         } catch {
-            throw ModelError.malformedFile(path: contents.path, line: 0, column: 0, reason: "cannot be read: \(error)")
+            throw ModelError.malformedFile(path: contents.path, line: 0, column: 0, reason: "cannot be read: \(ModelFileCheck.reason(error))")
         }
-        let (definition, warnings) = try ModelDefinition.xcodeContents(data, path: contents.path)
-        return try ManagedObjectModel(definition, warnings: warnings)
+        let (definition, warnings, lines) = try XcodeContentsParser.parseLocated(data, path: contents.path)
+        do {
+            return try ManagedObjectModel(definition, warnings: warnings)
+        } catch let error as ModelError {
+            // The resolver's faults (an unknown destination, a bad inverse) name the file and the
+            // line of the element at fault.
+            guard let subject = error.subject else { throw error }
+            throw error.inFile(contents.path, line: lines.position(entity: subject.entity, property: subject.property) ?? 0, column: 0)
+        }
     }
 }

@@ -24,12 +24,22 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
     private var index: (name: String, attributes: [String])?
     private var compoundIndex: [String] = []
     private var sawModel = false
+    /// The line of each entity and property element.
+    private let positions = ModelSourcePositions()
 
     private init(path: String) { self.path = path }
 
     /// Parses `data`, naming `path` in warnings and errors.
     /// - Throws: ``ModelError``.
     static func parse(_ data: Data, path: String) throws -> (definition: ModelDefinition, warnings: [ModelWarning]) {
+        let parsed = try parseLocated(data, path: path)
+        return (parsed.definition, parsed.warnings)
+    }
+
+    /// Parses `data` as ``parse(_:path:)`` does, also returning the line of each entity and
+    /// property element, so faults the model resolver finds later can name it.
+    /// - Throws: ``ModelError``.
+    static func parseLocated(_ data: Data, path: String) throws -> (definition: ModelDefinition, warnings: [ModelWarning], lines: ModelSourcePositions) {
         try XcodeDocumentPrecheck.check(data, path: path)
         let delegate = XcodeContentsParser(path: path)
         let parser = XMLParser(data: data)
@@ -52,7 +62,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 path: path, line: parser.lineNumber, column: parser.columnNumber,
                 reason: "the file ends inside <\(unclosed)>")
         }
-        return (ModelDefinition(entities: delegate.entities), delegate.warnings)
+        return (ModelDefinition(entities: delegate.entities), delegate.warnings, delegate.positions)
     }
 
     // MARK: XMLParserDelegate
@@ -76,7 +86,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 skippedDepth = 1
             }
         } catch let error as ModelError {
-            fail(error, parser)
+            fail(error.inFile(path, line: line, column: 0), parser)
         } catch {
             fail(.malformedFile(path: path, line: line, column: 0, reason: "\(error)"), parser)
         }
@@ -118,6 +128,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 reason: "root element is <\(name)>, not <model>: not a Core Data model file")
         case ("model", "entity"):
             let name = try mapping.required("name", of: "entity", in: xml)
+            positions.record(line, entity: name)
             entity = EntityDefinition(
                 name: name, parent: xml["parentEntity"], isAbstract: XcodePropertyMapping.flag(xml["isAbstract"]),
                 className: xml["representedClassName"],
@@ -130,8 +141,10 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 return .skipReported
             }
             entity!.attributes.append(try mapping.attribute(xml, warnings: &warnings))
+            positions.record(line, entity: entity!.name, property: entity!.attributes.last!.name)
         case ("entity", "relationship"):
             entity!.relationships.append(try mapping.relationship(xml))
+            positions.record(line, entity: entity!.name, property: entity!.relationships.last!.name)
         case ("entity", "uniquenessConstraints"), ("entity", "compoundIndexes"):
             break
         case ("uniquenessConstraints", "uniquenessConstraint"):

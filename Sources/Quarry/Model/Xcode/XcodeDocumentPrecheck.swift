@@ -19,6 +19,7 @@ enum XcodeDocumentPrecheck {
             throw error(at: bad, in: bytes, path: path, "the file is not UTF-8 text (invalid byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))")
         }
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        try checkStartsAsXML(bytes, from: start, path: path)
         if bytes[start...].starts(with: Array("<?".utf8)) {
             guard isDeclaration(bytes, at: start) else {
                 throw error(at: start, in: bytes, path: path, "the file must start with an <?xml version=\"1.0\"?> declaration")
@@ -57,6 +58,22 @@ enum XcodeDocumentPrecheck {
         if tail.suffix(2).elementsEqual("/>".utf8), let open = tail.lastIndex(of: UInt8(ascii: "<")),
            bytes[open...].starts(with: Array("<model".utf8)) { return }
         throw error(at: bytes.count, in: bytes, path: path, "the file ends here, expected </model>: it is cut short")
+    }
+
+    /// Refuses a document that is blank, or whose first non-blank character is not `<`: the XML
+    /// parser would call both "empty" (libxml2's "document is empty" is its error for any text
+    /// that does not start a tag), which misleads about a large text file given by mistake.
+    private static func checkStartsAsXML(_ bytes: [UInt8], from start: Int, path: String) throws {
+        guard let first = bytes[start...].firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw ModelError.malformedFile(path: path, line: 0, column: 0,
+                                           reason: bytes.isEmpty ? "the file is empty" : "the file holds only white space")
+        }
+        guard bytes[first] != UInt8(ascii: "<") else { return }
+        let lineEnd = bytes[first...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        let opening = String(decoding: bytes[first..<lineEnd], as: UTF8.self)
+        let shown = opening.count > 24 ? opening.prefix(24) + "…" : Substring(opening)
+        throw error(at: first, in: bytes, path: path,
+                    "not a model file: it starts with '\(shown)', not with '<' (an Xcode model's contents XML) or '{' (a JSON model)")
     }
 
     /// `<?xml` followed by white space and `version`, as XML requires of a declaration.

@@ -12,6 +12,7 @@ enum XcodeModelLocation {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ModelError.fileNotFound(path: url.path)
         }
+        try ModelFileCheck.requireFileOrFolder(url)
         guard isDirectory.boolValue else { return url }
         let model = url.pathExtension == "xcdatamodeld" ? try currentVersion(in: url) : url
         let contents = model.appendingPathComponent("contents")

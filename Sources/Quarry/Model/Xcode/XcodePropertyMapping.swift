@@ -38,7 +38,7 @@ struct XcodePropertyMapping {
                 path: path, line: line, column: 0,
                 reason: ModelError.undefinedNotTransient(entity: entity, attribute: name).description)
         }
-        return AttributeDescription(
+        let attribute = AttributeDescription(
             name: name, type: type,
             isOptional: Self.flag(xml["optional"]),
             isTransient: Self.flag(xml["transient"]),
@@ -50,6 +50,11 @@ struct XcodePropertyMapping {
             renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml),
             valueTransformerName: type == .transformable ? xml["valueTransformerName"].flatMap { $0.isEmpty ? nil : $0 } : nil,
             preservesValueInHistoryOnDeletion: Self.flag(xml["preserveAfterDeletion"]))
+        // A rule that cannot be right would refuse every value (or none) without saying why.
+        if let problem = attribute.ruleDefinitionProblem {
+            throw ModelError.malformedFile(path: path, line: line, column: 0, reason: "attribute '\(entity).\(name)': \(problem.reason)")
+        }
+        return attribute
     }
 
     /// Maps a `<relationship>` element.

@@ -78,12 +78,17 @@ public final class JSONStore: PersistentStore {
         let folder = JSONStoreFolder(url: url.standardizedFileURL)
         self.folder = folder
         self.isReadOnly = options.readOnly
-        switch try Self.folderState(folder) {
+        let folderState = try Self.folderState(folder)
+        switch folderState {
         case .store:
             break
         case .absent, .empty:
-            guard let model else { throw JSONStoreError.missingStore(path: folder.path, reason: "no model was given to create it with") }
-            guard !options.readOnly else { throw JSONStoreError.missingStore(path: folder.path, reason: "a read-only store is never created") }
+            // An empty folder is most often a wrong path, not a store to be: say what it is.
+            let what = folderState == .empty
+                ? "an empty folder, not a store (a JSON store folder holds _Metadata.json; a Quarry SQLite store is a file)"
+                : "no store here"
+            guard let model else { throw JSONStoreError.missingStore(path: folder.path, reason: "\(what), and no model was given to create one") }
+            guard !options.readOnly else { throw JSONStoreError.missingStore(path: folder.path, reason: "\(what), and a read-only store is never created") }
             try Self.create(folder, model: model)
         }
         let metadataFile = try folder.read(JSONStoreFolder.metadataName)

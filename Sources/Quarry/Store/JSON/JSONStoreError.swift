@@ -4,7 +4,8 @@ public enum JSONStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     case notAFolder(path: String)
     /// The folder holds files but no `_Metadata.json` of a Quarry JSON store: Quarry leaves it alone.
     case notAJSONStore(path: String)
-    /// The folder does not exist and no model was given to create it with (or it was opened read-only).
+    /// The folder does not exist or is empty, and no model was given to create a store in it (or
+    /// it was opened read-only); `reason` says which.
     case missingStore(path: String, reason: String)
     /// A store file is not what the format says; `line` and `column` are 1-based (0 when the
     /// fault is not at one place, such as an unreadable file).
@@ -20,7 +21,7 @@ public enum JSONStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notAFolder(let p): return "\(p): not a folder (a JSON store is a folder); left untouched"
         case .notAJSONStore(let p):
             return "\(p): not a Quarry JSON store (the folder has files but no _Metadata.json of a store); left untouched"
-        case .missingStore(let p, let why): return "\(p): no JSON store here: \(why)"
+        case .missingStore(let p, let why): return "\(p): \(why)"
         case .malformedFile(let p, let line, let column, let why):
             return line > 0 ? "\(p):\(line):\(column): \(why)" : "\(p): \(why)"
         case .changedOnDisk(let p, let loaded, let found):

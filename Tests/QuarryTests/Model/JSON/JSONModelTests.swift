@@ -93,11 +93,12 @@ import QuarryTestSupport
         for f in fragments { #expect(reason.contains(f), "\(reason) lacks \(f)") }
     }
 
-    @Test func relationshipWithoutDestinationIsReportedByTheResolver() throws {
+    @Test func relationshipWithoutDestinationIsReportedByTheResolverNamingTheFile() throws {
         let dir = TemporaryDirectory()
         let url = dir.file("m.json")
         try "{\"entities\": [{\"name\": \"A\", \"relationships\": [{\"name\": \"r\"}]}]}".write(to: url, atomically: true, encoding: .utf8)
-        #expect(throws: ModelError.missingDestination(entity: "A", relationship: "r")) {
+        let reason = ModelError.missingDestination(entity: "A", relationship: "r").description
+        #expect(throws: ModelError.malformedFile(path: url.path, line: 1, column: 56, reason: reason)) {
             try ManagedObjectModel.load(jsonAt: url)
         }
         #expect(throws: ModelError.fileNotFound(path: dir.file("none.json").path)) {

@@ -53,14 +53,35 @@ import QuarryTestSupport
         #expect(throws: ModelError.self) { try ModelDefinition.xcodeContents(Data(), path: "empty") }
     }
 
-    @Test func relationshipWithoutDestinationNamesEntityAndRelationship() {
-        #expect(throws: ModelError.missingDestination(entity: "A", relationship: "b")) {
+    @Test func relationshipWithoutDestinationNamesFileEntityAndRelationship() {
+        let error = #expect(throws: ModelError.self) {
             try parse("""
                 <entity name="A" syncable="YES">
                     <relationship name="b" optional="YES" maxCount="1" deletionRule="Nullify"/>
                 </entity>
                 """)
         }
+        guard case .malformedFile("M.xcdatamodel/contents", let line, 0, let reason)? = error else {
+            Issue.record("expected malformedFile, got \(String(describing: error))"); return
+        }
+        #expect(line > 0)
+        #expect(reason == ModelError.missingDestination(entity: "A", relationship: "b").description)
+    }
+
+    @Test func theResolversFaultsNameTheFileAndTheElementsLine() throws {
+        let dir = TemporaryDirectory()
+        let contents = try XcodeFixtures.write(XcodeFixtures.document("""
+            <entity name="A" syncable="YES">
+                <attribute name="x" optional="YES" attributeType="String"/>
+                <relationship name="b" optional="YES" maxCount="1" deletionRule="Nullify" destinationEntity="Nowhere"/>
+            </entity>
+            """), to: "Dest.xcdatamodel/contents", in: dir)
+        let lines = try String(contentsOf: contents, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("<relationship name=\"b\"") }) + 1
+        let expected = ModelError.malformedFile(
+            path: contents.path, line: line, column: 0,
+            reason: ModelError.unknownDestination(entity: "A", relationship: "b", destination: "Nowhere").description)
+        #expect(throws: expected) { try ManagedObjectModel.load(xcodeModelAt: dir.file("Dest.xcdatamodel")) }
     }
 
     @Test func unknownAttributeTypeNamesEntityAttributeAndLine() {
