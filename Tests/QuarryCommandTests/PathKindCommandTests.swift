@@ -96,6 +96,26 @@ struct PathKindCommandTests {
         #expect(FileKind(path: device.path).kind == .characterDevice)
     }
 
+    @Test("stats, export, history and model leave a store, and its folder, as they were")
+    func readingCommandsChangeNothing() throws {
+        let url = try store()
+        let folder = url.deletingLastPathComponent()
+        func fingerprint() throws -> [String: String] {
+            var result: [String: String] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasPrefix("store.sqlite") {
+                result[name] = SHA256.hex(Array(try Data(contentsOf: folder.appendingPathComponent(name))))
+            }
+            return result
+        }
+        let before = try fingerprint()
+        #expect(before.count == 1)
+        for arguments in [["stats", url.path], ["export", url.path, "--entity", "Ticker"], ["history", url.path], ["model", url.path]] {
+            let result = try QuarryExecutable.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.standardError)")
+            #expect(try fingerprint() == before, "quarry \(arguments.joined(separator: " ")) changed the store or left files beside it")
+        }
+    }
+
     @Test("export -o a directory is refused, naming what it is")
     func exportToDirectory() throws {
         let url = try store()

@@ -123,6 +123,7 @@ public final class SQLiteStore: PersistentStore {
             SQLiteFunctions.register(db)
             checkpointer.install(on: db)
         }
+        if exists && !options.readOnly { try Self.prepareLogForWriting(path: path) }
         let pool: DatabasePool
         let poolPath = Self.poolPath(path, readOnly: options.readOnly)
         poolOpenedImmutable = poolPath != path

@@ -191,6 +191,23 @@ struct SQLiteStoreRefusalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty)
     }
 
+    @Test("a store opened for writing, read and closed, and a whole stack likewise, leave every byte as it was")
+    func writableOpenThatWritesNothingChangesNothing() throws {
+        let url = try closedStore()
+        let before = try fingerprint()
+        do {
+            let store = try SQLiteStore(url: url, model: nil)
+            #expect(try store.count(for: StoreQuery(entity: store.model.entity(named: "Sector")!)) == 1)
+        }
+        #expect(try fingerprint() == before)
+        do {
+            let stack = try PersistentStack(model: TestModels.tickers(), storeURL: url)
+            #expect(stack.watchesRemoteChanges)
+            #expect(try stack.mainContext.performAndWait { try stack.mainContext.count(for: FetchRequest(entityName: "Sector")) } == 1)
+        }
+        #expect(try fingerprint() == before)
+    }
+
     @Test("reading metadata and read-only opens create no -wal or -shm beside a checkpointed store")
     func readOnlyCreatesNoLogFiles() throws {
         let url = try closedStore()
