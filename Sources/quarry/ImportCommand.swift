@@ -12,8 +12,10 @@ struct ImportCommand: ParsableCommand {
             Columns map to attributes by name (--map renames: --map Sector=sector.name finds the \
             to-one destination by its name). Every row is checked first: a bad file writes \
             nothing and up to 100 bad rows are reported as FILE:LINE:COLUMN: message. Rows are then \
-            saved in chunks, so a browser on the store sees them arrive. With --model, a STORE \
-            that does not exist is created.
+            saved in chunks, so a browser on the store sees them arrive. Each chunk's history \
+            records which file and chunk it holds: a rerun after an interrupted import saves only \
+            the chunks still missing, and a file imported whole is refused (--again imports it \
+            once more). With --model, a STORE that does not exist is created.
             """
     )
 
@@ -37,6 +39,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Create a to-one destination a key path does not find.")
     var createMissing = false
+
+    @Flag(name: .long, help: "Import the file again although an earlier import saved it (by default a rerun resumes after the chunks an interrupted run saved, and refuses a file imported whole).")
+    var again = false
 
     func validate() throws {
         if let format, ImportFormat(rawValue: format) == nil {
@@ -69,8 +74,9 @@ struct ImportCommand: ParsableCommand {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
             mapping[parts[0]] = parts[1]
         }
-        let options = ImportOperation.Options(format: format.flatMap(ImportFormat.init(rawValue:)), columnMapping: mapping,
+        var options = ImportOperation.Options(format: format.flatMap(ImportFormat.init(rawValue:)), columnMapping: mapping,
                                               createsMissingDestinations: createMissing)
+        options.importsAgain = again
         let bar = ProgressBar()
         let operation = ImportOperation(stack: stack, entityName: entity, fileURL: URL(fileURLWithPath: file), options: options) { progress in
             bar.draw(done: progress.rowsDone, total: progress.totalRows, label: "rows \(progress.phase)")
@@ -87,6 +93,9 @@ struct ImportCommand: ParsableCommand {
             throw CommandFailure(error.description)
         }
         bar.finish()
+        if summary.rowsAlreadySaved > 0 {
+            print("resumed: \(summary.rowsAlreadySaved) row(s) of \(file) were saved by an earlier import that stopped; not imported twice")
+        }
         print("imported \(summary.rowsImported) \(entity) objects from \(file)"
               + (summary.destinationsCreated > 0 ? " (\(summary.destinationsCreated) related objects created)" : ""))
     }

@@ -30,6 +30,9 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A row failed while inserting although it passed validation (the store changed between
     /// the passes, for example a destination object was deleted). Whole chunks saved before stay.
     case insertFailed(ImportRowError, savedRows: Int)
+    /// Every chunk of this file was saved into the entity by an earlier import (its history
+    /// marks say so: see ``ImportOperation``); nothing was written. ``ImportOperation/Options/importsAgain`` imports it once more.
+    case alreadyImported(file: String, entity: String, rows: Int, chunks: Int)
 
     public var description: String {
         switch self {
@@ -40,6 +43,8 @@ public enum ImportError: Error, Sendable, Equatable, CustomStringConvertible {
             if total > errors.count { lines.append("… and \(total - errors.count) more") }
             return lines.joined(separator: "\n")
         case .insertFailed(let error, let saved): return "\(error) (import stopped; \(saved) row(s) saved before in whole chunks)"
+        case .alreadyImported(let file, let entity, let rows, let chunks):
+            return "\(file): already imported into \(entity) (all \(rows) row(s), in \(chunks) chunk(s), by an earlier import); nothing written (import it once more with --again)"
         }
     }
 }

@@ -18,6 +18,12 @@ import Synchronization
 /// or `relationship.attribute` for a to-one destination found by that attribute). Values are
 /// parsed as ``ImportValueParser`` describes (dates: ISO 8601, UTC when no zone is given).
 ///
+/// **Runs that were stopped**: each saved chunk's history transaction is authored with the
+/// import's mark (``ImportMark``: the file's content, the entity, the chunk size, the chunk).
+/// A later import of the same file into the same entity skips the chunks an earlier run saved
+/// (``ImportSummary/rowsAlreadySaved``), and refuses with ``ImportError/alreadyImported(file:entity:rows:chunks:)``
+/// when every chunk was saved, unless ``Options/importsAgain``. A store without history keeps no marks.
+///
 /// **Cancellation** is checked between chunks (and every chunk of validated rows): a cancelled
 /// import saves nothing of the chunk under way; whole chunks saved before it stay in the store.
 ///
@@ -44,6 +50,9 @@ public final class ImportOperation: ContextOperation, @unchecked Sendable {
         public var createsMissingDestinations: Bool
         /// Rows per saved chunk.
         public var chunkSize: Int
+        /// Import the file even when its marks say an earlier import saved all of it, and save
+        /// every chunk even when an earlier run saved some (off: resume or refuse).
+        public var importsAgain = false
 
         /// Import options.
         public init(format: ImportFormat? = nil, columnMapping: [String: String] = [:],

@@ -90,6 +90,15 @@ struct ImportSession {
         var record = ImportRecord()
         var inChunk = 0
         var rows = 0
+        let chunkSize = options.chunkSize
+        let chunks = (total + chunkSize - 1) / chunkSize
+        let mark = ImportMark(bytes: bytes, file: file, entity: entity.name, chunkSize: chunkSize)
+        let saved = try savedChunks(mark)
+        if saved.count == chunks {
+            throw .alreadyImported(file: file, entity: entity.name, rows: total, chunks: chunks)
+        }
+        summary.rowsAlreadySaved = saved.reduce(0) { $0 + min(chunkSize, total - ($1 - 1) * chunkSize) }
+        func chunk(ofRow row: Int) -> Int { (row - 1) / chunkSize + 1 }
 
         func saveChunk() throws(ImportError) -> Bool {
             if isCancelled() {
@@ -97,11 +106,13 @@ struct ImportSession {
                 summary.wasCancelled = true
                 return false
             }
+            let index = chunk(ofRow: rows)
+            context.name = mark.author(chunk: index, of: chunks, rows: (rows - inChunk + 1)...rows)
             do { try context.save() } catch {
                 context.rollback()
                 throw failure(record.position, "saving rows \(rows - inChunk + 1)–\(rows) failed: \(error)", summary)
             }
-            summary.rowsImported = rows
+            summary.rowsImported += inChunk
             summary.chunksSaved += 1
             summary.destinationsCreated = resolver.createdCount
             inChunk = 0
@@ -118,6 +129,10 @@ struct ImportSession {
             }
             rows += 1
             if !reader.hasFixedColumns { plan.resolve(reader.columnNames) }
+            // A chunk an earlier run saved is read past, not inserted again.
+            if saved.contains(chunk(ofRow: rows)) { continue }
+            // A chunk an earlier run saved is read past, not inserted again.
+            if saved.contains(chunk(ofRow: rows)) { continue }
             do {
                 if let problem = try builder.build(record, row: rows, plan: plan, resolver: resolver) {
                     context.rollback()
@@ -131,10 +146,21 @@ struct ImportSession {
                 throw failure(record.position, "row \(rows): \(error)", summary)
             }
             inChunk += 1
-            if inChunk == options.chunkSize, try !saveChunk() { return summary }
+            if inChunk == chunkSize, try !saveChunk() { return summary }
         }
         if inChunk > 0, try !saveChunk() { return summary }
         return summary
+    }
+
+    /// The chunks of this import that earlier runs saved (none when asked to import again, or
+    /// for a store that keeps no history).
+    private func savedChunks(_ mark: ImportMark) throws(ImportError) -> Set<Int> {
+        guard !options.importsAgain, let history = context.coordinator.store as? PersistentHistoryStore else { return [] }
+        do {
+            return mark.savedChunks(in: try history.historyAuthors(withPrefix: mark.prefix))
+        } catch {
+            throw .unreadable(file: file, reason: "cannot read the store's history to find an earlier import of this file: \(error)")
+        }
     }
 
     private func insertRow(_ builder: ImportRowBuilder, resolver: ImportDestinationResolver) throws {

@@ -10,6 +10,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var destinationsCreated: Int
     /// Whether the import was cancelled; ``rowsImported`` then counts the whole chunks saved before.
     public var wasCancelled: Bool
+    /// Rows an earlier run of the same import had saved (it was stopped half-way), skipped by
+    /// this one (see ``ImportOperation``).
+    public var rowsAlreadySaved: Int = 0
 }
 
 /// Progress of an import, reported after each chunk.

@@ -36,6 +36,10 @@ public protocol PersistentHistoryStore: PersistentStore {
     /// the store reads it; called only on a writable store. The default keeps nothing (the
     /// stack then remembers the token only in memory).
     func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws
+
+    /// The authors of the kept transactions whose author starts with `prefix`, oldest first
+    /// (an import's marks: see ``ImportOperation``). The default reads the history a page at a time.
+    func historyAuthors(withPrefix prefix: String) throws -> [String]
 }
 
 extension PersistentHistoryStore {
@@ -44,4 +48,17 @@ extension PersistentHistoryStore {
 
     /// Keeps no consumer tokens: does nothing.
     public func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {}
+
+    /// Reads the history a page at a time for the authors that start with `prefix`.
+    public func historyAuthors(withPrefix prefix: String) throws -> [String] {
+        guard recordsHistory else { return [] }
+        var authors: [String] = []
+        var after: HistoryToken?
+        while true {
+            let page = try history(after: after, limit: 1_000)
+            authors += page.transactions.compactMap(\.author).filter { $0.hasPrefix(prefix) }
+            guard let last = page.transactions.last, page.transactions.count == 1_000 else { return authors }
+            after = last.token
+        }
+    }
 }

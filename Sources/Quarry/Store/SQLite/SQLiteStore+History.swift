@@ -102,6 +102,21 @@ extension SQLiteStore: PersistentHistoryStore {
         }
     }
 
+    /// The authors of the kept transactions whose author starts with `prefix`, oldest first,
+    /// read from the transactions table alone (not their changes).
+    public func historyAuthors(withPrefix prefix: String) throws -> [String] {
+        guard recordsHistory else { return [] }
+        do {
+            return try pool.read { db in
+                guard try db.tableExists(SQLiteHistorySchema.transactionTable) else { return [] }
+                return try String.fetchAll(db, sql: "SELECT Z_AUTHOR FROM Z_HISTORYTRANSACTION WHERE substr(Z_AUTHOR, 1, ?) = ? ORDER BY Z_TOKEN",
+                                           arguments: [prefix.unicodeScalars.count, prefix])
+            }
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
     /// Deletes the transactions below the token `bound` finds, in one write transaction, and
     /// advances `history.prunedThrough`.
     private func pruneHistory(_ bound: @escaping (Database) throws -> Int64) throws -> Int {
