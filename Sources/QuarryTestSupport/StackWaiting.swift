@@ -20,17 +20,33 @@ public let defaultEventDeadline = Duration.seconds(60)
 /// `deadline` has passed (`body` is then cancelled).
 public func withDeadline<T: Sendable>(_ deadline: Duration, awaiting awaited: String,
                                       _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
+    try await withThrowingTaskGroup(of: DeadlineOutcome<T>.self) { group in
+        group.addTask { .value(try await body()) }
         group.addTask {
             try? await Task.sleep(for: deadline)
-            return nil
+            return .timedOut
         }
         defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
+        guard case .value(let value)? = try await group.next() else {
             throw WaitDeadlineExceeded(awaited: awaited, deadline: deadline)
         }
         return value
+    }
+}
+
+/// A child's outcome in ``withDeadline(_:awaiting:_:)``: the body's value, or the deadline's passing.
+private enum DeadlineOutcome<T: Sendable>: Sendable {
+    case value(T)
+    case timedOut
+}
+
+/// The next element of `stream` (`nil` when it finished), or ``WaitDeadlineExceeded`` naming
+/// `awaited` after `deadline`.
+public func nextElement<T: Sendable>(of stream: AsyncStream<T>, awaiting awaited: String,
+                                     deadline: Duration = defaultEventDeadline) async throws -> T? {
+    try await withDeadline(deadline, awaiting: awaited) {
+        var iterator = stream.makeAsyncIterator()
+        return await iterator.next()
     }
 }
 

@@ -12,10 +12,6 @@ enum ModelLoading {
     /// - Throws: the loader's ``ModelError``, which names the file (and line) at fault.
     static func load(modelAt path: String, reportingWarnings: Bool = true) throws -> ManagedObjectModel {
         let url = URL(fileURLWithPath: path)
-        let kind = FileKind(path: path)
-        guard [.regularFile, .directory].contains(kind.kind) else {
-            throw CommandFailure(kind.kind == .missing ? "\(path): no such model file" : "\(path): is \(kind), not a model file or folder; not read")
-        }
         let model = isJSON(url) ? try ManagedObjectModel.load(jsonAt: url) : try ManagedObjectModel.load(xcodeModelAt: url)
         if reportingWarnings { reportWarnings(of: model) }
         return model
@@ -34,7 +30,8 @@ enum ModelLoading {
     private static func isJSON(_ url: URL) -> Bool {
         if url.pathExtension == "json" { return true }
         if ["xcdatamodel", "xcdatamodeld"].contains(url.pathExtension) { return false }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return false }
+        // Only a regular file is opened to look: a FIFO would block (the loader refuses it by kind).
+        guard FileKind(path: url.path).kind == .regularFile, let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 256)) ?? Data()
         return head.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "{")

@@ -75,8 +75,7 @@ struct BrowserFixture {
             try body(importer)
             try importer.save()
         }
-        var iterator = stream.makeAsyncIterator()
-        _ = await iterator.next()
+        _ = try await nextElement(of: stream, awaiting: "the importer's save to merge into the main context")
     }
 
     /// The ticker with `symbol` in `context`.

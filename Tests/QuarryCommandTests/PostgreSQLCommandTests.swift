@@ -105,8 +105,7 @@ struct PostgreSQLCommandTests {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            var iterator = saves.makeAsyncIterator()
-            await iterator.next()
+            _ = try await nextElement(of: saves, awaiting: "a save of the importer (a notification on the store's channel)")
             process.terminate()
             process.waitUntilExit()
             #expect(try transactionCount(url) > before, "the importer's saves were recorded")

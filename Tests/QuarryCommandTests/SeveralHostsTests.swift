@@ -217,8 +217,10 @@ enum SeveralHosts {
         defer { token.cancel() }
         // Subscribed first: a change landing between the check and the wait is still seen.
         if await MainActor.run(body: { Self.rows(controller, watcher.mainContext) == rows }) { return }
-        for await _ in stream {
-            if await MainActor.run(body: { Self.rows(controller, watcher.mainContext) == rows }) { return }
+        try await withDeadline(defaultEventDeadline, awaiting: "the watcher's controller to show every committed row") {
+            for await _ in stream {
+                if await MainActor.run(body: { Self.rows(controller, watcher.mainContext) == rows }) { return }
+            }
         }
     }
 

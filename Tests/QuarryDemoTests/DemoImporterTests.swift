@@ -30,14 +30,16 @@ struct DemoImporterTests {
     }
 
     /// Waits until `importer` has made `count` saves, or stopped; returns the saves seen.
-    func saves(_ count: Int, from events: AsyncStream<DemoImporter.Event>) async -> Int {
-        var seen = 0
-        for await event in events {
-            if case .saved = event { seen += 1 }
-            if case .stopped = event { break }
-            if seen >= count { break }
+    func saves(_ count: Int, from events: AsyncStream<DemoImporter.Event>) async throws -> Int {
+        try await withDeadline(defaultEventDeadline, awaiting: "\(count) saves of the demo importer") {
+            var seen = 0
+            for await event in events {
+                if case .saved = event { seen += 1 }
+                if case .stopped = event { break }
+                if seen >= count { break }
+            }
+            return seen
         }
-        return seen
     }
 
     /// Every ticker's symbol in the store.
@@ -62,7 +64,7 @@ struct DemoImporterTests {
         b.start()
         async let aSaves = saves(25, from: aEvents)
         async let bSaves = saves(25, from: bEvents)
-        let (madeA, madeB) = await (aSaves, bSaves)
+        let (madeA, madeB) = try await (aSaves, bSaves)
         a.stop()
         b.stop()
         #expect(a.error == nil)
@@ -86,21 +88,23 @@ struct DemoImporterTests {
         try other.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
         let (importer, events) = importer(stack)
         importer.start()
-        var iterator = events.makeAsyncIterator()
-        var pausedStatus: String?
-        var savedAfterRelease = false
-        while let event = await iterator.next() {
-            switch event {
-            case .paused:
-                guard pausedStatus == nil else { continue }
-                pausedStatus = importer.statusText
-                try other.inDatabase { try $0.execute(sql: "COMMIT") }
-            case .saved:
-                savedAfterRelease = pausedStatus != nil
-            case .stopped:
-                break
+        let (pausedStatus, savedAfterRelease) = try await withDeadline(defaultEventDeadline, awaiting: "the importer to pause on the busy store and save after its release") {
+            var pausedStatus: String?
+            var savedAfterRelease = false
+            for await event in events {
+                switch event {
+                case .paused:
+                    guard pausedStatus == nil else { continue }
+                    pausedStatus = importer.statusText
+                    try other.inDatabase { try $0.execute(sql: "COMMIT") }
+                case .saved:
+                    savedAfterRelease = pausedStatus != nil
+                case .stopped:
+                    break
+                }
+                if savedAfterRelease { break }
             }
-            if savedAfterRelease { break }
+            return (pausedStatus, savedAfterRelease)
         }
         importer.stop()
         #expect(pausedStatus == "import paused: store busy")
@@ -113,9 +117,12 @@ struct DemoImporterTests {
         try DemoSeeder(coordinator: stack().writerCoordinator).seed(rows: 20)
         let (importer, events) = importer(try stack(readOnly: true))
         importer.start()
-        var stoppedWith: String?
-        for await event in events {
-            if case .stopped(let error) = event { stoppedWith = error }
+        let stoppedWith = try await withDeadline(defaultEventDeadline, awaiting: "the importer to stop with its error") { () -> String? in
+            var stoppedWith: String?
+            for await event in events {
+                if case .stopped(let error) = event { stoppedWith = error }
+            }
+            return stoppedWith
         }
         let error = try #require(stoppedWith)
         #expect(error.contains("read-only"))
@@ -127,7 +134,7 @@ struct DemoImporterTests {
         try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: 10)
         let (importer, events) = importer(stack)
         importer.start()
-        let made = await saves(5, from: events)
+        let made = try await saves(5, from: events)
         importer.stop()
         #expect(made == 5)
         let context = stack.importerContext()

@@ -52,8 +52,7 @@ struct NotificationAndMergeTests {
             let t = try context.insert(Ticker.self); t.symbol = "A"
             try context.save()
         }
-        var iterator = stream.makeAsyncIterator()
-        let event = await iterator.next()
+        let event = try await nextElement(of: stream, awaiting: "the save's did-save event")
         #expect(event?.changes.inserted.count == 1)
     }
 

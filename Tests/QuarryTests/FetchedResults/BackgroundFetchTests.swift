@@ -37,10 +37,12 @@ struct BackgroundFetchTests {
     }
 
     /// Starts a background fetch on the context's queue and waits for its completion.
-    func fetch(_ controller: FetchedResultsController, _ cancellation: QueryCancellation) async -> Error? {
-        await withCheckedContinuation { (done: CheckedContinuation<Error?, Never>) in
-            controller.context.perform {
-                controller.performFetch(cancellation: cancellation) { done.resume(returning: $0) }
+    func fetch(_ controller: FetchedResultsController, _ cancellation: QueryCancellation) async throws -> Error? {
+        try await withDeadline(defaultEventDeadline, awaiting: "the background fetch's completion") {
+            await withCheckedContinuation { (done: CheckedContinuation<Error?, Never>) in
+                controller.context.perform {
+                    controller.performFetch(cancellation: cancellation) { done.resume(returning: $0) }
+                }
             }
         }
     }
@@ -49,7 +51,7 @@ struct BackgroundFetchTests {
     func sameResultsAsPerformFetch() async throws {
         let (_, context) = try seeded()
         let background = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name") }
-        #expect(await fetch(background, QueryCancellation()) == nil)
+        #expect(try await fetch(background, QueryCancellation()) == nil)
         let expected = try context.performAndWait { () -> ResultsSnapshot in
             let controller = try FetchedResultsController(fetchRequest: Self.request, context: context, sectionNameKeyPath: "sector.name")
             try controller.performFetch()
@@ -74,7 +76,7 @@ struct BackgroundFetchTests {
         await gate.waitUntilStarted()
         cancellation.cancel()
         gate.release()
-        let error = await outcome
+        let error = try await outcome
         #expect(error as? QueryCancellationError == .cancelled)
         #expect(context.performAndWait { controller.snapshot } == before)
     }
@@ -117,7 +119,7 @@ struct BackgroundFetchTests {
         _ = try waited.get()
         #expect(error as? QueryCancellationError == .cancelled)
         #expect(context.performAndWait { controller.snapshot } == before)
-        #expect(await fetch(controller, QueryCancellation()) == nil)
+        #expect(try await fetch(controller, QueryCancellation()) == nil)
         #expect(context.performAndWait { controller.count } == 24)
     }
     #endif
@@ -128,7 +130,7 @@ struct BackgroundFetchTests {
         let controller = try context.performAndWait { try FetchedResultsController(fetchRequest: Self.request, context: context) }
         let cancellation = QueryCancellation()
         cancellation.cancel()
-        #expect(await fetch(controller, cancellation) as? QueryCancellationError == .cancelled)
+        #expect(try await fetch(controller, cancellation) as? QueryCancellationError == .cancelled)
         #expect(context.performAndWait { controller.storeFetchCount } == 0)
     }
 
@@ -151,7 +153,7 @@ struct BackgroundFetchTests {
         async let outcome = fetch(controller, cancellation)
         await gate.waitUntilStarted()
         gate.release()
-        #expect(await outcome == nil)
+        #expect(try await outcome == nil)
         let ids = context.performAndWait { controller.snapshot.items.flatMap { $0 } }
         #expect(ids.count == 1601)
         let symbols = try context.performAndWait { try ids.map { try context.existingObject(with: $0).value(forKey: "symbol") } }
@@ -198,8 +200,7 @@ struct BackgroundFetchTests {
             try context.save()
         }
         gate.release()
-        var iterator = done.makeAsyncIterator()
-        let error = await iterator.next() ?? nil
+        let error = try await nextElement(of: done, awaiting: "the background fetch to complete") ?? nil
         #expect(error == nil)
         try context.performAndWait {
             #expect(controller.isComplete)
@@ -222,9 +223,9 @@ struct BackgroundFetchTests {
             }
         }
         let first = try controller()
-        #expect(await fetch(first, QueryCancellation()) == nil)
+        #expect(try await fetch(first, QueryCancellation()) == nil)
         let second = try controller()
-        #expect(await fetch(second, QueryCancellation()) == nil)
+        #expect(try await fetch(second, QueryCancellation()) == nil)
         context.performAndWait {
             #expect(first.storeFetchCount == 1 && first.cacheHitCount == 0)
             #expect(second.storeFetchCount == 0 && second.cacheHitCount == 1)

@@ -75,8 +75,7 @@ struct BlockContextOperationTests {
             continuation.yield()
         }
         OperationQueue().addOperation(operation)
-        var iterator = stream.makeAsyncIterator()
-        await iterator.next()
+        _ = try await nextElement(of: stream, awaiting: "the operation's completion block")
         #expect(ran.withLock { $0 } == ["block", "completion"])
     }
 

@@ -179,8 +179,10 @@ struct ContextOperationTests {
             return true
         }
         let task = Task { try await operation.run(on: OperationQueue()) }
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async { started.wait(); c.resume() }
+        try await withDeadline(defaultEventDeadline, awaiting: "the operation's first block to start") {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async { started.wait(); c.resume() }
+            }
         }
         task.cancel()
         // Task cancellation runs the handler synchronously: the operation is cancelled now.

@@ -70,10 +70,13 @@ struct ImportChunkingTests {
         let op = ImportOperation(stack: f.stack, entityName: "Company", fileURL: url, options: .init(chunkSize: 10))
         let summary = try await Task.detached { try op.run() }.value
         #expect(summary.chunksSaved == 3)
-        var merged = 0
-        for await count in stream {
-            merged += count
-            if merged >= 30 { break }
+        let merged = try await withDeadline(defaultEventDeadline, awaiting: "30 imported rows merged into the main context") {
+            var merged = 0
+            for await count in stream {
+                merged += count
+                if merged >= 30 { break }
+            }
+            return merged
         }
         #expect(merged == 30)
         let mainCount = try await MainActor.run { try f.stack.mainContext.count(ofEntity: "Company") }

@@ -29,10 +29,12 @@ struct ConvenienceTests {
     func asynchronous() async throws {
         let store = TestStore(.memory)
         let main = ObjectContext(concurrencyType: .mainQueue, coordinator: try store.coordinator("main"), name: "main")
-        let created = try await withCheckedThrowingContinuation { (c: CheckedContinuation<ManagedObject, Error>) in
-            Ticker.create(["symbol": .string("ASYNC"), "price": .double(5)], mainContext: main) { result in
-                #expect(main.isOnQueue)
-                c.resume(with: result)
+        let created = try await withDeadline(defaultEventDeadline, awaiting: "create's completion") {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<ManagedObject, Error>) in
+                Ticker.create(["symbol": .string("ASYNC"), "price": .double(5)], mainContext: main) { result in
+                    #expect(main.isOnQueue)
+                    c.resume(with: result)
+                }
             }
         }
         await MainActor.run {
@@ -40,13 +42,17 @@ struct ConvenienceTests {
             #expect(!created.objectID.isTemporary, "saved to the store")
             #expect((created as! Ticker).symbol == "ASYNC")
         }
-        let found = try await withCheckedThrowingContinuation { (c: CheckedContinuation<[ManagedObject], Error>) in
-            Ticker.filter(["symbol": "ASYNC"], mainContext: main) { c.resume(with: $0) }
+        let found = try await withDeadline(defaultEventDeadline, awaiting: "filter's completion") {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<[ManagedObject], Error>) in
+                Ticker.filter(["symbol": "ASYNC"], mainContext: main) { c.resume(with: $0) }
+            }
         }
         #expect(found.count == 1)
         #expect(found.first === created)
-        let again = try await withCheckedThrowingContinuation { (c: CheckedContinuation<ManagedObject, Error>) in
-            Ticker.getOrCreate(["symbol": .string("ASYNC")], mainContext: main) { c.resume(with: $0) }
+        let again = try await withDeadline(defaultEventDeadline, awaiting: "getOrCreate's completion") {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<ManagedObject, Error>) in
+                Ticker.getOrCreate(["symbol": .string("ASYNC")], mainContext: main) { c.resume(with: $0) }
+            }
         }
         #expect(again === created)
     }

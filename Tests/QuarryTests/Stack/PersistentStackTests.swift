@@ -184,8 +184,10 @@ struct PersistentStackTests {
         let directory = TemporaryDirectory()
         var options = PersistentStack.Options()
         options.storeURL = directory.file("cb.sqlite")
-        let fromCallback = try await withCheckedThrowingContinuation { (c: CheckedContinuation<PersistentStack, Error>) in
-            PersistentStack.setUp(model: TestModels.tickers(), options: options) { result in c.resume(with: result) }
+        let fromCallback = try await withDeadline(defaultEventDeadline, awaiting: "setUp's completion") { [options] in
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<PersistentStack, Error>) in
+                PersistentStack.setUp(model: TestModels.tickers(), options: options) { result in c.resume(with: result) }
+            }
         }
         #expect(fromCallback.storeURL == directory.file("cb.sqlite"))
         options.storeURL = directory.file("async.sqlite")

@@ -51,21 +51,25 @@ extension SQLiteStore {
     ///   one just before the log's first page 1 or one the log already reached (a checkpoint
     ///   copied part of it).
     ///
-    /// A log SQLite would replay nothing from (absent, empty, a bad header) passes.
+    /// A log SQLite would replay nothing from (absent, empty, a bad header, a header alone)
+    /// passes.
+    /// - Returns: Whether the log holds committed transactions (else the file alone is the store).
     /// - Parameter fileHeader: The file's own header fields, read without its log (`nil` when
     ///   the file is too short to have a header: a store whose first commit is still in the log).
-    static func checkLogOwnership(path: String, fileHeader: DatabaseHeaderFields?) throws {
+    @discardableResult
+    static func checkLogOwnership(path: String, fileHeader: DatabaseHeaderFields?) throws -> Bool {
         let log: WriteAheadLog?
         do {
             log = try WriteAheadLog.read(path: path + "-wal")
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "cannot read the write-ahead log \(path)-wal beside it: \(error.localizedDescription)")
         }
-        guard let log, log.committedFrames > 0, let file = fileHeader else { return }
+        guard let log, log.committedFrames > 0 else { return false }
+        guard let file = fileHeader else { return true }
         guard log.pageSize == file.pageSize else {
             throw StoreError.mismatchedLog(path: path, reason: "its pages are \(log.pageSize) bytes, the file's \(file.pageSize)")
         }
-        guard file.applicationID != 0, let first = log.firstPageFrames.first, let last = log.firstPageFrames.last else { return }
+        guard file.applicationID != 0, let first = log.firstPageFrames.first, let last = log.firstPageFrames.last else { return true }
         if let other = log.firstPageFrames.first(where: { $0.applicationID != file.applicationID }) {
             throw StoreError.mismatchedLog(path: path, reason: "it was written for the store tagged \(hex(other.applicationID)), the file is the store tagged \(hex(file.applicationID))")
         }
@@ -73,6 +77,7 @@ extension SQLiteStore {
         guard file.userVersion &- (first.userVersion &- 1) <= span &+ 1 else {
             throw StoreError.mismatchedLog(path: path, reason: "it holds saves \(first.userVersion) to \(last.userVersion) of this store, the file is at save \(file.userVersion): the file was replaced (restored from a copy?) after the log was written")
         }
+        return true
     }
 
     /// The header fields of the file at `path` alone (its log ignored), read through SQLite

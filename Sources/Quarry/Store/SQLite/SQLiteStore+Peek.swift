@@ -103,9 +103,11 @@ extension SQLiteStore {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw StoreError.cannotOpen(path: path, reason: "is a directory, not a store file")
         }
-        let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
+        // A log with no committed transaction (a header alone, left by a process that ended
+        // without closing, beside a stale -shm) adds nothing: the file alone is the store.
+        let hasWAL = try FileManager.default.fileExists(atPath: path + "-wal")
+            && checkLogOwnership(path: path, fileHeader: fileHeaderFields(path: path))
         let hasSHM = FileManager.default.fileExists(atPath: path + "-shm")
-        if hasWAL { try checkLogOwnership(path: path, fileHeader: fileHeaderFields(path: path)) }
         if !hasWAL { return try peek(uri: fileURI(path) + "?immutable=1", reportedPath: path, busyTimeout: busyTimeout) }
         if hasSHM {
             return try peekWithLog(path: path, busyTimeout: busyTimeout) {

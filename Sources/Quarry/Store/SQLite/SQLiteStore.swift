@@ -223,12 +223,13 @@ public final class SQLiteStore: PersistentStore {
     /// file behind their backs (they read torn pages: `SQLITE_CORRUPT`). SQLite's own opens share
     /// one descriptor set per file and defer closing, so they keep the locks.
     ///
-    /// The path the pool opens: a read-only store without `-wal` is fully checkpointed and is
-    /// opened `immutable=1`, so reading it creates no `-wal`/`-shm` beside it (a read-only
+    /// The path the pool opens: a read-only store without `-wal` (or whose `-wal` holds no
+    /// committed transaction) is fully checkpointed and is opened `immutable=1`, so reading it creates no `-wal`/`-shm` beside it (a read-only
     /// connection would create both and, unable to checkpoint, leave them behind).
     static func poolPath(_ path: String, readOnly: Bool) -> String {
-        guard readOnly, !FileManager.default.fileExists(atPath: path + "-wal"),
-              sqlite3_compileoption_used("USE_URI") == 1 else { return path }
+        guard readOnly, sqlite3_compileoption_used("USE_URI") == 1,
+              !FileManager.default.fileExists(atPath: path + "-wal") || (try? WriteAheadLog.read(path: path + "-wal"))??.committedFrames ?? 0 == 0
+        else { return path }
         return fileURI(path) + "?immutable=1"
     }
 
