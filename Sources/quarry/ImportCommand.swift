@@ -38,6 +38,8 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Create a to-one destination a key path does not find.")
     var createMissing = false
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func validate() throws {
         if let format, ImportFormat(rawValue: format) == nil {
             throw ValidationError("--format \(format): one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
