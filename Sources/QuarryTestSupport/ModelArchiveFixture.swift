@@ -4,6 +4,10 @@ import Foundation
 /// `Z_MODELCACHE` (entities in an `NSKnownKeysDictionary1`, properties in an
 /// `NSMutableDictionary`, back-pointers from entity to model and property to entity, sub-entities
 /// by name, the model's version identifiers in an `NSMutableSet`).
+///
+/// As in real stores, a sub-entity's `NSProperties` also holds every property it inherits (the
+/// ancestor's own objects), and `NSIsOptional` is written only on optional properties (a
+/// required one has none; its `_P` flags are 241 instead of 243).
 public enum ModelArchiveFixture {
     /// An `NSAttributeDescription`: `code` is its `NSAttributeType` (700 string, 900 date…).
     public struct Attribute {
@@ -46,15 +50,19 @@ public enum ModelArchiveFixture {
         public var isOrdered = false
         /// `NSDeleteRule` code.
         public var deleteRule = 1
+        /// `NSIsOptional`.
+        public var isOptional = true
 
         /// A relationship `name` to `destination` (an entity name).
-        public init(name: String, destination: String, inverse: String? = nil, maxCount: Int = 0, isOrdered: Bool = false, deleteRule: Int = 1) {
+        public init(name: String, destination: String, inverse: String? = nil, maxCount: Int = 0, isOrdered: Bool = false, deleteRule: Int = 1,
+                    isOptional: Bool = true) {
             self.name = name
             self.destination = destination
             self.inverse = inverse
             self.maxCount = maxCount
             self.isOrdered = isOrdered
             self.deleteRule = deleteRule
+            self.isOptional = isOptional
         }
     }
 
@@ -94,6 +102,7 @@ public enum ModelArchiveFixture {
         var entityUIDs: [String: Int] = [:]
         for e in entities { entityUIDs[e.name] = a.add("placeholder") }
         var propertyUIDs: [String: [String: Int]] = [:]
+        var ownPairs: [String: [(Int, Int)]] = [:]
         for e in entities {
             for r in e.relationships { propertyUIDs[e.name, default: [:]][r.name] = a.add("placeholder") }
         }
@@ -103,8 +112,9 @@ public enum ModelArchiveFixture {
             for attribute in e.attributes {
                 var fields: [String: Any] = [
                     "NSPropertyName": uid(a.add(attribute.name)), "NSAttributeType": attribute.code,
-                    "NSIsOptional": attribute.isOptional, "NSEntity": uid(entityUID), "_P": 243,
+                    "NSEntity": uid(entityUID), "_P": attribute.isOptional ? 243 : 241,
                 ]
+                if attribute.isOptional { fields["NSIsOptional"] = true }
                 if attribute.isTransient { fields["NSIsTransient"] = true }
                 if let valueClass = Self.valueClassNames[attribute.code] { fields["NSAttributeValueClassName"] = uid(a.add(valueClass)) }
                 if let name = attribute.valueTransformerName { fields["NSValueTransformerName"] = uid(a.add(name)) }
@@ -117,8 +127,10 @@ public enum ModelArchiveFixture {
                     "NSPropertyName": uid(a.add(r.name)), "NSEntity": uid(entityUID),
                     "NSDestinationEntity": uid(entityUIDs[r.destination] ?? 0),
                     "_NSDestinationEntityName": uid(a.add(r.destination)),
-                    "NSMaxCount": r.maxCount, "NSMinCount": 0, "NSDeleteRule": r.deleteRule, "NSIsOptional": true,
+                    "NSMaxCount": r.maxCount, "NSMinCount": 0, "NSDeleteRule": r.deleteRule,
+                    "_P": r.isOptional ? 243 : 241,
                 ]
+                if r.isOptional { fields["NSIsOptional"] = true }
                 if let inverse = r.inverse {
                     fields["NSInverseRelationship"] = uid(propertyUIDs[r.destination]?[inverse] ?? 0)
                     fields["_NSInverseRelationshipName"] = uid(a.add(inverse))
@@ -134,6 +146,18 @@ public enum ModelArchiveFixture {
                     "NSPropertyName": uid(a.add(name)), "NSEntity": uid(entityUID),
                 ])
                 pairs.append((a.add(name), p))
+            }
+            ownPairs[e.name] = pairs
+        }
+        for e in entities {
+            let entityUID = entityUIDs[e.name]!
+            // Core Data lists inherited properties too: the ancestors' own objects, nearest first.
+            var pairs = ownPairs[e.name]!
+            var parent = e.parent
+            var visited: Set<String> = [e.name]
+            while let name = parent, visited.insert(name).inserted, let ancestor = entities.first(where: { $0.name == name }) {
+                pairs += ownPairs[name] ?? []
+                parent = ancestor.parent
             }
             let properties = a.dictionary(pairs)
             var fields: [String: Any] = [

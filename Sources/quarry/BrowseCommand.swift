@@ -54,6 +54,8 @@ struct BrowseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Open for editing (the default for Quarry stores); refused for SQLite databases and Core Data stores Quarry did not make, which open read-only.")
     var write = false
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func validate() throws {
         if write, readOnly { throw ValidationError("--write and --read-only contradict each other") }
     }

@@ -27,6 +27,8 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "The model (by default the one the source records).")
     var model: String?
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func validate() throws {
         guard PostgreSQLStoreOpening.isURL(source) || FileManager.default.fileExists(atPath: source) else {
             throw ValidationError("\(source): no such store")

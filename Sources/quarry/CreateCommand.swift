@@ -19,6 +19,8 @@ struct CreateCommand: ParsableCommand {
     @Option(name: .long, help: "The model file (.json, .xcdatamodel, .xcdatamodeld or contents).")
     var model: String
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func run() throws {
         if PostgreSQLStoreOpening.isURL(store) {
             let shown = PostgreSQLStoreOpening.shown(store)

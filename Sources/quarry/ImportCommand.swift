@@ -43,6 +43,8 @@ struct ImportCommand: ParsableCommand {
     @Flag(name: .long, help: "Import the file again although an earlier import saved it (by default a rerun resumes after the chunks an interrupted run saved, and refuses a file imported whole).")
     var again = false
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func validate() throws {
         if let format, ImportFormat(rawValue: format) == nil {
             throw ValidationError("--format \(format): one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", "))")

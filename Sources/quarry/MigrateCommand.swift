@@ -29,6 +29,8 @@ struct MigrateCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Migrate without asking.")
     var yes = false
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func validate() throws {
         if dryRun && yes { throw ValidationError("--dry-run and --yes exclude each other") }
         guard !PostgreSQLStoreOpening.isURL(store) else { return }

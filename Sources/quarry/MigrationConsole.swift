@@ -6,11 +6,16 @@ import QuarryTUI
 /// migrating, and show a copy's progress.
 enum MigrationConsole {
     /// The model versions beside a model file: a `.xcdatamodeld` bundle's, for migrating step by
-    /// step; `nil` for other model files.
+    /// step; `nil` for other model files. Each version that does not load is named on standard
+    /// error with its file and why; migrations go around it.
     static func versions(forModelAt path: String) throws -> ModelVersionHistory? {
         let url = URL(fileURLWithPath: path)
         guard url.pathExtension == "xcdatamodeld" else { return nil }
-        return try ModelVersionHistory.load(xcodeBundleAt: url)
+        let history = try ModelVersionHistory.load(xcodeBundleAt: url)
+        for skipped in history.skipped {
+            FileHandle.standardError.write(Data("quarry: warning: \(ControlEscaping.escaped(skipped.description))\n".utf8))
+        }
+        return history
     }
 
     /// Prints `plan` on `stream`, a line per change, each line's control characters escaped

@@ -43,6 +43,8 @@ struct ModelCommand: ParsableCommand {
     @Option(name: .long, help: "Where to write --json or --xcode output (never overwritten).")
     var output: String?
 
+    @OptionGroup var transformers: TransformerMappingOptions
+
     func validate() throws {
         guard PostgreSQLStoreOpening.isURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
             throw ValidationError("\(modelOrStore): no such file")

@@ -21,7 +21,10 @@ enum ModelLoading {
     /// characters escaped (the text comes from the model file).
     static func reportWarnings(of model: ManagedObjectModel) {
         for warning in model.warnings {
-            FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped(warning.description))\n".utf8))
+            // The engine cannot name the command line's way out; the command line can.
+            let hint = warning.name == ModelWarning.unregisteredTransformer
+                ? " (--transformer NAME=keyed-archive reads them through a built-in transformer)" : ""
+            FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped(warning.description))\(hint)\n".utf8))
         }
     }
 

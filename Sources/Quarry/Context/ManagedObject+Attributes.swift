@@ -20,7 +20,9 @@ extension ManagedObject {
 
     /// Sets attribute `key`, converting compatible values (an integer to a double attribute,
     /// a string to a UUID…).
-    /// - Throws: ``QuarryError/unknownKey(entity:key:)`` or ``QuarryError/typeMismatch(entity:key:expected:got:)``.
+    /// - Throws: ``QuarryError/unknownKey(entity:key:)``, ``QuarryError/typeMismatch(entity:key:expected:got:)``,
+    ///   or ``QuarryError/valueTransformerUnavailable(entity:attribute:name:reason:)`` for a
+    ///   transformable value whose transformer is not registered.
     public func setValue(_ value: Value, forKey key: String) throws {
         guard let i = entity.attributeIndex(key) else { throw QuarryError.unknownKey(entity: entity.name, key: key) }
         try setValue(value, at: i)
@@ -68,6 +70,11 @@ extension ManagedObject {
         guard let coerced = value.coerced(to: type) else {
             throw QuarryError.typeMismatch(entity: entity.name, key: entity.attributes[index].name,
                                            expected: type.rawValue, got: value.description)
+        }
+        if type == .transformable, let reason = entity.attributes[index].transformerRefusal(for: coerced) {
+            let attribute = entity.attributes[index]
+            throw QuarryError.valueTransformerUnavailable(entity: entity.name, attribute: attribute.name,
+                                                          name: attribute.valueTransformerName ?? "", reason: reason)
         }
         if faulted {
             fireFault()

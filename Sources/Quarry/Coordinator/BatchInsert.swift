@@ -127,6 +127,9 @@ extension StoreCoordinator {
                 if case .null = stored, !attribute.isOptional {
                     throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: "is required")
                 }
+                if let reason = attribute.transformerRefusal(for: stored) {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: reason)
+                }
                 snapshot.values[a] = stored
             }
             for (r, destination) in zip(relationshipIndexes, row.destinations) {

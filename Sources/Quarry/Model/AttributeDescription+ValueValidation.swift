@@ -6,11 +6,12 @@ private let compiledPatterns = Mutex<[String: NSRegularExpression?]>([:])
 
 extension AttributeDescription {
     /// Every way `value` breaks this attribute's model rules (required, minimum, maximum,
-    /// pattern); empty when it is valid. The same check save-time validation runs, usable before
+    /// pattern, a value transformer that is not registered); empty when it is valid. The same check save-time validation runs, usable before
     /// an object exists (an import validates every row before inserting any).
     public func ruleViolations(of value: Value) -> [String] {
         if value.isNull { return !isOptional && !isTransient ? ["is required"] : [] }
         var reasons: [String] = []
+        if !isTransient, let reason = transformerRefusal(for: value) { reasons.append(reason) }
         if let reason = rangeViolation(value) { reasons.append(reason) }
         if let pattern = regularExpression, case .string(let s) = value, !Self.matches(s, pattern) {
             reasons.append("'\(s)' does not match /\(pattern)/")

@@ -86,7 +86,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
         self.defaultValues = attributes.map { $0.defaultValue ?? .null }
         self.validatedAttributeIndices = attributes.indices.filter {
             let a = attributes[$0]
-            return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil)
+            // A named transformer is checked at save: it may be unregistered (a default value
+            // written on insert needs it too).
+            return !a.isTransient && (!a.isOptional || a.minValue != nil || a.maxValue != nil || a.regularExpression != nil
+                || (a.type == .transformable && a.valueTransformerName != nil))
         }
         self.validatedRelationshipIndices = relationships.indices.filter {
             let r = relationships[$0]

@@ -36,13 +36,23 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     }
 
     /// Resolves and validates `definition`.
+    ///
+    /// An attribute naming a value transformer that is not registered adds a
+    /// ``ModelWarning/unregisteredTransformer`` warning to `warnings`.
     /// - Parameter namePolicy: which names are accepted (``NamePolicy/identifiers`` unless
     ///   the names come from a database's own schema).
     /// - Throws: ``ModelError`` naming the entity and property at fault.
-    public init(_ definition: ModelDefinition, warnings: [ModelWarning] = [], namePolicy: NamePolicy = .identifiers) throws {
+    public convenience init(_ definition: ModelDefinition, warnings: [ModelWarning] = [], namePolicy: NamePolicy = .identifiers) throws {
+        try self.init(definition, warnings: warnings, namePolicy: namePolicy, locating: { _, _ in nil })
+    }
+
+    /// Resolves and validates `definition`, as the public initializer does; `location` gives
+    /// the `FILE:LINE` of an entity's attribute for warnings that name one.
+    init(_ definition: ModelDefinition, warnings: [ModelWarning], namePolicy: NamePolicy = .identifiers,
+         locating location: (_ entity: String, _ attribute: String) -> String?) throws {
         let canonical = definition.canonical
         self.definition = canonical
-        self.warnings = warnings
+        self.warnings = warnings + ModelWarning.unregisteredTransformers(in: canonical, location: location)
         let entities = try ModelResolver(canonical, namePolicy: namePolicy).resolve()
         self.entities = entities
         var byName: [String: Int] = [:]

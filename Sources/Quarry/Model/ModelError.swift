@@ -24,7 +24,8 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Undefined attribute, so it must be transient).
     case undefinedNotTransient(entity: String, attribute: String)
     /// A transformable attribute names a value transformer nobody registered (see
-    /// ``AttributeTransformers/register(_:named:)``).
+    /// ``AttributeTransformers/register(_:named:)``). Loaders no longer refuse such a model (a
+    /// ``ModelWarning/unregisteredTransformer`` warning says so); kept for callers that do.
     case unknownValueTransformer(entity: String, attribute: String, name: String)
     /// A model file could not be read or parsed; `line`/`column` are 1-based, 0 when unknown.
     case malformedFile(path: String, line: Int, column: Int, reason: String)

@@ -47,9 +47,6 @@ struct ModelResolver {
                     if let d = a.defaultValue, !d.isNull, d.coerced(to: a.type) == nil {
                         throw ModelError.invalidDefault(entity: level.name, attribute: a.name, value: d.description)
                     }
-                    if let name = a.valueTransformerName, AttributeTransformers.transformer(named: name) == nil {
-                        throw ModelError.unknownValueTransformer(entity: level.name, attribute: a.name, name: name)
-                    }
                     var resolved = a
                     if let d = a.defaultValue { resolved.defaultValue = d.coerced(to: a.type) }
                     attributes.append(resolved)

@@ -22,6 +22,9 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
     case refused(String)
     /// The object ID or its URI form is not valid for this store.
     case invalidObjectID(String)
+    /// A `Transformable` value cannot be written: the attribute's value transformer `name` is
+    /// not registered, or only reads (see ``ModelWarning/unregisteredTransformer``).
+    case valueTransformerUnavailable(entity: String, attribute: String, name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -34,6 +37,7 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .objectNotFound(let id): return "object \(id) no longer exists in the store"
         case .refused(let why): return why
         case .invalidObjectID(let s): return "'\(s)' is not an object ID of this store"
+        case .valueTransformerUnavailable(let e, let a, _, let reason): return "'\(e).\(a)': \(reason)"
         }
     }
 }

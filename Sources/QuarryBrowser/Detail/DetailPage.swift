@@ -35,7 +35,7 @@ struct DetailPage {
             return text.isEmpty ? id.description : text
         }()
         for attribute in entity.attributes where !attribute.isTransient {
-            entries.append(.init(label: attribute.name, value: ValueText.format((try? object.value(forKey: attribute.name)) ?? .null)))
+            entries.append(.init(label: attribute.name, value: ValueText.format((try? object.displayValue(forKey: attribute.name)) ?? .null)))
         }
         for (index, relationship) in entity.relationships.enumerated() {
             let destination = model.destination(of: entity, relationship: index)

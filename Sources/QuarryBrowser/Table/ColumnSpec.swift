@@ -93,7 +93,7 @@ struct ColumnSpec: Hashable, Sendable {
     func text(for object: ManagedObject) -> String {
         switch source {
         case .attribute(let name, _):
-            return (try? object.value(forKey: name)).map(ValueText.format) ?? ""
+            return (try? object.displayValue(forKey: name)).map(ValueText.format) ?? ""
         case .toOne(let relationship, let displayKey):
             guard let related = try? object.object(forKey: relationship) else { return "" }
             guard let displayKey else { return related.objectID.description }

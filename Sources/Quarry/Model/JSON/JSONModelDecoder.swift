@@ -149,6 +149,14 @@ struct JSONModelDecoder {
         return error.inFile(path, line: line, column: column)
     }
 
+    /// `FILE:LINE:COLUMN` of the declaration of `property` of `entity` (`FILE` when unknown),
+    /// for warnings about it.
+    func location(entity: String, property: String?) -> String {
+        guard let offset = positions.position(entity: entity, property: property) else { return path }
+        let (line, column) = document.position(of: offset)
+        return "\(path):\(line):\(column)"
+    }
+
     // MARK: - Field access
 
     func fault(_ offset: Int, _ reason: String) -> ModelError {

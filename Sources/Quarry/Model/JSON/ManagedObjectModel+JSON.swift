@@ -31,7 +31,7 @@ extension ManagedObjectModel {
         let definition = try decoder.decode()
         try decoder.checkValidationRules(of: definition)
         do {
-            return try ManagedObjectModel(definition)
+            return try ManagedObjectModel(definition, warnings: []) { entity, attribute in decoder.location(entity: entity, property: attribute) }
         } catch let error as ModelError {
             throw decoder.located(error)
         }

@@ -3,9 +3,11 @@ import Foundation
 /// Turns the value of a `Transformable` attribute into the bytes a store keeps, and back:
 /// Core Data's `NSValueTransformer`, for Quarry's JSON-shaped transformable values.
 ///
-/// Register one under a name with ``AttributeTransformers/register(_:named:)`` *before* loading
-/// a model whose attributes name it (`valueTransformerName` in Xcode models, `"valueTransformer"`
-/// in JSON models); a model naming an unregistered transformer is refused when it loads.
+/// Register one under a name with ``AttributeTransformers/register(_:named:)`` (`valueTransformerName`
+/// in Xcode models, `"valueTransformer"` in JSON models). As in Core Data, the name is looked up
+/// only when a value is transformed: a model naming an unregistered transformer loads with a
+/// ``ModelWarning/unregisteredTransformer`` warning, its values read as the stored bytes, and
+/// writing one is refused.
 ///
 /// ```swift
 /// struct Reversed: AttributeTransformer {
@@ -22,6 +24,13 @@ public protocol AttributeTransformer: Sendable {
     /// The value stored as `data`.
     /// - Throws: when `data` is not what this transformer writes.
     func value(from data: Data) throws -> JSONValue
+    /// Whether ``data(from:)`` makes bytes; a transformer that only reads (`false`) makes
+    /// writing a value refused, rather than stored in another form. `true` by default.
+    var writesValues: Bool { get }
+}
+
+extension AttributeTransformer {
+    public var writesValues: Bool { true }
 }
 
 /// Why a transformer could not turn a value into bytes or back.

@@ -6,10 +6,14 @@ import Foundation
 /// Reading accepts what other property-list writers put in: dates become ISO 8601 strings and
 /// data becomes base64 strings.
 public struct PropertyListTransformer: AttributeTransformer {
-    /// The names it is registered under.
+    /// The names it is registered under. The `…TransformerName` ones are the names of the
+    /// constants whose values name Core Data's built-in transformers: real models hold the
+    /// constant's name where its value belongs (`NSUnarchiveFromDataTransformerName` for
+    /// `NSUnarchiveFromData`), a slip read as the transformer meant.
     public static let names = [
         "QuarryPropertyList", "NSDictionaryTransformer",
         "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData", "NSUnarchiveFromData",
+        "NSSecureUnarchiveFromDataTransformerName", "NSKeyedUnarchiveFromDataTransformerName", "NSUnarchiveFromDataTransformerName",
     ]
 
     /// Creates the transformer.

@@ -30,7 +30,9 @@ extension ManagedObjectModel {
         }
         let (definition, warnings, lines) = try XcodeContentsParser.parseLocated(data, path: contents.path)
         do {
-            return try ManagedObjectModel(definition, warnings: warnings)
+            return try ManagedObjectModel(definition, warnings: warnings) { entity, attribute in
+                lines.position(entity: entity, property: attribute).map { "\(contents.path):\($0)" } ?? contents.path
+            }
         } catch let error as ModelError {
             // The resolver's faults (an unknown destination, a bad inverse) name the file and the
             // line of the element at fault.

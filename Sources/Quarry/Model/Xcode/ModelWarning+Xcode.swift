@@ -17,7 +17,8 @@ extension ModelWarning {
 
     /// The name of the warning for a default value Core Data accepts although it does not fit
     /// the attribute's type as written (a Boolean `"1.0"`, an integer `"YES"`, any Binary default):
-    /// it is read the way Core Data reads it, and the message says how.
+    /// it is read the way Core Data reads it, and the message says how. A default that fits no
+    /// reading (a UUID attribute's default that is not a UUID) is dropped with this warning.
     public static let xcodeDefaultValue = "xcode.default-value"
 
     /// A warning located at `line` of `path`.

@@ -17,7 +17,7 @@ enum XcodeModelLocation {
         let model = url.pathExtension == "xcdatamodeld" ? try currentVersion(in: url) : url
         let contents = model.appendingPathComponent("contents")
         guard FileManager.default.fileExists(atPath: contents.path) else {
-            throw ModelError.fileNotFound(path: contents.path)
+            throw XcodeLegacyModel.missingContents(in: model)
         }
         return contents
     }

@@ -114,7 +114,9 @@ struct XcodePropertyMapping {
     /// A default Core Data accepts although it does not fit the type as written, read the way
     /// Core Data reads it, with a ``ModelWarning/xcodeDefaultValue`` warning: a Boolean written as
     /// a number (`"1.0"`, `"0.0"`), an integer written as `"YES"`/`"NO"`, and any default of a
-    /// Binary attribute (Core Data ignores those). Anything else goes to ``defaultValue(_:for:)``.
+    /// Binary attribute (Core Data ignores those). Anything else goes to ``defaultValue(_:for:)``;
+    /// text that does not fit the type there (a UUID default that is not a UUID, an integer out
+    /// of its type's range) is dropped with the same warning.
     func lenientDefault(_ text: String, for type: AttributeType, of name: String, warnings: inout [ModelWarning]) -> Value? {
         func warn(_ detail: String) {
             warnings.append(.xcode(ModelWarning.xcodeDefaultValue, path: path, line: line, "'\(entity).\(name)': \(detail)"))
@@ -134,7 +136,29 @@ struct XcodePropertyMapping {
         default:
             break
         }
-        return Self.defaultValue(text, for: type)
+        let value = Self.defaultValue(text, for: type)
+        // Core Data loads a model whose default does not fit its type (a UUID attribute whose
+        // default is not a UUID) and uses no default; refusing the model would refuse what
+        // Core Data opens.
+        guard value.coerced(to: type) != nil else {
+            warn("default '\(text)' is not \(Self.article(for: type)); dropped, as Core Data uses no default then")
+            return nil
+        }
+        return value
+    }
+
+    /// `type` with its article, as a message names it (`a UUID`, `an integer`).
+    private static func article(for type: AttributeType) -> String {
+        switch type {
+        case .integer16, .integer32, .integer64: return "an integer that fits \(type.rawValue)"
+        case .double, .float: return "a number"
+        case .decimal: return "a decimal number"
+        case .boolean: return "a Boolean"
+        case .date: return "a date (seconds since 2001-01-01)"
+        case .uuid: return "a UUID"
+        case .uri: return "a URI"
+        default: return "a \(type.rawValue) value"
+        }
     }
 
     /// The value Xcode's `defaultValueString` stands for, in the canonical ``Value`` case of

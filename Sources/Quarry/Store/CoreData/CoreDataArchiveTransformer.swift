@@ -27,13 +27,20 @@ struct CoreDataArchiveTransformer: AttributeTransformer {
         throw AttributeTransformError("Core Data stores are read-only: transformable values are not written back")
     }
 
+    /// It never makes bytes (see ``data(from:)``).
+    var writesValues: Bool { false }
+
     func value(from data: Data) throws -> JSONValue {
+        Self.decoded(data) ?? .object(["$undecoded": .string("\(data.count) bytes"), "base64": .string(data.base64EncodedString())])
+    }
+
+    /// `data` as JSON when it is a keyed archive or a plain property list, else `nil`.
+    static func decoded(_ data: Data) -> JSONValue? {
         if let archive = try? KeyedArchive(propertyList: data), let uid = try? archive.topUID("root") {
             var reader = Reader(archive: archive)
             if let value = try? reader.json(uid: uid, depth: 0) { return value }
         }
-        if let value = Self.propertyList(data) { return value }
-        return .object(["$undecoded": .string("\(data.count) bytes"), "base64": .string(data.base64EncodedString())])
+        return propertyList(data)
     }
 
     /// `data` as a plain property list (read by ``PropertyListTransformer`` once the precheck

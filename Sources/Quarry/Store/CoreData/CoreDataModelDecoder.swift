@@ -29,7 +29,33 @@ struct CoreDataModelDecoder {
             }
             entities.append(entity)
         }
-        return (ModelDefinition(entities: entities), warnings)
+        return (ModelDefinition(entities: Self.withoutInheritedProperties(entities)), warnings)
+    }
+
+    /// `entities` with each sub-entity's inherited properties left to its parent.
+    ///
+    /// Core Data archives an entity's `NSProperties` with everything it inherits, but a
+    /// ``ModelDefinition`` declares a property once, on the entity that owns it (a sub-entity
+    /// cannot redeclare one, in Core Data either); kept, every model with sub-entities would be
+    /// refused as declaring its parent's properties twice.
+    static func withoutInheritedProperties(_ entities: [EntityDefinition]) -> [EntityDefinition] {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return entities.map { entity in
+            var inherited = Set<String>()
+            var visited: Set<String> = [entity.name]
+            var parent = entity.parent
+            // `visited` stops at a cycle, which the resolver then reports by name.
+            while let name = parent, visited.insert(name).inserted, let ancestor = byName[name] {
+                inherited.formUnion(ancestor.attributes.map(\.name))
+                inherited.formUnion(ancestor.relationships.map(\.name))
+                parent = ancestor.parent
+            }
+            guard !inherited.isEmpty else { return entity }
+            var own = entity
+            own.attributes.removeAll { inherited.contains($0.name) }
+            own.relationships.removeAll { inherited.contains($0.name) }
+            return own
+        }
     }
 
     private func entityObject(_ value: KeyedArchiveValue, at path: String) throws(CoreDataModelCacheError) -> KeyedArchiveObject {
@@ -92,7 +118,7 @@ struct CoreDataModelDecoder {
         }
         var attribute = AttributeDescription(
             name: name, type: type,
-            isOptional: try object.bool("NSIsOptional") ?? true,
+            isOptional: try isOptional(object),
             isTransient: isTransient,
             isIndexed: try object.bool("NSIsIndexed") ?? false,
             valueTransformerName: try object.string("NSValueTransformerName")
@@ -127,7 +153,7 @@ struct CoreDataModelDecoder {
         let minCount = try object.integer("NSMinCount") ?? 0
         let isToMany = maxCount != 1
         let isOrdered = try object.bool("NSIsOrdered") ?? false
-        let isOptional = try object.bool("NSIsOptional") ?? true
+        let isOptional = try isOptional(object)
         let ruleCode = try object.integer("NSDeleteRule") ?? 1
         let rule: DeleteRule
         if let known = Self.deleteRules[ruleCode] {
@@ -145,6 +171,20 @@ struct CoreDataModelDecoder {
             maxCount: isToMany ? Int(clamping: max(0, maxCount)) : 0
         )
     }
+
+    /// Whether an archived property is optional. `NSKeyedArchiver` leaves out a Boolean that is
+    /// false, so Core Data writes `NSIsOptional` only for optional properties: a property
+    /// without it is required. Its `_P` flags say the same (bit 1: optional) and are read when
+    /// the key is absent, for archives that omit it either way.
+    private func isOptional(_ object: KeyedArchiveObject) throws(CoreDataModelCacheError) -> Bool {
+        if let flag = try object.bool("NSIsOptional") { return flag }
+        if let flags = try object.integer("_P") { return flags & Self.optionalFlag != 0 }
+        return false
+    }
+
+    /// The bit of a property's `_P` flags Core Data sets on optional properties (`243` on an
+    /// optional attribute, `241` on a required one, in real stores).
+    static let optionalFlag: Int64 = 0x2
 
     private mutating func warn(_ name: String, _ message: String) {
         warnings.append(ModelWarning(name: name, message: message))

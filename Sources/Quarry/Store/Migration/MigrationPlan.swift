@@ -21,6 +21,9 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     public var path: String
     /// The steps, in order (more than one when migrating through a bundle's versions).
     public var steps: [Step]
+    /// What the plan had to go around: a bundle version between the store's and the target
+    /// that does not load, with its file and why.
+    public var notes: [String] = []
 
     /// Every entity change of every step.
     public var entities: [EntityChange] { steps.flatMap(\.entities) }
@@ -30,6 +33,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
 
     public var description: String {
         var lines = ["migrate \(path)" + (steps.count > 1 ? " in \(steps.count) steps" : "") + ":"]
+        lines += notes.map { "  note: " + $0 }
         for (i, step) in steps.enumerated() {
             if steps.count > 1 || step.sourceVersion != nil {
                 lines.append("  step \(i + 1): \(step.sourceVersion ?? "stored model") → \(step.destinationVersion ?? "new model")")

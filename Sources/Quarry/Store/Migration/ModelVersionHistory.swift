@@ -28,16 +28,26 @@ public struct ModelVersionHistory: Sendable {
     public let versions: [Version]
     /// The position of the current version in ``versions``.
     public let currentIndex: Int
+    /// The versions that could not be loaded and are left out of ``versions`` (a migration goes
+    /// around them), oldest first.
+    public let skipped: [SkippedVersion]
 
     /// The current version's model.
     public var current: ManagedObjectModel { versions[currentIndex].model }
 
     /// Creates a history from versions listed oldest first; `current` names the current one
-    /// (the last when `nil`).
-    public init(versions: [Version], current: String? = nil) {
+    /// (the last when `nil`); `skipped` lists versions that could not be loaded.
+    public init(versions: [Version], current: String? = nil, skipped: [SkippedVersion] = []) {
         precondition(!versions.isEmpty, "a model history has at least one version")
         self.versions = versions
+        self.skipped = skipped
         self.currentIndex = current.flatMap { name in versions.firstIndex { $0.name == name } } ?? versions.count - 1
+    }
+
+    /// The versions that could not be loaded and sort between versions `from` and `to` (names
+    /// of ``versions``): those a migration from one to the other goes around.
+    public func skipped(between from: String, and to: String) -> [SkippedVersion] {
+        skipped.filter { Self.isOlder(from, than: $0.name) && Self.isOlder($0.name, than: to) }
     }
 
     /// The position of the version whose model has `versionHash`.

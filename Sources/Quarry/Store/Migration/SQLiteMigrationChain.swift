@@ -4,14 +4,24 @@
 struct SQLiteMigrationChain {
     /// The models in order, the stored one first, each with its version name when known.
     let models: [(name: String?, model: ManagedObjectModel)]
+    /// The bundle versions between the stored and the target one that do not load, each said
+    /// with its file: the chain goes around them.
+    let notes: [String]
 
     init(stored: ManagedObjectModel, target: ManagedObjectModel, versions: ModelVersionHistory?) {
         let direct: [(name: String?, model: ManagedObjectModel)] = [(nil, stored), (nil, target)]
         guard let versions, let from = versions.index(ofVersionHash: stored.versionHash) else {
             models = direct
+            notes = []
             return
         }
         let to = versions.index(ofVersionHash: target.versionHash)
+        notes = to.map { to in
+            let (first, last) = (versions.versions[from].name, versions.versions[to].name)
+            return versions.skipped(between: first, and: last).map {
+                "version '\($0.name)' (\($0.path)) does not load, so the migration from '\(first)' to '\(last)' goes around it: \($0.reason)"
+            }
+        } ?? []
         let named = direct.enumerated().map { ($0.offset == 0 ? versions.versions[from].name : to.map { versions.versions[$0].name }, $0.element.model) }
         guard let to, to > from + 1 else {
             models = named

@@ -39,7 +39,7 @@ extension SQLiteStore {
                 try step.check(data, path: path)
                 steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: try step.entityChanges(data)))
             }
-            return MigrationPlan(path: path, steps: steps)
+            return MigrationPlan(path: path, steps: steps, notes: chain.notes)
         }
     }
 
@@ -125,7 +125,7 @@ extension SQLiteStore {
         }
         try replaceModel(db: db, with: model)
         try bumpModificationToken(db)
-        return MigrationPlan(path: path, steps: steps)
+        return MigrationPlan(path: path, steps: steps, notes: chain.notes)
     }
 
     /// The largest primary key of each table of `layout`, by table name.

@@ -15,14 +15,17 @@ extension SQLiteRawStatement {
     }
 
     /// Reads a transformable attribute's column: bytes through its transformer; text as JSON
-    /// (stores written before transformers, and values no transformer could take).
+    /// (stores written before transformers, and values no transformer could take). Bytes whose
+    /// transformer is not registered stay the stored bytes (``Value/data(_:)``), so that
+    /// nothing is lost and writing the object back writes them unchanged.
     func transformedValue(at column: Int32, transformer name: String?) -> Value {
         switch sqlite3_column_type(handle, column) {
         case SQLITE_NULL: return .null
         case SQLITE_BLOB:
-            guard case .data(let data) = value(at: column, type: .binary),
-                  let transformer = AttributeTransformers.transformer(for: name),
-                  let json = try? transformer.value(from: data) else { return .null }
+            let stored = value(at: column, type: .binary)
+            guard case .data(let data) = stored else { return .null }
+            guard let transformer = AttributeTransformers.transformer(for: name) else { return stored }
+            guard let json = try? transformer.value(from: data) else { return .null }
             return .json(json)
         default:
             return value(at: column, type: .transformable)

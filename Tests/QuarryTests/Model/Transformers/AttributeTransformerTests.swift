@@ -64,25 +64,6 @@ private struct ReversedJSON: AttributeTransformer {
         #expect(result.read == .json(info))
     }
 
-    @Test func anUnknownTransformerNameIsRefusedNamingEntityAndAttribute() throws {
-        #expect(throws: ModelError.unknownValueTransformer(entity: "Doc", attribute: "info", name: "NoSuchTransformer")) {
-            try model(transformer: "NoSuchTransformer")
-        }
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
-                <entity name="Doc" syncable="YES">
-                    <attribute name="info" optional="YES" attributeType="Transformable" valueTransformerName="ColorTransformer"/>
-                </entity>
-            </model>
-            """
-        let (definition, _) = try ModelDefinition.xcodeContents(Data(xml.utf8), path: "contents")
-        #expect(definition.entities[0].attributes[0].valueTransformerName == "ColorTransformer")
-        #expect(throws: ModelError.unknownValueTransformer(entity: "Doc", attribute: "info", name: "ColorTransformer")) {
-            try ManagedObjectModel(definition)
-        }
-    }
-
     @Test func coreDataBuiltInNamesLoadAndTheNameShapesTheVersionHash() throws {
         let plain = try model(transformer: nil)
         let named = try model(transformer: "NSSecureUnarchiveFromDataTransformer")

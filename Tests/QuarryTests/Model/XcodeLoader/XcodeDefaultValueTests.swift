@@ -39,10 +39,38 @@ struct XcodeDefaultValueTests {
         #expect(notes.allSatisfy { $0.hasPrefix("M.xcdatamodel/contents:") })
     }
 
-    @Test func aDefaultThatFitsNoReadingIsStillRefusedByName() {
-        #expect(throws: ModelError.invalidDefault(entity: "E", attribute: "n", value: "'many'")) {
-            try load("<attribute name=\"n\" optional=\"YES\" attributeType=\"Integer 64\" defaultValueString=\"many\" usesScalarValueType=\"YES\"/>")
+    /// Issue 34, item 8: Core Data loads these models and uses no default, so Quarry drops the
+    /// default with a warning naming the file, line, entity and attribute (this refused the
+    /// whole model before).
+    @Test func aDefaultThatFitsNoReadingIsDroppedWithAWarningNamingIt() throws {
+        let model = try load("""
+            <attribute name="id" optional="YES" attributeType="UUID" defaultValueString="not-a-uuid" usesScalarValueType="NO"/>
+            <attribute name="n" optional="YES" attributeType="Integer 64" defaultValueString="many" usesScalarValueType="YES"/>
+            <attribute name="small" optional="YES" attributeType="Integer 16" defaultValueString="70000" usesScalarValueType="YES"/>
+            <attribute name="when" optional="YES" attributeType="Date" defaultValueString="today"/>
+            <attribute name="kept" optional="YES" attributeType="UUID" defaultValueString="E621E1F8-C36C-495A-93FC-0C247A3E6E5F"/>
+            """)
+        let entity = try #require(model.entity(named: "E"))
+        for name in ["id", "n", "small", "when"] {
+            #expect(entity.attribute(name)?.defaultValue == nil, "\(name)")
         }
+        #expect(entity.attribute("kept")?.defaultValue == .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!))
+        let notes = model.warnings.filter { $0.name == ModelWarning.xcodeDefaultValue }.map(\.message)
+        #expect(notes.count == 4)
+        #expect(notes.contains("M.xcdatamodel/contents:4: 'E.id': default 'not-a-uuid' is not a UUID; dropped, as Core Data uses no default then"))
+        #expect(notes.contains { $0.contains("'E.n': default 'many' is not an integer") })
+        #expect(notes.contains { $0.contains("'E.small': default '70000' is not an integer that fits Integer 16") })
+        #expect(notes.allSatisfy { $0.hasPrefix("M.xcdatamodel/contents:") })
+    }
+
+    /// A model through the whole loader: the warning is on the model `quarry model` prints.
+    @Test func aModelFileWithAnUnfitDefaultLoadsFromDisk() throws {
+        let dir = TemporaryDirectory()
+        let body = "<entity name=\"E\" syncable=\"YES\">\n<attribute name=\"id\" optional=\"YES\" attributeType=\"UUID\" defaultValueString=\"0\"/>\n</entity>"
+        let url = try XcodeFixtures.write(XcodeFixtures.document(body), to: "M.xcdatamodel/contents", in: dir)
+        let model = try ManagedObjectModel.load(xcodeModelAt: dir.file("M.xcdatamodel"))
+        #expect(model.entity(named: "E")?.attribute("id")?.defaultValue == nil)
+        #expect(model.warnings.map(\.message) == ["\(url.path):4: 'E.id': default '0' is not a UUID; dropped, as Core Data uses no default then"])
     }
 }
 
