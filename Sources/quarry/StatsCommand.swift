@@ -9,7 +9,7 @@ struct StatsCommand: ParsableCommand {
         abstract: "Show a store's entities, object counts, file sizes and model hash."
     )
 
-    @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store), or a postgres:// store URL.")
+    @Argument(help: "The store: a Quarry SQLite store, a JSON store folder, any SQLite database or a Core Data store, or a postgres:// store URL.")
     var store: String
 
     @Flag(name: .long, help: "Print JSON instead of text.")
@@ -32,6 +32,14 @@ struct StatsCommand: ParsableCommand {
             return
         }
         let url = URL(fileURLWithPath: store)
+        if StoreOpening.isJSONStore(store) {
+            let jsonStore = try JSONStore(url: url, model: nil, readOnly: true)
+            ModelLoading.reportWarnings(of: jsonStore.model)
+            var stats = try StoreStatistics(coordinator: StoreCoordinator(store: jsonStore, name: "stats"))
+            stats.origin = "JSON store folder"
+            print(json ? try stats.json() : stats.text())
+            return
+        }
         let foreign = try StoreOpening.foreignDatabase(store)
         let sqlite = try foreign.map { try SQLiteStore(foreign: $0) } ?? SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
         ModelLoading.reportWarnings(of: sqlite.model)
@@ -70,7 +78,14 @@ struct StoreStatistics: Encodable {
         path = url.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "memory"
         var files: [String: Int64] = [:]
         // A PostgreSQL store's URL names no files.
-        if let url, url.isFileURL {
+        if let url, url.isFileURL, StoreOpening.isJSONStore(url.path) {
+            // A JSON store folder: its files.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where !name.hasPrefix(".") {
+                if let size = (try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path))?[.size] as? NSNumber {
+                    files[name] = size.int64Value
+                }
+            }
+        } else if let url, url.isFileURL {
             for suffix in ["", "-wal", "-shm"] {
                 let p = url.path + suffix
                 if let size = (try? FileManager.default.attributesOfItem(atPath: p))?[.size] as? NSNumber {

@@ -48,6 +48,16 @@ struct PostgreSQLCommandTests {
             // A wrong password in the URL: the error names the store, never the password.
             let refused = try QuarryExecutable.run(["stats", withPassword])
             #expect(!(refused.standardOutput + refused.standardError).contains("s3cret-pw"))
+            // Connection failures say what failed, not the driver's text (issue 34, item 18).
+            #expect(refused.standardError.contains("authentication failed for user"), "\(refused.standardError)")
+            let parsed = try PostgreSQLStoreURL(parsing: url)
+            let missingDatabase = url.replacingOccurrences(of: "/\(parsed.database)", with: "/no_such_database_q34")
+            let noDatabase = try QuarryExecutable.run(["stats", missingDatabase])
+            #expect(noDatabase.standardError.contains("the database 'no_such_database_q34' does not exist"), "\(noDatabase.standardError)")
+            let closedPort = url.replacingOccurrences(of: ":\(parsed.port)/", with: ":1/")
+            let nothingListens = try QuarryExecutable.run(["stats", closedPort])
+            #expect(nothingListens.standardError.contains("connection refused by \(parsed.host):1"), "\(nothingListens.standardError)")
+            #expect(!nothingListens.standardError.contains("SingleConnectionFailure"))
         }
     }
 

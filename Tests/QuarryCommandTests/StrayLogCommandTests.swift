@@ -32,14 +32,14 @@ struct StrayLogCommandTests {
 
     /// Runs an importer on `url` until its `-wal` holds committed saves, then kills it (`kill -9`),
     /// leaving the log with frames not yet in the file.
-    func killImporterLeavingLog(on url: URL) async throws {
+    func killImporterLeavingLog(on url: URL) throws {
         let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"))
         let importer = try SpawnedProcess(executable, ["demo", "--import-only", "--rate", "2000", "--store", url.path])
-        let logHasSaves = try await TmuxHarness.poll(timeout: .seconds(30)) { () -> Bool? in
+        let logHasSaves = waitHoldingThread(seconds: 30) {
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
-            return size > 200_000 || !importer.isRunning ? true : nil
+            return size > 200_000 || !importer.isRunning
         }
-        #expect(logHasSaves == true, "waited 30 s for the importer's log to grow")
+        #expect(logHasSaves, "waited 30 s for the importer's log to grow")
         #expect(importer.isRunning, "the importer stopped: \(importer.standardError)")
         importer.send(SIGKILL)
         importer.waitForExit()
@@ -60,13 +60,17 @@ struct StrayLogCommandTests {
     }
 
     @Test("another store's -wal beside a store: every command refuses it, naming the log, and no byte of either file changes")
-    func anotherStoresLog() async throws {
+    func anotherStoresLog() throws {
         let a = try seeded("a", rows: 5_000)
         let b = try seeded("b", rows: 3_000)
-        try await killImporterLeavingLog(on: b)
+        try killImporterLeavingLog(on: b)
         let model = directory.file("model.json").path
         let exported = try QuarryExecutable.run(["model", a.path, "--json", "--output", model])
         try #require(exported.status == 0, "\(exported.standardError)")
+        // A's own log, if its seed left one, is empty: the stray log takes its place.
+        let ownLog = (try? FileManager.default.attributesOfItem(atPath: a.path + "-wal")[.size] as? NSNumber)?.intValue
+        try #require(ownLog == nil || ownLog == 0, "the seed left a log of \(ownLog ?? 0) bytes beside A")
+        if ownLog != nil { try FileManager.default.removeItem(atPath: a.path + "-wal") }
         try FileManager.default.copyItem(atPath: b.path + "-wal", toPath: a.path + "-wal")
         let csv = try QuarryExecutable.write("name\nExtra\n", to: directory.file("rows.csv"))
         let folder = a.deletingLastPathComponent()
@@ -75,10 +79,10 @@ struct StrayLogCommandTests {
         let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"))
         for arguments in commands(on: a.path, csv: csv.path, model: model) {
             let process = try SpawnedProcess(executable, arguments)
-            let ended = try await TmuxHarness.poll(timeout: .seconds(30)) { process.isRunning ? nil : true }
-            if ended == nil { process.send(SIGKILL) }
+            let ended = waitHoldingThread(seconds: 30) { !process.isRunning }
+            if !ended { process.send(SIGKILL) }
             let status = process.waitForExit()
-            #expect(ended == true, "quarry \(arguments.joined(separator: " ")) still ran after 30 s: it accepted the log")
+            #expect(ended, "quarry \(arguments.joined(separator: " ")) still ran after 30 s: it accepted the log")
             #expect(status != 0, "quarry \(arguments.joined(separator: " ")) exited 0: \(process.standardOutput.prefix(300))")
             #expect(process.standardError.contains("\(a.path)-wal") && process.standardError.contains("does not belong"),
                     "quarry \(arguments.joined(separator: " ")): \(process.standardError)")

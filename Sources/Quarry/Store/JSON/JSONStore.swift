@@ -51,6 +51,10 @@ public final class JSONStore: PersistentStore {
 
     /// The UUID stored in `_Metadata.json`.
     public let identifier: UUID
+    /// The application's own keys of `_Metadata.json` (name → the value's JSON text), kept and
+    /// written back by every save.
+    public var applicationMetadata: [String: String] { Dictionary(applicationKeys.map { ($0.key, $0.jsonText) }) { first, _ in first } }
+    private let applicationKeys: [JSONStoreMetadata.ApplicationKey]
     /// The model: the one given, or the one stored in `_Metadata.json`.
     public let model: ManagedObjectModel
     /// The folder.
@@ -103,6 +107,7 @@ public final class JSONStore: PersistentStore {
         if !options.readOnly { try folder.run(try folder.recoveryPlan(model: model)) }
         self.model = model
         self.identifier = metadata.identifier
+        self.applicationKeys = metadata.applicationKeys
         self.generation = Atomic(metadata.generation)
         self.memory = InMemoryStore(model: model, identifier: metadata.identifier, isReadOnly: options.readOnly)
         let state = try Self.load(folder, model: model, layout: memory.layout, counters: metadata.keyCounters)
@@ -171,7 +176,7 @@ public final class JSONStore: PersistentStore {
         // the folder back in order first, or this save would back up the half-written files.
         try folder.run(try folder.recoveryPlan(model: model))
         let (files, metadata) = Self.contents(of: state, model: model, layout: memory.layout, identifier: identifier,
-                                              generation: loaded + 1)
+                                              generation: loaded + 1, applicationKeys: applicationKeys)
         try folder.run(folder.savePlan(files: files, metadata: metadata), limit: crashAfterFileSteps.load(ordering: .sequentiallyConsistent))
         generation.store(loaded + 1, ordering: .sequentiallyConsistent)
     }
@@ -180,13 +185,13 @@ public final class JSONStore: PersistentStore {
 
     /// Every file of `state` as generation `generation`: entity files, then the metadata text.
     static func contents(of state: InMemoryState, model: ManagedObjectModel, layout: InMemoryLayout, identifier: UUID,
-                         generation: Int64) -> (files: [(name: String, text: String)], metadata: String) {
+                         generation: Int64, applicationKeys: [JSONStoreMetadata.ApplicationKey] = []) -> (files: [(name: String, text: String)], metadata: String) {
         let writer = JSONEntityFileWriter(model: model, layout: layout, state: state)
         let files = JSONStoreFolder.storedEntities(of: model).map { (JSONStoreFolder.fileName(of: $0), writer.text(of: $0)) }
         var counters: [String: Int64] = [:]
         for (root, last) in state.lastPrimaryKeys { counters[model.entities[root].name] = last }
         let metadata = JSONStoreMetadata(identifier: identifier, generation: generation, modelVersionHash: model.versionHash,
-                                         keyCounters: counters, modelText: model.definition.jsonText())
+                                         keyCounters: counters, modelText: model.definition.jsonText(), applicationKeys: applicationKeys)
         return (files, metadata.text())
     }
 

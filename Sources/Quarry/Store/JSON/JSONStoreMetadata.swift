@@ -17,7 +17,16 @@ import Foundation
 /// `model` is the JSON model format (`docs/json-model.md`), so the folder is readable without
 /// the application's model file. A hand-written folder (a fixture) may leave out `model` and
 /// `modelVersionHash` (the opener then gives the model), `keyCounters` and `formatVersion`.
+///
+/// Any other key is the application's own (M3CoreData's store metadata holds an application's
+/// keys beside the store's): it is kept as written, in its order, and written back by every save.
 struct JSONStoreMetadata: Equatable {
+    /// A key of the application's own and its value's JSON text, as the file had them.
+    struct ApplicationKey: Equatable, Sendable {
+        var key: String
+        var jsonText: String
+    }
+
     /// The value of `"format"` that marks a folder as a Quarry JSON store.
     static let formatName = "Quarry JSON store"
     static let formatVersion: Int64 = 1
@@ -31,6 +40,8 @@ struct JSONStoreMetadata: Equatable {
     var keyCounters: [String: Int64]
     /// The model as JSON model text (written from the store's model; empty when read).
     var modelText: String
+    /// The application's own keys, in the file's order.
+    var applicationKeys: [ApplicationKey] = []
 
     /// The file's text: fixed key order, the model last and indented with the rest.
     func text() -> String {
@@ -43,7 +54,7 @@ struct JSONStoreMetadata: Equatable {
               "storeUUID": "\(identifier.uuidString)",
               "generation": \(generation),
               "modelVersionHash": \(JSONModelValues.quoted(modelVersionHash ?? "")),
-              "keyCounters": {\(counters.joined(separator: ", "))},
+              "keyCounters": {\(counters.joined(separator: ", "))},\(applicationKeys.map { "\n  \(JSONModelValues.quoted($0.key)): \($0.jsonText)," }.joined())
               "model": \(model)
             }
 
@@ -60,12 +71,13 @@ struct JSONStoreMetadata: Equatable {
               case .string(Self.formatName) = format.kind
         else { throw JSONStoreError.notAJSONStore(path: folder) }
         var fields: [String: JSONDocument.Node] = [:]
+        var applicationKeys: [ApplicationKey] = []
         for member in members {
             switch member.key {
             case "format", "storeUUID", "generation", "modelVersionHash", "keyCounters", "model", "formatVersion":
                 fields[member.key] = member.value
             default:
-                throw file.fault(at: member.keyOffset, "unknown key '\(member.key)' in the store metadata")
+                applicationKeys.append(ApplicationKey(key: member.key, jsonText: JSONStoreFileText.text(of: member.value)))
             }
         }
         func required(_ key: String) throws -> JSONDocument.Node {
@@ -96,7 +108,7 @@ struct JSONStoreMetadata: Equatable {
             }
         }
         let metadata = JSONStoreMetadata(identifier: identifier, generation: generation, modelVersionHash: hash ?? model?.versionHash,
-                                         keyCounters: counters, modelText: "")
+                                         keyCounters: counters, modelText: "", applicationKeys: applicationKeys)
         return (metadata, model)
     }
 }

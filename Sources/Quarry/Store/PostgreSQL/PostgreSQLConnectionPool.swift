@@ -123,6 +123,9 @@ final class PostgreSQLConnectionPool: Sendable {
         do {
             return try PostgresConnection.connect(on: group.any(), configuration: configuration, id: id, logger: logger).wait()
         } catch {
+            if let message = PostgreSQLConnectionFailure.message(for: error, url: url) {
+                throw StoreError.postgreSQL(store: url.description, sqlState: (error as? PSQLError)?.serverInfo?[.sqlState] ?? "", message: message)
+            }
             throw self.error(error)
         }
     }
