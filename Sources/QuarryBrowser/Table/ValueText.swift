@@ -59,7 +59,7 @@ enum ValueText {
             guard let d = Double(trimmed), d.isFinite else { throw ValueTextError("expected a number") }
             return .double(d)
         case .decimal:
-            guard let d = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else { throw ValueTextError("expected a decimal number") }
+            guard let d = ScaledDecimal(string: trimmed) else { throw ValueTextError("expected a decimal number") }
             return .decimal(d)
         case .string:
             return text.isEmpty && optional ? .null : .string(text)

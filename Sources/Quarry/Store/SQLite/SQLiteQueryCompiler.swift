@@ -214,7 +214,7 @@ struct SQLiteQueryCompiler {
         case .null: return .null
         case .integer(let i): return i.databaseValue
         case .double(let d): return d.databaseValue
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue.databaseValue
+        case .decimal(let d): return NSDecimalNumber(decimal: d.decimal).doubleValue.databaseValue
         case .string(let s): return s.databaseValue
         case .bool(let b): return (b ? 1 : 0 as Int64).databaseValue
         case .date(let d): return d.timeIntervalSinceReferenceDate.databaseValue
