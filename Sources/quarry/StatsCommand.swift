@@ -53,7 +53,12 @@ struct StatsCommand: ParsableCommand {
 struct StoreStatistics: Encodable {
     struct EntityCount: Encodable {
         var name: String
+        /// Objects of this entity itself (Core Data's `includesSubentities = false`).
         var count: Int
+        /// Objects of this entity and its sub-entities: what `browse` and `export` show.
+        var countWithSubentities: Int
+        /// Whether the entity has sub-entities (then the text shows both counts, labelled).
+        var hasSubentities: Bool
         var versionHash: String
     }
 
@@ -69,7 +74,10 @@ struct StoreStatistics: Encodable {
         let model = coordinator.model
         entities = try context.performAndWait {
             try model.entities.map { e in
-                EntityCount(name: e.name, count: try context.count(ofEntity: e.name, includesSubentities: false), versionHash: e.versionHash)
+                let own = try context.count(ofEntity: e.name, includesSubentities: false)
+                let all = e.hasSubentities ? try context.count(ofEntity: e.name, includesSubentities: true) : own
+                return EntityCount(name: e.name, count: own, countWithSubentities: all, hasSubentities: e.hasSubentities,
+                                   versionHash: e.versionHash)
             }
         }
         modelHash = model.versionHash
@@ -100,7 +108,9 @@ struct StoreStatistics: Encodable {
         var lines = ["store: \(path)"] + (origin.map { ["kind: \($0)"] } ?? []) + ["model hash: \(modelHash)", "entities:"]
         let width = entities.map(\.name.count).max() ?? 0
         for e in entities {
-            lines.append("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(e.count)")
+            // An entity with sub-entities has two counts; browse and export show the second.
+            let counts = e.hasSubentities ? "\(e.count) own, \(e.countWithSubentities) with sub-entities" : "\(e.count)"
+            lines.append("  \(e.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(counts)")
         }
         if !files.isEmpty || path.hasPrefix("/") { lines.append("files:") }
         for (name, size) in files.sorted(by: { $0.key < $1.key }) { lines.append("  \(name)  \(size) bytes") }

@@ -46,8 +46,8 @@ struct DataCommandTests {
         let store = try importedStore()
         #expect(try export(store) == """
             name,employees,founded,sector.name\r
-            "Acme, Inc.",120,2001-05-01T00:00:00Z,Tech\r
-            Bolt,8,1999-12-31T00:00:00Z,Energy\r
+            "Acme, Inc.",120,2001-05-01,Tech\r
+            Bolt,8,1999-12-31,Energy\r
             "Cog ""&"" Co",45,,Tech\r
 
             """)

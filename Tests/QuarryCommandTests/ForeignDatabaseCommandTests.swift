@@ -54,8 +54,8 @@ struct ForeignDatabaseCommandTests {
         #expect(books.status == 0, "\(books.standardError)")
         #expect(books.standardOutput == """
             title,author.name,published_at\r
-            The Dispossessed,Ursula K. Le Guin,1974-05-01T00:00:00Z\r
-            The Left Hand of Darkness,Ursula K. Le Guin,1969-03-01T00:00:00Z\r
+            The Dispossessed,Ursula K. Le Guin,1974-05-01\r
+            The Left Hand of Darkness,Ursula K. Le Guin,1969-03-01\r
 
             """)
         let cities = try QuarryExecutable.run(["export", url.path, "--entity", "Städte und Flüsse", "--format", "jsonl",

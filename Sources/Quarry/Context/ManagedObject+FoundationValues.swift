@@ -27,7 +27,7 @@ extension URL: AttributeValue {
 extension Decimal: AttributeValue {
     public init?(attributeValue v: Value) {
         switch v {
-        case .decimal(let d): self = d
+        case .decimal(let d): self = d.decimal
         case .integer(let i): self = Decimal(i)
         default: return nil
         }

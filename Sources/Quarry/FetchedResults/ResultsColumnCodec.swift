@@ -174,7 +174,7 @@ enum ResultsColumnCodec {
         case 1: return .integer(try r.i64())
         case 2: return .double(try r.f64())
         case 3:
-            guard let d = Decimal(string: try r.string(), locale: Locale(identifier: "en_US_POSIX")) else { throw Malformed() }
+            guard let d = ScaledDecimal(string: try r.string()) else { throw Malformed() }
             return .decimal(d)
         case 4: return .string(try r.string())
         case 5: return .bool(try r.u8() != 0)

@@ -11,8 +11,8 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     case integer(Int64)
     /// A `Double` or `Float` attribute.
     case double(Double)
-    /// A `Decimal` attribute.
-    case decimal(Decimal)
+    /// A `Decimal` attribute: the number and the digits after its point it was written with.
+    case decimal(ScaledDecimal)
     /// A `String` attribute.
     case string(String)
     /// A `Boolean` attribute.
@@ -27,6 +27,10 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     case uri(URL)
     /// A `Transformable` (JSON) attribute.
     case json(JSONValue)
+
+    /// A `Decimal` attribute's value written with its own digits (`12.5` for `12.50`): use
+    /// ``decimal(_:)-swift.enum.case`` with a ``ScaledDecimal`` to keep trailing zeros.
+    @inlinable public static func decimal(_ value: Decimal) -> Value { .decimal(ScaledDecimal(value)) }
 
     /// Whether this is ``null``.
     @inlinable public var isNull: Bool {
@@ -55,7 +59,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .integer(let v): return Double(v)
         case .double(let v): return v
-        case .decimal(let v): return NSDecimalNumber(decimal: v).doubleValue
+        case .decimal(let v): return NSDecimalNumber(decimal: v.decimal).doubleValue
         case .bool(let v): return v ? 1 : 0
         default: return nil
         }
@@ -77,7 +81,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
                 guard d.rounded() == d, let v = Int64(exactly: d), range.contains(v) else { return nil }
                 return .integer(v)
             case .decimal(let d):
-                let n = NSDecimalNumber(decimal: d)
+                let n = NSDecimalNumber(decimal: d.decimal)
                 guard let v = Int64(exactly: n.doubleValue), range.contains(v) else { return nil }
                 return .integer(v)
             default: return nil
@@ -86,7 +90,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             switch self {
             case .double(let d): return type == .float ? .double(Double(Float(d))) : self
             case .integer(let v): return .double(Double(v))
-            case .decimal(let d): return .double(NSDecimalNumber(decimal: d).doubleValue)
+            case .decimal(let d): return .double(NSDecimalNumber(decimal: d.decimal).doubleValue)
             default: return nil
             }
         case .decimal:
@@ -94,7 +98,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
             case .decimal: return self
             case .integer(let v): return .decimal(Decimal(v))
             case .double(let d): return Decimal(string: String(d)).map(Value.decimal)
-            case .string(let s): return Decimal(string: s).map(Value.decimal)
+            case .string(let s): return ScaledDecimal(string: s).map(Value.decimal)
             default: return nil
             }
         case .string:

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Integers in decimal; doubles in Swift's shortest round-tripping form; decimals exactly
 /// (their full decimal digits); booleans `true`/`false`; dates ISO 8601 in UTC
-/// (`2024-03-01T09:30:00Z`, with `.sss` or `.ssssss` when the time has a fraction); binary
+/// (`2024-03-01T09:30:00Z`, with `.sss` or `.ssssss` when the time has a fraction; a date-only
+/// value, ``CalendarDate``, as its date alone: `1929-10-21`); binary
 /// data base64; UUIDs upper-case; URIs absolute; transformable values as JSON text; nil as
 /// nothing.
 enum ExportValueText {
@@ -55,8 +56,13 @@ enum ExportValueText {
     }
 
     /// Appends `date` as ISO 8601 in UTC; times with a fraction get milliseconds, or
-    /// microseconds when milliseconds would lose it.
+    /// microseconds when milliseconds would lose it. A date-only value (exactly a UTC midnight,
+    /// ``CalendarDate``) is its date alone, which ISO 8601 readers take as that same midnight.
     static func appendISO8601(_ date: Date, to out: inout [UInt8]) {
+        if let day = CalendarDate(exactly: date) {
+            out.append(contentsOf: day.text.utf8)
+            return
+        }
         let t = date.timeIntervalSince1970
         // Years 0000...9999 only: anything else takes the slow, general path.
         guard t.isFinite, t >= -62_167_219_200, t < 253_402_300_800 else {

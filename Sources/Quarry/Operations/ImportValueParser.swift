@@ -33,7 +33,7 @@ enum ImportValueParser {
             }
             return .double(d)
         case .decimal:
-            guard isDecimalText(text), let d = Decimal(string: string(text) ?? "", locale: Locale(identifier: "en_US_POSIX")) else {
+            guard isDecimalText(text), let d = ScaledDecimal(string: string(text) ?? "") else {
                 throw problem(text, "is not a decimal number")
             }
             return .decimal(d)

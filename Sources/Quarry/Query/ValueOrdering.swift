@@ -19,7 +19,7 @@ public enum ValueOrdering {
         case .double(let d): return .number(d, exactInteger: nil)
         case .bool(let b): return .number(b ? 1 : 0, exactInteger: b ? 1 : 0)
         case .date(let d): return .number(d.timeIntervalSinceReferenceDate, exactInteger: nil)
-        case .decimal(let d): return .number(NSDecimalNumber(decimal: d).doubleValue, exactInteger: nil)
+        case .decimal(let d): return .number(NSDecimalNumber(decimal: d.decimal).doubleValue, exactInteger: nil)
         case .string(let s): return .text(s)
         case .uuid(let u): return .text(u.uuidString)
         case .uri(let u): return .text(u.absoluteString)

@@ -78,7 +78,7 @@ extension Browser {
         if let live = liveStatus?() { parts.append(live) }
         let merges = stack.mergeStatistics
         if let last = merges.last, merges.count > 0 {
-            parts.append("merged \(ValueText.formatDate(last).suffix(8))")
+            parts.append("merged \(ValueText.formatDateTime(last).suffix(8))")
         }
         return parts.isEmpty ? "? help " : parts.joined(separator: " · ") + " "
     }

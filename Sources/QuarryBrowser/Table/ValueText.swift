@@ -59,7 +59,7 @@ enum ValueText {
             guard let d = Double(trimmed), d.isFinite else { throw ValueTextError("expected a number") }
             return .double(d)
         case .decimal:
-            guard let d = Decimal(string: trimmed, locale: Locale(identifier: "en_US_POSIX")) else { throw ValueTextError("expected a decimal number") }
+            guard let d = ScaledDecimal(string: trimmed) else { throw ValueTextError("expected a decimal number") }
             return .decimal(d)
         case .string:
             return text.isEmpty && optional ? .null : .string(text)
@@ -71,7 +71,7 @@ enum ValueText {
             }
         case .date:
             guard let d = parseDate(trimmed) else {
-                throw ValueTextError("expected an existing date like 2026-11-22 14:30:00")
+                throw ValueTextError("expected an existing date like 2026-11-22 or 2026-11-22 14:30:00")
             }
             return .date(d)
         case .uuid:
@@ -115,8 +115,15 @@ enum ValueText {
     }
 
     /// `yyyy-MM-dd HH:mm:ss` in `zone` (the user's local time by default, as Core Data's own
-    /// tools show dates).
+    /// tools show dates); a date-only value (``CalendarDate``) as its `yyyy-MM-dd` in every zone.
     static func formatDate(_ date: Date, in zone: TimeZone? = nil) -> String {
+        if let day = CalendarDate(exactly: date) { return day.text }
+        return formatDateTime(date, in: zone)
+    }
+
+    /// `yyyy-MM-dd HH:mm:ss` of `date` in `zone` (local time by default), even at a UTC midnight
+    /// (for moments, such as when a merge happened, which are never date-only values).
+    static func formatDateTime(_ date: Date, in zone: TimeZone? = nil) -> String {
         let instant = time_t(date.timeIntervalSince1970.rounded(.down))
         var seconds = instant + time_t(secondsFromGMT(at: instant, in: zone))
         var parts = tm()
@@ -132,7 +139,8 @@ enum ValueText {
     }
 
     /// Parses `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or `yyyy-MM-dd HH:mm:ss` (also with `T`), as a
-    /// time in `zone` (local time by default, as dates are shown).
+    /// time in `zone` (local time by default, as dates are shown). A date without a time is a
+    /// date-only value (``CalendarDate``), the same day in every zone, as it is shown.
     ///
     /// Strict: a date that does not exist (`2026-02-30`, a leap second, a local time skipped by
     /// a daylight-saving change) is refused rather than rolled over, by converting back and
@@ -141,16 +149,15 @@ enum ValueText {
         let fields = text.split(whereSeparator: { "-: T".contains($0) }).map { Int($0) }
         guard (fields.count == 3 || fields.count == 5 || fields.count == 6), fields.allSatisfy({ $0 != nil }) else { return nil }
         let f = fields.map { $0! }
+        if f.count == 3 { return CalendarDate(year: f[0], month: f[1], day: f[2])?.date }
         guard (1...12).contains(f[1]), (1...31).contains(f[2]) else { return nil }
         var parts = tm()
         parts.tm_year = Int32(f[0] - 1900)
         parts.tm_mon = Int32(f[1] - 1)
         parts.tm_mday = Int32(f[2])
-        if f.count >= 5 {
-            guard (0...23).contains(f[3]), (0...59).contains(f[4]) else { return nil }
-            parts.tm_hour = Int32(f[3])
-            parts.tm_min = Int32(f[4])
-        }
+        guard (0...23).contains(f[3]), (0...59).contains(f[4]) else { return nil }
+        parts.tm_hour = Int32(f[3])
+        parts.tm_min = Int32(f[4])
         if f.count == 6 {
             guard (0...60).contains(f[5]) else { return nil }
             parts.tm_sec = Int32(f[5])
@@ -161,8 +168,8 @@ enum ValueText {
         var instant = wall - time_t(secondsFromGMT(at: wall, in: zone))
         instant = wall - time_t(secondsFromGMT(at: instant, in: zone))
         let date = Date(timeIntervalSince1970: TimeInterval(instant))
-        let expected = dateText(f[0], f[1], f[2], f.count >= 5 ? f[3] : 0, f.count >= 5 ? f[4] : 0, f.count == 6 ? f[5] : 0)
-        guard formatDate(date, in: zone) == expected else { return nil }
+        let expected = dateText(f[0], f[1], f[2], f[3], f[4], f.count == 6 ? f[5] : 0)
+        guard formatDateTime(date, in: zone) == expected else { return nil }
         return date
     }
 }

@@ -21,12 +21,16 @@ struct ValueTextLocalTimeTests {
         let instant = Date(timeIntervalSince1970: 1_522_434_146)   // 2018-03-30 18:22:26 UTC
         #expect(ValueText.formatDate(instant, in: TimeZone(identifier: "UTC")!) == "2018-03-30 18:22:26")
         #expect(ValueText.formatDate(instant, in: berlin) == "2018-03-30 20:22:26")   // summer time
-        #expect(ValueText.formatDate(Date(timeIntervalSince1970: 1_514_764_800), in: berlin) == "2018-01-01 01:00:00")
+        #expect(ValueText.formatDate(Date(timeIntervalSince1970: 1_514_764_801), in: berlin) == "2018-01-01 01:00:01")
+        // Exactly a UTC midnight is a date-only value: its calendar date in every zone (issue 34, item 2).
+        #expect(ValueText.formatDate(Date(timeIntervalSince1970: 1_514_764_800), in: berlin) == "2018-01-01")
     }
 
     @Test func typedDatesAreReadInTheGivenZoneAndRoundTrip() {
         #expect(ValueText.parseDate("2018-03-30 20:22:26", in: berlin) == Date(timeIntervalSince1970: 1_522_434_146))
-        #expect(ValueText.parseDate("2018-01-01", in: berlin) == Date(timeIntervalSince1970: 1_514_761_200))
+        #expect(ValueText.parseDate("2018-01-01 00:00", in: berlin) == Date(timeIntervalSince1970: 1_514_761_200))
+        // A date without a time is that calendar date, whatever the zone (issue 34, item 2).
+        #expect(ValueText.parseDate("2018-01-01", in: berlin) == Date(timeIntervalSince1970: 1_514_764_800))
         // 02:30 on the morning clocks went forward does not exist in Berlin.
         #expect(ValueText.parseDate("2018-03-25 02:30:00", in: berlin) == nil)
         #expect(ValueText.parseDate("2018-03-25 02:30:00", in: TimeZone(identifier: "UTC")!) != nil)

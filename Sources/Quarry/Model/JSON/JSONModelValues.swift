@@ -25,7 +25,7 @@ enum JSONModelValues {
         case .decimal:
             switch node.kind {
             case .number(let text), .string(let text):
-                guard let d = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { throw fault("'\(text)' is not a decimal number") }
+                guard let d = ScaledDecimal(string: text) else { throw fault("'\(text)' is not a decimal number") }
                 return .decimal(d)
             default: throw expected("a decimal number as a string")
             }

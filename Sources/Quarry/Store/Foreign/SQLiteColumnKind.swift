@@ -9,7 +9,8 @@ import GRDB
 /// whose sample holds text is shown as text whatever its declaration, an untyped one as what
 /// its sample holds. A column named or declared as a date or time (`DATE`, `DATETIME`,
 /// `TIMESTAMP`, `…_at`, `createdAt`, `date`, `time`…) is shown as a date when every sampled
-/// value is ISO-8601 text, Unix seconds or Unix milliseconds.
+/// value is ISO-8601 text, Unix seconds or Unix milliseconds. A column declared with a scale
+/// (`NUMERIC(10,2)`, `DECIMAL(8,3)`) holding numbers is a decimal shown with that scale.
 struct SQLiteColumnKind: Equatable {
     /// How many values of a column are looked at.
     static let sampleSize = 200
@@ -46,6 +47,25 @@ struct SQLiteColumnKind: Equatable {
         return false
     }
 
+    /// The scale `s` of a declared `NUMERIC(p,s)`, `DECIMAL(p,s)` or `DEC(p,s)`, else `nil`.
+    static func declaredScale(_ declaredType: String) -> Int? {
+        let t = declaredType.uppercased().filter { !$0.isWhitespace }
+        guard t.hasPrefix("NUMERIC(") || t.hasPrefix("DECIMAL(") || t.hasPrefix("DEC("), t.hasSuffix(")"),
+              let open = t.firstIndex(of: "(") else { return nil }
+        let parts = t[t.index(after: open)..<t.index(before: t.endIndex)].split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, Int(parts[0]) != nil, let scale = Int(parts[1]), (0...ScaledDecimal.maximumScale).contains(scale) else { return nil }
+        return scale
+    }
+
+    /// `value` (a column of a declared scale) as decimal text: with exactly `scale` digits after
+    /// the point when that keeps every digit SQLite holds (NUMERIC affinity stores `12.50` as
+    /// the real 12.5 and `15.00` as the integer 15), otherwise as SQLite writes it, so no digit
+    /// is ever rounded away.
+    static func scaledText(_ value: String, scale: Int) -> String {
+        "CASE WHEN typeof(\(value)) IN ('integer', 'real') AND round(\(value), \(scale)) = \(value) "
+            + "THEN printf('%.\(scale)f', \(value)) ELSE CAST(\(value) AS TEXT) END"
+    }
+
     /// Decides the kind of column `column` (quoted name inside `source`, a `FROM` target such as
     /// `main."t"`), reading at most ``sampleSize`` of its non-null values.
     static func decide(_ db: Database, column: String, declaredType: String, source: String) throws -> SQLiteColumnKind {
@@ -72,6 +92,9 @@ struct SQLiteColumnKind: Equatable {
                 if low >= 1e8, high < 4e9 { return SQLiteColumnKind(type: .date, expression: "(\(plain) - 978307200.0)") }
                 if low >= 1e11, high < 4e12 { return SQLiteColumnKind(type: .date, expression: "(\(plain) / 1000.0 - 978307200.0)") }
             }
+        }
+        if let scale = declaredScale(declaredType), kinds.isSubset(of: ["integer", "real"]) {
+            return SQLiteColumnKind(type: .decimal, expression: scaledText(plain, scale: scale))
         }
         let affinity = affinity(ofDeclaredType: declaredType)
         if declaredType.uppercased().contains("BOOL"), kinds.isSubset(of: ["integer"]) {

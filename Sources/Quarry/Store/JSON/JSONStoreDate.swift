@@ -1,7 +1,9 @@
 import Foundation
 
 /// Dates in a JSON store: `yyyy-mm-dd hh:mm:ss ±hhmm` (M3CoreData's form), with a fraction of a
-/// second when the date has one (`2024-05-01 12:00:00.25 +0000`).
+/// second when the date has one (`2024-05-01 12:00:00.25 +0000`); a date-only value
+/// (``CalendarDate``: exactly a UTC midnight) as its date alone, `1929-10-21`, read back as
+/// that midnight.
 ///
 /// The fraction is the shortest decimal that reads back as the same `Date`, so a store copied
 /// SQLite → JSON → SQLite keeps every date bit for bit. Dates are written in UTC (`+0000`); any
@@ -10,6 +12,7 @@ import Foundation
 enum JSONStoreDate {
     /// The text of `date`.
     static func format(_ date: Date) -> String {
+        if let day = CalendarDate(exactly: date) { return day.text }
         let t = date.timeIntervalSinceReferenceDate
         guard t.isFinite else { return "\(t)" }
         let whole = t.rounded(.down)
@@ -25,6 +28,7 @@ enum JSONStoreDate {
 
     /// The date `text` names, or `nil` when it is not in the store's form.
     static func parse(_ text: String) -> Date? {
+        if let day = CalendarDate(parsing: text) { return day.date }
         let bytes = Array(text.utf8)
         // yyyy-mm-dd hh:mm:ss[.f+] ±hhmm
         guard bytes.count >= 25, let y = number(bytes, 0, 4), bytes[4] == 0x2D, let mo = number(bytes, 5, 2),

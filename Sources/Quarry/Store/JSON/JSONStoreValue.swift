@@ -49,7 +49,7 @@ enum JSONStoreValue {
             }
             return .double(special)
         case (.date, .string(let s)):
-            guard let d = JSONStoreDate.parse(s) else { throw fault("'\(s)' is not a date of the form yyyy-mm-dd hh:mm:ss ±hhmm") }
+            guard let d = JSONStoreDate.parse(s) else { throw fault("'\(s)' is not a date of the form yyyy-mm-dd hh:mm:ss ±hhmm or yyyy-mm-dd") }
             return .date(d)
         case (.date, .number): break
         case (.date, _): throw fault("expected a date string (yyyy-mm-dd hh:mm:ss ±hhmm), found \(node.typeName)")

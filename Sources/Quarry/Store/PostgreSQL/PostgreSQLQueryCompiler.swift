@@ -205,7 +205,7 @@ struct PostgreSQLQueryCompiler {
             case .bool(let b): return bind(.integer(b ? 1 : 0))
             case .double(let d): return bind(.double(d))
             case .date(let d): return bind(.double(d.timeIntervalSinceReferenceDate))
-            case .decimal(let d): return bind(.double(NSDecimalNumber(decimal: d).doubleValue))
+            case .decimal(let d): return bind(.double(NSDecimalNumber(decimal: d.decimal).doubleValue))
             case .data(let d): return bind(.bytes(d))
             case .string, .uuid, .uri, .json: return text(ValueOrdering.text(of: v)!)
             }
@@ -245,7 +245,7 @@ struct PostgreSQLQueryCompiler {
             case .bool(let b): integers.append(b ? 1 : 0)
             case .double(let d): doubles.append(d)
             case .date(let d): doubles.append(d.timeIntervalSinceReferenceDate)
-            case .decimal(let d): doubles.append(NSDecimalNumber(decimal: d).doubleValue)
+            case .decimal(let d): doubles.append(NSDecimalNumber(decimal: d.decimal).doubleValue)
             case .string, .uuid, .uri, .json:
                 let text = ValueOrdering.text(of: value)!
                 texts.append(options.isEmpty ? text : StringMatching.fold(text, options))

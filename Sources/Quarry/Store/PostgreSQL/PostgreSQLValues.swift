@@ -21,7 +21,7 @@ enum PostgreSQLValues {
             case .double(let d): b.append(d)
             case .date(let d): b.append(d.timeIntervalSinceReferenceDate)
             case .integer(let i): b.append(Double(i))
-            case .decimal(let d): b.append(NSDecimalNumber(decimal: d).doubleValue)
+            case .decimal(let d): b.append(NSDecimalNumber(decimal: d.decimal).doubleValue)
             default: b.appendNull()
             }
         case .text:
@@ -75,7 +75,7 @@ enum PostgreSQLValues {
         case .date: return (try? cell.decode(Double.self)).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
         case .string: return (try? cell.decode(String.self)).map(Value.string) ?? .null
         case .decimal:
-            return (try? cell.decode(String.self)).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }.map(Value.decimal) ?? .null
+            return (try? cell.decode(String.self)).flatMap { ScaledDecimal(string: $0) }.map(Value.decimal) ?? .null
         case .uuid: return (try? cell.decode(String.self)).flatMap(UUID.init(uuidString:)).map(Value.uuid) ?? .null
         case .uri: return (try? cell.decode(String.self)).flatMap { URL(string: $0) }.map(Value.uri) ?? .null
         case .transformable: return (try? cell.decode(String.self)).flatMap { try? JSONValue(jsonText: $0) }.map(Value.json) ?? .null

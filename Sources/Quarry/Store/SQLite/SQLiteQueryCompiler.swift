@@ -159,15 +159,19 @@ struct SQLiteQueryCompiler {
     // MARK: Key paths
 
     /// A key path's value as a result column (decimals as stored text, so they read back exactly),
-    /// with the attribute type to decode it by (`nil` for foreign keys and counts).
-    mutating func outputColumn(_ path: String, entity: EntityDescription) throws -> (sql: String, type: AttributeType?) {
+    /// with the attribute type to decode it by and the attribute itself (`nil` for foreign keys
+    /// and counts): a transformable value is read through its transformer, as objects read it.
+    mutating func outputColumn(_ path: String, entity: EntityDescription) throws -> (sql: String, type: AttributeType?, attribute: AttributeDescription?) {
         let plan = try KeyPathPlan(path, entity: entity, model: model)
         guard !plan.crossesToMany || plan.endsWithCount else {
             throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key has no single value")
         }
         let value = try directValue(plan, alias: "t0", asStored: true)
-        if case .attribute(let a) = plan.terminal { return (value.sql, plan.finalEntity.attributes[a].type) }
-        return (value.sql, nil)
+        if case .attribute(let a) = plan.terminal {
+            let attribute = plan.finalEntity.attributes[a]
+            return (value.sql, attribute.type, attribute)
+        }
+        return (value.sql, nil, nil)
     }
 
     /// The value of a key path without to-many steps (or ending in `@count`), joining to-ones
@@ -214,7 +218,7 @@ struct SQLiteQueryCompiler {
         case .null: return .null
         case .integer(let i): return i.databaseValue
         case .double(let d): return d.databaseValue
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue.databaseValue
+        case .decimal(let d): return NSDecimalNumber(decimal: d.decimal).doubleValue.databaseValue
         case .string(let s): return s.databaseValue
         case .bool(let b): return (b ? 1 : 0 as Int64).databaseValue
         case .date(let d): return d.timeIntervalSinceReferenceDate.databaseValue

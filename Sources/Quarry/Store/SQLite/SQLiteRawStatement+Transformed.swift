@@ -14,6 +14,14 @@ extension SQLiteRawStatement {
         bind(.data(data), at: index)
     }
 
+    /// Reads column `column` as a value of `attribute`: a transformable one through its
+    /// transformer (``transformedValue(at:transformer:)``), any other by its type.
+    func value(at column: Int32, of attribute: AttributeDescription) -> Value {
+        attribute.type == .transformable
+            ? transformedValue(at: column, transformer: attribute.valueTransformerName)
+            : value(at: column, type: attribute.type)
+    }
+
     /// Reads a transformable attribute's column: bytes through its transformer; text as JSON
     /// (stores written before transformers, and values no transformer could take). Bytes whose
     /// transformer is not registered stay the stored bytes (``Value/data(_:)``), so that

@@ -111,7 +111,7 @@ struct SQLiteRawStatement {
         case .string: return .string(text(at: column) ?? "")
         case .decimal:
             let t = text(at: column) ?? ""
-            return Decimal(string: t, locale: Locale(identifier: "en_US_POSIX")).map(Value.decimal) ?? .null
+            return ScaledDecimal(string: t).map(Value.decimal) ?? .null
         case .uuid: return (text(at: column).flatMap(UUID.init(uuidString:))).map(Value.uuid) ?? .null
         case .uri: return (text(at: column).flatMap { URL(string: $0) }).map(Value.uri) ?? .null
         case .transformable: return (try? JSONValue(jsonText: text(at: column) ?? "null")).map(Value.json) ?? .null

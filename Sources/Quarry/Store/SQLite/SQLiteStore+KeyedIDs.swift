@@ -53,8 +53,8 @@ extension SQLiteStore {
                 keys.reserveCapacity(outputs.count)
                 for (i, output) in outputs.enumerated() {
                     let column = first + Int32(i)
-                    if let type = output.type {
-                        keys.append(raw.value(at: column, type: type))
+                    if let attribute = output.attribute {
+                        keys.append(raw.value(at: column, of: attribute))
                     } else {
                         keys.append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
                     }

@@ -24,7 +24,8 @@ extension SQLiteStore {
                 try statement.setArguments(arguments)
                 let raw = SQLiteRawStatement(statement)
                 defer { raw.reset() }
-                let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: Int32(idColumns.count), types: outputs.map(\.type))
+                let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: Int32(idColumns.count),
+                                         types: outputs.map(\.type), attributes: outputs.map(\.attribute))
                 while try raw.step() { try body(row) }
             }
         }
@@ -58,6 +59,8 @@ struct SQLiteKeyedRow: KeyedRow {
     let firstKeyColumn: Int32
     /// Each key's attribute type (`nil`: an integer, such as a to-one's key).
     let types: [AttributeType?]
+    /// Each key's attribute (`nil` as for `types`), for reading a transformable one through its transformer.
+    let attributes: [AttributeDescription?]
 
     var primaryKey: Int64 { statement.int64(at: 0) }
     var entityIndex: Int32 { entity ?? Int32(truncatingIfNeeded: statement.int64(at: 1)) }
@@ -87,7 +90,7 @@ struct SQLiteKeyedRow: KeyedRow {
 
     func value(ofKey k: Int) -> Value {
         let column = firstKeyColumn + Int32(k)
-        guard let type = types[k] else { return statement.isNull(at: column) ? .null : .integer(statement.int64(at: column)) }
-        return statement.value(at: column, type: type)
+        guard let attribute = attributes[k] else { return statement.isNull(at: column) ? .null : .integer(statement.int64(at: column)) }
+        return statement.value(at: column, of: attribute)
     }
 }

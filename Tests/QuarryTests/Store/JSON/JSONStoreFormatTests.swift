@@ -38,7 +38,7 @@ struct JSONStoreFormatTests {
         #expect(try JSONStoreTesting.text(url, "Portfolio.json")
             == "{\n  \"1\": {\"title\": \"Main\", \"holdings\": [\"Ticker.2\", \"Ticker.1\"], \"owner\": \"Person.1\"}\n}\n",
             "an ordered to-many keeps its order")
-        #expect(try JSONStoreTesting.text(url, "Quote.json") == "{\n  \"1\": {\"price\": 12.75, \"time\": \"2001-01-01 00:00:00 +0000\", \"ticker\": \"Ticker.1\"}\n}\n")
+        #expect(try JSONStoreTesting.text(url, "Quote.json") == "{\n  \"1\": {\"price\": 12.75, \"time\": \"2001-01-01\", \"ticker\": \"Ticker.1\"}\n}\n")
         #expect(try JSONStoreTesting.text(url, "Stock.json")
             == "{\n  \"1\": {\"code\": \"ACM\", \"value\": \"1234.567890123456789\", \"exchange\": \"XNYS\"}\n}\n", "decimals exact, as strings")
         #expect(try JSONStoreTesting.text(url, "Bond.json") == "{}\n")
@@ -64,20 +64,23 @@ struct JSONStoreFormatTests {
         #expect(store.model.versionHash == model.versionHash, "the stored model is the model the store was made with")
     }
 
-    @Test("dates are yyyy-mm-dd hh:mm:ss ±hhmm in UTC, with the shortest fraction that reads back exactly")
+    @Test("dates are yyyy-mm-dd hh:mm:ss ±hhmm in UTC, with the shortest fraction that reads back exactly; date-only values yyyy-mm-dd")
     func dates() throws {
         let cases: [(Double, String)] = [
-            (0, "2001-01-01 00:00:00 +0000"),
+            (0, "2001-01-01"),
             (736_257_600.25, "2024-05-01 12:00:00.25 +0000"),
-            (-978_307_200, "1970-01-01 00:00:00 +0000"),
+            (-978_307_200, "1970-01-01"),
             (-978_307_200.5, "1969-12-31 23:59:59.5 +0000"),
-            (951_782_400, "2031-03-01 00:00:00 +0000"),
-            (-31_622_400, "2000-01-01 00:00:00 +0000"),
+            (-978_307_199, "1970-01-01 00:00:01 +0000"),
+            (951_782_400, "2031-03-01"),
+            (-31_622_400, "2000-01-01"),
         ]
         for (seconds, text) in cases {
             #expect(JSONStoreDate.format(Date(timeIntervalSinceReferenceDate: seconds)) == text)
             #expect(JSONStoreDate.parse(text) == Date(timeIntervalSinceReferenceDate: seconds))
         }
+        // A UTC midnight written with its time (M3CoreData's own form) is the same value.
+        #expect(JSONStoreDate.parse("2001-01-01 00:00:00 +0000") == Date(timeIntervalSinceReferenceDate: 0))
         #expect(JSONStoreDate.parse("2024-05-01 14:30:00.25 +0230") == Date(timeIntervalSinceReferenceDate: 736_257_600.25))
         #expect(JSONStoreDate.parse("2024-05-01 09:00:00 -0300") == Date(timeIntervalSinceReferenceDate: 736_257_600))
         var generator = SplitMix64(seed: 17)
@@ -88,7 +91,7 @@ struct JSONStoreFormatTests {
         }
         #expect(JSONStoreValue.encode(.date(Date(timeIntervalSinceReferenceDate: -1e12 + 0.5))) == "-999999999999.5",
                 "a year the form cannot hold is written as seconds since 2001")
-        for bad in ["2024-05-01", "2024-13-01 00:00:00 +0000", "2023-02-29 00:00:00 +0000", "2024-05-01 12:00:00. +0000",
+        for bad in ["2024-5-01", "2023-02-29", "2024-13-01 00:00:00 +0000", "2023-02-29 00:00:00 +0000", "2024-05-01 12:00:00. +0000",
                     "2024-05-01T12:00:00 +0000", "2024-05-01 12:00:00 0000", "2024-05-01 12:00:00 +0000 "] {
             #expect(JSONStoreDate.parse(bad) == nil, "\(bad)")
         }
@@ -105,7 +108,7 @@ struct JSONStoreFormatTests {
             ("{\n  \"x\": {}\n}\n", 2, 3, "'x' is not an object ID (a positive integer)"),
             ("{\n  \"1\": {\"symbol\": \"A\", \"sector\": \"Sector.9\"}\n}\n", 2, 34, "Ticker.sector refers to Sector.9, which does not exist"),
             ("{\n  \"1\": {\"symbol\": \"A\", \"sector\": \"Tag.1\"}\n}\n", 2, 34, "Ticker.sector: 'Tag.1' is not a Sector"),
-            ("{\n  \"1\": {\"listed\": \"May 1st\"}\n}\n", 2, 19, "Ticker.listed (Date): 'May 1st' is not a date of the form yyyy-mm-dd hh:mm:ss ±hhmm"),
+            ("{\n  \"1\": {\"listed\": \"May 1st\"}\n}\n", 2, 19, "Ticker.listed (Date): 'May 1st' is not a date of the form yyyy-mm-dd hh:mm:ss ±hhmm or yyyy-mm-dd"),
         ]
         for (text, line, column, reason) in cases {
             try Data(text.utf8).write(to: url.appendingPathComponent("Ticker.json"))
