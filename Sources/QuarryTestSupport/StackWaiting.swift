@@ -14,7 +14,7 @@ public struct WaitDeadlineExceeded: Error, CustomStringConvertible {
 
 /// How long an event wait lasts at most unless a test says otherwise: long enough for a loaded
 /// 2-core machine running Thread Sanitizer, short enough that a regression fails the run.
-public let defaultEventDeadline = Duration.seconds(60)
+public let defaultEventDeadline = Duration.seconds(180)
 
 /// Runs `body` and returns its value, or throws ``WaitDeadlineExceeded`` naming `awaited` once
 /// `deadline` has passed (`body` is then cancelled).

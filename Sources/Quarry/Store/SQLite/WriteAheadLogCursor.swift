@@ -86,8 +86,16 @@ struct WriteAheadLogCursor {
             let newExtentBefore = Self.extent(handle, of: header)
             readFrames(handle, of: &current, into: &findings)
             let newExtentAfter = Self.extent(handle, of: header)
+            // SQLite writes a new header in two cases. After a checkpoint emptied the log it
+            // restarts it (checkpoint sequence + 1): the old transactions past the cursor are
+            // intact while the new ones have not reached them. Into a log with no transaction
+            // in it (a header alone, or one made by a connection that never committed) it
+            // writes the first one under a new header with the same sequence: nothing of the
+            // old generation existed, so nothing was missed, if the cursor had read none either.
             let restartedOnce = header.checkpointSequence == current.checkpointSequence &+ 1
-            if !restartedOnce || newExtentBefore > current.offset || newExtentAfter > current.offset {
+                && newExtentBefore <= current.offset && newExtentAfter <= current.offset
+            let firstWriteIntoEmptyLog = header.checkpointSequence == current.checkpointSequence && current.offset == Self.headerSize
+            if !restartedOnce && !firstWriteIntoEmptyLog {
                 findings.lostTrack = true
             }
         }
