@@ -51,7 +51,7 @@ struct PostgreSQLCommandTests {
             // Connection failures say what failed, not the driver's text (issue 34, item 18).
             #expect(refused.standardError.contains("authentication failed for user"), "\(refused.standardError)")
             let parsed = try PostgreSQLStoreURL(parsing: url)
-            let missingDatabase = url.replacingOccurrences(of: "/\(parsed.database)", with: "/no_such_database_q34")
+            let missingDatabase = url.replacingOccurrences(of: "/\(parsed.database)?", with: "/no_such_database_q34?")
             let noDatabase = try QuarryExecutable.run(["stats", missingDatabase])
             #expect(noDatabase.standardError.contains("the database 'no_such_database_q34' does not exist"), "\(noDatabase.standardError)")
             let closedPort = url.replacingOccurrences(of: ":\(parsed.port)/", with: ":1/")

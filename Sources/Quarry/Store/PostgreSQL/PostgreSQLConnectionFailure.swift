@@ -27,7 +27,9 @@ enum PostgreSQLConnectionFailure {
                 return nil
             }
         }
-        let text = String(describing: error)
+        // PSQLError's description hides its details on purpose; its reflection has the
+        // system's or the TLS layer's words (never the password: it is not in the error).
+        let text = String(reflecting: error)
         let lowered = text.lowercased()
         func mentions(_ words: String...) -> Bool { words.contains { lowered.contains($0) } }
         if mentions("nisssl", "niossl", "handshake", "certificate", "tls", "ssl") {
