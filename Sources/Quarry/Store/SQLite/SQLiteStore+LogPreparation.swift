@@ -19,21 +19,7 @@ extension SQLiteStore {
         let log = path + "-wal"
         let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.intValue
         guard size == nil || size == 0, let header = fileHeaderFields(path: path) else { return }
-        var bytes = Data(count: 32)
-        func put(_ value: UInt32, at offset: Int) {
-            for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(i))) }
-        }
-        let littleEndian = UInt32(1).littleEndian == 1
-        put(littleEndian ? 0x377F_0682 : 0x377F_0683, at: 0)
-        put(3_007_000, at: 4)
-        put(UInt32(header.pageSize == 65_536 ? 1 : header.pageSize), at: 8)
-        put(0, at: 12)
-        put(UInt32.random(in: .min ... .max), at: 16)
-        put(UInt32.random(in: .min ... .max), at: 20)
-        var checksum = WALChecksum(bigEndianWords: !littleEndian)
-        checksum.add(bytes[0..<24])
-        put(checksum.first, at: 24)
-        put(checksum.second, at: 28)
+        let bytes = WALHeader.fresh(pageSize: header.pageSize)
         do {
             // Never over a log that another connection wrote meanwhile: only an empty one.
             if size == nil {

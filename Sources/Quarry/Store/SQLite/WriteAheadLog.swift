@@ -18,10 +18,6 @@ struct WriteAheadLog: Sendable {
     /// How many frames SQLite would replay.
     var committedFrames: Int
 
-    /// The log's format, by its magic number: checksums over big- or little-endian words.
-    private static let bigEndianMagic: UInt32 = 0x377F_0683
-    private static let littleEndianMagic: UInt32 = 0x377F_0682
-    private static let headerSize = 32
     private static let frameHeaderSize = 24
 
     /// Reads the log at `path`.
@@ -38,15 +34,9 @@ struct WriteAheadLog: Sendable {
         }
         defer { try? handle.close() }
         let reader = ChunkedReader(handle: handle)
-        guard let header = try reader.next(headerSize) else { return nil }
-        let magic = header.bigEndianWord(at: 0)
-        guard magic == bigEndianMagic || magic == littleEndianMagic, header.bigEndianWord(at: 4) == 3_007_000 else { return nil }
-        let pageSize = Int(header.bigEndianWord(at: 8)) == 1 ? 65_536 : Int(header.bigEndianWord(at: 8))
-        guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
-        var checksum = WALChecksum(bigEndianWords: magic == bigEndianMagic)
-        checksum.add(header[0..<24])
-        guard checksum.matches(header, at: 24) else { return nil }
-        let salts = (header.bigEndianWord(at: 16), header.bigEndianWord(at: 20))
+        guard let bytes = try reader.next(WALHeader.size), let header = WALHeader(bytes) else { return nil }
+        let (pageSize, salts) = (header.pageSize, header.salts)
+        var checksum = header.checksum
 
         var log = WriteAheadLog(pageSize: pageSize, firstPageFrames: [], committedFrames: 0)
         var pendingFirstPages: [DatabaseHeaderFields] = []

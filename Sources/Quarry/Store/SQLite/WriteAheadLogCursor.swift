@@ -47,7 +47,7 @@ struct WriteAheadLogCursor {
     /// Page 1's save count after the last transaction read (`nil`: not known yet).
     private var saveCount: UInt32?
 
-    private static let headerSize: UInt64 = 32
+    private static let headerSize = UInt64(WALHeader.size)
     private static let frameHeaderSize = 24
 
     /// A cursor at the end of what the log at `path` holds committed now; `saveCount` is the
@@ -110,18 +110,9 @@ struct WriteAheadLogCursor {
     /// or `nil` when it is short or SQLite would reject it.
     private static func readHeader(_ handle: FileHandle) -> Generation? {
         guard (try? handle.seek(toOffset: 0)) != nil,
-              let bytes = try? handle.read(upToCount: Int(headerSize)), bytes.count == Int(headerSize) else { return nil }
-        let magic = bytes.bigEndianWord(at: 0)
-        guard magic == 0x377F_0682 || magic == 0x377F_0683 else { return nil }
-        let raw = Int(bytes.bigEndianWord(at: 8))
-        let pageSize = raw == 1 ? 65_536 : raw
-        guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
-        var checksum = WALChecksum(bigEndianWords: magic == 0x377F_0683)
-        checksum.add(bytes[0..<24])
-        guard checksum.matches(bytes, at: 24) else { return nil }
-        return Generation(salts: (bytes.bigEndianWord(at: 16), bytes.bigEndianWord(at: 20)),
-                          checkpointSequence: bytes.bigEndianWord(at: 12), pageSize: pageSize,
-                          checksum: checksum, offset: headerSize)
+              let bytes = try? handle.read(upToCount: WALHeader.size), let header = WALHeader(bytes) else { return nil }
+        return Generation(salts: header.salts, checkpointSequence: header.checkpointSequence, pageSize: header.pageSize,
+                          checksum: header.checksum, offset: headerSize)
     }
 
     /// Where the frames carrying `generation`'s salts end (valid or not, committed or not):
