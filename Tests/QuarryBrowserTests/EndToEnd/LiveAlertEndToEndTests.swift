@@ -25,17 +25,26 @@ struct LiveAlertEndToEndTests {
         try locker.start("sqlite3 \(store)", statusLine: false)
         _ = try await e2e.waitFor(locker, text: "sqlite>")
         // Waiting its turn if the importer is saving right then.
-        try locker.tmux("send-keys", "-t", locker.session, "-l", ".timeout 10000")
+        try locker.tmux("send-keys", "-t", locker.session, "-l", ".timeout 120000")
         try locker.send("Enter")
         // (A trailing space: tmux takes an argument ending in ";" as a command separator.)
         try locker.tmux("send-keys", "-t", locker.session, "-l", "BEGIN IMMEDIATE; ")
         try locker.send("Enter")
 
-        // No key goes to the browser from here on.
-        _ = try await e2e.waitFor(demo, "the alert, without a key", timeout: 30) { $0.contains { $0.contains("import paused: store busy") } }
+        // No key goes to the browser from here on. (A loaded machine may take a while to run the
+        // locker's BEGIN; the locker's screen is shown too if the alert never comes.)
+        if try await demo.waitForScreen(timeout: .seconds(120), { $0.contains { $0.contains("import paused: store busy") } }) == nil {
+            Issue.record("""
+                timed out waiting for the alert; the demo's screen was:
+                \(try demo.screen().joined(separator: "\n"))
+                the locker's screen was:
+                \(try locker.screen().joined(separator: "\n"))
+                """)
+            return
+        }
         try locker.tmux("send-keys", "-t", locker.session, "-l", "COMMIT; ")
         try locker.send("Enter")
-        _ = try await e2e.waitFor(demo, "the alert to go, without a key", timeout: 30) { s in
+        _ = try await e2e.waitFor(demo, "the alert to go, without a key", timeout: 120) { s in
             !s.contains { $0.contains("import paused") } && s.contains { $0.contains("rows/s") }
         }
         try demo.send("q")

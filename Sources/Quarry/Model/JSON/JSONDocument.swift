@@ -17,6 +17,8 @@ struct JSONDocument {
 
         var kind: Kind
         var offset: Int
+        /// The byte offset just past the value's last byte.
+        var end: Int
 
         /// A short name of the value's JSON type, for error messages.
         var typeName: String {
@@ -47,6 +49,11 @@ struct JSONDocument {
         self.bytes = bytes
         var parser = JSONParser(bytes: bytes)
         self.root = try parser.parseDocument()
+    }
+
+    /// The value's text exactly as the document has it (spacing and number spelling kept).
+    func sourceText(of node: Node) -> String {
+        String(decoding: bytes[node.offset..<node.end], as: UTF8.self)
     }
 
     /// The 1-based line and column (in characters) of byte `offset` of `text`.

@@ -36,18 +36,19 @@ struct JSONParser {
     private mutating func parseValue() throws -> JSONDocument.Node {
         let start = index
         guard let c = current else { throw fault("unexpected end of file, expected a value") }
+        let kind: JSONDocument.Node.Kind
         switch c {
-        case UInt8(ascii: "{"): return JSONDocument.Node(kind: try parseObject(), offset: start)
-        case UInt8(ascii: "["): return JSONDocument.Node(kind: try parseArray(), offset: start)
-        case UInt8(ascii: "\""): return JSONDocument.Node(kind: .string(try parseString()), offset: start)
-        case UInt8(ascii: "t"): try literal("true"); return JSONDocument.Node(kind: .bool(true), offset: start)
-        case UInt8(ascii: "f"): try literal("false"); return JSONDocument.Node(kind: .bool(false), offset: start)
-        case UInt8(ascii: "n"): try literal("null"); return JSONDocument.Node(kind: .null, offset: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return JSONDocument.Node(kind: .number(try parseNumber()), offset: start)
+        case UInt8(ascii: "{"): kind = try parseObject()
+        case UInt8(ascii: "["): kind = try parseArray()
+        case UInt8(ascii: "\""): kind = .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); kind = .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); kind = .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); kind = .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): kind = .number(try parseNumber())
         default:
             throw fault("unexpected character '\(Character(Unicode.Scalar(c)))', expected a value")
         }
+        return JSONDocument.Node(kind: kind, offset: start, end: index)
     }
 
     private mutating func literal(_ word: String) throws {

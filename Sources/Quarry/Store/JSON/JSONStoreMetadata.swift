@@ -77,7 +77,7 @@ struct JSONStoreMetadata: Equatable {
             case "format", "storeUUID", "generation", "modelVersionHash", "keyCounters", "model", "formatVersion":
                 fields[member.key] = member.value
             default:
-                applicationKeys.append(ApplicationKey(key: member.key, jsonText: JSONStoreFileText.text(of: member.value)))
+                applicationKeys.append(ApplicationKey(key: member.key, jsonText: file.document.sourceText(of: member.value)))
             }
         }
         func required(_ key: String) throws -> JSONDocument.Node {
