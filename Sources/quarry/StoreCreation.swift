@@ -101,10 +101,15 @@ enum StoreCreation {
         summary(of: url.path, model: model)
     }
 
-    /// "created STORE: N entities (A, B, C)", for a store named `store` (a path or a URL).
+    /// "created STORE: N entities (A, B, C)", for a store named `store` (a path or a URL); past
+    /// ``namesShown`` entities, the first of them and "and K more" (`quarry model` lists all).
     static func summary(of store: String, model: ManagedObjectModel) -> String {
         let names = model.entities.map(\.name)
+        let shown = names.count > namesShown ? names.prefix(namesShown) + ["and \(names.count - namesShown) more"] : names[...]
         return "created \(store): \(names.count) \(names.count == 1 ? "entity" : "entities")"
-            + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
+            + (names.isEmpty ? "" : " (\(shown.joined(separator: ", ")))")
     }
+
+    /// How many entity names the summary lists.
+    static let namesShown = 20
 }

@@ -1,62 +1,74 @@
 /// Turns a canonical ``ModelDefinition`` into resolved ``EntityDescription``s, checking every
 /// reference along the way.
+///
+/// Loading is linear in the size of the model: every entity's inheritance chain, descendants,
+/// subentities and relationships by name are worked out once, and each relationship is checked
+/// once, by the entity that declares it (not again by each of its descendants).
 struct ModelResolver {
     let definition: ModelDefinition
-    let byName: [String: EntityDefinition]
     /// Which names are accepted (see ``ManagedObjectModel/NamePolicy``).
     let namePolicy: ManagedObjectModel.NamePolicy
 
     init(_ definition: ModelDefinition, namePolicy: ManagedObjectModel.NamePolicy = .identifiers) {
         self.definition = definition
         self.namePolicy = namePolicy
-        var byName: [String: EntityDefinition] = [:]
-        for e in definition.entities where byName[e.name] == nil { byName[e.name] = e }
-        self.byName = byName
     }
 
     func resolve() throws -> [EntityDescription] {
-        var seen = Set<String>()
-        for e in definition.entities {
+        let entities = definition.entities
+        var indexByName: [String: Int] = [:]  // the first entity of a name
+        indexByName.reserveCapacity(entities.count)
+        for (index, e) in entities.enumerated() where indexByName[e.name] == nil { indexByName[e.name] = index }
+        var parentIndex = [Int?](repeating: nil, count: entities.count)
+        for (index, e) in entities.enumerated() {
             guard isValid(e.name) else { throw ModelError.invalidName(e.name) }
-            guard seen.insert(e.name).inserted else { throw ModelError.duplicateEntity(e.name) }
-            if let p = e.parent, byName[p] == nil { throw ModelError.unknownParent(entity: e.name, parent: p) }
+            guard indexByName[e.name] == index else { throw ModelError.duplicateEntity(e.name) }
+            guard let p = e.parent else { continue }
+            guard let parent = indexByName[p] else { throw ModelError.unknownParent(entity: e.name, parent: p) }
+            parentIndex[index] = parent
         }
-        let indexByName = Dictionary(uniqueKeysWithValues: definition.entities.enumerated().map { ($1.name, $0) })
-        var chains: [String: [EntityDefinition]] = [:]  // root first, self last
-        for e in definition.entities { chains[e.name] = try chain(of: e) }
+        let hierarchy = try Hierarchy(entities: entities, parentIndex: parentIndex)
+        // Each entity's own properties are checked (and its attributes' defaults coerced) once,
+        // the first time a chain reaches it; its descendants only add them and look for clashes.
+        var ownAttributes = [[AttributeDescription]?](repeating: nil, count: entities.count)
+        var checked = [Bool](repeating: false, count: entities.count)
 
         var result: [EntityDescription] = []
-        for (index, e) in definition.entities.enumerated() {
-            let chain = chains[e.name]!
+        result.reserveCapacity(entities.count)
+        for (index, e) in entities.enumerated() {
+            let chain = hierarchy.chains[index]
             var attributes: [AttributeDescription] = []
             var relationships: [RelationshipDescription] = []
             var indexes: [IndexDescription] = []
             var constraints: [[String]] = []
             var names = Set<String>()
-            for level in chain {
-                for a in level.attributes {
-                    guard isValid(a.name) else { throw ModelError.invalidName("\(level.name).\(a.name)") }
-                    guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
-                    if a.type == .undefined {
-                        guard a.isTransient else { throw ModelError.undefinedNotTransient(entity: level.name, attribute: a.name) }
-                        // No loader can write a default of no type back (the JSON format refuses one).
-                        if let d = a.defaultValue, !d.isNull {
-                            throw ModelError.invalidDefault(entity: level.name, attribute: a.name, value: d.description)
-                        }
+            for levelIndex in chain {
+                let level = entities[levelIndex]
+                if let own = ownAttributes[levelIndex] {
+                    for a in own {
+                        guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
                     }
-                    if let d = a.defaultValue, !d.isNull, d.coerced(to: a.type) == nil {
-                        throw ModelError.invalidDefault(entity: level.name, attribute: a.name, value: d.description)
+                    attributes += own
+                } else {
+                    var own: [AttributeDescription] = []
+                    own.reserveCapacity(level.attributes.count)
+                    for a in level.attributes {
+                        guard isValid(a.name) else { throw ModelError.invalidName("\(level.name).\(a.name)") }
+                        guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
+                        own.append(try resolved(a, of: level))
                     }
-                    var resolved = a
-                    if let d = a.defaultValue { resolved.defaultValue = d.coerced(to: a.type) }
-                    attributes.append(resolved)
+                    ownAttributes[levelIndex] = own
+                    attributes += own
                 }
                 for r in level.relationships {
-                    guard isValid(r.name) else { throw ModelError.invalidName("\(level.name).\(r.name)") }
+                    if !checked[levelIndex] {
+                        guard isValid(r.name) else { throw ModelError.invalidName("\(level.name).\(r.name)") }
+                    }
                     guard names.insert(r.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: r.name) }
-                    try check(r, of: level)
+                    if !checked[levelIndex] { try check(r, of: levelIndex, indexByName: indexByName, hierarchy: hierarchy) }
                     relationships.append(r)
                 }
+                checked[levelIndex] = true
                 indexes += level.indexes
                 constraints += level.uniquenessConstraints
             }
@@ -71,47 +83,56 @@ struct ModelResolver {
                     throw ModelError.unknownAttribute(entity: e.name, attribute: a, usedIn: "uniqueness constraint")
                 }
             }
-            let root = chain[0].name
-            let descendants = definition.entities.filter { chains[$0.name]!.contains { $0.name == e.name } }
-            let subentities = definition.entities.filter { $0.parent == e.name }.map(\.name)
             var listStored = Set<Int>()
             for (i, r) in relationships.enumerated() where r.isToMany {
-                let inverse = r.inverse.flatMap { name in byName[r.destination].flatMap { allRelationships(of: $0).first { $0.name == name } } }
+                let inverse = r.inverse.flatMap { name in indexByName[r.destination].flatMap { hierarchy.relationship(named: name, of: $0) } }
                 if r.isOrdered || inverse == nil || inverse!.isToMany { listStored.insert(i) }
             }
             let hash = SHA256.hex(Self.schemaText(name: e.name, parent: e.parent, isAbstract: e.isAbstract,
                                                   attributes: attributes, relationships: relationships,
                                                   indexes: indexes, constraints: constraints))
             result.append(EntityDescription(
-                definition: e, index: index, rootName: root, rootIndex: indexByName[root]!,
+                definition: e, index: index, rootName: entities[chain[0]].name, rootIndex: chain[0],
                 attributes: attributes, relationships: relationships, indexes: indexes,
                 uniquenessConstraints: constraints,
-                selfAndDescendantIndices: descendants.map { indexByName[$0.name]! }.sorted(),
-                subentityNames: subentities, versionHash: hash, listStored: listStored))
+                selfAndDescendantIndices: hierarchy.selfAndDescendants[index],
+                subentityNames: hierarchy.children[index].map { entities[$0].name },
+                versionHash: hash, listStored: listStored))
         }
         return result
     }
 
-    /// The inheritance chain of `entity`, root first.
-    private func chain(of entity: EntityDefinition) throws -> [EntityDefinition] {
-        var chain = [entity]
-        var visited: Set<String> = [entity.name]
-        var current = entity
-        while let p = current.parent {
-            guard visited.insert(p).inserted else { throw ModelError.inheritanceCycle(entity: entity.name) }
-            current = byName[p]!
-            chain.insert(current, at: 0)
+    /// Attribute `a` of `entity` with its default coerced to its type.
+    /// - Throws: ``ModelError/undefinedNotTransient(entity:attribute:)`` or
+    ///   ``ModelError/invalidDefault(entity:attribute:value:)``.
+    private func resolved(_ a: AttributeDescription, of entity: EntityDefinition) throws -> AttributeDescription {
+        if a.type == .undefined {
+            guard a.isTransient else { throw ModelError.undefinedNotTransient(entity: entity.name, attribute: a.name) }
+            // No loader can write a default of no type back (the JSON format refuses one).
+            if let d = a.defaultValue, !d.isNull {
+                throw ModelError.invalidDefault(entity: entity.name, attribute: a.name, value: d.description)
+            }
         }
-        return chain
+        if let d = a.defaultValue, !d.isNull, d.coerced(to: a.type) == nil {
+            throw ModelError.invalidDefault(entity: entity.name, attribute: a.name, value: d.description)
+        }
+        var resolved = a
+        if let d = a.defaultValue { resolved.defaultValue = d.coerced(to: a.type) }
+        return resolved
     }
 
-    private func check(_ r: RelationshipDescription, of entity: EntityDefinition) throws {
+    /// Checks relationship `r` of the entity at `entityIndex`: its destination exists, and its
+    /// inverse (if named) is a relationship of the destination that names `r` back and points to
+    /// the entity, one of its ancestors or one of its descendants.
+    private func check(_ r: RelationshipDescription, of entityIndex: Int, indexByName: [String: Int], hierarchy: Hierarchy) throws {
+        let entity = definition.entities[entityIndex]
         guard !r.destination.isEmpty else { throw ModelError.missingDestination(entity: entity.name, relationship: r.name) }
-        guard let destination = byName[r.destination] else {
+        guard let destinationIndex = indexByName[r.destination] else {
             throw ModelError.unknownDestination(entity: entity.name, relationship: r.name, destination: r.destination)
         }
         guard let inverseName = r.inverse else { return }
-        guard let inverse = allRelationships(of: destination).first(where: { $0.name == inverseName }) else {
+        let destination = definition.entities[destinationIndex]
+        guard let inverse = hierarchy.relationship(named: inverseName, of: destinationIndex) else {
             throw ModelError.inverseMismatch(entity: entity.name, relationship: r.name,
                                              reason: "inverse '\(inverseName)' is not a relationship of '\(destination.name)'")
         }
@@ -119,16 +140,13 @@ struct ModelResolver {
             throw ModelError.inverseMismatch(entity: entity.name, relationship: r.name,
                                              reason: "inverse '\(destination.name).\(inverseName)' names '\(back)' as its inverse")
         }
-        let ancestry = (try? chain(of: entity))?.map(\.name) ?? [entity.name]
-        let descendants = definition.entities.filter { ((try? chain(of: $0)) ?? []).contains { $0.name == entity.name } }.map(\.name)
-        if !ancestry.contains(inverse.destination) && !descendants.contains(inverse.destination) {
+        let related = indexByName[inverse.destination].map {
+            hierarchy.chains[entityIndex].contains($0) || hierarchy.chains[$0].contains(entityIndex)
+        } ?? false
+        if !related {
             throw ModelError.inverseMismatch(entity: entity.name, relationship: r.name,
                                              reason: "inverse '\(destination.name).\(inverseName)' points to '\(inverse.destination)', not '\(entity.name)'")
         }
-    }
-
-    private func allRelationships(of entity: EntityDefinition) -> [RelationshipDescription] {
-        ((try? chain(of: entity)) ?? [entity]).flatMap(\.relationships)
     }
 
     /// Whether `name` is acceptable under the resolver's policy.
@@ -146,8 +164,21 @@ struct ModelResolver {
     }
 
     static func isValidName(_ name: String) -> Bool {
+        // ASCII names (nearly all) are checked byte by byte, without Unicode property lookups.
+        if name.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes = name.utf8.makeIterator()
+            guard let first = bytes.next(), first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+            while let b = bytes.next() {
+                guard b == UInt8(ascii: "_") || isASCIILetter(b) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) else { return false }
+            }
+            return true
+        }
         guard let first = name.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+
+    private static func isASCIILetter(_ b: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
     }
 
     /// The text hashed into an entity's version hash: everything that shapes storage.

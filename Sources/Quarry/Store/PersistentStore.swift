@@ -22,6 +22,12 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// entity's relationships) of object `id`, in order for ordered relationships.
     func relatedIDs(of id: ObjectID, relationship: Int) throws -> [ObjectID]
 
+    /// The committed contents of to-many relationship `relationship` of every object of the
+    /// entity at `entityIndex` that has members, by object: what ``relatedIDs(of:relationship:)``
+    /// gives each of them, read in one pass. `nil` when the store has no faster way than asking
+    /// object by object (a SQLite store's per-object read is an indexed lookup already).
+    func allRelatedIDs(ofEntity entityIndex: Int, relationship: Int) throws -> [ObjectID: [ObjectID]]?
+
     /// The IDs of the objects `request` selects, in the request's order
     /// (primary key order when it has no sort descriptors).
     func objectIDs(for request: StoreQuery) throws -> [ObjectID]
@@ -64,6 +70,9 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// `nil`: ask object by object.
+    public func allRelatedIDs(ofEntity entityIndex: Int, relationship: Int) throws -> [ObjectID: [ObjectID]]? { nil }
+
     /// `nil`: a store that does not track its saves never validates a persistent cache.
     public func modificationToken() throws -> String? { nil }
 

@@ -18,10 +18,13 @@ struct CoreDataStoreSource {
     /// The file's column chosen for each value key (to pair a to-one's entity column with the
     /// same numbering as its key column).
     var chosenColumns: [SQLiteLayout.ColumnKey: String] = [:]
+    /// The order columns of ordered to-manys, by the root whose table holds them.
+    private let orderColumns: [Int: [SQLiteLayout.ColumnRequest]]
 
     init(model: ManagedObjectModel, schema: CoreDataStoreSchema) {
         self.model = model
         self.schema = schema
+        self.orderColumns = SQLiteLayout.orderColumnRequests(model: model)
         var numbers: [Int: Int] = [:]
         for e in model.entities {
             if let number = schema.entity(named: e.name)?.number { numbers[e.index] = number }
@@ -84,7 +87,7 @@ struct CoreDataStoreSource {
 
     private mutating func buildColumns(_ root: EntityDescription, table: String, columns: [CoreDataStoreSchema.Column], _ db: Database) throws {
         let matcher = CoreDataStoreColumnMatcher(columns: columns)
-        let requests = SQLiteLayout.columnRequests(root: root, model: model)
+        let requests = SQLiteLayout.columnRequests(root: root, model: model, orderColumns: orderColumns[root.index] ?? [])
         // Exact names of every property here: a property's own column is never another's variant.
         var exact = Set<String>()
         for request in requests {

@@ -82,6 +82,19 @@ public final class InMemoryStore: PersistentStore {
         }
     }
 
+    /// Every member list of to-many `relationship` of the entity at `entityIndex`, by owner, in
+    /// one pass over the storage (``relatedIDs(of:relationship:)`` scans a foreign-key table
+    /// per owner: a copy of the whole store would be quadratic).
+    public func allRelatedIDs(ofEntity entityIndex: Int, relationship: Int) throws -> [ObjectID: [ObjectID]]? {
+        guard model.entities.indices.contains(entityIndex) else { throw QuarryError.invalidValue("no entity at index \(entityIndex)") }
+        let entity = model.entities[entityIndex]
+        guard entity.relationships.indices.contains(relationship) else {
+            throw QuarryError.invalidValue("\(entity.name) has no relationship at index \(relationship)")
+        }
+        guard let storage = layout.toMany[entity.index][relationship] else { return nil }
+        return state.sync { $0.allMembers(storage: storage, model: model) }
+    }
+
     /// The IDs of the objects `request` selects (filtered and sorted in memory), after `offset` and `limit`.
     ///
     /// Objects of sub-entities are included when ``StoreQuery/includesSubentities`` is set.

@@ -131,6 +131,12 @@ public final class JSONStore: PersistentStore {
         try memory.relatedIDs(of: id, relationship: relationship)
     }
 
+    /// Every member list of to-many `relationship` of the entity at `entityIndex`, by owner
+    /// (see ``InMemoryStore/allRelatedIDs(ofEntity:relationship:)``).
+    public func allRelatedIDs(ofEntity entityIndex: Int, relationship: Int) throws -> [ObjectID: [ObjectID]]? {
+        try memory.allRelatedIDs(ofEntity: entityIndex, relationship: relationship)
+    }
+
     /// The IDs `request` selects, in order.
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] { try memory.objectIDs(for: request) }
 

@@ -41,6 +41,18 @@ extension PersistentStore {
         for id in ids { temporary[id] = .temporary(entityIndex: Int(id.entityIndex)) }
         var changes = StoreChangeSet()
         changes.inserts.reserveCapacity(ids.count)
+        // Member lists are read a relationship at a time where the store can (an in-memory or
+        // JSON store scans a table per owner otherwise: quadratic), else an owner at a time.
+        var lists: [CopiedRelationship: [ObjectID: [ObjectID]]] = [:]
+        var askedOneByOne = Set<CopiedRelationship>()
+        func members(of id: ObjectID, relationship: Int) throws -> [ObjectID] {
+            let key = CopiedRelationship(entity: Int(id.entityIndex), relationship: relationship)
+            if lists[key] == nil, !askedOneByOne.contains(key) {
+                if let all = try allRelatedIDs(ofEntity: key.entity, relationship: relationship) { lists[key] = all } else { askedOneByOne.insert(key) }
+            }
+            if let all = lists[key] { return all[id] ?? [] }
+            return try relatedIDs(of: id, relationship: relationship)
+        }
         let batch = 10_000
         for start in stride(from: 0, to: ids.count, by: batch) {
             let slice = Array(ids[start..<min(start + batch, ids.count)])
@@ -52,7 +64,7 @@ extension PersistentStore {
                 snapshot.version = 0
                 var lists: [Int: [ObjectID]] = [:]
                 for (r, relationship) in entity.relationships.enumerated() where relationship.isToMany {
-                    let members = try relatedIDs(of: id, relationship: r).compactMap { temporary[$0] }
+                    let members = try members(of: id, relationship: r).compactMap { temporary[$0] }
                     if !members.isEmpty { lists[r] = members }
                 }
                 changes.inserts.append(ObjectChange(id: temporary[id]!, snapshot: snapshot, toMany: lists))
@@ -62,4 +74,10 @@ extension PersistentStore {
         _ = try destination.save(changes) { _ in .fail }
         return changes.inserts.count
     }
+}
+
+/// A to-many relationship of one entity, as ``PersistentStore/copyAllObjects(to:)`` reads it.
+private struct CopiedRelationship: Hashable {
+    var entity: Int
+    var relationship: Int
 }

@@ -58,18 +58,22 @@ extension SQLiteLayout {
         var users: [Set<Int>] = []
         var positions: [ColumnKey: Int] = [:]
         var clashing: [ColumnRequest] = []
-        for request in requests where positions[request.key] == nil && !clashing.contains(where: { $0.key == request.key }) {
-            if let shared = columns.indices.first(where: {
-                columns[$0].name == request.natural && columns[$0].sqlType == request.sqlType && users[$0].isDisjoint(with: request.users)
+        var clashingKeys = Set<ColumnKey>()
+        var columnsByName: [String: [Int]] = [:]  // lookups stay constant-time on wide tables
+        for request in requests where positions[request.key] == nil && !clashingKeys.contains(request.key) {
+            if let shared = columnsByName[request.natural]?.first(where: {
+                columns[$0].sqlType == request.sqlType && users[$0].isDisjoint(with: request.users)
             }) {
                 positions[request.key] = shared
                 users[shared].formUnion(request.users)
             } else if namespace.claim(request.natural) {
                 positions[request.key] = columns.count
+                columnsByName[request.natural, default: []].append(columns.count)
                 columns.append(Column(name: request.natural, sqlType: request.sqlType, isForeignKey: request.isForeignKey))
                 users.append(request.users)
             } else {
                 clashing.append(request)
+                clashingKeys.insert(request.key)
             }
         }
         for request in clashing {

@@ -94,8 +94,9 @@ struct SQLiteLayout: Sendable {
         }
         let tableNames = Self.nameTables(roots.map(\.name))
         var tables: [Table] = []
+        let orderColumns = Self.orderColumnRequests(model: model)
         for (t, root) in roots.enumerated() {
-            let (columns, byKey) = Self.nameColumns(Self.columnRequests(root: root, model: model))
+            let (columns, byKey) = Self.nameColumns(Self.columnRequests(root: root, model: model, orderColumns: orderColumns[root.index] ?? []))
             tables.append(Table(name: tableNames[t], columns: columns, entityIndices: root.selfAndDescendantIndices, positions: byKey))
         }
 
@@ -181,7 +182,8 @@ struct SQLiteLayout: Sendable {
     /// attribute of the root and its descendants, then their to-ones (`<rel>_ENT` beside the key
     /// when the destination has sub-entities), then the order columns of ordered to-manys whose
     /// inverse to-one lives here.
-    static func columnRequests(root: EntityDescription, model: ManagedObjectModel) -> [ColumnRequest] {
+    /// `orderColumns` are the root's part of ``orderColumnRequests(model:)``.
+    static func columnRequests(root: EntityDescription, model: ManagedObjectModel, orderColumns: [ColumnRequest]) -> [ColumnRequest] {
         let all = model.entities
         let members = [root.index] + root.selfAndDescendantIndices.filter { $0 != root.index }
         var requests: [ColumnRequest] = []
@@ -203,17 +205,26 @@ struct SQLiteLayout: Sendable {
                 }
             }
         }
-        for source in all {
+        return requests + orderColumns
+    }
+
+    /// The order columns of every ordered to-many whose inverse is a to-one, by the root entity
+    /// whose table holds them (the inverse's), in entity order: one pass over the model, so a
+    /// layout of many tables stays linear.
+    static func orderColumnRequests(model: ManagedObjectModel) -> [Int: [ColumnRequest]] {
+        var byRoot: [Int: [ColumnRequest]] = [:]
+        for source in model.entities {
             for r in source.definition.relationships where r.isToMany && r.isOrdered {
                 guard let inverse = r.inverse, let destination = model.entity(named: r.destination),
-                      destination.rootIndex == root.index, destination.relationship(inverse)?.isToMany == false else { continue }
+                      destination.relationship(inverse)?.isToMany == false else { continue }
                 let owner = declaringEntity(of: inverse, in: destination, model: model)
-                requests.append(ColumnRequest(key: .order(entity: owner.index, inverse: inverse), natural: "Z_FOK_" + inverse,
-                                              sqlType: "INTEGER", isForeignKey: false, owner: owner.name,
-                                              users: Set(owner.selfAndDescendantIndices)))
+                byRoot[destination.rootIndex, default: []].append(
+                    ColumnRequest(key: .order(entity: owner.index, inverse: inverse), natural: "Z_FOK_" + inverse,
+                                  sqlType: "INTEGER", isForeignKey: false, owner: owner.name,
+                                  users: Set(owner.selfAndDescendantIndices)))
             }
         }
-        return requests
+        return byRoot
     }
 
     /// The table holding rows of the entity at `entityIndex`.

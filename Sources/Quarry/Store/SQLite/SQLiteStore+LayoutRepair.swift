@@ -8,11 +8,19 @@ extension SQLiteStore {
     /// column; the layout now gives them their own (`<Entity>_<name>`), which an older file does
     /// not have. Every other store lacks nothing.
     static func missingColumns(_ db: Database, layout: SQLiteLayout) throws -> [String: [SQLiteLayout.Column]] {
+        // Every table's columns in one statement: a store of many tables is read in one pass.
+        var present: [String: Set<String>] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p WHERE m.type = 'table'
+            """)
+        while let row = try rows.next() {
+            let table: String = row[0], column: String = row[1]
+            present[SQLiteNamespace.fold(table), default: []].insert(SQLiteNamespace.fold(column))
+        }
         var missing: [String: [SQLiteLayout.Column]] = [:]
         for table in layout.tables {
-            guard try db.tableExists(table.name) else { continue }
-            let present = Set(try db.columns(in: table.name).map { $0.name.lowercased() })
-            let lacking = table.columns.filter { !present.contains($0.name.lowercased()) }
+            guard let columns = present[SQLiteNamespace.fold(table.name)] else { continue }
+            let lacking = table.columns.filter { !columns.contains(SQLiteNamespace.fold($0.name)) }
             if !lacking.isEmpty { missing[table.name] = lacking }
         }
         return missing

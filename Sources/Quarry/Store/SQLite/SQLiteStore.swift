@@ -147,6 +147,7 @@ public final class SQLiteStore: PersistentStore {
 
         let identifier: UUID
         let resolvedModel: ManagedObjectModel
+        var created = false
         do {
             if needsMigration, let model {
                 _ = try Self.migrate(writer: pool, path: path, to: model, versions: options.modelVersions, progress: options.migrationProgress)
@@ -157,6 +158,7 @@ public final class SQLiteStore: PersistentStore {
             } else {
                 guard let model else { throw StoreError.missingMetadata(path: path) }
                 (identifier, resolvedModel) = try Self.create(pool: pool, model: model, path: path, recordsHistory: options.recordsHistory)
+                created = true
             }
             recordsHistory = try Self.prepareHistory(pool: pool, options: options)
         } catch let error as MigrationError {
@@ -168,7 +170,8 @@ public final class SQLiteStore: PersistentStore {
         self.model = resolvedModel
         self.layout = SQLiteLayout(model: resolvedModel)
         self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
-        try repairOlderLayout()
+        // A store made just now has this layout; only an older one can lack columns.
+        if !created { try repairOlderLayout() }
     }
 
     /// Opens a database Quarry did not make (see ``ForeignDatabase``), always read-only: its
