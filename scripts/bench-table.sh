@@ -13,6 +13,8 @@ declare -A bench_targets=(
   [pg-remote-merge]=">= 20"       [browse-first-screen]=">= 10"  [browse-resident]="<= 55 MB"
   [demo-first-screen-fresh]="<= 1 s" [demo-first-screen-reopened]="<= 1 s"
   [browse-idle-cpu]="<= 0 ticks"
+  [convert-json]=">= 0.5"         [model-10k-seconds]="<= 2 s"   [model-10k-xcode-seconds]="<= 2 s"
+  [model-10k-scaling]=">= 0.67"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -47,6 +49,14 @@ declare -A bench_meanings=(
   [browse-idle-cpu]="browser's CPU ticks over 10 idle s"
   [demo-first-screen-fresh]="quarry demo first screen, new store, s"
   [demo-first-screen-reopened]="quarry demo first screen, reopened, s"
+  [convert-json]="import of the tickers / convert JSON → SQLite"
+  [convert-to-json-seconds]="convert SQLite → JSON folder, s"
+  [model-10k-seconds]="quarry model, 10,000 entities (JSON), s"
+  [model-10k-xcode-seconds]="quarry model, 10,000 entities (Xcode), s"
+  [model-10k-scaling]="per-entity load time at 2,500 / at 10,000"
+  [create-10k-seconds]="quarry create, 10,000 entities, s"
+  [create-10k-vs-sqlite]="sqlite3 running the schema / quarry create"
+  [migrate-10k-seconds]="quarry migrate, 10,000 entities, one added, s"
 )
 
 bench_rows=()

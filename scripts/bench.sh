@@ -13,7 +13,10 @@
 #   once the index is complete, and the browser's CPU over 10 idle seconds. VisiData is
 #   installed by this script from PyPI into a virtual environment under .build/visidata-venv
 #   (made once, then reused); an installed `vd` elsewhere is never used.
-# - --only NAME,...: those scenarios only (`browse` included); --quick: smaller n and fewer
+# - `commands`: `quarry` commands timed from launch to exit (scripts/bench-commands.sh):
+#   `convert` of a 250,000-ticker JSON store beside `import` of its tickers, and `model`,
+#   `create` and `migrate` on a 10,000-entity model.
+# - --only NAME,...: those scenarios only (`browse` and `commands` included); --quick: smaller n and fewer
 #   rounds, for a smoke run (the table says so: its figures are not comparable with the
 #   targets); --no-build: use the release binaries already built.
 # A scenario that fails is named on stderr and in the table (FAILED), the others still run, and
@@ -118,7 +121,7 @@ postgres_ready() {
 scenarios=$("$bench" | sed -n 's/^scenarios: //p' | tr -d ',')
 [ -n "$scenarios" ] || { echo "bench.sh: quarry-bench listed no scenarios" >&2; exit 1; }
 for name in $(tr ',' ' ' <<<"$only"); do
-  [[ " $scenarios browse " == *" $name "* ]] || { echo "bench.sh: no scenario '$name' (scenarios: $scenarios browse)" >&2; exit 2; }
+  [[ " $scenarios browse commands " == *" $name "* ]] || { echo "bench.sh: no scenario '$name' (scenarios: $scenarios browse commands)" >&2; exit 2; }
 done
 for name in $scenarios; do
   selected "$name" || continue
@@ -138,6 +141,18 @@ if selected browse; then
   else
     echo "bench.sh: scenario browse FAILED: $(tail -1 "$work/browse.out")" >&2
     record_failure browse "$(tail -1 "$work/browse.out" | cut -c1-60)"; failed=1
+  fi
+fi
+
+if selected commands; then
+  command_args=(); [ "$quick" = 1 ] && command_args=(--rows 20000 --entities 2000)
+  echo
+  echo "## commands: quarry convert, model, create and migrate ${command_args[*]}"
+  if bash scripts/bench-commands.sh --quarry "$quarry" --bench "$bench" --work "$work" "${command_args[@]}" | tee "$work/commands.out"; then
+    while read -r figure value; do record "$figure" "$value"; done < <(awk '$1 == "figure" { print $2, $3 }' "$work/commands.out")
+  else
+    echo "bench.sh: scenario commands FAILED: $(tail -1 "$work/commands.out")" >&2
+    record_failure commands "$(tail -1 "$work/commands.out" | cut -c1-60)"; failed=1
   fi
 fi
 

@@ -33,6 +33,14 @@ if arguments.first == "remote-merge-writer" {
     }
     exit(0)
 }
+// The many-entity model of scripts/bench-commands.sh (a path, not a scenario).
+if arguments.first == "write-scale-model" {
+    do { try ScaleModel.write(Array(arguments.dropFirst())) } catch {
+        FileHandle.standardError.write(Data("quarry-bench write-scale-model: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
 #if PostgreSQL
 // The second process of `pg-remote-merge` (it takes a URL).
 if arguments.first == "pg-remote-merge-writer" {

@@ -210,6 +210,7 @@ extension SQLiteMigrationStep {
             guard let kept else { continue }
             try db.execute(sql: "ALTER TABLE \(sqlIdentifier(oldLayout.joinTables[kept].name)) RENAME TO \(sqlIdentifier("\(Self.scratchPrefix)J\(j)"))")
         }
+        let statements = newLayout.schemaStatements(model: destination)
         for (j, join) in newLayout.joinTables.enumerated() {
             if keptJoinTables[j] != nil {
                 try db.execute(sql: "ALTER TABLE \(sqlIdentifier("\(Self.scratchPrefix)J\(j)")) RENAME TO \(sqlIdentifier(join.name))")
@@ -217,7 +218,7 @@ extension SQLiteMigrationStep {
                     try db.execute(sql: "UPDATE \(sqlIdentifier(join.name)) SET Z_DST_ENT = \(entityCodeCase("Z_DST_ENT"))")
                     try db.execute(sql: "DELETE FROM \(sqlIdentifier(join.name)) WHERE Z_DST_ENT IS NULL")
                 }
-            } else if let create = newLayout.schemaStatements(model: destination).first(where: { $0.hasPrefix("CREATE TABLE \(sqlIdentifier(join.name)) ") }) {
+            } else if let create = statements.first(where: { $0.hasPrefix("CREATE TABLE \(sqlIdentifier(join.name)) ") }) {
                 try db.execute(sql: create)
             }
         }

@@ -66,12 +66,14 @@ struct SQLiteMigrationStep: Sendable {
         var transfers: [RelationshipTransfer] = []
         var transferred = Set<String>()
         var contents: [[[ColumnContent]]] = []
+        let orderedByTable = Self.orderedToManys(in: newLayout, model: destination)
         for table in newLayout.tables {
             var perEntity: [[ColumnContent]] = []
             for e in table.entityIndices {
                 perEntity.append(Self.contents(
                     of: e, in: table, mapping: mapping, oldLayout: oldLayout, newLayout: newLayout,
-                    keyOffsets: keyOffsets, transfers: &transfers, transferred: &transferred))
+                    keyOffsets: keyOffsets, orderedToManys: orderedByTable[table.name] ?? [],
+                    transfers: &transfers, transferred: &transferred))
             }
             contents.append(perEntity)
         }
@@ -113,9 +115,32 @@ struct SQLiteMigrationStep: Sendable {
 
     // MARK: - Column contents
 
+    /// An ordered to-many stored through its inverse's foreign key, whose order column lives in
+    /// the destination's table.
+    private struct OrderedToMany {
+        var owner: Int
+        var relationship: Int
+        var orderColumn: String
+        var destinations: [Int]
+    }
+
+    /// The ordered to-manys of `model` stored through a foreign key, by the name of the table
+    /// holding their order column: gathered once, so planning stays linear in the model.
+    private static func orderedToManys(in layout: SQLiteLayout, model: ManagedObjectModel) -> [String: [OrderedToMany]] {
+        var byTable: [String: [OrderedToMany]] = [:]
+        for owner in model.entities {
+            for (r, storage) in layout.entities[owner.index].toMany.enumerated() {
+                guard case .foreignKey(let tableName, _, let order?, let destinations, _)? = storage else { continue }
+                byTable[tableName, default: []].append(OrderedToMany(owner: owner.index, relationship: r, orderColumn: order, destinations: destinations))
+            }
+        }
+        return byTable
+    }
+
     private static func contents(
         of e: Int, in table: SQLiteLayout.Table, mapping: ModelMapping, oldLayout: SQLiteLayout, newLayout: SQLiteLayout,
-        keyOffsets: [Int: Int64], transfers: inout [RelationshipTransfer], transferred: inout Set<String>
+        keyOffsets: [Int: Int64], orderedToManys: [OrderedToMany],
+        transfers: inout [RelationshipTransfer], transferred: inout Set<String>
     ) -> [ColumnContent] {
         var result = [ColumnContent](repeating: .null, count: table.columns.count)
         let entity = mapping.destination.entities[e]
@@ -168,17 +193,15 @@ struct SQLiteMigrationStep: Sendable {
 
         // Order columns of ordered to-many relationships stored through this entity's to-one:
         // kept with the key column they order.
-        for owner in mapping.destination.entities {
-            for (r2, storage) in newLayout.entities[owner.index].toMany.enumerated() {
-                guard case .foreignKey(let tableName, _, let order?, let destinations, _)? = storage, tableName == table.name,
-                      destinations.contains(e), let c = table.columns.firstIndex(where: { $0.name == order }),
-                      let inverseName = owner.relationships[r2].inverse, let r = entity.relationshipIndex(inverseName),
-                      let key = layout.toOne[r]?.key, case .old = result[key],
-                      let s = mapping.entitySource[owner.index], let sr = mapping.relationshipSource[owner.index][r2],
-                      case .foreignKey(let oldTableName, _, let oldOrder?, _, _)? = oldLayout.entities[s].toMany[sr],
-                      oldTableName == oldTable?.name else { continue }
-                result[c] = .old(column: oldOrder, conversion: .unchanged)
-            }
+        for ordered in orderedToManys {
+            let owner = mapping.destination.entities[ordered.owner], r2 = ordered.relationship
+            guard ordered.destinations.contains(e), let c = table.columns.firstIndex(where: { $0.name == ordered.orderColumn }),
+                  let inverseName = owner.relationships[r2].inverse, let r = entity.relationshipIndex(inverseName),
+                  let key = layout.toOne[r]?.key, case .old = result[key],
+                  let s = mapping.entitySource[owner.index], let sr = mapping.relationshipSource[owner.index][r2],
+                  case .foreignKey(let oldTableName, _, let oldOrder?, _, _)? = oldLayout.entities[s].toMany[sr],
+                  oldTableName == oldTable?.name else { continue }
+            result[c] = .old(column: oldOrder, conversion: .unchanged)
         }
         return result
     }
@@ -224,18 +247,11 @@ struct SQLiteMigrationStep: Sendable {
         return true
     }
 
-    /// The entity and relationship that store join table `j` (the non-reversed side).
+    /// The entity and relationship that store join table `j` (the non-reversed side), as the
+    /// layout recorded them.
     static func storingRelationship(ofJoinTable j: Int, layout: SQLiteLayout, model: ManagedObjectModel) -> (entity: Int, relationship: Int)? {
-        for entity in layout.entities {
-            for (r, storage) in entity.toMany.enumerated() {
-                if case .joinTable(let index, let reversed, _) = storage, index == j, !reversed {
-                    let e = model.entities[entity.entityIndex]
-                    let declaring = SQLiteLayout.declaringEntity(of: e.relationships[r].name, in: e, model: model)
-                    return (declaring.index, declaring.relationshipIndex(e.relationships[r].name)!)
-                }
-            }
-        }
-        return nil
+        let join = layout.joinTables[j]
+        return model.entities[join.storingEntity].relationshipIndex(join.relationship).map { (join.storingEntity, $0) }
     }
 
     private static func keptJoinTable(
