@@ -12,8 +12,8 @@ extension ModelResolver {
         private let relationshipsByName: [[String: RelationshipDescription]]
 
         /// - Parameter parentIndex: each entity's parent, already known to exist.
-        /// - Throws: ``ModelError/inheritanceCycle(entity:)`` naming the first entity (in
-        ///   definition order) whose chain comes back to itself or runs into a cycle.
+        /// - Throws: ``ModelError/inheritanceCycle(entity:)`` naming an entity of the first cycle
+        ///   a chain (in definition order) runs into: one that is its own ancestor.
         init(entities: [EntityDefinition], parentIndex: [Int?]) throws {
             let count = entities.count
             var chains = [[Int]?](repeating: nil, count: count)
@@ -23,7 +23,7 @@ extension ModelResolver {
                 var path: [Int] = []
                 var current: Int? = start
                 while let c = current, chains[c] == nil {
-                    guard !onPath[c] else { throw ModelError.inheritanceCycle(entity: entities[start].name) }
+                    guard !onPath[c] else { throw ModelError.inheritanceCycle(entity: entities[c].name) }
                     onPath[c] = true
                     path.append(c)
                     current = parentIndex[c]
