@@ -138,6 +138,11 @@ extension SQLiteMigrationStep {
         for (c, _) in renamed {
             try db.execute(sql: "ALTER TABLE \(target) RENAME COLUMN \(sqlIdentifier("\(Self.scratchPrefix)\(c)")) TO \(sqlIdentifier(table.columns[c].name))")
         }
+        // The old entities whose rows may hold a value in each old column (the others' are NULL).
+        var oldUsers: [String: Set<Int>] = [:]
+        for (key, position) in old.positions {
+            oldUsers[old.columns[position].name, default: []].formUnion(source.entities[key.entity].selfAndDescendantIndices)
+        }
         // Values: old codes still apply in WHERE clauses until Z_ENT is renumbered below.
         for (c, column) in table.columns.enumerated() {
             let quoted = sqlIdentifier(column.name)
@@ -161,8 +166,9 @@ extension SQLiteMigrationStep {
                     try db.execute(sql: "UPDATE \(target) SET \(quoted) = \(value.sqlLiteral) WHERE \(quoted) IS NULL\(rows)")
                 case .constant(let value) where !addedWithDefault:
                     try db.execute(sql: "UPDATE \(target) SET \(quoted) = \(value.sqlLiteral) WHERE 1\(rows)")
-                case .null where feeds[c] != nil:
-                    // The column now belongs to another entity's attribute: this entity's old values go.
+                case .null where feeds[c] != nil && oldUsers[feeds[c]!]?.contains(oldCode) != false:
+                    // The column now belongs to another entity's attribute: this entity's old
+                    // values go (an entity that never used the column has none: no statement).
                     try db.execute(sql: "UPDATE \(target) SET \(quoted) = NULL WHERE \(quoted) IS NOT NULL\(rows)")
                 case .entityCodes where renumbersEntities:
                     try db.execute(sql: "UPDATE \(target) SET \(quoted) = \(entityCodeCase(quoted)) WHERE \(quoted) IS NOT NULL\(rows)")

@@ -29,6 +29,13 @@ extension SQLiteLayout {
         case toOneEntity(entity: Int, relationship: String)
         /// The `Z_FOK_` order column of the ordered to-many whose inverse is this to-one.
         case order(entity: Int, inverse: String)
+
+        /// The entity the column belongs to: it and its descendants use it.
+        var entity: Int {
+            switch self {
+            case .attribute(let entity, _), .toOneKey(let entity, _), .toOneEntity(let entity, _), .order(let entity, _): return entity
+            }
+        }
     }
 
     /// One column a table needs, before naming.
