@@ -73,6 +73,28 @@ import QuarryTestSupport
         #expect(try fixture.strings("SELECT Z_ROOT FROM Z_PRIMARYKEY") == ["Item"])
     }
 
+    /// Siblings declaring one name share a column; when one of them drops the attribute its
+    /// values must go with it, or a later version re-adding the attribute would show them again.
+    @Test func aSiblingDroppingASharedColumnsAttributeLosesItsValues() throws {
+        func model(bHasNote: Bool) throws -> ManagedObjectModel {
+            try MigrationFixture.model("""
+                {"entities": [{"name": "P", "attributes": [{"name": "name", "type": "String"}]},
+                              {"name": "A", "parent": "P", "attributes": [{"name": "note", "type": "String"}]},
+                              {"name": "B", "parent": "P", "attributes": [\(bHasNote ? #"{"name": "note", "type": "String"}"# : "")]}]}
+                """)
+        }
+        let v1 = try model(bHasNote: true), v2 = try model(bHasNote: false), v3 = try model(bHasNote: true)
+        try fixture.create(v1) { context in
+            try context.make("A", ["name": .string("a"), "note": .string("kept")])
+            try context.make("B", ["name": .string("b"), "note": .string("dropped")])
+        }
+        try fixture.save(v2) { _ in }
+        #expect(try fixture.rows(v2, "A", ["name", "note"]) == [["name": "a", "note": "kept"]])
+        try fixture.save(v3) { _ in }
+        #expect(try fixture.rows(v3, "A", ["name", "note"]) == [["name": "a", "note": "kept"]])
+        #expect(try fixture.rows(v3, "B", ["name", "note"]) == [["name": "b", "note": "nil"]])
+    }
+
     @Test func addedEntitiesRenumberEntityCodesAndKeepRelationships() throws {
         let v1 = try MigrationFixture.model("""
             {"entities": [{"name": "Item", "attributes": [{"name": "name", "type": "String"}],
