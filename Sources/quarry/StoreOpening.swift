@@ -55,7 +55,7 @@ enum StoreOpening {
         }
         let url = URL(fileURLWithPath: path)
         let model = isJSONStore(path)
-            ? try JSONStore(url: url, model: nil, readOnly: true).model
+            ? try JSONStore.recordedModel(url: url)
             : try SQLiteStore.recordedModel(url: url)
         ModelLoading.reportWarnings(of: model)
         return model

@@ -63,11 +63,17 @@ struct JSONParser {
         if depth > Self.maximumDepth { throw fault("nesting too deep") }
     }
 
+    /// Up to this many members, a new key is checked against the others one by one.
+    static let linearKeyCheckLimit = 16
+
     private mutating func parseObject() throws -> JSONDocument.Node.Kind {
         try nest()
         defer { depth -= 1 }
         index += 1
         var members: [(key: String, keyOffset: Int, value: JSONDocument.Node)] = []
+        // Duplicate keys: a look along the few members of a small object (a store's objects
+        // are small and many), a set once an object grows.
+        var keys: [String] = []
         var seen = Set<String>()
         skipWhitespace()
         if current == UInt8(ascii: "}") { index += 1; return .object(members) }
@@ -78,7 +84,15 @@ struct JSONParser {
                 throw fault(current == nil ? "unexpected end of file, expected a key" : "expected a quoted key")
             }
             let key = try parseString()
-            guard seen.insert(key).inserted else { throw fault("duplicate key '\(key)'", at: keyOffset) }
+            let duplicate: Bool
+            if keys.count < Self.linearKeyCheckLimit {
+                duplicate = keys.contains(key)
+            } else {
+                if seen.isEmpty { seen = Set(keys) }
+                duplicate = !seen.insert(key).inserted
+            }
+            keys.append(key)
+            guard !duplicate else { throw fault("duplicate key '\(key)'", at: keyOffset) }
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after key")
             skipWhitespace()

@@ -114,6 +114,25 @@ public final class JSONStore: PersistentStore {
         memory.state.sync { $0 = state }
     }
 
+    /// The model the store folder at `url` records, read from `_Metadata.json` alone (no
+    /// entity file is read: opening the whole store for its model reads every object).
+    /// - Throws: ``JSONStoreError`` naming the file (and for a bad file the line and column),
+    ///   also when the folder is no store or its metadata has no model.
+    public static func recordedModel(url: URL) throws -> ManagedObjectModel {
+        try FileKind.requireStorePath(url.path, directories: true)
+        let folder = JSONStoreFolder(url: url.standardizedFileURL)
+        switch try folderState(folder) {
+        case .store: break
+        case .empty: throw JSONStoreError.missingStore(path: folder.path, reason: "an empty folder, not a store (a JSON store folder holds _Metadata.json; a Quarry SQLite store is a file)")
+        case .absent: throw JSONStoreError.missingStore(path: folder.path, reason: "no store here")
+        }
+        let metadataFile = try folder.read(JSONStoreFolder.metadataName)
+        guard let model = try JSONStoreMetadata.decode(metadataFile, folder: folder.path).1 else {
+            throw metadataFile.fault(metadataFile.document.root, "the store metadata has no 'model' and no model was given")
+        }
+        return model
+    }
+
     /// Opens the store read-only or read-write (a shorthand for ``init(url:model:options:)``).
     public convenience init(url: URL, model: ManagedObjectModel?, readOnly: Bool) throws {
         var options = Options()

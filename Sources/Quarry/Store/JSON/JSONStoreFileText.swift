@@ -49,21 +49,21 @@ struct JSONStoreFileText {
     }
 
     /// The members of `node`, which must be an object.
-    func members(of node: JSONDocument.Node, _ what: String) throws -> [(key: String, keyOffset: Int, value: JSONDocument.Node)] {
-        guard case .object(let members) = node.kind else { throw fault(node, "expected \(what) as an object, found \(node.typeName)") }
+    func members(of node: JSONDocument.Node, _ what: @autoclosure () -> String) throws -> [(key: String, keyOffset: Int, value: JSONDocument.Node)] {
+        guard case .object(let members) = node.kind else { throw fault(node, "expected \(what()) as an object, found \(node.typeName)") }
         return members
     }
 
     /// The string `node` holds.
-    func string(_ node: JSONDocument.Node, _ what: String) throws -> String {
-        guard case .string(let s) = node.kind else { throw fault(node, "expected \(what) as a string, found \(node.typeName)") }
+    func string(_ node: JSONDocument.Node, _ what: @autoclosure () -> String) throws -> String {
+        guard case .string(let s) = node.kind else { throw fault(node, "expected \(what()) as a string, found \(node.typeName)") }
         return s
     }
 
     /// The integer `node` holds.
-    func integer(_ node: JSONDocument.Node, _ what: String) throws -> Int64 {
+    func integer(_ node: JSONDocument.Node, _ what: @autoclosure () -> String) throws -> Int64 {
         guard case .number(let text) = node.kind, let value = Int64(text) else {
-            throw fault(node, "expected \(what) as an integer, found \(node.typeName)")
+            throw fault(node, "expected \(what()) as an integer, found \(node.typeName)")
         }
         return value
     }
