@@ -99,7 +99,9 @@ extension SQLiteStore {
         do {
             // Names were checked when the store was made; one converted from a database Quarry did
             // not make keeps that database's names (``ManagedObjectModel/NamePolicy/anyText``).
-            model = try ManagedObjectModel(ModelDefinition(jsonText: json, path: "\(path) (Z_METADATA.model)"), namePolicy: .anyText)
+            model = try StoredModelCache.model(for: json) {
+                try ManagedObjectModel(ModelDefinition(jsonText: $0, path: "\(path) (Z_METADATA.model)"), namePolicy: .anyText)
+            }
         } catch {
             throw corrupt("stored model: \(error)")
         }
