@@ -13,7 +13,7 @@ enum MigrationConsole {
         guard url.pathExtension == "xcdatamodeld" else { return nil }
         let history = try ModelVersionHistory.load(xcodeBundleAt: url)
         for skipped in history.skipped {
-            FileHandle.standardError.write(Data("quarry: warning: \(ControlEscaping.escaped(skipped.description))\n".utf8))
+            FileHandle.standardError.write(Data("quarry: warning: \(ConsoleText.escapedLines(skipped.description))\n".utf8))
         }
         return history
     }

@@ -96,7 +96,7 @@ struct ModelCommand: ParsableCommand {
         case .xcode:
             let folder = URL(fileURLWithPath: output!)
             for loss in model.definition.xcodeContentsLosses() {
-                FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped(loss.description))\n".utf8))
+                FileHandle.standardError.write(Data("quarry: \(ConsoleText.escapedLines(loss.description))\n".utf8))
             }
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)

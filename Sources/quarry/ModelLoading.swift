@@ -24,7 +24,7 @@ enum ModelLoading {
             // The engine cannot name the command line's way out; the command line can.
             let hint = warning.name == ModelWarning.unregisteredTransformer
                 ? " (--transformer NAME=keyed-archive reads them through a built-in transformer)" : ""
-            FileHandle.standardError.write(Data("quarry: \(ControlEscaping.escaped(warning.description))\(hint)\n".utf8))
+            FileHandle.standardError.write(Data("quarry: \(ConsoleText.escapedLines(warning.description))\(hint)\n".utf8))
         }
     }
 

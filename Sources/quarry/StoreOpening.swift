@@ -29,7 +29,7 @@ enum StoreOpening {
         }
         let database = try ForeignDatabase.open(path: path, candidates: candidates)
         for warning in database.warnings {
-            FileHandle.standardError.write(Data("quarry: warning: \(ControlEscaping.escaped(warning))\n".utf8))
+            FileHandle.standardError.write(Data("quarry: warning: \(ConsoleText.escapedLines(warning))\n".utf8))
         }
         return database
     }

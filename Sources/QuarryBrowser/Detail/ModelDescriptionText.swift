@@ -87,13 +87,36 @@ public struct ModelDescriptionText: Sendable {
         var flags = [a.isOptional ? "optional" : "required"]
         if a.isTransient { flags.append("transient") }
         if a.isIndexed { flags.append("indexed") }
-        if let value = a.defaultValue { flags.append("default \(value)") }
+        if let value = a.defaultValue { flags.append("default \(Self.defaultText(value))") }
         if let min = a.minValue { flags.append("min \(Self.number(min))") }
         if let max = a.maxValue { flags.append("max \(Self.number(max))") }
         if let regex = a.regularExpression { flags.append("regex \(regex)") }
         if let renamed = a.renamingIdentifier { flags.append("renamed from \(renamed)") }
         if a.preservesValueInHistoryOnDeletion { flags.append("kept in history on deletion") }
         return [a.name, a.type.rawValue, flags.joined(separator: "  ")]
+    }
+
+    /// A default as the description shows it: a string's line breaks, tabs and other control
+    /// characters (and backslashes) as backslash escapes, so the default stays on its line and
+    /// no terminal control reaches the screen (`'a\tb\nc'`).
+    static func defaultText(_ value: Value) -> String {
+        guard case .string(let text) = value else { return "\(value)" }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            case "\r": escaped += "\\r"
+            case "\\": escaped += "\\\\"
+            default:
+                if scalar.properties.generalCategory == .control {
+                    escaped += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return "'" + escaped + "'"
     }
 
     private func relationshipColumns(_ r: RelationshipDescription) -> [String] {
