@@ -29,7 +29,7 @@ struct SQLiteQueryCompiler {
         if let filter = SQLiteQueryBuilder(layout: layout).entityFilter(query, table: table, alias: "t0") { select.filters.append(filter) }
         if let predicate = query.predicate {
             try predicate.checkNesting()
-            select.filters.append(try condition(predicate, entity: query.entity, alias: "t0"))
+            select.filters.append(try condition(predicate.normalized, entity: query.entity, alias: "t0"))
         }
         if let ids = query.restrictedTo {
             // One JSON array, not one parameter per ID: any number of IDs fits.
@@ -143,11 +143,10 @@ struct SQLiteQueryCompiler {
             if r.count > SQLiteInList.inlineLimit, let list = SQLiteInList(r) {
                 return list.membership(of: l, options: options)
             }
-            var parts = [left]
-            for item in r { parts.append(left); parts.append(folded(item)) }
-            return join(parts) { texts in
-                "(" + stride(from: 1, to: texts.count, by: 2).map { "\(texts[$0]) IS \(texts[$0 + 1])" }.joined(separator: " OR ") + ")"
-            }
+            // A list JSON cannot carry (binary data, NaN…): one `IS` per item, grouped so any
+            // length stays within SQLite's expression depth.
+            let tests = r.map { item in join([left, folded(item)]) { "(\($0[0]) IS \($0[1]))" } }
+            return Self.balanced(tests[...], glue: " OR ")
         case .between:
             guard r.count == 2 else { throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}") }
             return join([left, folded(r[0]), left, folded(r[1])]) { "COALESCE(\($0[0]) >= \($0[1]) AND \($0[2]) <= \($0[3]), 0)" }
