@@ -13,6 +13,8 @@
 ///   bounds the tightest one and inequalities one `NOT … IN`. `ANY k p OR ANY k q` is
 ///   `ANY k (p OR q)`, `ALL k p AND ALL k q` is `ALL k (p AND q)` and `NONE k p AND NONE k q`
 ///   is `NONE k (p OR q)`, so those combine the same way.
+/// - An `AND` of `OR`s that each bound one key path is led by the tightest of those bounds
+///   (``PredicateTermFolding/hoistingBounds(_:)``), which implies them all.
 /// - Bounds combine only when their constants are of one kind (all integers, all doubles, all
 ///   strings, …) and never `nil` or NaN, so which is tightest is the order both back ends use.
 ///
@@ -59,6 +61,7 @@ enum PredicateNormalizer {
             return isAnd ? .falsePredicate : .truePredicate
         }
         terms = PredicateTermFolding.fold(terms, isAnd: isAnd)
+        if isAnd { terms = PredicateTermFolding.hoistingBounds(terms) }
         switch terms.count {
         case 0: return isAnd ? .truePredicate : .falsePredicate
         case 1: return terms[0]

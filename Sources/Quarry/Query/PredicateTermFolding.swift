@@ -19,7 +19,7 @@ enum PredicateTermFolding {
     }
 
     /// The kinds of constants whose order is the same in both back ends and total.
-    private enum ConstantKind: Hashable {
+    enum ConstantKind: Hashable {
         case integer, double, string, bool, date, uuid, uri
     }
 
@@ -82,7 +82,7 @@ enum PredicateTermFolding {
         return false
     }
 
-    private static func kind(of v: Value) -> ConstantKind? {
+    static func kind(of v: Value) -> ConstantKind? {
         switch v {
         case .integer: return .integer
         case .double(let d): return d.isNaN ? nil : .double
@@ -136,7 +136,7 @@ enum PredicateTermFolding {
     /// Whether bound `c` should replace `best`: the larger lower bound (or smaller upper bound)
     /// when keeping the tightest, the other way round for the loosest; on equal constants the
     /// strict operator is the tighter.
-    private static func isBetter(_ c: PredicateComparison, than best: PredicateComparison, lower: Bool,
+    static func isBetter(_ c: PredicateComparison, than best: PredicateComparison, lower: Bool,
                                  tightest: Bool, options: ComparisonOptions) -> Bool {
         guard case .constant(let v) = c.rhs, case .constant(let b) = best.rhs else { return false }
         let order = ValueOrdering.compare(v, b, options: options)

@@ -139,6 +139,20 @@ struct PredicateNormalizerTests {
         #expect((try ObjectPredicate(format: "name == 'a' OR NOT FALSEPREDICATE")).normalized == .truePredicate)
     }
 
+    @Test("an AND of ORs that each bound one key path is led by the tightest bound, tightest ORs first")
+    func hoistedBounds() throws {
+        let chain = try ObjectPredicate(format: "(price > 3 OR name == 'a') AND volume == 1 AND (price > 7 OR name == 'b') AND (price >= 7 OR name == 'c')")
+        #expect(chain.normalized == (try ObjectPredicate(format:
+            "(price > 7 OR ((price > 7 OR name == 'b') AND (price >= 7 OR name == 'c') AND (price > 3 OR name == 'a'))) AND volume == 1")))
+        let long = try ObjectPredicate(format: (0..<5_000).map { "(price > \($0) OR name BEGINSWITH 'A\($0)')" }.joined(separator: " AND "))
+        guard case .or(let parts) = long.normalized, case .and(let ordered)? = parts.last else {
+            Issue.record("not hoisted")
+            return
+        }
+        #expect(parts.first == (try ObjectPredicate(format: "price > 4999")))
+        #expect(ordered.first == (try ObjectPredicate(format: "price > 4999 OR name BEGINSWITH 'A4999'")) && ordered.count == 5_000)
+    }
+
     @Test("an IN list SQLite's JSON cannot carry runs at any length (2,000 prices and an infinity)")
     func longListJSONCannotCarry() throws {
         let store = TestStore(.sqlite)
@@ -155,6 +169,31 @@ struct PredicateNormalizerTests {
             #expect(fetched.count == 30)
             let ored = ObjectPredicate.or(prices.map { .comparison(PredicateComparison(.keyPath("price"), .equal, $0)) })
             #expect(try context.fetch(FetchRequest(entityName: "Ticker", predicate: ored)).count == 30)
+        }
+    }
+
+    @Test("string operators with a long pattern select the same rows in SQLite and in memory")
+    func longPatterns() throws {
+        let store = TestStore(.sqlite)
+        let context = try store.context()
+        let long = String(repeating: "ab", count: 40)
+        try context.performAndWait {
+            for (n, name) in ["x" + long + "y", long, "a" + long, String(long.dropLast()), "é" + long, nil].enumerated() {
+                let t = try context.insert(Ticker.self)
+                t.symbol = "T\(n)"
+                t.name = name
+            }
+            try context.save()
+            let entity = context.model.entity(named: "Ticker")!
+            let all = try context.objects(ofEntity: "Ticker")
+            for op in [ComparisonOperator.beginsWith, .endsWith, .contains, .like] {
+                for pattern in [long, "*" + long + "*", String(repeating: "?", count: 80), "?" + long, "é" + long] {
+                    let predicate = ObjectPredicate.comparison(PredicateComparison(.keyPath("name"), op, .constant(.string(pattern))))
+                    let sql = Set(try context.fetchObjectIDs(FetchRequest(entityName: "Ticker", predicate: predicate)))
+                    let evaluator = try PredicateEvaluator(predicate, entity: entity, model: context.model)
+                    #expect(sql == Set(all.filter(evaluator.evaluate).map(\.objectID)), "\(op.rawValue) \(pattern)")
+                }
+            }
         }
     }
 

@@ -151,7 +151,27 @@ struct SQLiteQueryCompiler {
             guard r.count == 2 else { throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}") }
             return join([left, folded(r[0]), left, folded(r[1])]) { "COALESCE(\($0[0]) >= \($0[1]) AND \($0[2]) <= \($0[3]), 0)" }
         case .beginsWith, .endsWith, .contains, .like, .matches:
-            return join([l, r[0]]) { "quarry_match('\(op.rawValue)', \($0[0]), \($0[1]), \(flags))" }
+            let call = join([l, r[0]]) { "quarry_match('\(op.rawValue)', \($0[0]), \($0[1]), \(flags))" }
+            // Each call copies the pattern into Swift: a long constant one (a pasted megabyte)
+            // is not handed over for the rows too short to match it.
+            if options.isEmpty, case .string(let pattern)? = r[0].constant?.storage,
+               let least = Self.leastMatchingBytes(op, pattern: pattern), least >= 64 {
+                return SQLiteFragment(sql: "CASE WHEN length(CAST(\(l.sql) AS BLOB)) >= \(least) THEN \(call.sql) ELSE 0 END",
+                                      arguments: l.arguments + call.arguments)
+            }
+            return call
+        }
+    }
+
+    /// The fewest UTF-8 bytes a text needs to satisfy `text op pattern` without options:
+    /// the pattern's bytes for the byte-wise operators, one per character other than `*` for
+    /// `LIKE` (a character matches a canonically equivalent one, which may be shorter); `nil`
+    /// for `MATCHES`.
+    private static func leastMatchingBytes(_ op: ComparisonOperator, pattern: String) -> Int? {
+        switch op {
+        case .beginsWith, .endsWith, .contains: return pattern.utf8.count
+        case .like: return pattern.reduce(0) { $1 == "*" ? $0 : $0 + 1 }
+        default: return nil
         }
     }
 
