@@ -65,6 +65,8 @@ let package = Package(
             name: "quarry-bench",
             dependencies: [
                 "Quarry",
+                // `filter-scale`: a demo store, and the filter prompt taking a paste.
+                "QuarryDemo", "QuarryTUI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // The raw side of `pg-import`.

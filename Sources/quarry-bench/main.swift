@@ -17,6 +17,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "export": runExportScenario,
     "history-cost": runHistoryCostScenario,
     "remote-merge": runRemoteMergeScenario,
+    "filter-scale": runFilterScaleScenario,
 ]
 #if PostgreSQL
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).

@@ -39,9 +39,12 @@ enum SubjectPredicate<Subject: PredicateSubject> {
 
     /// Like ``compile(_:entity:model:)``, with a closure that throws
     /// ``QueryError/regexTooCostly(pattern:)`` when a `MATCHES` exceeds its step budget.
-    static func compileThrowing(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) throws -> Bool {
+    /// `normalizing: false` evaluates the tree as written (tests compare it with the
+    /// normalized form, ``ObjectPredicate/normalized``).
+    static func compileThrowing(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel,
+                                normalizing: Bool = true) throws -> (Subject) throws -> Bool {
         try p.checkNesting()
-        return try node(p, entity: entity, model: model)
+        return try node(normalizing ? p.normalized : p, entity: entity, model: model)
     }
 
     private static func node(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) throws -> Bool {

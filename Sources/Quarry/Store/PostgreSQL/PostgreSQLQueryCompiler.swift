@@ -119,7 +119,7 @@ struct PostgreSQLQueryCompiler {
         }
         if let predicate = query.predicate {
             try predicate.checkNesting()
-            select.filters.append(try condition(predicate, entity: query.entity, alias: "t0"))
+            select.filters.append(try condition(predicate.normalized, entity: query.entity, alias: "t0"))
         }
         if let ids = query.restrictedTo {
             select.filters.append(ids.isEmpty ? "false" : "t0.\"Z_PK\" = ANY(\(bind(.integers(ids.map(\.primaryKey)))))")

@@ -29,7 +29,7 @@ struct SQLiteQueryCompiler {
         if let filter = SQLiteQueryBuilder(layout: layout).entityFilter(query, table: table, alias: "t0") { select.filters.append(filter) }
         if let predicate = query.predicate {
             try predicate.checkNesting()
-            select.filters.append(try condition(predicate, entity: query.entity, alias: "t0"))
+            select.filters.append(try condition(predicate.normalized, entity: query.entity, alias: "t0"))
         }
         if let ids = query.restrictedTo {
             // One JSON array, not one parameter per ID: any number of IDs fits.
@@ -143,16 +143,35 @@ struct SQLiteQueryCompiler {
             if r.count > SQLiteInList.inlineLimit, let list = SQLiteInList(r) {
                 return list.membership(of: l, options: options)
             }
-            var parts = [left]
-            for item in r { parts.append(left); parts.append(folded(item)) }
-            return join(parts) { texts in
-                "(" + stride(from: 1, to: texts.count, by: 2).map { "\(texts[$0]) IS \(texts[$0 + 1])" }.joined(separator: " OR ") + ")"
-            }
+            // A list JSON cannot carry (binary data, NaN…): one `IS` per item, grouped so any
+            // length stays within SQLite's expression depth.
+            let tests = r.map { item in join([left, folded(item)]) { "(\($0[0]) IS \($0[1]))" } }
+            return Self.balanced(tests[...], glue: " OR ")
         case .between:
             guard r.count == 2 else { throw QueryError.invalidOperand("BETWEEN needs a list of two values, like {1, 10}") }
             return join([left, folded(r[0]), left, folded(r[1])]) { "COALESCE(\($0[0]) >= \($0[1]) AND \($0[2]) <= \($0[3]), 0)" }
         case .beginsWith, .endsWith, .contains, .like, .matches:
-            return join([l, r[0]]) { "quarry_match('\(op.rawValue)', \($0[0]), \($0[1]), \(flags))" }
+            let call = join([l, r[0]]) { "quarry_match('\(op.rawValue)', \($0[0]), \($0[1]), \(flags))" }
+            // Each call copies the pattern into Swift: a long constant one (a pasted megabyte)
+            // is not handed over for the rows too short to match it.
+            if options.isEmpty, case .string(let pattern)? = r[0].constant?.storage,
+               let least = Self.leastMatchingBytes(op, pattern: pattern), least >= 64 {
+                return SQLiteFragment(sql: "CASE WHEN length(CAST(\(l.sql) AS BLOB)) >= \(least) THEN \(call.sql) ELSE 0 END",
+                                      arguments: l.arguments + call.arguments)
+            }
+            return call
+        }
+    }
+
+    /// The fewest UTF-8 bytes a text needs to satisfy `text op pattern` without options:
+    /// the pattern's bytes for the byte-wise operators, one per character other than `*` for
+    /// `LIKE` (a character matches a canonically equivalent one, which may be shorter); `nil`
+    /// for `MATCHES`.
+    private static func leastMatchingBytes(_ op: ComparisonOperator, pattern: String) -> Int? {
+        switch op {
+        case .beginsWith, .endsWith, .contains: return pattern.utf8.count
+        case .like: return pattern.reduce(0) { $1 == "*" ? $0 : $0 + 1 }
+        default: return nil
         }
     }
 
