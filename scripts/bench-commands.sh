@@ -17,6 +17,10 @@
 #                 own CREATE statements grow with the schema they join, so creation cannot be
 #                 faster than that); `quarry migrate --yes` to the model with one attribute
 #                 added (migrate-10k-seconds).
+#   paste         The browser on the demo store in tmux (its own server socket, 120x40): `f`,
+#                 then a 1 MB bracketed paste (`tmux paste-buffer -p`) into the filter prompt,
+#                 timed until the prompt shows the paste's last characters
+#                 (filter-paste-terminal-seconds).
 # Usage: bash scripts/bench-commands.sh --quarry PATH --bench PATH [--rows N] [--entities N] [--work DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,10 +38,12 @@ done
 [ -x "$quarry" ] || { echo "bench-commands.sh: no quarry binary at '$quarry'" >&2; exit 2; }
 [ -x "$bench" ] || { echo "bench-commands.sh: no quarry-bench binary at '$bench'" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "bench-commands.sh: sqlite3 is needed (apt-get install sqlite3)" >&2; exit 1; }
+command -v tmux >/dev/null || { echo "bench-commands.sh: tmux is needed (apt-get install tmux)" >&2; exit 1; }
+socket="quarry-bench-commands-$$"
 own_work=0
 if [ -z "$work" ]; then work=$(mktemp -d); own_work=1; fi
 work="$work/commands"; mkdir -p "$work"
-trap '[ "$own_work" = 1 ] && rm -rf "$(dirname "$work")"; true' EXIT
+trap 'tmux -L "$socket" kill-server 2>/dev/null || true; [ "$own_work" = 1 ] && rm -rf "$(dirname "$work")"; true' EXIT
 
 # timed SECONDS_VAR COMMAND...: runs COMMAND (its output to $work/last.out), seconds into SECONDS_VAR.
 timed() {
@@ -84,3 +90,27 @@ echo "figure model-10k-scaling $(awk -v q="$model_quarter" -v w="$model_json" -v
 echo "figure create-10k-seconds $create"
 echo "figure create-10k-vs-sqlite $(divide "$raw_create" "$create")"
 echo "figure migrate-10k-seconds $migrate"
+
+echo "paste: 1 MB into the filter prompt, in tmux"
+capture() { tmux -L "$socket" capture-pane -p -t paste; }
+# wait_for PATTERN SECONDS: polls the screen every 10 ms; fails the script past the deadline.
+wait_for() {
+  local deadline=$(( $(date +%s) + $2 ))
+  until capture | grep -q -- "$1"; do
+    [ "$(date +%s)" -lt "$deadline" ] || { echo "bench-commands.sh: no '$1' on the screen within $2 s"; capture | tail -3; exit 1; }
+    sleep 0.01
+  done
+}
+tmux -L "$socket" new-session -d -s paste -x 120 -y 40 "$quarry browse $work/source.sqlite --entity Ticker"
+wait_for "row 1/" 60
+tmux -L "$socket" send-keys -t paste f
+wait_for "filter:" 10
+{ printf 'name == "'; head -c 1048576 /dev/zero | tr '\0' 'a'; printf 'ZZEND'; } >"$work/paste.txt"
+tmux -L "$socket" load-buffer -b big "$work/paste.txt"
+start=$(date +%s.%N)
+tmux -L "$socket" paste-buffer -p -b big -t paste
+wait_for "ZZEND" 120
+pasted=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+tmux -L "$socket" kill-server 2>/dev/null || true
+echo "  the prompt showed the end of the 1 MB paste after ${pasted} s"
+echo "figure filter-paste-terminal-seconds $pasted"

@@ -15,6 +15,7 @@ declare -A bench_targets=(
   [browse-idle-cpu]="<= 0 ticks"
   [convert-json]=">= 0.5"         [model-10k-seconds]="<= 2 s"   [model-10k-xcode-seconds]="<= 2 s"
   [model-10k-scaling]=">= 0.67"
+  [filter-worst-seconds]="<= 1 s"  [filter-paste-seconds]="<= 1 s"  [filter-paste-terminal-seconds]="<= 1 s"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -57,7 +58,15 @@ declare -A bench_meanings=(
   [create-10k-seconds]="quarry create, 10,000 entities, s"
   [create-10k-vs-sqlite]="sqlite3 running the schema / quarry create"
   [migrate-10k-seconds]="quarry migrate, 10,000 entities, one added, s"
+  [filter-worst-seconds]="filter: the slowest family, s"
+  [filter-paste-seconds]="filter prompt: 1 MB paste, in process, s"
+  [filter-paste-terminal-seconds]="filter prompt: 1 MB paste through tmux, s"
 )
+# Every filter family of quarry-bench filter-scale: under a second each (issue 34, item 22).
+for family in and-bounds or-equal or-keys in-list to-one-and and-of-or between-or any-or none-and like matches literal nesting not-chain; do
+  bench_targets[filter-$family-seconds]="<= 1 s"
+  bench_meanings[filter-$family-seconds]="filter: $family, parse to fetched, s"
+done
 
 bench_rows=()
 

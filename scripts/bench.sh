@@ -65,6 +65,7 @@ quick_arguments() {
     history-cost) echo --n 20000 --rounds 2 ;;
     pg-import) echo --n 10000 --rounds 1 ;;
     frc-update|frc-update-rounds|frc-vs-grdb|remote-merge|pg-remote-merge) echo --n 100000 --rounds 3 ;;
+    filter-scale) echo --n 20000 ;;
     migrate-add|migrate-copy|export|fetch-ids) echo --n 100000 --rounds 1 ;;
     *) echo --n 100000 ;;
   esac
@@ -103,7 +104,7 @@ run_scenario() { # run_scenario NAME: runs it, records its figures or its failur
   fi
   local found=0
   while read -r figure value; do record "$figure" "$value"; found=1; done < <(
-    awk '$1 == "ratio" { print $2, $3 }' "$out"; extra_figures "$name" "$out")
+    awk '$1 == "ratio" || $1 == "figure" { print $2, $3 }' "$out"; extra_figures "$name" "$out")
   [ "$found" = 1 ] || record_failure "$name" "no figure in its output"
 }
 

@@ -22,6 +22,16 @@ extension CursesTerminal {
     func drainInput() {
         var readAny = false
         while isRunning, !isSuspended {
+            if pasteCollector != nil {
+                // Inside a bracketed paste: read it straight from the terminal, in large reads.
+                let paste = readPasteDirectly()
+                readAny = readAny || paste.readAny
+                guard paste.ended else {
+                    if !readAny { checkForHangUp() }
+                    return
+                }
+                continue
+            }
             var value: wint_t = 0
             let status = wget_wch(quarry_stdscr(), &value)
             let input: KeyDecoder.Input
@@ -51,6 +61,7 @@ extension CursesTerminal {
         switch input {
         case .keyCode(BracketedPaste.startKeyCode):
             pasteBuffer = ""
+            pasteCollector = PasteCollector()
             return true
         case .keyCode(BracketedPaste.endKeyCode):
             guard let text = pasteBuffer else { return true }
@@ -63,6 +74,35 @@ extension CursesTerminal {
             guard pasteBuffer != nil else { return false }
             if let scalar = Unicode.Scalar(value) { pasteBuffer?.unicodeScalars.append(scalar) }
             return true
+        }
+    }
+
+    /// Reads what the terminal has of the paste being received, in large reads (curses reads a
+    /// byte per system call), up to its end marker: then the paste is delivered and the bytes
+    /// that followed the marker are given back to curses, in order. `ended` is `false` when the
+    /// terminal has nothing more for now (the paste goes on at the next input); `readAny` says
+    /// whether anything was read.
+    ///
+    /// Only what the terminal says is waiting (`FIONREAD`) is read, so the read never blocks.
+    /// curses holds no byte of the paste: it read the start marker a byte at a time and stopped
+    /// at its end.
+    private func readPasteDirectly() -> (ended: Bool, readAny: Bool) {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var readAny = false
+        while true {
+            var waiting: Int32 = 0
+            guard ioctl(ttyDescriptor, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return (false, readAny) }
+            let count = chunk.withUnsafeMutableBytes { read(ttyDescriptor, $0.baseAddress, min(Int(waiting), $0.count)) }
+            guard count > 0 else { return (false, readAny) }
+            readAny = true
+            guard let (text, rest) = pasteCollector?.append(chunk[..<count]) else { continue }
+            let pasted = (pasteBuffer ?? "") + text
+            pasteCollector = nil
+            pasteBuffer = nil
+            // Pushed back last first: curses returns them first in, first out.
+            for byte in rest.reversed() { _ = ungetch(Int32(byte)) }
+            handler?(.paste(pasted))
+            return (true, true)
         }
     }
 

@@ -59,6 +59,8 @@ public final class CursesTerminal: TerminalBackend {
     public private(set) var usesAsciiGlyphs = false
     /// The text of a bracketed paste being received (between `ESC[200~` and `ESC[201~`).
     var pasteBuffer: String?
+    /// The rest of that paste, read straight from the terminal (see ``PasteCollector``).
+    var pasteCollector: PasteCollector?
     /// Whether clicks and the wheel are reported (``MouseReporting``).
     public let reportsMouse: Bool
     /// The body of a mouse report being received (after `ESC[<`, up to its `M` or `m`).
