@@ -164,9 +164,14 @@ func runRemoteMergeWriter(_ arguments: [String]) throws {
 /// A writer mode's `--n N --k K --store STORE`.
 func writerArguments(_ arguments: [String], usage: String) throws -> (store: String, n: Int, k: Int) {
     var values: [String: String] = [:]
-    var i = 0
-    while i + 1 < arguments.count { values[String(arguments[i].dropFirst(2))] = arguments[i + 1]; i += 2 }
-    guard let store = values["store"], let n = values["n"].flatMap(Int.init), let k = values["k"].flatMap(Int.init) else {
+    var index = 0
+    while index + 1 < arguments.count {
+        let key: String = String(arguments[index].dropFirst(2))
+        let value: String = arguments[index + 1]
+        values.updateValue(value, forKey: key)
+        index += 2
+    }
+    guard let store = values["store"], let n = values["n"].flatMap({ Int($0) }), let k = values["k"].flatMap({ Int($0) }) else {
         throw BenchError.usage(usage)
     }
     return (store, n, k)

@@ -46,7 +46,8 @@ extension SQLiteStore {
     ///
     /// - its pages are not the file's page size (any SQLite file);
     /// - in a marked Quarry store (see ``LogOwnershipMark``): a committed frame of page 1
-    ///   carries another store's tag, or its save counts do not continue the file's: a log
+    ///   carries another store's tag (or none, after the log's first tagged frame or in a log
+    ///   with no tagged frame), or its save counts do not continue the file's: a log
     ///   replays onto the file as it was when the log began, so the file's count must be the
     ///   one just before the log's first page 1 or one the log already reached (a checkpoint
     ///   copied part of it).
@@ -69,10 +70,16 @@ extension SQLiteStore {
         guard log.pageSize == file.pageSize else {
             throw StoreError.mismatchedLog(path: path, reason: "its pages are \(log.pageSize) bytes, the file's \(file.pageSize)")
         }
-        guard file.applicationID != 0, let first = log.firstPageFrames.first, let last = log.firstPageFrames.last else { return true }
-        if let other = log.firstPageFrames.first(where: { $0.applicationID != file.applicationID }) {
+        let frames = log.firstPageFrames
+        guard file.applicationID != 0, let last = frames.last else { return true }
+        // A new store's first commits (GRDB's opening write among them) come before the one that
+        // tags it: untagged frames before the first tagged one are its own. A log with no tagged
+        // frame cannot have tagged the file, and a tag never goes back to none.
+        let firstTagged = frames.firstIndex { $0.applicationID != 0 } ?? frames.startIndex
+        if let other = frames[firstTagged...].first(where: { $0.applicationID != file.applicationID }) {
             throw StoreError.mismatchedLog(path: path, reason: "it was written for the store tagged \(hex(other.applicationID)), the file is the store tagged \(hex(file.applicationID))")
         }
+        let first = frames[firstTagged]
         let span = last.userVersion &- first.userVersion
         guard file.userVersion &- (first.userVersion &- 1) <= span &+ 1 else {
             throw StoreError.mismatchedLog(path: path, reason: "it holds saves \(first.userVersion) to \(last.userVersion) of this store, the file is at save \(file.userVersion): the file was replaced (restored from a copy?) after the log was written")

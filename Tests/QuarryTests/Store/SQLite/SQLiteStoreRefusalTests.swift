@@ -232,4 +232,27 @@ struct SQLiteStoreRefusalTests {
         let second = try SQLiteStore(url: url, model: TestModels.tickers())
         #expect(try second.count(for: StoreQuery(entity: second.model.entity(named: "Sector")!)) == 1)
     }
+
+    /// GRDB's opening write and the schema commit come before the commit that tags a new
+    /// store, so a new store's log starts with untagged frames of page 1: they are its own (the
+    /// benchmark of an export, opening such a store while its creator was still open, was
+    /// refused).
+    @Test("a new store's log, whose first commits come before the one that tags it, is its own: a copy of the live store opens")
+    func newStoresLogIsItsOwn() throws {
+        let url = dir.file("new.sqlite")
+        let writer = try SQLiteStore(url: url, model: TestModels.tickers())
+        _ = try writer.insert([ChangeMaker(model: writer.model).insert("Sector", ["name": .string("Tech")])])
+        let frames = try #require(try WriteAheadLog.read(path: url.path + "-wal")).firstPageFrames
+        // What this test is about: an untagged page 1 before the tagged ones.
+        #expect(frames.first?.applicationID == 0)
+        #expect(frames.last?.applicationID != 0)
+        // A checkpoint copies the tagged page 1 into the file and leaves the log as it is.
+        try DatabaseQueue(path: url.path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+        #expect(SQLiteStore.fileHeaderFields(path: url.path)?.applicationID == frames.last?.applicationID)
+        let copy = dir.file("copy.sqlite")
+        try FileManager.default.copyItem(at: url, to: copy)
+        try FileManager.default.copyItem(atPath: url.path + "-wal", toPath: copy.path + "-wal")
+        let reopened = try SQLiteStore(url: copy, model: TestModels.tickers())
+        #expect(try reopened.count(for: StoreQuery(entity: reopened.model.entity(named: "Sector")!)) == 1)
+    }
 }
