@@ -31,7 +31,6 @@ struct ModelResolver {
         // Each entity's own properties are checked (and its attributes' defaults coerced) once,
         // the first time a chain reaches it; its descendants only add them and look for clashes.
         var ownAttributes = [[AttributeDescription]?](repeating: nil, count: entities.count)
-        var checked = [Bool](repeating: false, count: entities.count)
 
         var result: [EntityDescription] = []
         result.reserveCapacity(entities.count)
@@ -44,6 +43,7 @@ struct ModelResolver {
             var names = Set<String>()
             for levelIndex in chain {
                 let level = entities[levelIndex]
+                let firstVisit = ownAttributes[levelIndex] == nil
                 if let own = ownAttributes[levelIndex] {
                     for a in own {
                         guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
@@ -61,14 +61,13 @@ struct ModelResolver {
                     attributes += own
                 }
                 for r in level.relationships {
-                    if !checked[levelIndex] {
+                    if firstVisit {
                         guard isValid(r.name) else { throw ModelError.invalidName("\(level.name).\(r.name)") }
                     }
                     guard names.insert(r.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: r.name) }
-                    if !checked[levelIndex] { try check(r, of: levelIndex, indexByName: indexByName, hierarchy: hierarchy) }
+                    if firstVisit { try check(r, of: levelIndex, indexByName: indexByName, hierarchy: hierarchy) }
                     relationships.append(r)
                 }
-                checked[levelIndex] = true
                 indexes += level.indexes
                 constraints += level.uniquenessConstraints
             }

@@ -87,10 +87,7 @@ public final class JSONStore: PersistentStore {
         case .store:
             break
         case .absent, .empty:
-            // An empty folder is most often a wrong path, not a store to be: say what it is.
-            let what = folderState == .empty
-                ? "an empty folder, not a store (a JSON store folder holds _Metadata.json; a Quarry SQLite store is a file)"
-                : "no store here"
+            let what = Self.notAStore(folderState)
             guard let model else { throw JSONStoreError.missingStore(path: folder.path, reason: "\(what), and no model was given to create one") }
             guard !options.readOnly else { throw JSONStoreError.missingStore(path: folder.path, reason: "\(what), and a read-only store is never created") }
             try Self.create(folder, model: model)
@@ -121,16 +118,21 @@ public final class JSONStore: PersistentStore {
     public static func recordedModel(url: URL) throws -> ManagedObjectModel {
         try FileKind.requireStorePath(url.path, directories: true)
         let folder = JSONStoreFolder(url: url.standardizedFileURL)
-        switch try folderState(folder) {
-        case .store: break
-        case .empty: throw JSONStoreError.missingStore(path: folder.path, reason: "an empty folder, not a store (a JSON store folder holds _Metadata.json; a Quarry SQLite store is a file)")
-        case .absent: throw JSONStoreError.missingStore(path: folder.path, reason: "no store here")
-        }
+        let state = try folderState(folder)
+        guard state == .store else { throw JSONStoreError.missingStore(path: folder.path, reason: notAStore(state)) }
         let metadataFile = try folder.read(JSONStoreFolder.metadataName)
         guard let model = try JSONStoreMetadata.decode(metadataFile, folder: folder.path).1 else {
             throw metadataFile.fault(metadataFile.document.root, "the store metadata has no 'model' and no model was given")
         }
         return model
+    }
+
+    /// What a folder holding no store is, for the user: an empty folder is most often a wrong
+    /// path, not a store to be.
+    private static func notAStore(_ state: FolderState) -> String {
+        state == .empty
+            ? "an empty folder, not a store (a JSON store folder holds _Metadata.json; a Quarry SQLite store is a file)"
+            : "no store here"
     }
 
     /// Opens the store read-only or read-write (a shorthand for ``init(url:model:options:)``).
