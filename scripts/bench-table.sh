@@ -16,6 +16,7 @@ declare -A bench_targets=(
   [convert-json]=">= 0.5"         [model-10k-seconds]="<= 2 s"   [model-10k-xcode-seconds]="<= 2 s"
   [model-10k-scaling]=">= 0.67"
   [filter-worst-seconds]="<= 1 s"  [filter-paste-seconds]="<= 1 s"  [filter-paste-terminal-seconds]="<= 1 s"
+  [outside-write-worst-seconds]="<= 1 s"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -61,6 +62,8 @@ declare -A bench_meanings=(
   [filter-worst-seconds]="filter: the slowest family, s"
   [filter-paste-seconds]="filter prompt: 1 MB paste, in process, s"
   [filter-paste-terminal-seconds]="filter prompt: 1 MB paste through tmux, s"
+  [outside-write-p50-seconds]="outside write → shown beside an importer, p50, s"
+  [outside-write-worst-seconds]="outside write → shown beside an importer, worst of 20, s"
 )
 # Every filter family of quarry-bench filter-scale: under a second each (issue 34, item 22).
 for family in and-bounds or-equal or-keys in-list to-one-and and-of-or between-or any-or none-and like matches literal nesting not-chain; do

@@ -18,6 +18,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "history-cost": runHistoryCostScenario,
     "remote-merge": runRemoteMergeScenario,
     "filter-scale": runFilterScaleScenario,
+    "outside-write": runOutsideWriteScenario,
 ]
 #if PostgreSQL
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).

@@ -69,7 +69,13 @@ struct DemoCommand: AsyncParsableCommand {
             stack = try PersistentStack(model: model, options: try PostgreSQLStoreOpening.stackOptions(store!))
         } else {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            stack = try PersistentStack(model: model, storeURL: url)
+            var options = PersistentStack.Options()
+            options.storeURL = url
+            // Seeding alone watches for nobody's commits; a watcher would also queue a merge for
+            // the checkpoint below, and that merge, still pending at exit, kept the main store's
+            // connections open: the `-wal` and `-shm` stayed beside the file now and then.
+            options.watchesRemoteChanges = !seedOnly
+            stack = try PersistentStack(model: model, options: options)
         }
         // Two demos started at once on a new store must not both seed it: the check and the
         // seeding run under an exclusive lock on the store's folder (never on the store file
