@@ -73,12 +73,12 @@ struct CommandMessageClarityTests {
         let importer = try SpawnedProcess(quarry, ["demo", "--import-only", "--rate", "400", "--store", store])
         // Its first save shows that the signal handlers are installed (before them, SIGTERM's
         // default action would end it with 143 too, proving nothing).
-        let saved = try await TmuxHarness.poll(timeout: .seconds(30)) {
+        let saved = try await TmuxHarness.poll(timeout: .seconds(120)) {
             importer.standardOutput.contains("save ") || !importer.isRunning ? true : nil
         }
         #expect(saved == true && importer.isRunning, "no save within 30 s: \(importer.standardError)")
         importer.send(SIGTERM)
-        let ended = try await TmuxHarness.poll(timeout: .seconds(30)) { importer.isRunning ? nil : true }
+        let ended = try await TmuxHarness.poll(timeout: .seconds(120)) { importer.isRunning ? nil : true }
         #expect(ended == true, "still running 30 s after SIGTERM")
         guard ended == true else { importer.send(SIGKILL); return }
         #expect(importer.waitForExit() == 128 + SIGTERM, "\(importer.standardError)")

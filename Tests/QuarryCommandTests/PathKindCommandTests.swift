@@ -23,7 +23,7 @@ struct PathKindCommandTests {
     func runWithDeadline(_ arguments: [String]) async throws -> (status: Int32?, error: String) {
         let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"))
         let process = try SpawnedProcess(executable, arguments)
-        let ended = try await TmuxHarness.poll(timeout: .seconds(20)) { process.isRunning ? nil : true }
+        let ended = try await TmuxHarness.poll(timeout: .seconds(120)) { process.isRunning ? nil : true }
         guard ended == true else {
             process.send(SIGKILL)
             process.waitForExit()

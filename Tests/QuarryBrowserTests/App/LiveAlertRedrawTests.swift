@@ -66,7 +66,7 @@ struct LiveAlertRedrawTests {
         let app = BrowserApp(browser: f.browser, backend: terminal)
         defer { app.stop() }
         try app.start()
-        let first = try await firstFrame(of: terminal.frames, within: .seconds(30), "the first frame") { _ in true }
+        let first = try await firstFrame(of: terminal.frames, within: .seconds(120), "the first frame") { _ in true }
         #expect(first.lines.last?.contains("import paused") == false)
 
         let browser = f.browser
@@ -74,7 +74,7 @@ struct LiveAlertRedrawTests {
             alert.text.withLock { $0 = "import paused: store busy" }
             browser.liveStateDidChange()
         }
-        let paused = try await firstFrame(of: terminal.frames, within: .seconds(30), "the alert") {
+        let paused = try await firstFrame(of: terminal.frames, within: .seconds(120), "the alert") {
             $0.lines.last?.contains("import paused: store busy") == true
         }
         #expect(paused.lines.last?.contains("row 1/30") == true)
@@ -83,7 +83,7 @@ struct LiveAlertRedrawTests {
             alert.text.withLock { $0 = nil }
             browser.liveStateDidChange()
         }
-        let resumed = try await firstFrame(of: terminal.frames, within: .seconds(30), "the alert gone") {
+        let resumed = try await firstFrame(of: terminal.frames, within: .seconds(120), "the alert gone") {
             $0.lines.last?.contains("import paused") == false
         }
         #expect(resumed.lines.last?.contains("row 1/30") == true)

@@ -20,12 +20,12 @@ struct ColumnScrollEndToEndTests {
         #expect(screen[1].hasPrefix("symbol"))
         let columns = try #require(screen.compactMap { $0.firstMatch(of: /col \d+\/(\d+)/).flatMap { Int($0.1) } }.first)
         for _ in 1..<columns { try tmux.send("l") }
-        screen = try await e2e.waitFor(tmux, "the column cursor on the last column", timeout: 30) { s in
+        screen = try await e2e.waitFor(tmux, "the column cursor on the last column") { s in
             s.contains { $0.contains("col \(columns)/\(columns)") } && !s[1].hasPrefix("symbol")
         }
 
         try tmux.tmux("resize-window", "-t", tmux.session, "-x", "160", "-y", "30")
-        screen = try await e2e.waitFor(tmux, "the header from the first column at 160 columns", timeout: 30) { s in
+        screen = try await e2e.waitFor(tmux, "the header from the first column at 160 columns") { s in
             s.count > 1 && s[1].hasPrefix("symbol") && s[1].contains("sector")
         }
         #expect(screen.contains { $0.contains("col \(columns)/\(columns)") })

@@ -31,7 +31,7 @@ struct DateOnlyEndToEndTests {
         // Rows sort by name: Lem, then Le Guin.
         try tmux.send("j")
         try tmux.send("Enter")
-        screen = try await e2e.waitFor(tmux, "the detail page", timeout: 20) { s in s.contains { $0.contains("│ born") && $0.contains("1929-10-21") } }
+        screen = try await e2e.waitFor(tmux, "the detail page") { s in s.contains { $0.contains("│ born") && $0.contains("1929-10-21") } }
         expectNoShiftedDate(screen)
         try tmux.send("Escape")
         try tmux.send("q")
@@ -68,7 +68,7 @@ struct DateOnlyEndToEndTests {
         try tmux.send("Tab")
         try e2e.type(tmux, " K.", enter: false)
         try tmux.send("C-s")
-        screen = try await e2e.waitFor(tmux, "the saved row", timeout: 20) { s in s.contains { $0.contains("Ursula K.") && $0.contains("1929-10-21") } }
+        screen = try await e2e.waitFor(tmux, "the saved row") { s in s.contains { $0.contains("Ursula K.") && $0.contains("1929-10-21") } }
         expectNoShiftedDate(screen)
         try tmux.send("q")
         #expect(try await tmux.waitForSessionEnd())

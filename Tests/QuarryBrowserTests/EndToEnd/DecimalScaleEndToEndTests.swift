@@ -57,7 +57,7 @@ struct DecimalScaleEndToEndTests {
         // Fields in name order (name, price): the caret is at the end of name.
         try e2e.type(tmux, "s", enter: false)
         try tmux.send("C-s")
-        _ = try await e2e.waitFor(tmux, "the saved row", timeout: 20) { s in s.contains { $0.contains("pens") && $0.contains("12.50") } }
+        _ = try await e2e.waitFor(tmux, "the saved row") { s in s.contains { $0.contains("pens") && $0.contains("12.50") } }
         try tmux.send("q")
         #expect(try await tmux.waitForSessionEnd())
         let exported = try CommandRunner.run(URL(fileURLWithPath: quarry), ["export", store, "--entity", "Item", "--format", "jsonl"])

@@ -25,7 +25,7 @@ struct StatusWrapEndToEndTests {
         defer { tmux.shutDown() }
         try tmux.start("\(try e2e.quarry()) browse \(store) --entity Ticker --sort symbol --theme \(theme.path)", statusLine: false)
         // The message's first lines on rows of their own, its last beside the position.
-        let screen = try await e2e.waitFor(tmux, "the whole theme error", timeout: 30) { screen in
+        let screen = try await e2e.waitFor(tmux, "the whole theme error") { screen in
             let rows = Array(screen.prefix(20).suffix(wrapped.count))
             return rows.dropLast() == wrapped.dropLast().map { " " + $0 } && rows.last?.contains(wrapped.last!) == true
         }
@@ -36,7 +36,7 @@ struct StatusWrapEndToEndTests {
         try tmux.send("Enter")
         let error = "cannot compare 'price' (Double) with the string 'abc' at column 9"
         let lines = DisplayWidth.wrap(error, toWidth: 60)
-        let filterScreen = try await e2e.waitFor(tmux, "the whole filter error", timeout: 30) { screen in
+        let filterScreen = try await e2e.waitFor(tmux, "the whole filter error") { screen in
             Array(screen.prefix(20).suffix(lines.count + 1)) == lines + ["filter: price > 'abc'"]
         }
         #expect(filterScreen.prefix(20).joined(separator: " ").contains("at column 9"))

@@ -11,7 +11,7 @@ struct ThemeCommandEndToEndTests {
 
     /// Waits for the status line to say the theme is `name` (not the `:` line typing it).
     func waitForTheme(_ tmux: TmuxHarness, _ name: String) async throws {
-        _ = try await e2e.waitFor(tmux, "the status line to say \"theme \(name)\"", timeout: 30) { screen in
+        _ = try await e2e.waitFor(tmux, "the status line to say \"theme \(name)\"") { screen in
             screen.contains { $0.hasPrefix(" row ") && ($0.hasSuffix("  theme \(name)") || $0.contains("  theme \(name) ")) }
         }
     }
@@ -40,7 +40,7 @@ struct ThemeCommandEndToEndTests {
 
         try e2e.type(tmux, ":theme mi", enter: false)
         try tmux.send("Tab")
-        _ = try await e2e.waitFor(tmux, "Tab to complete the user's theme", timeout: 30) { $0.contains { $0.hasPrefix(":theme mine") } }
+        _ = try await e2e.waitFor(tmux, "Tab to complete the user's theme") { $0.contains { $0.hasPrefix(":theme mine") } }
         try tmux.send("Enter")
         try await waitForTheme(tmux, "mine")
         // Its own header colour (#5f0087 is xterm colour 54), over light's other slots.
