@@ -261,7 +261,8 @@ public final class FetchedResultsController: @unchecked Sendable {
         results.id(at: sectionStarts[path.section] + path.row)
     }
 
-    /// The object at `path`, loading its batch (`fetchBatchSize`) if it is a fault.
+    /// The object at `path`, loading its batch (`fetchBatchSize`) if it is a fault, with the
+    /// destinations of the request's `relationshipKeyPathsForPrefetching` for the whole batch.
     public func object(at path: RowPath) -> ManagedObject {
         context.checkQueue()
         let i = sectionStarts[path.section] + path.row
@@ -271,6 +272,9 @@ public final class FetchedResultsController: @unchecked Sendable {
             let start = i - i % size
             let batch = results.ids(in: start..<min(results.count, start + size)).map { context.object(with: $0) }
             try? context.faultIn(batch)
+            // As a fetch does: the request's relationships for the whole batch, a query per
+            // relationship instead of one per destination as each row's is read.
+            for path in fetchRequest.relationshipKeyPathsForPrefetching { try? context.prefetch(path, from: batch) }
         }
         return object
     }

@@ -147,6 +147,10 @@ final class ResultsTable {
         // No sort key (nothing of the entity sorts): the controller keeps object-ID order.
         var request = FetchRequest(entityName: query.entityName, predicate: try query.predicate(), sortDescriptors: query.effectiveSort)
         request.fetchBatchSize = 50
+        // Every to-one relationship is a column: their destinations are read for a batch at once.
+        if let entity = context.model.entity(named: query.entityName) {
+            request.relationshipKeyPathsForPrefetching = entity.relationships.filter { !$0.isToMany }.map(\.name)
+        }
         return try FetchedResultsController(fetchRequest: request, context: context, sectionNameKeyPath: query.sectionKey, cacheName: cacheName)
     }
 

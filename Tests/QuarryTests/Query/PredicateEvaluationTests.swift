@@ -211,4 +211,35 @@ struct BatchedFetchTests {
             #expect(objects[20...].allSatisfy { $0.isFault })
         }
     }
+
+    @Test("a controller's batch also loads the request's prefetched relationships, for that batch only", arguments: StoreKind.allCases)
+    func controllerBatchPrefetches(kind: StoreKind) throws {
+        let context = try TestStore(kind).context()
+        try context.performAndWait {
+            for i in 0..<6 {
+                let sector = try context.insert(Sector.self)
+                sector.name = "S\(i)"
+                let t = try context.insert(Ticker.self)
+                t.symbol = "T\(i)"
+                t.sector = sector
+            }
+            try context.save()
+            context.reset()
+            var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
+            request.fetchBatchSize = 3
+            request.relationshipKeyPathsForPrefetching = ["sector"]
+            let controller = try FetchedResultsController(fetchRequest: request, context: context)
+            try controller.performFetch()
+            // Held here: a context keeps unchanged objects only while someone holds them.
+            let held = controller.snapshot.items[0].map { context.object(with: $0) }
+            let first = controller.object(at: RowPath(section: 0, row: 1))
+            #expect(first === held[1])
+            #expect(held[0..<3].allSatisfy { !$0.isFault } && held[3...].allSatisfy(\.isFault), "one batch of three loaded")
+            let sector = try #require(first.entity.relationshipIndex("sector"))
+            let sectorIDs = held[0..<3].compactMap { $0.toOne[sector] }
+            #expect(sectorIDs.count == 3)
+            #expect(Set(context.prefetchedSnapshots.keys) == Set(sectorIDs), "the batch's sectors came with it, and only they")
+            #expect(try first.object(forKey: "sector")?["name"] == .string("S1"))
+        }
+    }
 }
