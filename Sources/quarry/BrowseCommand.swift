@@ -135,9 +135,8 @@ struct BrowseCommand: AsyncParsableCommand {
     /// SQLite also creates). That needs `--model` and is refused with `--read-only`.
     static func needsCreating(_ url: URL, model: String?, readOnly: Bool) throws -> Bool {
         let path = url.path
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let isEmptyFile = attributes?[.type] as? FileAttributeType == .typeRegular
-            && (attributes?[.size] as? NSNumber)?.int64Value == 0
+        let file = FileKind(path: path)
+        let isEmptyFile = !file.isSymbolicLink && file.kind == .regularFile && file.size == 0
         guard !StoreCreation.somethingExists(at: path) || isEmptyFile else { return false }
         let what = isEmptyFile ? "an empty file" : "no such file"
         guard model != nil else {

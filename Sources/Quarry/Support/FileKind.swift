@@ -29,6 +29,11 @@ public struct FileKind: Equatable, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// Whether the path itself is a symbolic link.
     public let isSymbolicLink: Bool
+    /// The size in bytes of what the path names (`nil` when nothing is there): read with
+    /// `stat`, without the owner and group name lookups `FileManager.attributesOfItem` makes.
+    public let size: Int64?
+    /// The permission bits of what the path names (`nil` when nothing is there).
+    public let permissions: mode_t?
 
     /// Looks at `path` (nothing is opened).
     public init(path: String) {
@@ -36,8 +41,12 @@ public struct FileKind: Equatable, Sendable, CustomStringConvertible {
         isSymbolicLink = lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         guard stat(path, &info) == 0 else {
             kind = .missing
+            size = nil
+            permissions = nil
             return
         }
+        size = Int64(info.st_size)
+        permissions = info.st_mode & 0o7777
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regularFile
         case S_IFDIR: kind = .directory

@@ -31,7 +31,7 @@ final class ForeignSnapshot: Sendable {
     ///   ``StoreError/mismatchedLog(path:reason:)`` when it cannot belong to the file.
     static func make(path: String) throws -> ForeignSnapshot {
         let log = path + "-wal"
-        let logSize = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.int64Value ?? 0
+        let logSize = FileKind(path: log).size ?? 0
         guard logSize > 0 else {
             return ForeignSnapshot(uri: SQLiteStore.fileURI(path) + "?immutable=1", copyFolder: nil)
         }

@@ -91,7 +91,7 @@ extension SQLiteStore {
     /// with `immutable=1` (no locks, nothing created), or `nil` for a file too short to have a
     /// header or one SQLite cannot read alone (the look itself then reports what is wrong).
     static func fileHeaderFields(path: String) -> DatabaseHeaderFields? {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        let size = Int(FileKind(path: path).size ?? 0)
         guard size >= 100 else { return nil }
         var db: OpaquePointer?
         defer { sqlite3_close_v2(db) }

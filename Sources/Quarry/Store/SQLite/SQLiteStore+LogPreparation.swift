@@ -17,13 +17,20 @@ extension SQLiteStore {
     /// locks on it. Called for Quarry stores only, which are always in WAL mode.
     static func prepareLogForWriting(path: String) throws {
         let log = path + "-wal"
-        let size = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? NSNumber)?.intValue
+        let size = FileKind(path: log).size
         guard size == nil || size == 0, let header = fileHeaderFields(path: path) else { return }
         let bytes = WALHeader.fresh(pageSize: header.pageSize)
         do {
-            // Never over a log that another connection wrote meanwhile: only an empty one.
+            // Never over a log that another connection wrote meanwhile: only an empty one, or
+            // a new one made here (`O_EXCL`), with the store file's permissions as SQLite does.
             if size == nil {
-                guard FileManager.default.createFile(atPath: log, contents: bytes) else { throw CocoaError(.fileWriteUnknown) }
+                let descriptor = open(log, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, FileKind(path: path).permissions ?? 0o644)
+                if descriptor < 0 {
+                    if errno == EEXIST { return }
+                    throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+                }
+                let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                try handle.write(contentsOf: bytes)
             } else {
                 let handle = try FileHandle(forUpdating: URL(fileURLWithPath: log))
                 defer { try? handle.close() }

@@ -71,7 +71,7 @@ extension SQLiteStore {
     /// The size in bytes of the store at `url`, its write-ahead log included (0 when missing).
     public static func fileSize(url: URL) -> Int64 {
         [url.path, url.path + "-wal"].reduce(0) { total, path in
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+            let size = FileKind(path: path).size ?? 0
             return total + size
         }
     }
