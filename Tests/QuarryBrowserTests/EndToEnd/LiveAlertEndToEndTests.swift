@@ -39,6 +39,8 @@ struct LiveAlertEndToEndTests {
                 \(try demo.screen().joined(separator: "\n"))
                 the locker's screen was:
                 \(try locker.screen().joined(separator: "\n"))
+                the demo's threads were:
+                \((try? TmuxHarness.run(["ps", "-L", "-o", "pid,tid,stat,wchan:32,comm", "-C", "quarry"]).output) ?? "(ps failed)")
                 """)
             return
         }
