@@ -9,8 +9,7 @@ extension FetchedResultsController {
     ///    results only, read with a `LIMIT` (the sort index answers it without reading the
     ///    rest), become the results at once, with ``isComplete`` `false`: a screen shows while
     ///    the full index is built. They are not updated live until the index is installed.
-    /// 1. *Index*, on a thread of its own at a lower priority (so a screen drawn from the preview
-    ///    meanwhile keeps the cores): the controller's cache file when it is still valid
+    /// 1. *Index*, on a background queue: the controller's cache file when it is still valid
     ///    (see ``cacheName``), else the store query producing the sorted index (IDs and sort
     ///    keys), run under `cancellation`, which stops it within a few thousand SQLite steps
     ///    (on PostgreSQL: once the server acts on `pg_cancel_backend`);
@@ -62,8 +61,7 @@ extension FetchedResultsController {
             }
         }
         let source = IndexSource(controller: self, query: query)
-        // At a lower priority: the first screen is drawn from the preview meanwhile.
-        YieldingThread.start(name: "Quarry.FetchedResultsController index") {
+        DispatchQueue.global(qos: .userInitiated).async {
             let outcome = Result { try cancellation.run { try source.index() } }
             self.context.perform {
                 recording.cancel()
