@@ -31,8 +31,16 @@ struct LiveAlertEndToEndTests {
         try locker.tmux("send-keys", "-t", locker.session, "-l", "BEGIN IMMEDIATE; ")
         try locker.send("Enter")
 
-        // No key goes to the browser from here on. (A loaded machine may take a while to run the
-        // locker's BEGIN; the locker's screen is shown too if the alert never comes.)
+        // The lock is held once the locker's prompt is back after its BEGIN. (On a loaded
+        // machine the importer's back-to-back saves can keep it waiting a minute: the alert's
+        // own wait starts only then.)
+        let locked = try await e2e.waitFor(locker, "the locker's BEGIN to return", timeout: 300) { s in
+            let lines = s.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return lines.contains { $0.hasPrefix("sqlite> BEGIN IMMEDIATE;") } && lines.last == "sqlite>"
+        }
+        #expect(!locked.contains { $0.contains("Error") }, "the locker took the lock: \(locked)")
+
+        // No key goes to the browser from here on.
         if try await demo.waitForScreen(timeout: .seconds(120), { $0.contains { $0.contains("import paused: store busy") } }) == nil {
             Issue.record("""
                 timed out waiting for the alert; the demo's screen was:
