@@ -108,26 +108,6 @@ struct RemoteChangeTests {
         #expect(try !PersistentStack(model: Self.model, options: options).watchesRemoteChanges)
     }
 
-    @Test("a watching stack, once released, leaves neither -wal nor -shm beside its store")
-    func releasedWatchingStackLeavesNoLog() throws {
-        let directory = TemporaryDirectory()
-        let url = directory.file("store.sqlite")
-        try Self.seed(url, tickers: 3)
-        for round in 1...3 {
-            do {
-                let stack = try Self.stack(url)
-                #expect(stack.watchesRemoteChanges)
-                let context = stack.temporaryContext()
-                let count = try context.performAndWait { try context.count(for: FetchRequest(entityName: "Ticker")) }
-                #expect(count == 3)
-            }
-            // The last connection to close deletes the log (a store's neighbours are part of
-            // what a command that changes nothing must leave as it found them).
-            let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
-            #expect(left == ["store.sqlite"], "round \(round)")
-        }
-    }
-
     // How soon each shows (within a second, issue 34 item 1) is timed by `quarry-bench outside-write`;
     // here a write that is never shown fails after 30 s (a loaded CI machine took over a second).
     @Test("writes that bypass Quarry, each between an importer's saves in another stack, are each seen")
