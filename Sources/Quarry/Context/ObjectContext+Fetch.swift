@@ -123,7 +123,7 @@ extension ObjectContext {
             }
             level = next
         }
-        let faults = level.filter { $0.faulted && prefetchedSnapshots[$0.objectID] == nil }
+        let faults = level.filter(\.faulted)
         let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
         for object in faults {
             guard let s = snapshots[object.objectID] else { continue }

@@ -78,17 +78,8 @@ extension ObjectContext {
     /// Loads the values of every fault among `objects` in one batch per entity.
     public func faultIn(_ objects: [ManagedObject]) throws {
         checkQueue()
-        var faults = objects.filter { $0.faulted && $0.managedObjectContext === self }
+        let faults = objects.filter { $0.faulted && $0.managedObjectContext === self }
         guard !faults.isEmpty else { return }
-        // Snapshots loaded ahead (prefetching, a controller's preview) first; the store for the rest.
-        if !prefetchedSnapshots.isEmpty {
-            faults = faults.filter { object in
-                guard let s = prefetchedSnapshots.removeValue(forKey: object.objectID) else { return true }
-                object.install(s, keepingChanges: false)
-                return false
-            }
-            guard !faults.isEmpty else { return }
-        }
         let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
         for object in faults {
             if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }

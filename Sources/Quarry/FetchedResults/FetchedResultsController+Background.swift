@@ -89,22 +89,6 @@ extension FetchedResultsController {
         results = try SortedResults.fetch(first, from: context.coordinator.store, sortKeys: fetchRequest.sortDescriptors)
         isComplete = results.count < count
         rebuildSections()
-        loadFirstBatchAhead()
-    }
-
-    /// Reads the first batch of the preview (and its prefetched relationships) now, before the
-    /// full index takes the store's reader: kept as the context's prefetched snapshots, they
-    /// serve the first screen's faults without a query (and without opening another reader
-    /// connection while the index holds the first).
-    private func loadFirstBatchAhead() {
-        let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
-        let batch = results.ids(in: 0..<min(results.count, size)).map { context.object(with: $0) }
-        let faults = batch.filter(\.isFault)
-        guard !faults.isEmpty else { return }
-        try? context.faultIn(faults)
-        for path in fetchRequest.relationshipKeyPathsForPrefetching { try? context.prefetch(path, from: faults) }
-        // Held only here: once released, each comes back as a fault served by its snapshot.
-        for object in faults { if let s = object.committed { context.prefetchedSnapshots[object.objectID] = s } }
     }
 }
 

@@ -212,36 +212,6 @@ struct BatchedFetchTests {
         }
     }
 
-    @Test("a controller's preview reads its first batch ahead; the first screen's faults take it without another read")
-    func previewLoadsFirstBatchAhead() throws {
-        let context = try TestStore(.sqlite).context()
-        try context.performAndWait {
-            for i in 0..<10 {
-                let sector = try context.insert(Sector.self)
-                sector.name = "S\(i)"
-                let t = try context.insert(Ticker.self)
-                t.symbol = "T\(i)"
-                t.sector = sector
-            }
-            try context.save()
-            context.reset()
-            var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
-            request.fetchBatchSize = 4
-            request.relationshipKeyPathsForPrefetching = ["sector"]
-            let controller = try FetchedResultsController(fetchRequest: request, context: context)
-            // The full index is installed later, on this queue: the preview is what is read here.
-            controller.performFetch(cancellation: QueryCancellation(), previewCount: 8) { _ in }
-            let ids = controller.snapshot.items[0]
-            #expect(ids.count == 8)
-            #expect(ids[0..<4].allSatisfy { context.prefetchedSnapshots[$0] != nil }, "the first batch was read ahead")
-            #expect(ids[4...].allSatisfy { context.prefetchedSnapshots[$0] == nil }, "and only it")
-            let first = controller.object(at: RowPath(section: 0, row: 0))
-            #expect(!first.isFault && first["symbol"] == .string("T0"))
-            #expect(ids[0..<4].allSatisfy { context.prefetchedSnapshots[$0] == nil }, "taken by the batch's fault")
-            #expect(try first.object(forKey: "sector")?["name"] == .string("S0"))
-        }
-    }
-
     @Test("a controller's batch also loads the request's prefetched relationships, for that batch only", arguments: StoreKind.allCases)
     func controllerBatchPrefetches(kind: StoreKind) throws {
         let context = try TestStore(kind).context()
