@@ -48,7 +48,7 @@ struct LiveAlertEndToEndTests {
                 the locker's screen was:
                 \(try locker.screen().joined(separator: "\n"))
                 the demo's threads were:
-                \((try? TmuxHarness.run(["ps", "-L", "-o", "pid,tid,stat,wchan:32,comm", "-C", "quarry"]).output) ?? "(ps failed)")
+                \(ThreadDump.of(commandLineContaining: "demo --store \(store)"))
                 """)
             return
         }
