@@ -17,6 +17,7 @@ declare -A bench_targets=(
   [model-10k-scaling]=">= 0.67"
   [filter-worst-seconds]="<= 1 s"  [filter-paste-seconds]="<= 1 s"  [filter-paste-terminal-seconds]="<= 1 s"
   [outside-write-worst-seconds]="<= 1 s"
+  [chunked-import-growth-mb]="<= 50 MB"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -64,6 +65,7 @@ declare -A bench_meanings=(
   [filter-paste-terminal-seconds]="filter prompt: 1 MB paste through tmux, s"
   [outside-write-p50-seconds]="outside write → shown beside an importer, p50, s"
   [outside-write-worst-seconds]="outside write → shown beside an importer, worst of 20, s"
+  [chunked-import-growth-mb]="2M-row chunked import: resident rise after 100k, MB"
 )
 # Every filter family of quarry-bench filter-scale: under a second each (issue 34, item 22).
 for family in and-bounds or-equal or-keys in-list to-one-and and-of-or between-or any-or none-and like matches literal nesting not-chain; do

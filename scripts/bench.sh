@@ -66,6 +66,7 @@ quick_arguments() {
     pg-import) echo --n 10000 --rounds 1 ;;
     frc-update|frc-update-rounds|frc-vs-grdb|remote-merge|pg-remote-merge) echo --n 100000 --rounds 3 ;;
     filter-scale) echo --n 20000 ;;
+    chunked-import) echo --n 200000 ;;
     migrate-add|migrate-copy|export|fetch-ids) echo --n 100000 --rounds 1 ;;
     *) echo --n 100000 ;;
   esac

@@ -19,6 +19,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "remote-merge": runRemoteMergeScenario,
     "filter-scale": runFilterScaleScenario,
     "outside-write": runOutsideWriteScenario,
+    "chunked-import": runChunkedImportScenario,
 ]
 #if PostgreSQL
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).

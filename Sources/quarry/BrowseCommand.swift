@@ -45,6 +45,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Neither read nor write the sorted index in the cache ($XDG_CACHE_HOME/quarry/frc, kept per store and view so that reopening an unchanged store skips reading every row).")
     var noCache = false
 
+    @Option(name: .long, help: "How many rows are read from the store at once as they come into view.")
+    var batchSize: Int = BrowserConfiguration.defaultBatchSize
+
     @Flag(name: .long, help: "Ignore the mouse (clicks, the wheel), so the terminal selects text as usual.")
     var noMouse = false
 
@@ -58,6 +61,7 @@ struct BrowseCommand: AsyncParsableCommand {
 
     func validate() throws {
         if write, readOnly { throw ValidationError("--write and --read-only contradict each other") }
+        if batchSize < 1 { throw ValidationError("--batch-size must be at least 1 (got \(batchSize))") }
     }
 
     func run() async throws {
@@ -127,6 +131,7 @@ struct BrowseCommand: AsyncParsableCommand {
             filter: filter, isReadOnly: readOnly, startMessage: startMessage)
         configuration.usesIndexCache = !noCache
         configuration.usesMouse = !noMouse
+        configuration.batchSize = batchSize
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }

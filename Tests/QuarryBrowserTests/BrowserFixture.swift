@@ -17,7 +17,8 @@ struct BrowserFixture {
     /// With `firstScreenRows` > 0 the browser shows a preview of that many rows first, the full
     /// index arriving once the test yields the main queue (``Browser/fullIndexSettled()``).
     init(tickers: Int = 30, size: TerminalSize = TerminalSize(width: 120, height: 40), readOnly: Bool = false,
-         sectioned: Bool = true, firstScreenRows: Int = 0, historyFile: URL? = nil,
+         sectioned: Bool = true, firstScreenRows: Int = 0, historyFile: URL? = nil, usesIndexCache: Bool = false,
+         batchSize: Int = BrowserConfiguration.defaultBatchSize,
          names: (Int) -> String = { "Company \($0)" }) throws {
         var options = PersistentStack.Options()
         options.storeURL = directory.file("browse.sqlite")
@@ -46,6 +47,8 @@ struct BrowserFixture {
                                                  sectionKey: sectioned ? "sector.name" : nil, isReadOnly: readOnly)
         configuration.firstScreenRows = firstScreenRows
         configuration.historyFile = historyFile
+        configuration.usesIndexCache = usesIndexCache
+        configuration.batchSize = batchSize
         browser = try Browser(stack: stack, configuration: configuration)
         // Highlights last an hour here, so a slow machine never sees one expire mid-test.
         browser.table.flashDuration = 3600

@@ -37,6 +37,13 @@ public struct BrowserConfiguration: Sendable {
     /// Where the prompts' history is kept between runs (``PromptHistory/defaultFile(environment:)``
     /// for `quarry`); `nil` (the default) keeps it in memory only.
     public var historyFile: URL?
+    /// How many rows the table faults from the store at once (the controller's
+    /// ``FetchRequest/fetchBatchSize``, RBCoreDataAdditions' table batch size): drawing a row
+    /// that is still a fault reads its whole batch, and its to-one destinations, in one query.
+    /// `quarry browse --batch-size N` sets it; 50 by default (``defaultBatchSize``).
+    public var batchSize = BrowserConfiguration.defaultBatchSize
+    /// The table's batch size unless configured: a screenful or two of rows.
+    public static let defaultBatchSize = 50
     /// Whether clicks and the wheel are used (`--no-mouse` turns them off); the backend is made
     /// with mouse reporting accordingly.
     public var usesMouse = true

@@ -66,24 +66,28 @@ final class ResultsTable {
     /// The objects of the visible window, held so they stay registered in the main context: the
     /// smart merge refreshes them (and only them), and redrawing does not fault them again.
     private var visibleObjects: [ManagedObject] = []
+    /// How many rows the controller faults at once (``BrowserConfiguration/batchSize``).
+    let batchSize: Int
 
     /// A table for `query` on `context` (a main-queue context) with its controller made and
     /// attached, not yet fetched.
-    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?) throws {
+    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?, batchSize: Int) throws {
         self.context = context
+        self.batchSize = max(1, batchSize)
         let entity = try context.model.requireEntity(query.entityName)
         self.entity = entity
         self.query = query
         self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
-        self.controller = try Self.makeController(context: context, query: query, cacheName: cacheName)
+        self.controller = try Self.makeController(context: context, query: query, batchSize: self.batchSize, cacheName: cacheName)
         attach()
     }
 
     /// Opens the table for `query` on `context` (a main-queue context), with its whole index
     /// (read from the controller's cache `cacheName` when the store is unchanged since it was written).
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
-    convenience init(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws {
-        try self.init(opening: query, on: context, cacheName: cacheName)
+    convenience init(context: ObjectContext, query: TableQuery, cacheName: String? = nil,
+                     batchSize: Int = BrowserConfiguration.defaultBatchSize) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName, batchSize: batchSize)
         try controller.performFetch()
         recomputeLines()
         moveCursor(to: 0)
@@ -98,8 +102,9 @@ final class ResultsTable {
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown
     ///   entity, or the preview query's error.
     convenience init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
+                     batchSize: Int = BrowserConfiguration.defaultBatchSize,
                      cancellation: QueryCancellation = QueryCancellation(), onComplete: @escaping @MainActor (Error?) -> Void) throws {
-        try self.init(opening: query, on: context, cacheName: cacheName)
+        try self.init(opening: query, on: context, cacheName: cacheName, batchSize: batchSize)
         let controller = controller
         let outcome = PreviewOutcome()
         controller.performFetch(cancellation: cancellation, previewCount: previewRows) { [weak self] error in
@@ -143,10 +148,11 @@ final class ResultsTable {
         return true
     }
 
-    private static func makeController(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws -> FetchedResultsController {
+    private static func makeController(context: ObjectContext, query: TableQuery, batchSize: Int,
+                                       cacheName: String? = nil) throws -> FetchedResultsController {
         // No sort key (nothing of the entity sorts): the controller keeps object-ID order.
         var request = FetchRequest(entityName: query.entityName, predicate: try query.predicate(), sortDescriptors: query.effectiveSort)
-        request.fetchBatchSize = 50
+        request.fetchBatchSize = batchSize
         // Every to-one relationship is a column: their destinations are read for a batch at once.
         if let entity = context.model.entity(named: query.entityName) {
             request.relationshipKeyPathsForPrefetching = entity.relationships.filter { !$0.isToMany }.map(\.name)
@@ -165,7 +171,7 @@ final class ResultsTable {
     /// calling queue: for the first fetch and refetches; a query the user typed goes through
     /// ``beginReload(_:cancellation:completion:)``.
     func reload(_ newQuery: TableQuery) throws {
-        let newController = try Self.makeController(context: context, query: newQuery)
+        let newController = try Self.makeController(context: context, query: newQuery, batchSize: batchSize)
         try newController.performFetch()
         try install(newController, for: newQuery)
     }
@@ -178,7 +184,7 @@ final class ResultsTable {
     ///   query then stays in place.
     func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation,
                      completion: @escaping @MainActor @Sendable (Error?) -> Void) throws {
-        let newController = try Self.makeController(context: context, query: newQuery)
+        let newController = try Self.makeController(context: context, query: newQuery, batchSize: batchSize)
         newController.performFetch(cancellation: cancellation) { [weak self] error in
             MainActor.assumeIsolated {
                 guard let self else { return }

@@ -96,6 +96,11 @@ final class SortedResults {
     #endif
     /// How many results there are.
     var count = 0
+    #if DEBUG
+    /// How many times ``checkInvariantsInDebugBuilds()`` was called (it checks one call in a
+    /// stride that grows with ``count``).
+    var debugChecks = 0
+    #endif
     var freeHandles: [Int32] = []
 
     /// An index of `chunks` (in order, handles `0..<chunks.count`), holding `count` results
