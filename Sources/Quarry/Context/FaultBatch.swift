@@ -5,9 +5,13 @@ final class FaultBatch {
     let ids: [ObjectID]
     /// The batch size.
     let size: Int
+    /// The fetch's `relationshipKeyPathsForPrefetching`: loaded for each batch as it is
+    /// faulted in (as Core Data does), not for every result at fetch time.
+    let prefetching: [String]
 
-    init(ids: [ObjectID], size: Int) {
+    init(ids: [ObjectID], size: Int, prefetching: [String] = []) {
         self.ids = ids
         self.size = max(1, size)
+        self.prefetching = prefetching
     }
 }

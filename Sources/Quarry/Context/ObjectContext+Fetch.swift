@@ -55,19 +55,26 @@ extension ObjectContext {
     ///
     /// With `returnsObjectsAsFaults == false` every result is loaded in one batch; with a
     /// `fetchBatchSize` only the first batch is; relationship key paths to prefetch are loaded
-    /// in one batch per level.
+    /// in one batch per level: for every result, or with a `fetchBatchSize` for each batch as
+    /// it is loaded (Core Data's batched fetch prefetches per batch, so a fetch of a million
+    /// results does not load every destination up front).
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         let objects = try fetchObjectIDs(request).map(object(with:))
+        var prefetchedFrom = objects
         if !request.returnsObjectsAsFaults {
             try faultIn(objects)
         } else if request.fetchBatchSize > 0 {
             // Faults load a batch at a time: the first use of any object loads its batch.
-            let group = FaultBatch(ids: objects.map(\.objectID), size: request.fetchBatchSize)
+            let group = FaultBatch(ids: objects.map(\.objectID), size: request.fetchBatchSize,
+                                   prefetching: request.relationshipKeyPathsForPrefetching)
             for (i, o) in objects.enumerated() where o.faulted { o.faultBatch = (group, i) }
-            try faultIn(Array(objects.prefix(request.fetchBatchSize)))
+            let first = Array(objects.prefix(request.fetchBatchSize))
+            for o in first { o.faultBatch = nil }
+            try faultIn(first)
+            prefetchedFrom = first
         }
         for path in request.relationshipKeyPathsForPrefetching {
-            try prefetch(path, from: objects)
+            try prefetch(path, from: prefetchedFrom)
         }
         return objects
     }

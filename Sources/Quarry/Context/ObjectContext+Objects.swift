@@ -98,6 +98,9 @@ extension ObjectContext {
             if let snapshots = try? source.sourceSnapshots(for: faults.map(\.objectID)) {
                 for f in faults where f !== object { if let s = snapshots[f.objectID] { f.install(s, keepingChanges: false) } }
                 if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }
+                // The fetch's relationships to prefetch, for this batch. (A failed prefetch
+                // leaves the destinations faults, read one by one as they are used.)
+                for path in group.prefetching { try? prefetch(path, from: faults) }
                 return
             }
         }

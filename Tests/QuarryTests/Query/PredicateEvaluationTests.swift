@@ -212,6 +212,39 @@ struct BatchedFetchTests {
         }
     }
 
+    @Test("a batched fetch prefetches relationships per batch, as each batch is loaded, not for every result", arguments: StoreKind.allCases)
+    func fetchPrefetchesPerBatch(kind: StoreKind) throws {
+        let context = try TestStore(kind).context()
+        try context.performAndWait {
+            for i in 0..<7 {
+                let sector = try context.insert(Sector.self)
+                sector.name = "S\(i)"
+                let t = try context.insert(Ticker.self)
+                t.symbol = "T\(i)"
+                t.sector = sector
+            }
+            try context.save()
+            context.reset()
+            var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
+            request.fetchBatchSize = 3
+            request.relationshipKeyPathsForPrefetching = ["sector"]
+            let tickers = try context.fetch(request)
+            #expect(tickers.count == 7)
+            let sector = try #require(tickers[0].entity.relationshipIndex("sector"))
+            #expect(tickers[0..<3].allSatisfy { !$0.isFault } && tickers[3...].allSatisfy(\.isFault), "the first batch only")
+            let firstSectors = Set(tickers[0..<3].compactMap { $0.toOne[sector] })
+            #expect(Set(context.prefetchedSnapshots.keys) == firstSectors, "the first batch's sectors, and only they")
+            // Using an object of the second batch loads that batch and its sectors.
+            #expect(try tickers[4].value(forKey: "symbol") == .string("T4"))
+            #expect(tickers[3..<6].allSatisfy { !$0.isFault } && tickers[6].isFault)
+            let secondSectors = Set(tickers[3..<6].compactMap { $0.toOne[sector] })
+            #expect(secondSectors.count == 3)
+            #expect(Set(context.prefetchedSnapshots.keys) == firstSectors.union(secondSectors),
+                    "the second batch's sectors came with it; the third batch's did not")
+            #expect(try tickers[5].object(forKey: "sector")?["name"] == .string("S5"))
+        }
+    }
+
     @Test("a controller's batch also loads the request's prefetched relationships, for that batch only", arguments: StoreKind.allCases)
     func controllerBatchPrefetches(kind: StoreKind) throws {
         let context = try TestStore(kind).context()
