@@ -35,8 +35,18 @@ public final class PersistentStack: @unchecked Sendable {
         /// e.g. `URL(string: "postgres://quarry@db.example/quarry?schema=tickers")`) opens a
         /// PostgreSQL store whatever ``storeType`` says.
         public var storeURL: URL?
-        /// The store's name for the default location.
-        public var storeName = "quarry"
+        /// The store's name for the default location, ``PersistentStack/defaultStoreURL(name:type:)``
+        /// (`<storeName>.sqlite`; unused when ``storeURL`` is set). Unless set, the executable's
+        /// name (RTCoreDataStack names the store after the app; `quarry` when the process has
+        /// no name), and for a stack set up from a named model
+        /// (``PersistentStack/init(modelNamed:in:options:)``) the model's name, as na_ios's
+        /// model controller does (`Tickers.xcdatamodeld` → `Tickers.sqlite`).
+        public var storeName: String {
+            get { chosenStoreName ?? PersistentStack.executableName }
+            set { chosenStoreName = newValue }
+        }
+        /// The store name the caller set; `nil` leaves the name to the defaults ``storeName`` describes.
+        var chosenStoreName: String?
         /// Which store the stack opens (default ``StoreType/sqlite``).
         public var storeType: StoreType = .sqlite
         /// Keep the store in memory instead of SQLite: `storeType == .inMemory` (kept for
@@ -238,7 +248,7 @@ public final class PersistentStack: @unchecked Sendable {
             let main = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "main")
             return (main, writer)
         }
-        let url = options.storeURL ?? defaultStoreURL(name: options.storeName, type: options.storeType)
+        let url = options.resolvedStoreURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if let seed = options.seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
             try FileManager.default.copyItem(at: seed, to: url)
@@ -267,20 +277,6 @@ public final class PersistentStack: @unchecked Sendable {
         return context
     }
 
-    /// `$XDG_DATA_HOME/quarry/<name>.sqlite` (`~/.local/share/quarry/<name>.sqlite` when unset).
-    public static func defaultStoreURL(name: String) -> URL {
-        defaultStoreURL(name: name, type: .sqlite)
-    }
-
-    /// The default location of a store of `type`: `$XDG_DATA_HOME/quarry/<name>.sqlite`, or
-    /// `<name>.jsonstore` (a folder) for the JSON store (`~/.local/share` when `XDG_DATA_HOME` is unset).
-    public static func defaultStoreURL(name: String, type: StoreType) -> URL {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("quarry").appendingPathComponent("\(name).\(type == .json ? "jsonstore" : "sqlite")")
-    }
-
     /// Deletes the store files (a PostgreSQL store: drops its schema) and sets everything up again: new coordinators and a new main
     /// context (contexts handed out before are detached from the new store).
     public func destroyAndSetUp() throws {
@@ -288,14 +284,14 @@ public final class PersistentStack: @unchecked Sendable {
         // A database Quarry did not make is never deleted (nor written).
         if let database = options.foreignDatabase { throw StoreError.readOnly(path: database.path) }
         stopWatchingRemoteChanges()
-        let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName, type: options.storeType)
+        let url = options.resolvedStoreURL()
         switch options.storeType {
         case .inMemory:
             break
         case .postgreSQL:
             try destroyPostgreSQLStore(options: options)
         case .sqlite:
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            Self.removeSQLiteStoreFiles(at: url)
         case .json:
             // Only a JSON store folder is removed: a folder of anything else is left alone (and
             // the open below refuses it).
