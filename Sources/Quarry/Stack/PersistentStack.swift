@@ -60,11 +60,20 @@ public final class PersistentStack: @unchecked Sendable {
         /// ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off: opening such a store
         /// throws ``StoreError/modelMismatch(path:entities:)`` naming the entities that differ.
         /// The in-memory and JSON stores are never migrated (a JSON store made with another
-        /// model throws ``StoreError/modelMismatch(path:entities:)``).
+        /// model throws ``StoreError/modelMismatch(path:entities:)``). When ``onModelMismatch``
+        /// is set, it decides instead.
         public var automaticLightweightMigration = true
         /// The model's versions (an `.xcdatamodeld` bundle), so a store of any version migrates
         /// step by step when no direct mapping keeps its data.
         public var modelVersions: ModelVersionHistory?
+        /// Told when an existing store was made with another model than the stack's, and
+        /// decides what happens (M3CoreData's manager delegate): ``ModelMismatchDecision/migrate``,
+        /// ``ModelMismatchDecision/refuse`` or ``ModelMismatchDecision/replace``. It is called at
+        /// most once per open, on the thread setting the stack up, and never for a store that
+        /// matches, a new store, a read-only open or a foreign database. When set, it decides
+        /// instead of ``automaticLightweightMigration``. SQLite and JSON stores ask it (a JSON
+        /// store cannot migrate: `.migrate` throws as `.refuse` does); PostgreSQL stores do not.
+        public var onModelMismatch: (@Sendable (ModelMismatch) -> ModelMismatchDecision)?
         /// Called with the progress of a migration on open that copies rows.
         public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
         /// A database Quarry did not make to open instead of a store at ``storeURL`` (see
@@ -250,11 +259,9 @@ public final class PersistentStack: @unchecked Sendable {
         }
         let url = options.resolvedStoreURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if let seed = options.seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.copyItem(at: seed, to: url)
-        }
+        try copySeed(options, to: url)
         if options.storeType == .json {
-            let store = try JSONStore(url: url, model: model, readOnly: options.readOnly)
+            let store = try openJSONStore(url: url, model: model, options: options)
             return (StoreCoordinator(store: store, name: "main"), StoreCoordinator(store: store, name: "writer"))
         }
         var sqliteOptions = SQLiteStore.Options()
@@ -265,7 +272,9 @@ public final class PersistentStack: @unchecked Sendable {
         sqliteOptions.migrationProgress = options.migrationProgress
         sqliteOptions.recordsHistory = options.recordsPersistentHistory
         sqliteOptions.historyOrigin = options.historyOrigin ?? UUID()
-        let writer = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "writer")
+        // The writer's store opens first: it asks `onModelMismatch`, so the main one finds the
+        // store as decided.
+        let writer = StoreCoordinator(store: try openSQLiteStore(url: url, model: model, sqliteOptions: sqliteOptions, options: options), name: "writer")
         let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
         return (main, writer)
     }
