@@ -35,6 +35,8 @@ struct StoreNameTests {
         var options = PersistentStack.Options()
         options.storeName = name
         let stack = try PersistentStack(model: TestModels.tickers(), options: options)
+        // Wherever a regression put it, the store does not outlive the test.
+        defer { stack.storeURL.map(PersistentStack.removeSQLiteStoreFiles(at:)) }
         #expect(stack.storeURL == expected)
         #expect(FileManager.default.fileExists(atPath: expected.path))
     }
@@ -70,6 +72,7 @@ struct StoreNameTests {
         defer { PersistentStack.removeSQLiteStoreFiles(at: expected) }
         var options = PersistentStack.Options()
         let stack = try PersistentStack(modelNamed: model, in: folder.url, options: options)
+        defer { stack.storeURL.map(PersistentStack.removeSQLiteStoreFiles(at:)) }
         #expect(stack.storeURL == expected)
         // An explicit store URL wins over the model's name.
         options.storeURL = folder.url.appendingPathComponent("explicit.sqlite")
