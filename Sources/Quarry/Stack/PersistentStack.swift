@@ -35,8 +35,18 @@ public final class PersistentStack: @unchecked Sendable {
         /// e.g. `URL(string: "postgres://quarry@db.example/quarry?schema=tickers")`) opens a
         /// PostgreSQL store whatever ``storeType`` says.
         public var storeURL: URL?
-        /// The store's name for the default location.
-        public var storeName = "quarry"
+        /// The store's name for the default location, ``PersistentStack/defaultStoreURL(name:type:)``
+        /// (`<storeName>.sqlite`; unused when ``storeURL`` is set). Unless set, the executable's
+        /// name (RTCoreDataStack names the store after the app; `quarry` when the process has
+        /// no name), and for a stack set up from a named model
+        /// (``PersistentStack/init(modelNamed:in:options:)``) the model's name, as na_ios's
+        /// model controller does (`Tickers.xcdatamodeld` → `Tickers.sqlite`).
+        public var storeName: String {
+            get { chosenStoreName ?? PersistentStack.executableName }
+            set { chosenStoreName = newValue }
+        }
+        /// The store name the caller set; `nil` leaves the name to the defaults ``storeName`` describes.
+        var chosenStoreName: String?
         /// Which store the stack opens (default ``StoreType/sqlite``).
         public var storeType: StoreType = .sqlite
         /// Keep the store in memory instead of SQLite: `storeType == .inMemory` (kept for
@@ -50,11 +60,20 @@ public final class PersistentStack: @unchecked Sendable {
         /// ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off: opening such a store
         /// throws ``StoreError/modelMismatch(path:entities:)`` naming the entities that differ.
         /// The in-memory and JSON stores are never migrated (a JSON store made with another
-        /// model throws ``StoreError/modelMismatch(path:entities:)``).
+        /// model throws ``StoreError/modelMismatch(path:entities:)``). When ``onModelMismatch``
+        /// is set, it decides instead.
         public var automaticLightweightMigration = true
         /// The model's versions (an `.xcdatamodeld` bundle), so a store of any version migrates
         /// step by step when no direct mapping keeps its data.
         public var modelVersions: ModelVersionHistory?
+        /// Told when an existing store was made with another model than the stack's, and
+        /// decides what happens (M3CoreData's manager delegate): ``ModelMismatchDecision/migrate``,
+        /// ``ModelMismatchDecision/refuse`` or ``ModelMismatchDecision/replace``. It is called at
+        /// most once per open, on the thread setting the stack up, and never for a store that
+        /// matches, a new store, a read-only open or a foreign database. When set, it decides
+        /// instead of ``automaticLightweightMigration``. SQLite and JSON stores ask it (a JSON
+        /// store cannot migrate: `.migrate` throws as `.refuse` does); PostgreSQL stores do not.
+        public var onModelMismatch: (@Sendable (ModelMismatch) -> ModelMismatchDecision)?
         /// Called with the progress of a migration on open that copies rows.
         public var migrationProgress: (@Sendable (MigrationProgress) -> Void)?
         /// A database Quarry did not make to open instead of a store at ``storeURL`` (see
@@ -238,13 +257,11 @@ public final class PersistentStack: @unchecked Sendable {
             let main = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "main")
             return (main, writer)
         }
-        let url = options.storeURL ?? defaultStoreURL(name: options.storeName, type: options.storeType)
+        let url = options.resolvedStoreURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if let seed = options.seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.copyItem(at: seed, to: url)
-        }
+        try copySeed(options, to: url)
         if options.storeType == .json {
-            let store = try JSONStore(url: url, model: model, readOnly: options.readOnly)
+            let store = try openJSONStore(url: url, model: model, options: options)
             return (StoreCoordinator(store: store, name: "main"), StoreCoordinator(store: store, name: "writer"))
         }
         var sqliteOptions = SQLiteStore.Options()
@@ -255,7 +272,9 @@ public final class PersistentStack: @unchecked Sendable {
         sqliteOptions.migrationProgress = options.migrationProgress
         sqliteOptions.recordsHistory = options.recordsPersistentHistory
         sqliteOptions.historyOrigin = options.historyOrigin ?? UUID()
-        let writer = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "writer")
+        // The writer's store opens first: it asks `onModelMismatch`, so the main one finds the
+        // store as decided.
+        let writer = StoreCoordinator(store: try openSQLiteStore(url: url, model: model, sqliteOptions: sqliteOptions, options: options), name: "writer")
         let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
         return (main, writer)
     }
@@ -267,20 +286,6 @@ public final class PersistentStack: @unchecked Sendable {
         return context
     }
 
-    /// `$XDG_DATA_HOME/quarry/<name>.sqlite` (`~/.local/share/quarry/<name>.sqlite` when unset).
-    public static func defaultStoreURL(name: String) -> URL {
-        defaultStoreURL(name: name, type: .sqlite)
-    }
-
-    /// The default location of a store of `type`: `$XDG_DATA_HOME/quarry/<name>.sqlite`, or
-    /// `<name>.jsonstore` (a folder) for the JSON store (`~/.local/share` when `XDG_DATA_HOME` is unset).
-    public static func defaultStoreURL(name: String, type: StoreType) -> URL {
-        let env = ProcessInfo.processInfo.environment
-        let base = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("quarry").appendingPathComponent("\(name).\(type == .json ? "jsonstore" : "sqlite")")
-    }
-
     /// Deletes the store files (a PostgreSQL store: drops its schema) and sets everything up again: new coordinators and a new main
     /// context (contexts handed out before are detached from the new store).
     public func destroyAndSetUp() throws {
@@ -288,14 +293,14 @@ public final class PersistentStack: @unchecked Sendable {
         // A database Quarry did not make is never deleted (nor written).
         if let database = options.foreignDatabase { throw StoreError.readOnly(path: database.path) }
         stopWatchingRemoteChanges()
-        let url = options.storeURL ?? Self.defaultStoreURL(name: options.storeName, type: options.storeType)
+        let url = options.resolvedStoreURL()
         switch options.storeType {
         case .inMemory:
             break
         case .postgreSQL:
             try destroyPostgreSQLStore(options: options)
         case .sqlite:
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            Self.removeSQLiteStoreFiles(at: url)
         case .json:
             // Only a JSON store folder is removed: a folder of anything else is left alone (and
             // the open below refuses it).
