@@ -18,7 +18,7 @@ struct BrowserFixture {
     /// index arriving once the test yields the main queue (``Browser/fullIndexSettled()``).
     init(tickers: Int = 30, size: TerminalSize = TerminalSize(width: 120, height: 40), readOnly: Bool = false,
          sectioned: Bool = true, firstScreenRows: Int = 0, historyFile: URL? = nil,
-         names: (Int) -> String = { "Company \($0)" }) throws {
+         names: (Int) -> String = { "Company \($0)" }, configure: (inout BrowserConfiguration) -> Void = { _ in }) throws {
         var options = PersistentStack.Options()
         options.storeURL = directory.file("browse.sqlite")
         stack = try PersistentStack(model: TestModels.tickers(), options: options)
@@ -46,6 +46,7 @@ struct BrowserFixture {
                                                  sectionKey: sectioned ? "sector.name" : nil, isReadOnly: readOnly)
         configuration.firstScreenRows = firstScreenRows
         configuration.historyFile = historyFile
+        configure(&configuration)
         browser = try Browser(stack: stack, configuration: configuration)
         // Highlights last an hour here, so a slow machine never sees one expire mid-test.
         browser.table.flashDuration = 3600

@@ -28,6 +28,8 @@ final class ResultsTable {
     private(set) var controller: FetchedResultsController
     /// The columns, hidden ones included.
     var columns: [ColumnSpec]
+    /// The cell formats the columns of every entity shown get (``BrowserConfiguration/cellFormats``).
+    let cellFormats: [CellFormatKey: CellFormat]
     /// Called after the results changed (live merge, local save) so the UI can schedule a frame.
     var onChange: (() -> Void)?
     /// Called when a live change could not be applied (the controller's store query failed).
@@ -69,12 +71,14 @@ final class ResultsTable {
 
     /// A table for `query` on `context` (a main-queue context) with its controller made and
     /// attached, not yet fetched.
-    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?) throws {
+    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?,
+                 cellFormats: [CellFormatKey: CellFormat]) throws {
         self.context = context
         let entity = try context.model.requireEntity(query.entityName)
         self.entity = entity
         self.query = query
-        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
+        self.cellFormats = cellFormats
+        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath), formats: cellFormats)
         self.controller = try Self.makeController(context: context, query: query, cacheName: cacheName)
         attach()
     }
@@ -82,8 +86,9 @@ final class ResultsTable {
     /// Opens the table for `query` on `context` (a main-queue context), with its whole index
     /// (read from the controller's cache `cacheName` when the store is unchanged since it was written).
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
-    convenience init(context: ObjectContext, query: TableQuery, cacheName: String? = nil) throws {
-        try self.init(opening: query, on: context, cacheName: cacheName)
+    convenience init(context: ObjectContext, query: TableQuery, cacheName: String? = nil,
+                     cellFormats: [CellFormatKey: CellFormat] = [:]) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName, cellFormats: cellFormats)
         try controller.performFetch()
         recomputeLines()
         moveCursor(to: 0)
@@ -98,8 +103,9 @@ final class ResultsTable {
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown
     ///   entity, or the preview query's error.
     convenience init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
-                     cancellation: QueryCancellation = QueryCancellation(), onComplete: @escaping @MainActor (Error?) -> Void) throws {
-        try self.init(opening: query, on: context, cacheName: cacheName)
+                     cancellation: QueryCancellation = QueryCancellation(), cellFormats: [CellFormatKey: CellFormat] = [:],
+                     onComplete: @escaping @MainActor (Error?) -> Void) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName, cellFormats: cellFormats)
         let controller = controller
         let outcome = PreviewOutcome()
         controller.performFetch(cancellation: cancellation, previewCount: previewRows) { [weak self] error in
@@ -200,7 +206,7 @@ final class ResultsTable {
     private func install(_ newController: FetchedResultsController, for newQuery: TableQuery) throws {
         if newQuery.entityName != query.entityName {
             entity = try context.model.requireEntity(newQuery.entityName)
-            columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath))
+            columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath), formats: cellFormats)
             cursorID = nil
         }
         if newQuery.entityName != query.entityName || newQuery.sectionKey != query.sectionKey { collapsedSections = [] }
