@@ -50,7 +50,7 @@ let package = Package(
         // ncursesw's headers and library are at the standard paths on Debian; the module map links it.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "CursesBackend", dependencies: ["QuarryTUI", "CNCurses"]),
-        .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI"]),
+        .target(name: "QuarryBrowser", dependencies: ["Quarry", "QuarryTUI", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "QuarryTestSupport", dependencies: ["Quarry", "CZlib", .product(name: "GRDB", package: "GRDB.swift")]),
         // The demo's model, seeder and live importer (a library so tests reach them).
         .target(name: "QuarryDemo", dependencies: ["Quarry"]),

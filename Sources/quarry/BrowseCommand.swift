@@ -42,6 +42,12 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
     var theme: String?
 
+    @Option(name: .long, help: "A TOML file of cell formats: [Entity.column] tables setting number = DIGITS, date = \"PATTERN\" or map = { TEXT = \"SHOWN\" } (table cells only; the detail page and edit form keep raw values).")
+    var formats: String?
+
+    @Option(name: .customLong("on-enter"), help: "What Enter does on a row: detail (the default), edit, or follow:RELATIONSHIP.")
+    var onEnter: String?
+
     @Flag(name: .long, help: "Neither read nor write the sorted index in the cache ($XDG_CACHE_HOME/quarry/frc, kept per store and view so that reopening an unchanged store skips reading every row).")
     var noCache = false
 
@@ -62,6 +68,16 @@ struct BrowseCommand: AsyncParsableCommand {
     func validate() throws {
         if write, readOnly { throw ValidationError("--write and --read-only contradict each other") }
         if batchSize < 1 { throw ValidationError("--batch-size must be at least 1 (got \(batchSize))") }
+        if let onEnter { _ = try Self.selectionAction(onEnter) }
+    }
+
+    /// The `--on-enter` action, its syntax checked (the relationship is checked once the entity is known).
+    static func selectionAction(_ text: String) throws -> SelectionAction {
+        do {
+            return try SelectionAction.parse(text)
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 
     func run() async throws {
@@ -108,6 +124,13 @@ struct BrowseCommand: AsyncParsableCommand {
                 throw ValidationError("--where: \(error)")
             }
         }
+        let selectionAction = try onEnter.map(Self.selectionAction) ?? .openDetail
+        do {
+            try selectionAction.validate(for: entityDescription)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let cellFormats = try Self.cellFormats(formats, model: objectModel)
         var startMessage = foreign.map { "read-only \($0.kind.rawValue); model from \($0.modelSource)" +
             ($0.warnings.isEmpty ? "" : " (\($0.warnings.count) warning\($0.warnings.count == 1 ? "" : "s") on stderr)") }
         if creating {
@@ -132,6 +155,8 @@ struct BrowseCommand: AsyncParsableCommand {
         configuration.usesIndexCache = !noCache
         configuration.usesMouse = !noMouse
         configuration.batchSize = batchSize
+        configuration.cellFormats = cellFormats
+        configuration.selectionAction = selectionAction
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
     }
@@ -191,6 +216,17 @@ struct BrowseCommand: AsyncParsableCommand {
             if count > bestCount { (best, bestCount) = (entity, count) }
         }
         return best
+    }
+
+    /// The cell formats of the `--formats` file at `path` for `model`; none without a file.
+    /// - Throws: a `ValidationError` naming the file, line and key at fault.
+    static func cellFormats(_ path: String?, model: ManagedObjectModel) throws -> [CellFormatKey: CellFormat] {
+        guard let path else { return [:] }
+        do {
+            return try CellFormatFile.load(contentsOf: URL(fileURLWithPath: path), model: model, file: path)
+        } catch {
+            throw ValidationError("--formats \(error)")
+        }
     }
 
     /// Parses `price,-volume` into sort keys.

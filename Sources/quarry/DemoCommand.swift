@@ -38,6 +38,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
     var theme: String?
 
+    @Option(name: .long, help: "A TOML file of cell formats ([Ticker.price] number = 2; see quarry browse --help).")
+    var formats: String?
+
     @Flag(name: .long, help: "Create and seed the store, then exit without a user interface.")
     var seedOnly = false
 
@@ -64,6 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
         // What messages call the store: its path, or its URL without the password.
         let shown = isURL ? PostgreSQLStoreOpening.shown(store!) : url.path
         let model = try DemoModel.make()
+        let cellFormats = try BrowseCommand.cellFormats(formats, model: model)
         let stack: PersistentStack
         if isURL {
             stack = try PersistentStack(model: model, options: try PostgreSQLStoreOpening.stackOptions(store!))
@@ -114,6 +118,7 @@ struct DemoCommand: AsyncParsableCommand {
             storeTitle: isURL ? shown : url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
         configuration.usesIndexCache = true
         configuration.usesMouse = !noMouse
+        configuration.cellFormats = cellFormats
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         var liveStatus: (@MainActor () -> String?)?
         var liveAlert: (@MainActor () -> String?)?

@@ -19,7 +19,7 @@ struct BrowserFixture {
     init(tickers: Int = 30, size: TerminalSize = TerminalSize(width: 120, height: 40), readOnly: Bool = false,
          sectioned: Bool = true, firstScreenRows: Int = 0, historyFile: URL? = nil, usesIndexCache: Bool = false,
          batchSize: Int = BrowserConfiguration.defaultBatchSize,
-         names: (Int) -> String = { "Company \($0)" }) throws {
+         names: (Int) -> String = { "Company \($0)" }, configure: (inout BrowserConfiguration) -> Void = { _ in }) throws {
         var options = PersistentStack.Options()
         options.storeURL = directory.file("browse.sqlite")
         stack = try PersistentStack(model: TestModels.tickers(), options: options)
@@ -49,6 +49,7 @@ struct BrowserFixture {
         configuration.historyFile = historyFile
         configuration.usesIndexCache = usesIndexCache
         configuration.batchSize = batchSize
+        configure(&configuration)
         browser = try Browser(stack: stack, configuration: configuration)
         // Highlights last an hour here, so a slow machine never sees one expire mid-test.
         browser.table.flashDuration = 3600

@@ -115,7 +115,11 @@ extension Browser {
             message = (freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
         case .open:
             afterPendingFetch {
-                if self.table.cursorPath == nil, let section = self.table.cursorSection { self.toggleSection(section) } else { self.openDetail() }
+                if self.table.cursorPath == nil, let section = self.table.cursorSection {
+                    self.toggleSection(section)
+                } else {
+                    self.performSelectionAction()
+                }
             }
         case .sectionPrefix:
             pendingPrefix = "z"
@@ -246,11 +250,6 @@ extension Browser {
     }
 
     // MARK: Detail
-
-    private func openDetail() {
-        guard let id = table.cursorID else { return }
-        showDetail(id)
-    }
 
     private func handleDetailKey(_ key: Key, pages: [DetailPage]) {
         guard var page = pages.last else { overlay = nil; return }

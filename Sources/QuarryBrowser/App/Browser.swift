@@ -111,11 +111,14 @@ public final class Browser {
         let completion = IndexCompletion()
         if configuration.firstScreenRows > 0 {
             self.table = try ResultsTable(context: stack.mainContext, query: query, previewRows: configuration.firstScreenRows,
-                                          cacheName: cacheName, batchSize: configuration.batchSize, cancellation: configuration.fullIndexCancellation ?? QueryCancellation()) { error in
+                                          cacheName: cacheName, batchSize: configuration.batchSize,
+                                          cancellation: configuration.fullIndexCancellation ?? QueryCancellation(),
+                                          cellFormats: configuration.cellFormats) { error in
                 completion.run(error)
             }
         } else {
-            self.table = try ResultsTable(context: stack.mainContext, query: query, cacheName: cacheName, batchSize: configuration.batchSize)
+            self.table = try ResultsTable(context: stack.mainContext, query: query, cacheName: cacheName, batchSize: configuration.batchSize,
+                                          cellFormats: configuration.cellFormats)
         }
         table.onChange = { [weak self] in self?.onNeedsDisplay?() }
         table.onError = { [weak self] error in self?.message = ("\(error)", true) }

@@ -54,6 +54,14 @@ public struct BrowserConfiguration: Sendable {
     /// themes, then the shipped `Themes/` folder).
     public var themeSearchDirectories = ThemeLoader.defaultSearchDirectories(
         environment: ProcessInfo.processInfo.environment, executableURL: Bundle.main.executableURL)
+    /// How the table shows the cells of some columns (`quarry browse --formats FILE`, read by
+    /// ``CellFormatFile``); other columns show their default text. Only table cells are
+    /// formatted: the detail page and the edit form keep the raw values (an edit parses what
+    /// the user types, never formatted text). Empty by default.
+    public var cellFormats: [CellFormatKey: CellFormat] = [:]
+    /// What Enter does on a table row (`quarry browse --on-enter`); Enter on a collapsed
+    /// section's header always expands it. ``SelectionAction/openDetail`` by default.
+    public var selectionAction: SelectionAction = .openDetail
     /// The prompts' history file `quarry` uses: `$XDG_STATE_HOME/quarry/history`, else
     /// `~/.local/state/quarry/history`; `nil` without a home directory.
     public static func defaultHistoryFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {

@@ -33,7 +33,7 @@ public enum TableAction: Sendable, Hashable {
     case hide, showAll
     /// Freeze the first column.
     case freeze
-    /// `Enter`: the row's detail page (or expand a collapsed section).
+    /// `Enter`: the row's ``BrowserConfiguration/selectionAction`` (by default its detail page), or expand a collapsed section.
     case open
     /// Copy the cell or the row.
     case copyCell, copyRow

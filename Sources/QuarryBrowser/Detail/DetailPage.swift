@@ -14,6 +14,8 @@ struct DetailPage {
     /// The table each to-many heading opens (Enter): its destination's objects whose inverse
     /// points at this object.
     let tables: [Int: (entity: String, scope: TableScope)]
+    /// The entry of each relationship, by name: a to-one's link (or its `(none)`), a to-many's heading.
+    let relationshipEntries: [String: Int]
     /// The title.
     let title: String
     /// The selected entry.
@@ -30,6 +32,7 @@ struct DetailPage {
         var entries: [ListOverlay.Entry] = []
         var links: [Int: ObjectID] = [:]
         var tables: [Int: (entity: String, scope: TableScope)] = [:]
+        var relationshipEntries: [String: Int] = [:]
         let objectName: String = {
             let text = ColumnSpec.displayKey(of: entity).flatMap { try? object.value(forKey: $0) }.map(ValueText.format) ?? ""
             return text.isEmpty ? id.description : text
@@ -44,6 +47,7 @@ struct DetailPage {
                 let text = displayKey.flatMap { try? related.value(forKey: $0) }.map(ValueText.format) ?? ""
                 return text.isEmpty ? "\(destination.name) \(related.objectID)" : text
             }
+            relationshipEntries[relationship.name] = entries.count
             if relationship.isToMany {
                 let ids = (try? object.objectIDs(forKey: relationship.name)) ?? []
                 // A to-one inverse lets the whole relationship open as a table (Enter).
@@ -75,6 +79,7 @@ struct DetailPage {
         self.entries = entries
         self.links = links
         self.tables = tables
+        self.relationshipEntries = relationshipEntries
         self.title = "\(entity.name) \(objectName)"
         self.selected = Set(links.keys).union(tables.keys).min() ?? 0
     }

@@ -2,7 +2,9 @@ import Quarry
 import QuarryTUI
 
 /// One column of the browser's table: where its values come from and how it is shown.
-struct ColumnSpec: Hashable, Sendable {
+///
+/// Not `Hashable`: its ``format`` may hold a closure.
+struct ColumnSpec: Sendable {
     /// Where a column's values come from.
     enum Source: Hashable, Sendable {
         /// A stored attribute of the entity.
@@ -26,6 +28,8 @@ struct ColumnSpec: Hashable, Sendable {
     /// Whether the width was fitted to content at least once (it may then only grow, so the
     /// columns do not jump while scrolling).
     var isFitted = false
+    /// How cells are shown instead of their default text (``BrowserConfiguration/cellFormats``).
+    var format: CellFormat?
 
     /// The widest a column grows to fit its content.
     static let maximumFittedWidth = 40
@@ -45,6 +49,14 @@ struct ColumnSpec: Hashable, Sendable {
         isFitted = true
     }
 
+    /// The column's key: its attribute's or to-one relationship's name.
+    var key: String {
+        switch source {
+        case .attribute(let name, _): return name
+        case .toOne(let relationship, _): return relationship
+        }
+    }
+
     /// The key path to sort or search by for this column (`price`, `sector.name`), if it has one.
     var sortKeyPath: String? {
         switch source {
@@ -55,8 +67,12 @@ struct ColumnSpec: Hashable, Sendable {
 
     /// The columns for `entity`: the columns of `leading` key paths first (the sort key), then the
     /// display key, then the other stored attributes in model order, then the to-one relationships.
-    static func columns(for entity: EntityDescription, model: ManagedObjectModel, leading: [String]) -> [ColumnSpec] {
-        let all = columns(for: entity, model: model)
+    /// A column whose key (attribute or relationship name) has a format in `formats` for
+    /// `entity` gets it.
+    static func columns(for entity: EntityDescription, model: ManagedObjectModel, leading: [String],
+                        formats: [CellFormatKey: CellFormat] = [:]) -> [ColumnSpec] {
+        var all = columns(for: entity, model: model)
+        for index in all.indices { all[index].format = formats[CellFormatKey(entity: entity.name, column: all[index].key)] }
         let display = displayKey(of: entity)
         var order = leading.compactMap { key in all.firstIndex { $0.sortKeyPath == key } }
         if let display, let index = all.firstIndex(where: { $0.sortKeyPath == display }), !order.contains(index) { order.append(index) }
@@ -89,15 +105,26 @@ struct ColumnSpec: Hashable, Sendable {
         return strings.first
     }
 
-    /// The text of this column for `object` (related objects are faulted in as needed).
+    /// The text of this column for `object` (related objects are faulted in as needed), with
+    /// the column's ``format`` applied.
     func text(for object: ManagedObject) -> String {
+        let cellValue = value(for: object)
+        let text = cellValue.map(ValueText.format) ?? ""
+        guard let format else { return text }
+        return format.text(for: cellValue ?? .null, defaultText: text)
+    }
+
+    /// The value behind this column's cell for `object`: an attribute's value, a related
+    /// object's display-key value (its object ID's text without a display key); `nil` when
+    /// there is none or it cannot be read.
+    private func value(for object: ManagedObject) -> Value? {
         switch source {
         case .attribute(let name, _):
-            return (try? object.displayValue(forKey: name)).map(ValueText.format) ?? ""
+            return try? object.displayValue(forKey: name)
         case .toOne(let relationship, let displayKey):
-            guard let related = try? object.object(forKey: relationship) else { return "" }
-            guard let displayKey else { return related.objectID.description }
-            return (try? related.value(forKey: displayKey)).map(ValueText.format) ?? ""
+            guard let related = try? object.object(forKey: relationship) else { return nil }
+            guard let displayKey else { return .string(related.objectID.description) }
+            return try? related.value(forKey: displayKey)
         }
     }
 }

@@ -28,6 +28,8 @@ final class ResultsTable {
     private(set) var controller: FetchedResultsController
     /// The columns, hidden ones included.
     var columns: [ColumnSpec]
+    /// The cell formats the columns of every entity shown get (``BrowserConfiguration/cellFormats``).
+    let cellFormats: [CellFormatKey: CellFormat]
     /// Called after the results changed (live merge, local save) so the UI can schedule a frame.
     var onChange: (() -> Void)?
     /// Called when a live change could not be applied (the controller's store query failed).
@@ -71,13 +73,15 @@ final class ResultsTable {
 
     /// A table for `query` on `context` (a main-queue context) with its controller made and
     /// attached, not yet fetched.
-    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?, batchSize: Int) throws {
+    private init(opening query: TableQuery, on context: ObjectContext, cacheName: String?, batchSize: Int,
+                 cellFormats: [CellFormatKey: CellFormat]) throws {
         self.context = context
         self.batchSize = max(1, batchSize)
         let entity = try context.model.requireEntity(query.entityName)
         self.entity = entity
         self.query = query
-        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath))
+        self.cellFormats = cellFormats
+        self.columns = ColumnSpec.columns(for: entity, model: context.model, leading: query.userSort.map(\.keyPath), formats: cellFormats)
         self.controller = try Self.makeController(context: context, query: query, batchSize: self.batchSize, cacheName: cacheName)
         attach()
     }
@@ -86,8 +90,9 @@ final class ResultsTable {
     /// (read from the controller's cache `cacheName` when the store is unchanged since it was written).
     /// - Throws: ``QueryError`` for a bad filter or sort key, ``ModelError`` for an unknown entity.
     convenience init(context: ObjectContext, query: TableQuery, cacheName: String? = nil,
-                     batchSize: Int = BrowserConfiguration.defaultBatchSize) throws {
-        try self.init(opening: query, on: context, cacheName: cacheName, batchSize: batchSize)
+                     batchSize: Int = BrowserConfiguration.defaultBatchSize,
+                     cellFormats: [CellFormatKey: CellFormat] = [:]) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName, batchSize: batchSize, cellFormats: cellFormats)
         try controller.performFetch()
         recomputeLines()
         moveCursor(to: 0)
@@ -103,8 +108,9 @@ final class ResultsTable {
     ///   entity, or the preview query's error.
     convenience init(context: ObjectContext, query: TableQuery, previewRows: Int, cacheName: String?,
                      batchSize: Int = BrowserConfiguration.defaultBatchSize,
-                     cancellation: QueryCancellation = QueryCancellation(), onComplete: @escaping @MainActor (Error?) -> Void) throws {
-        try self.init(opening: query, on: context, cacheName: cacheName, batchSize: batchSize)
+                     cancellation: QueryCancellation = QueryCancellation(), cellFormats: [CellFormatKey: CellFormat] = [:],
+                     onComplete: @escaping @MainActor (Error?) -> Void) throws {
+        try self.init(opening: query, on: context, cacheName: cacheName, batchSize: batchSize, cellFormats: cellFormats)
         let controller = controller
         let outcome = PreviewOutcome()
         controller.performFetch(cancellation: cancellation, previewCount: previewRows) { [weak self] error in
@@ -206,7 +212,7 @@ final class ResultsTable {
     private func install(_ newController: FetchedResultsController, for newQuery: TableQuery) throws {
         if newQuery.entityName != query.entityName {
             entity = try context.model.requireEntity(newQuery.entityName)
-            columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath))
+            columns = ColumnSpec.columns(for: entity, model: context.model, leading: newQuery.userSort.map(\.keyPath), formats: cellFormats)
             cursorID = nil
         }
         if newQuery.entityName != query.entityName || newQuery.sectionKey != query.sectionKey { collapsedSections = [] }

@@ -4,11 +4,11 @@
 /// It reads table headers (`[cursor]`), `key = value` lines and dotted keys (`cursor.fg = ...`)
 /// with a light scan that ignores comments and quoted text. A key it cannot find is reported at
 /// its table's line (an inline table is on one line anyway).
-struct ThemeSourceLocator {
+package struct ThemeSourceLocator {
     private var lines: [(path: [String], line: Int)] = []
 
     /// Indexes the keys of `text`.
-    init(text: String) {
+    package init(text: String) {
         var table: [String] = []
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -24,7 +24,7 @@ struct ThemeSourceLocator {
     }
 
     /// The 1-based line of the dotted `key`, else of its nearest enclosing table, else `nil`.
-    func line(ofKey key: String) -> Int? {
+    package func line(ofKey key: String) -> Int? {
         let path = Self.keyPath(Substring(key))
         for length in stride(from: path.count, to: 0, by: -1) {
             let prefix = Array(path.prefix(length))

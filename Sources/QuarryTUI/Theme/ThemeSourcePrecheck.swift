@@ -8,12 +8,12 @@
 /// starts with a bare key or a quoted key; brackets pair up), except the nesting limit, which
 /// no theme comes near. The check only tracks strings, comments and
 /// brackets; everything else is left to toml++.
-enum ThemeSourcePrecheck {
+package enum ThemeSourcePrecheck {
     /// Arrays and inline tables nested deeper than this are refused.
     static let maximumNesting = 32
 
     /// Throws a ``ThemeError`` naming `file` and the line at fault.
-    static func check(_ text: String, file: String) throws {
+    package static func check(_ text: String, file: String) throws {
         var scanner = Scanner(scalars: Array(text.unicodeScalars))
         if let (line, message) = scanner.firstProblem() {
             throw ThemeError(file: file, line: line, message: message)
