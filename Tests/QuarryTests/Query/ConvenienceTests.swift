@@ -125,6 +125,127 @@ struct ConvenienceTests {
         #expect(symbols == ["A", "B"])
         #expect(f.commits.withLock { $0 }.isEmpty)
     }
+
+    // MARK: perform(outOfOwnQueue:afterSaveOnMain:completion:) (issue 35, item 6)
+
+    @Test("afterSave gets the save's inserted, updated and deleted IDs on the main queue, after main merged them",
+          arguments: ConvenienceMainSetup.allCases)
+    func afterSaveGetsTheSaveAfterTheMerge(setup: ConvenienceMainSetup) async throws {
+        let f = try ConvenienceFixture(setup)
+        let main = f.main
+        let seeded = try f.seed([["symbol": .string("U"), "price": .double(1)], ["symbol": .string("D")]])
+        let (updatedID, deletedID) = (seeded[0], seeded[1])
+        // Registered in main with their values loaded: only a merge changes what they show.
+        let (u, d, loadedPrice) = try await main.perform {
+            let u = try main.existingObject(with: updatedID, as: Ticker.self)
+            return (u, try main.existingObject(with: deletedID, as: Ticker.self), u.price)
+        }
+        #expect(loadedPrice == 1)
+        let afterSaves = ConvenienceRecord<[AfterSaveCall]>([])
+        let (result, afterSavesBefore, completedOnMain) = try await awaitCallback("the completion") { done in
+            main.perform(outOfOwnQueue: { context in
+                let inserted = try Ticker.create(["symbol": .string("N")], in: context)
+                try context.existingObject(with: updatedID, as: Ticker.self).price = 2
+                context.delete(try context.existingObject(with: deletedID))
+                try context.save()
+                return inserted.objectID
+            }, afterSaveOnMain: { event in
+                let u = main.registeredObject(for: updatedID) as? Ticker
+                afterSaves.withLock {
+                    $0.append(AfterSaveCall(changes: event.changes, onMain: main.isOnQueue, updatedPrice: u?.price,
+                                            deletedStillRegistered: main.registeredObject(for: deletedID) != nil,
+                                            mergedInserts: f.mergedInserts.withLock { $0 }, mergedUpdates: []))
+                }
+            }, completion: { result in
+                done((result, afterSaves.withLock { $0.count }, main.isOnQueue))
+            })
+        }
+        let insertedID = try result.get()
+        #expect(completedOnMain)
+        #expect(afterSavesBefore == 1, "afterSave ran once, before the completion")
+        let calls = afterSaves.withLock { $0 }
+        try #require(calls.count == 1)
+        let call = calls[0]
+        #expect(call.onMain)
+        #expect(call.changes.inserted == [insertedID])
+        #expect(call.changes.updated == [updatedID])
+        #expect(call.changes.deleted == [deletedID])
+        #expect(call.updatedPrice == 2, "main's registered object shows the saved value without a refetch")
+        #expect(!call.deletedStillRegistered, "main forgot the deleted object")
+        #expect(call.mergedInserts.contains(insertedID), "main announced the merged insert")
+        let (price, deleted) = try await main.perform { (u.price, d.isDeleted) }
+        #expect(price == 2)
+        #expect(deleted)
+    }
+
+    @Test("afterSave runs once per save, in order, each after its merge, before the completion (also when work then throws)")
+    func afterSaveOncePerSave() async throws {
+        let f = try ConvenienceFixture(.coordinator(.sqlite))
+        let main = f.main
+        let afterSaves = ConvenienceRecord<[AfterSaveCall]>([])
+        let (result, afterSavesBefore, completedOnMain) = try await awaitCallback("the completion") { done in
+            main.perform(outOfOwnQueue: { context -> Int in
+                let object = try Ticker.create(["symbol": .string("TWICE"), "price": .double(1)], in: context) as! Ticker
+                try context.save()
+                object.price = 2
+                try context.save()
+                throw QuarryError.refused("after two saves")
+            }, afterSaveOnMain: { event in
+                afterSaves.withLock {
+                    $0.append(AfterSaveCall(changes: event.changes, onMain: main.isOnQueue, updatedPrice: nil,
+                                            deletedStillRegistered: false, mergedInserts: f.mergedInserts.withLock { $0 },
+                                            mergedUpdates: f.mergedUpdates.withLock { $0 }))
+                }
+            }, completion: { result in
+                done((result, afterSaves.withLock { $0.count }, main.isOnQueue))
+            })
+        }
+        #expect(throws: QuarryError.self) { try result.get() }
+        #expect(completedOnMain)
+        #expect(afterSavesBefore == 2, "both saves were reported before the completion")
+        let calls = afterSaves.withLock { $0 }
+        try #require(calls.count == 2)
+        let id = try #require(calls[0].changes.inserted.first)
+        #expect(calls.allSatisfy { $0.onMain })
+        #expect(calls[0].changes.inserted == [id] && calls[0].changes.updated.isEmpty)
+        #expect(calls[1].changes.updated == [id] && calls[1].changes.inserted.isEmpty)
+        // What main's merges had announced when each afterSave ran: that save's IDs, not the next one's.
+        #expect(calls[0].mergedInserts == [id] && calls[0].mergedUpdates.isEmpty, "the insert was merged before its afterSave")
+        #expect(calls[1].mergedInserts == [id] && calls[1].mergedUpdates == [id], "the update was merged before its afterSave")
+        #expect(f.commits.withLock { $0.count } == 2)
+    }
+
+    @Test("a block that saves nothing calls no afterSave; the completion still runs on the main queue")
+    func noSaveNoAfterSaveCall() async throws {
+        let f = try ConvenienceFixture(.coordinator(.sqlite))
+        let main = f.main
+        try f.seed([["symbol": .string("A")]])
+        let afterSaves = ConvenienceRecord(0)
+        let (result, onMain) = try await awaitCallback("the completion") { done in
+            main.perform(outOfOwnQueue: { context in
+                let count = try Ticker.filter(["symbol": "A"], in: context).count
+                try context.save()  // nothing changed: no save
+                return count
+            }, afterSaveOnMain: { _ in
+                afterSaves.withLock { $0 += 1 }
+            }, completion: { done(($0, main.isOnQueue)) })
+        }
+        #expect(onMain)
+        #expect(try result.get() == 1)
+        let (failed, failedOnMain) = try await awaitCallback("the completion of a block that throws") { done in
+            main.perform(outOfOwnQueue: { context -> Int in
+                try Ticker.create(["symbol": .string("DROPPED")], in: context)
+                throw QuarryError.refused("before saving")
+            }, afterSaveOnMain: { _ in
+                afterSaves.withLock { $0 += 1 }
+            }, completion: { done(($0, main.isOnQueue)) })
+        }
+        #expect(failedOnMain)
+        #expect(throws: QuarryError.self) { try failed.get() }
+        #expect(afterSaves.withLock { $0 } == 0, "afterSave is for saves only")
+        #expect(f.commits.withLock { $0 }.isEmpty)
+        #expect(f.mergedInserts.withLock { $0 }.isEmpty)
+    }
 }
 
 // MARK: - Fixtures
@@ -154,6 +275,8 @@ final class ConvenienceFixture: Sendable {
     let main: ObjectContext
     let coordinator: StoreCoordinator
     let mergedInserts = ConvenienceRecord<[ObjectID]>([])
+    /// The IDs main's merges announced as updated (registered or not).
+    let mergedUpdates = ConvenienceRecord<[ObjectID]>([])
     let commits = ConvenienceRecord<[SaveChanges]>([])
     private let keepAlive: (any Sendable)?
     private let token: ObservationToken
@@ -173,9 +296,12 @@ final class ConvenienceFixture: Sendable {
             main = stack.mainContext
             keepAlive = stack
         }
-        let commits = commits, mergedInserts = mergedInserts
+        let commits = commits, mergedInserts = mergedInserts, mergedUpdates = mergedUpdates
         coordinator.onCommit { changes in commits.withLock { $0.append(changes) } }
-        token = main.addObjectsDidChangeObserver { change in mergedInserts.withLock { $0 += change.mergedInsertedIDs } }
+        token = main.addObjectsDidChangeObserver { change in
+            mergedInserts.withLock { $0 += change.mergedInsertedIDs }
+            mergedUpdates.withLock { $0 += change.mergedUpdatedIDs + change.updated.map(\.objectID) }
+        }
     }
 
     deinit {
@@ -195,6 +321,7 @@ final class ConvenienceFixture: Sendable {
         }
         commits.withLock { $0 = [] }
         mergedInserts.withLock { $0 = [] }
+        mergedUpdates.withLock { $0 = [] }
         return ids
     }
 }
@@ -205,6 +332,16 @@ final class ConvenienceRecord<Value: Sendable>: Sendable {
     init(_ value: Value) { self.value = Mutex(value) }
     /// Runs `body` with the value locked.
     func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+}
+
+/// What one `afterSave` call saw on the main queue.
+struct AfterSaveCall: Sendable {
+    var changes: SaveChanges
+    var onMain: Bool
+    var updatedPrice: Double?
+    var deletedStillRegistered: Bool
+    var mergedInserts: [ObjectID]
+    var mergedUpdates: [ObjectID]
 }
 
 /// Starts an asynchronous call and waits (with ``defaultEventDeadline``) for the one callback it makes.
