@@ -40,13 +40,17 @@ extension Browser {
         return buffer
     }
 
-    /// The status line's message in its style: an error first, then the importer's alert and a
-    /// running query, both when both.
-    private var statusMessage: (text: String, style: CellStyle)? {
+    /// The status line's message in its style: an error alone; else the importer's alert (in
+    /// place of a message such as "external change", which shows again once the alert is gone)
+    /// or the message, then a running query and an export, when there. A message never hides
+    /// the alert: it stays until a key is pressed, and the alert must show without one.
+    var statusMessage: (text: String, style: CellStyle)? {
+        if let message, message.isError { return (message.text, theme[.error]) }
         let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
         let alert = liveAlert?()
-        let shown = message ?? ([alert, waiting, exportStatus].compactMap { $0 }.joined(separator: " · ")).nilIfEmpty.map { ($0, alert != nil) }
-        return shown.map { ($0.text, $0.isError ? theme[.error] : theme[.status].adding(.bold)) }
+        let parts = [alert ?? message?.text, waiting, exportStatus].compactMap { $0 }
+        guard !parts.isEmpty else { return nil }
+        return (parts.joined(separator: " · "), alert != nil ? theme[.error] : theme[.status].adding(.bold))
     }
 
     private var titleText: String {

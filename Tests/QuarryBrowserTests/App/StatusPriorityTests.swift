@@ -1,6 +1,7 @@
 import Foundation
 import Quarry
 import QuarryTUI
+import Synchronization
 import Testing
 @testable import QuarryBrowser
 
@@ -26,5 +27,22 @@ struct StatusPriorityTests {
         let status = try #require(f.screen(TerminalSize(width: width, height: 20)).last)
         #expect(status.contains("import paused: store busy"))
         if width >= 60 { #expect(status.contains("row 2/3000")) }
+    }
+
+    /// The CI failure of session 45: the demo's watcher had put "external change" on the
+    /// status line, which stays until a key is pressed, and it hid the alert that must show
+    /// without one.
+    @Test("an informational message does not hide the importer's alert; it shows again once the alert is gone", arguments: [40, 60, 120])
+    func liveAlertBeforeAMessage(width: Int) throws {
+        let f = try BrowserFixture(tickers: 30)
+        let alert = Mutex<String?>("import paused: store busy")
+        f.browser.liveAlert = { alert.withLock { $0 } }
+        f.browser.message = (Browser.externalChangeMessage, false)
+        let status = try #require(f.screen(TerminalSize(width: width, height: 20)).last)
+        #expect(status.contains("import paused: store busy"), "\(status)")
+        #expect(f.browser.statusMessage?.style == f.browser.theme[.error])
+        alert.withLock { $0 = nil }
+        let after = try #require(f.screen(TerminalSize(width: width, height: 20)).last)
+        #expect(after.contains(Browser.externalChangeMessage), "\(after)")
     }
 }
