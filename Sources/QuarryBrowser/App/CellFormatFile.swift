@@ -131,31 +131,6 @@ public enum CellFormatFile {
     }
 }
 
-/// Why a cell formats file was refused: the file, the line and the key at fault, and what is wrong.
-public struct CellFormatFileError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file as the user named it.
-    public var file: String
-    /// The 1-based line at fault, when known.
-    public var line: Int?
-    /// The dotted key at fault (`Ticker.price.number`), when the error is about one key.
-    public var key: String?
-    /// What is wrong, in words a user can act on.
-    public var message: String
-
-    /// Creates an error.
-    public init(file: String, line: Int? = nil, key: String? = nil, message: String) {
-        self.file = file
-        self.line = line
-        self.key = key
-        self.message = message
-    }
-
-    /// `file:line: key 'k': message`, leaving out the parts that are not known.
-    public var description: String {
-        var text = file
-        if let line { text += ":\(line)" }
-        text += ": "
-        if let key { text += "key '\(key)': " }
-        return text + message
-    }
-}
+/// Why a cell formats file was refused: the file, the line and the key at fault, and what is
+/// wrong (the form theme files' errors take).
+public typealias CellFormatFileError = TOMLFileError

@@ -212,11 +212,12 @@ struct BatchedFetchTests {
         }
     }
 
-    @Test("a batched fetch prefetches relationships per batch, as each batch is loaded, not for every result", arguments: StoreKind.allCases)
-    func fetchPrefetchesPerBatch(kind: StoreKind) throws {
+    /// `count` tickers `T0`… each in its own sector `S0`…, saved, the context reset; and a
+    /// request for them by symbol in batches of 3 prefetching `sector`.
+    private func tickersWithOwnSectors(_ count: Int, kind: StoreKind) throws -> (ObjectContext, FetchRequest) {
         let context = try TestStore(kind).context()
         try context.performAndWait {
-            for i in 0..<7 {
+            for i in 0..<count {
                 let sector = try context.insert(Sector.self)
                 sector.name = "S\(i)"
                 let t = try context.insert(Ticker.self)
@@ -225,9 +226,17 @@ struct BatchedFetchTests {
             }
             try context.save()
             context.reset()
-            var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
-            request.fetchBatchSize = 3
-            request.relationshipKeyPathsForPrefetching = ["sector"]
+        }
+        var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
+        request.fetchBatchSize = 3
+        request.relationshipKeyPathsForPrefetching = ["sector"]
+        return (context, request)
+    }
+
+    @Test("a batched fetch prefetches relationships per batch, as each batch is loaded, not for every result", arguments: StoreKind.allCases)
+    func fetchPrefetchesPerBatch(kind: StoreKind) throws {
+        let (context, request) = try tickersWithOwnSectors(7, kind: kind)
+        try context.performAndWait {
             let tickers = try context.fetch(request)
             #expect(tickers.count == 7)
             let sector = try #require(tickers[0].entity.relationshipIndex("sector"))
@@ -247,20 +256,8 @@ struct BatchedFetchTests {
 
     @Test("a controller's batch also loads the request's prefetched relationships, for that batch only", arguments: StoreKind.allCases)
     func controllerBatchPrefetches(kind: StoreKind) throws {
-        let context = try TestStore(kind).context()
+        let (context, request) = try tickersWithOwnSectors(6, kind: kind)
         try context.performAndWait {
-            for i in 0..<6 {
-                let sector = try context.insert(Sector.self)
-                sector.name = "S\(i)"
-                let t = try context.insert(Ticker.self)
-                t.symbol = "T\(i)"
-                t.sector = sector
-            }
-            try context.save()
-            context.reset()
-            var request = FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")])
-            request.fetchBatchSize = 3
-            request.relationshipKeyPathsForPrefetching = ["sector"]
             let controller = try FetchedResultsController(fetchRequest: request, context: context)
             try controller.performFetch()
             // Held here: a context keeps unchanged objects only while someone holds them.
