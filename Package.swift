@@ -76,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "QuarryTests",
             dependencies: [
-                "Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                "Quarry", "QuarryDemo", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             resources: [.copy("Fixtures")]

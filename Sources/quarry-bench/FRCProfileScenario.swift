@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import QuarryDemo
 
 /// Scenario `frc-update-rounds` (a profiling aid, no ratio): the `frc-update` step repeated —
 /// `rounds` importer saves each changing the sort key of k of n results — with the minimum

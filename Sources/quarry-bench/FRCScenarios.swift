@@ -1,6 +1,7 @@
 import Foundation
 import GRDBSQLite
 import Quarry
+import QuarryDemo
 
 /// Records when `didChangeContent` arrives.
 final class ChangeClock: FetchedResultsControllerDelegate, @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 @_spi(Benchmarks) import Quarry
+import QuarryDemo
 import Synchronization
 
 /// Scenario `frc-vs-grdb`: the same n tickers (default 1,000,000) sorted by symbol, observed

@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 @_spi(Benchmarks) import Quarry
+import QuarryDemo
 
 /// Scenario `pg-remote-merge`: the `remote-merge` scenario across a PostgreSQL server. n
 /// results (default 1,000,000) in a controller on this process's main context, its stack on a

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Benchmarks) import Quarry
+import QuarryDemo
 import Synchronization
 
 /// Signals each `didChangeContent` (on the main queue) and records when it arrived.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 import QuarryTestSupport
 
 /// The persistent `cacheName` cache: reused while the store and the request are unchanged,

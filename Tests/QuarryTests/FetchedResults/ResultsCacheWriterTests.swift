@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 import QuarryTestSupport
 
 /// ``CacheWriter``: a cache file written as it is encoded, 256 KiB at a time, reads back

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 
 @Suite("ObjectPredicate parser")
 struct PredicateParserTests {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Quarry
+import QuarryDemo
 import Testing
 
 /// `DecimalText` writes what `String(format:)` writes for `%0Nd` and `%.Nf`, byte for byte.

@@ -7,12 +7,12 @@ import Synchronization
 /// na_ios' `NSDictionaryTransformer`, and under the names of Core Data's built-in transformers
 /// (`NSSecureUnarchiveFromData`, `NSSecureUnarchiveFromDataTransformer`, `NSKeyedUnarchiveFromData`,
 /// `NSUnarchiveFromData`), so Xcode models naming them load; it is also the transformer of a
-/// `Transformable` attribute that names none. `Quarry.CoreDataArchive` reads the keyed
-/// archives and property lists Apple Core Data stores keep (read-only).
+/// `Transformable` attribute that names none. The Core Data store registers
+/// `Quarry.CoreDataArchive`, which reads the keyed archives and property lists Apple Core Data
+/// stores keep (read-only), and the built-ins a model's own names map to (``map(_:to:)``).
 public enum AttributeTransformers {
     private static let registry = Mutex<[String: any AttributeTransformer]>(
-        Dictionary(uniqueKeysWithValues: PropertyListTransformer.names.map { ($0, PropertyListTransformer() as any AttributeTransformer) }
-            + [(CoreDataArchiveTransformer.name, CoreDataArchiveTransformer())]))
+        Dictionary(uniqueKeysWithValues: PropertyListTransformer.names.map { ($0, PropertyListTransformer() as any AttributeTransformer) }))
 
     /// Registers `transformer` under `name`, replacing any transformer of that name.
     public static func register(_ transformer: some AttributeTransformer, named name: String) {

@@ -17,14 +17,14 @@ struct CoreDataStoreSource {
     var source = ForeignSource()
     /// The file's column chosen for each value key (to pair a to-one's entity column with the
     /// same numbering as its key column).
-    var chosenColumns: [SQLiteLayout.ColumnKey: String] = [:]
+    var chosenColumns: [StoreLayout.ColumnKey: String] = [:]
     /// The order columns of ordered to-manys, by the root whose table holds them.
-    private let orderColumns: [Int: [SQLiteLayout.ColumnRequest]]
+    private let orderColumns: [Int: [StoreLayout.ColumnRequest]]
 
     init(model: ManagedObjectModel, schema: CoreDataStoreSchema) {
         self.model = model
         self.schema = schema
-        self.orderColumns = SQLiteLayout.orderColumnRequests(model: model)
+        self.orderColumns = StoreLayout.orderColumnRequests(model: model)
         var numbers: [Int: Int] = [:]
         for e in model.entities {
             if let number = schema.entity(named: e.name)?.number { numbers[e.index] = number }
@@ -87,7 +87,7 @@ struct CoreDataStoreSource {
 
     private mutating func buildColumns(_ root: EntityDescription, table: String, columns: [CoreDataStoreSchema.Column], _ db: Database) throws {
         let matcher = CoreDataStoreColumnMatcher(columns: columns)
-        let requests = SQLiteLayout.columnRequests(root: root, model: model, orderColumns: orderColumns[root.index] ?? [])
+        let requests = StoreLayout.columnRequests(root: root, model: model, orderColumns: orderColumns[root.index] ?? [])
         // Exact names of every property here: a property's own column is never another's variant.
         var exact = Set<String>()
         for request in requests {
@@ -98,7 +98,7 @@ struct CoreDataStoreSource {
         }
         // Value columns (attributes and to-one keys), grouped by name: siblings declaring the
         // same name share Core Data's numbered columns between them.
-        var groups: [String: [SQLiteLayout.ColumnRequest]] = [:]
+        var groups: [String: [StoreLayout.ColumnRequest]] = [:]
         var order: [String] = []
         for request in requests {
             let name: String
@@ -133,11 +133,11 @@ struct CoreDataStoreSource {
     /// Siblings' properties of one name share one layout column (whose view takes the first
     /// key's expression), while Core Data gave each its own numbered column: each such key gets
     /// one expression choosing by `Z_ENT`, so the shared column reads every row's own value.
-    private mutating func combineShared(_ requests: [SQLiteLayout.ColumnRequest]) {
-        var groups: [String: [SQLiteLayout.ColumnRequest]] = [:]
+    private mutating func combineShared(_ requests: [StoreLayout.ColumnRequest]) {
+        var groups: [String: [StoreLayout.ColumnRequest]] = [:]
         for request in requests { groups[request.natural + "\u{0}" + request.sqlType, default: []].append(request) }
         for group in groups.values where group.count > 1 {
-            let branches = group.compactMap { request -> (SQLiteLayout.ColumnRequest, String)? in
+            let branches = group.compactMap { request -> (StoreLayout.ColumnRequest, String)? in
                 source.columns[request.key].map { (request, $0) }
             }
             guard Set(branches.map(\.1)).count > 1 else { continue }
@@ -151,10 +151,10 @@ struct CoreDataStoreSource {
     /// Chooses the column of each request of one name group. With several siblings, each takes
     /// the first free candidate that holds values only in rows of its own entities (checked on
     /// the data), else the first free one.
-    private mutating func assign(_ group: [SQLiteLayout.ColumnRequest], table: String, matcher: CoreDataStoreColumnMatcher,
+    private mutating func assign(_ group: [StoreLayout.ColumnRequest], table: String, matcher: CoreDataStoreColumnMatcher,
                                  exact: Set<String>, used: inout Set<String>, _ db: Database) throws {
         let sorted = group.sorted { minNumber($0.users) < minNumber($1.users) }
-        var chosen: [(request: SQLiteLayout.ColumnRequest, expression: String)] = []
+        var chosen: [(request: StoreLayout.ColumnRequest, expression: String)] = []
         for request in sorted {
             let name: String
             var type: AttributeType = .integer64
@@ -203,7 +203,7 @@ struct CoreDataStoreSource {
 
     /// The to-one's entity column as a Quarry entity index: Core Data's `Z<n>_<REL>` column
     /// mapped through the entity numbers, else a lookup of the destination row's `Z_ENT`.
-    private mutating func buildEntityColumn(_ key: SQLiteLayout.ColumnKey, declaring entity: Int, relationship: String,
+    private mutating func buildEntityColumn(_ key: StoreLayout.ColumnKey, declaring entity: Int, relationship: String,
                                             matcher: CoreDataStoreColumnMatcher, exact: Set<String>, used: inout Set<String>) {
         guard let r = model.entities[entity].relationship(relationship), let destination = model.entity(named: r.destination) else { return }
         let indices = destination.selfAndDescendantIndices

@@ -1,5 +1,5 @@
 /// Where the rows of a database Quarry did not make come from: for every table and column of
-/// the Quarry layout of a model (``SQLiteLayout``), an SQL expression over the file's own
+/// the Quarry layout of a model (``StoreLayout``), an SQL expression over the file's own
 /// tables.
 ///
 /// A foreign database (any SQLite file, an Apple Core Data store) is read through the same
@@ -56,7 +56,7 @@ struct ForeignSource: Sendable {
     /// Per root entity index: its table's source. A root without one is an empty table.
     var tables: [Int: Table] = [:]
     /// Per layout column (attribute, to-one key, to-one entity, order column): its expression.
-    var columns: [SQLiteLayout.ColumnKey: String] = [:]
+    var columns: [StoreLayout.ColumnKey: String] = [:]
     /// Per many-to-many relationship, keyed by either side: its pairs, seen from that side.
     var joinTables: [JoinKey: JoinTable] = [:]
     /// Statements that build the auxiliary tables (keys of tables without an integer key,

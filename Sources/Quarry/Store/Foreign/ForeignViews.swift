@@ -7,7 +7,7 @@
 enum ForeignViews {
     /// The statements that make the views for `model` over `source` (its auxiliary tables,
     /// when it has some, attached as `aux` first).
-    static func statements(model: ManagedObjectModel, layout: SQLiteLayout, source: ForeignSource) -> [String] {
+    static func statements(model: ManagedObjectModel, layout: StoreLayout, source: ForeignSource) -> [String] {
         var statements: [String] = []
         for (rootIndex, tableIndex) in layout.tableIndexByRoot.sorted(by: { $0.value < $1.value }) {
             statements.append(tableView(layout.tables[tableIndex], root: model.entities[rootIndex], source: source))
@@ -20,7 +20,7 @@ enum ForeignViews {
 
     /// `CREATE TEMP VIEW <table> AS SELECT <key> AS Z_PK, <entity> AS Z_ENT, <version> AS
     /// Z_OPT, <expression or NULL> AS <column>, … FROM <source>`.
-    static func tableView(_ table: SQLiteLayout.Table, root: EntityDescription, source: ForeignSource) -> String {
+    static func tableView(_ table: StoreLayout.Table, root: EntityDescription, source: ForeignSource) -> String {
         let columns = table.columns
         var expressions = [String?](repeating: nil, count: columns.count)
         // Shared columns (siblings' same-named properties) take the first key with an expression.
@@ -43,7 +43,7 @@ enum ForeignViews {
     /// `CREATE TEMP VIEW <join> AS SELECT <source> AS Z_SRC, <destination> AS Z_DST,
     /// <destination entity> AS Z_DST_ENT, <order> AS Z_ORD FROM <pairs>`, from the storing
     /// side's pairs, or the other side's turned around.
-    static func joinView(_ join: SQLiteLayout.JoinTable, model: ManagedObjectModel, source: ForeignSource) -> String {
+    static func joinView(_ join: StoreLayout.JoinTable, model: ManagedObjectModel, source: ForeignSource) -> String {
         let name = sqlIdentifier(join.name)
         let storing = model.entities[join.storingEntity]
         let relationship = storing.relationship(join.relationship)
@@ -52,7 +52,7 @@ enum ForeignViews {
                 "\(pairs.destinationEntity) AS Z_DST_ENT, \(pairs.order ?? "0") AS Z_ORD FROM \(pairs.from)"
         }
         if let relationship, let inverse = relationship.inverse, let destination = model.entity(named: relationship.destination) {
-            let owner = SQLiteLayout.declaringEntity(of: inverse, in: destination, model: model)
+            let owner = StoreLayout.declaringEntity(of: inverse, in: destination, model: model)
             if let pairs = source.joinTables[.init(entity: owner.index, relationship: inverse)] {
                 // Seen from the other side: its destinations are the storing side's sources;
                 // the storing side's destinations are its sources, whose entity its view knows.

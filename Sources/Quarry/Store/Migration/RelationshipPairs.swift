@@ -3,7 +3,7 @@
 /// (destination key and entity code) and `o` (order, or `NULL`), in the *new* model's keys and
 /// entity codes. Pairs whose source or destination entity was removed are left out.
 struct RelationshipPairs {
-    let step: SQLiteMigrationStep
+    let step: MigrationStep
 
     /// The `SELECT` for `transfer`.
     func select(_ transfer: RelationshipTransfer) -> String {
@@ -51,7 +51,7 @@ struct RelationshipPairs {
         }
     }
 
-    /// An old key plus the offset of its entity's rows (see ``SQLiteMigrationStep/keyOffsets``).
+    /// An old key plus the offset of its entity's rows (see ``MigrationStep/keyOffsets``).
     private func key(_ column: String, _ codeColumn: String) -> String {
         let moved = step.keyOffsets.filter { $0.value != 0 }.sorted { $0.key < $1.key }
         guard !moved.isEmpty else { return column }
@@ -64,7 +64,7 @@ struct RelationshipPairs {
     }
 }
 
-extension SQLiteMigrationStep {
+extension MigrationStep {
     /// `CASE column WHEN old THEN new … END`: old entity codes renumbered (`NULL` for removed
     /// entities); `column` itself when no code changes.
     func entityCodeCase(_ column: String) -> String {

@@ -3,7 +3,7 @@ import Foundation
 import PostgresNIO
 
 /// The persistent-history tables of a ``PostgreSQLStore``: the rows of the SQLite store's
-/// (see ``SQLiteHistorySchema``: one transaction row per save, one change row per updated or
+/// (see the SQLite store's `Z_HISTORYTRANSACTION` and `Z_HISTORYCHANGE`: one transaction row per save, one change row per updated or
 /// deleted object and per run of inserted keys), with tokens from the sequence
 /// `"Z_HISTORYTOKEN"` (it only grows; pruning never gives a token back).
 ///
@@ -36,7 +36,7 @@ struct PostgreSQLHistoryWriter {
     func record(_ changes: SaveChanges, tombstones: [ObjectID: String], author: String?, connection: PostgreSQLConnection) throws -> HistoryToken {
         var b = PostgresBindings()
         b.append(Date().timeIntervalSinceReferenceDate)
-        b.append(author ?? SQLiteHistoryWriter.processLabel)
+        b.append(author ?? HistoryAuthor.processLabel)
         b.append(origin.uuidString)
         b.append(Int64(ProcessInfo.processInfo.processIdentifier))
         let rows = try connection.query(#"""

@@ -2,10 +2,10 @@
 import Foundation
 import PostgresNIO
 
-/// Where everything lives in a PostgreSQL store: ``SQLiteLayout``'s tables and names (so both
+/// Where everything lives in a PostgreSQL store: ``StoreLayout``'s tables and names (so both
 /// stores are laid out alike), PostgreSQL types, shadow columns and key sequences.
 struct PostgreSQLLayout: Sendable {
-    /// What a data column stores, from ``SQLiteLayout/sqlType(_:)``.
+    /// What a data column stores, from ``StoreLayout/sqlType(_:)``.
     enum Kind: Sendable {
         /// `bigint`: integers, Booleans (0/1), foreign keys, `_ENT` and order columns.
         case integer
@@ -40,25 +40,25 @@ struct PostgreSQLLayout: Sendable {
 
     /// One column a row statement writes for a slot: its name, kind and whether shadows follow.
     struct SlotColumn: Sendable {
-        var slot: SQLiteStatements.Slot
+        var slot: RowStatements.Slot
         var name: String
         var kind: Kind
         var shadowed: Bool
     }
 
-    let base: SQLiteLayout
-    let statements: SQLiteStatements
+    let base: StoreLayout
+    let statements: RowStatements
     /// Per table, per data column: its kind.
     let kinds: [[Kind]]
     /// Per table, per data column: whether it has shadow columns (a text column that a string,
     /// UUID, URI or transformable attribute uses).
     let shadowed: [[Bool]]
-    /// Per entity: the columns its rows write, slot by slot (``SQLiteStatements/insert``'s order).
+    /// Per entity: the columns its rows write, slot by slot (``RowStatements/insert``'s order).
     let slotColumns: [[SlotColumn]]
 
     init(model: ManagedObjectModel) {
-        let base = SQLiteLayout(model: model)
-        let statements = SQLiteStatements(layout: base, model: model)
+        let base = StoreLayout(model: model)
+        let statements = RowStatements(layout: base, model: model)
         self.base = base
         self.statements = statements
         let kinds = base.tables.map { $0.columns.map { Kind(sqlType: $0.sqlType) } }
@@ -159,7 +159,7 @@ struct PostgreSQLLayout: Sendable {
     }
 
     /// `CREATE TABLE` for a join table.
-    func createJoinTableStatement(_ join: SQLiteLayout.JoinTable) -> String {
+    func createJoinTableStatement(_ join: StoreLayout.JoinTable) -> String {
         """
         CREATE TABLE \(Self.q(join.name)) ("Z_SRC" bigint NOT NULL, "Z_DST" bigint NOT NULL, \
         "Z_DST_ENT" bigint NOT NULL, "Z_ORD" bigint NOT NULL DEFAULT 0, PRIMARY KEY ("Z_SRC", "Z_DST"))

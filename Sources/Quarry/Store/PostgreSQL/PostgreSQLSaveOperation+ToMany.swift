@@ -51,7 +51,7 @@ extension PostgreSQLSaveOperation {
     }
 
     /// The storing side: `Z_SRC = source`, `Z_ORD` = position.
-    private func writeStored(_ join: SQLiteLayout.JoinTable, source: ObjectID, destinations: [ObjectID], ordered: Bool,
+    private func writeStored(_ join: StoreLayout.JoinTable, source: ObjectID, destinations: [ObjectID], ordered: Bool,
                              connection: PostgreSQLConnection) throws {
         let t = PostgreSQLLayout.q(join.name)
         let existing = try keys("SELECT \"Z_DST\" FROM \(t) WHERE \"Z_SRC\" = $1 ORDER BY \"Z_ORD\", \"Z_DST\"", source.primaryKey, connection: connection)
@@ -84,7 +84,7 @@ extension PostgreSQLSaveOperation {
     }
 
     /// The other side of a many-to-many pair: rows with `Z_DST = owner`.
-    private func writeReversed(_ join: SQLiteLayout.JoinTable, owner: ObjectID, members: [ObjectID], connection: PostgreSQLConnection) throws {
+    private func writeReversed(_ join: StoreLayout.JoinTable, owner: ObjectID, members: [ObjectID], connection: PostgreSQLConnection) throws {
         let t = PostgreSQLLayout.q(join.name)
         let existing = Set(try keys("SELECT \"Z_SRC\" FROM \(t) WHERE \"Z_DST\" = $1", owner.primaryKey, connection: connection))
         let wanted = Set(members.map(\.primaryKey))

@@ -17,8 +17,8 @@ extension PostgreSQLStore {
         }
     }
 
-    /// The transactions after `token`, oldest first, at most `limit` (all for `nil`), with the
-    /// SQLite store's semantics (``SQLiteStore/history(after:limit:)``): ``HistoryFetchResult/isExpired``
+    /// The transactions after `token`, oldest first, at most `limit` (all for `nil`), with every
+    /// store's history semantics (``PersistentHistoryStore``): ``HistoryFetchResult/isExpired``
     /// when pruning deleted a transaction newer than `token`.
     public func history(after token: HistoryToken?, limit: Int? = nil) throws -> HistoryFetchResult {
         let after = token?.value ?? 0
@@ -64,9 +64,9 @@ extension PostgreSQLStore {
             let cells = row.makeRandomAccess()
             guard let token = PostgreSQLValues.integer(cells[0]), let i = position[token],
                   let entity = (try? cells[1].decode(String.self)).flatMap(model.entity(named:)),
-                  let type = PostgreSQLValues.integer(cells[3]).flatMap(SQLiteHistorySchema.type) else { continue }
+                  let type = PostgreSQLValues.integer(cells[3]).flatMap(HistoryChangeType.init(code:)) else { continue }
             let keys = ((try? cells[4].decode(String?.self)) ?? nil).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) } ?? []
-            let tombstone = ((try? cells[5].decode(String?.self)) ?? nil).map { SQLiteStore.decodeTombstone($0, entity: entity) } ?? [:]
+            let tombstone = ((try? cells[5].decode(String?.self)) ?? nil).map { HistoryTombstone.decode($0, entity: entity) } ?? [:]
             let pk = PostgreSQLValues.integer(cells[2]) ?? 0
             let count = PostgreSQLValues.integer(cells[6]) ?? 1
             for offset in 0..<max(1, count) {

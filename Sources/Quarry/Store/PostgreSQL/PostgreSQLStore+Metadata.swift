@@ -5,27 +5,27 @@ import PostgresNIO
 extension PostgreSQLStore {
     /// The stored metadata and whether the store records history, or `nil` when the schema
     /// holds no store.
-    static func readMetadata(pool: PostgreSQLConnectionPool, path: String) throws -> (metadata: SQLiteStore.Metadata, records: Bool)? {
+    static func readMetadata(pool: PostgreSQLConnectionPool, path: String) throws -> (metadata: StoreMetadata, records: Bool)? {
         try pool.withConnection { connection in
             guard try hasMetadataTable(connection) else { return nil }
             return try readMetadata(connection, path: path)
         }
     }
 
-    static func readMetadata(_ connection: PostgreSQLConnection, path: String) throws -> (metadata: SQLiteStore.Metadata, records: Bool) {
+    static func readMetadata(_ connection: PostgreSQLConnection, path: String) throws -> (metadata: StoreMetadata, records: Bool) {
         var values: [String: String] = [:]
         for row in try connection.query(#"SELECT "key", "value" FROM "Z_METADATA""#) {
             let cells = row.makeRandomAccess()
             if let key = try? cells[0].decode(String.self), let value = try? cells[1].decode(String?.self) { values[key] = value }
         }
-        let metadata = try SQLiteStore.metadata(from: values, path: path)
+        let metadata = try StoreMetadata(values: values, path: path)
         return (metadata, values[MetadataKey.recordsHistory] != "0")
     }
 
     /// Makes the schema, tables, sequences and metadata in one transaction, unless another
     /// process did it first (an advisory lock on the schema's name orders concurrent creators).
     static func create(pool: PostgreSQLConnectionPool, model: ManagedObjectModel, path: String,
-                       recordsHistory: Bool) throws -> (metadata: SQLiteStore.Metadata, records: Bool) {
+                       recordsHistory: Bool) throws -> (metadata: StoreMetadata, records: Bool) {
         try pool.transaction { connection in
             let schema = pool.url.schema
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", bindings("quarry.create." + schema))
@@ -54,7 +54,7 @@ extension PostgreSQLStore {
                 b.append(value)
                 try connection.execute(#"INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2)"#, b)
             }
-            let metadata = SQLiteStore.Metadata(identifier: identifier, model: model, modelVersionHash: model.versionHash,
+            let metadata = StoreMetadata(identifier: identifier, model: model, modelVersionHash: model.versionHash,
                                                 entityVersionHashes: model.entityVersionHashes)
             return (metadata, recordsHistory)
         }

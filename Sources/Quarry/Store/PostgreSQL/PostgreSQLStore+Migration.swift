@@ -4,8 +4,8 @@ import PostgresNIO
 
 extension PostgreSQLStore {
     /// What migrating the store at `url` to `model` would do, or `nil` when the store already
-    /// has that model: the same plan ``SQLiteStore/migrationPlan(url:to:versions:countingRows:)``
-    /// makes, named after the URL without its password. Writes nothing.
+    /// has that model: the same ``MigrationPlan`` every SQL back end makes, named after the URL
+    /// without its password. Writes nothing.
     ///
     /// With `countingRows`, each entity's rows are counted and the first step's refusals are
     /// checked against the data, as a migration would.
@@ -26,12 +26,12 @@ extension PostgreSQLStore {
             guard try hasMetadataTable(connection) else { throw StoreError.notAQuarryStore(path: path) }
             let stored = try readMetadata(connection, path: path).metadata
             guard stored.modelVersionHash != model.versionHash else { return nil }
-            let chain = SQLiteMigrationChain(stored: stored.model, target: model, versions: versions)
+            let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
             var steps: [MigrationPlan.Step] = []
             for (i, (from, to)) in zip(chain.models, chain.models.dropFirst()).enumerated() {
                 // Later steps start from data only the earlier ones would write: planned without it.
                 let data: (any MigrationDataReader)? = i == 0 && countingRows ? connection : nil
-                let step = SQLiteMigrationStep(source: from.model, destination: to.model,
+                let step = MigrationStep(source: from.model, destination: to.model,
                                                maxKeys: i == 0 ? try maxKeys(connection, model: from.model) : [:])
                 try step.check(data, path: path)
                 steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: try step.entityChanges(data)))
@@ -47,7 +47,7 @@ extension PostgreSQLStore {
     ///
     /// Stores opened elsewhere wait for the migration's lock while it runs, then fail to save
     /// (their model no longer matches the store's), as opening with the old model does.
-    /// `versions` and `progress` are as ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``'s.
+    /// `versions` lists the model's earlier versions (``ModelVersionHistory``); `progress` is called as rows move.
     ///
     /// ```swift
     /// try PostgreSQLStore.migrate(url: url, to: newModel)
@@ -70,14 +70,14 @@ extension PostgreSQLStore {
             try connection.execute(#"LOCK TABLE "Z_METADATA" IN EXCLUSIVE MODE"#)
             let stored = try readMetadata(connection, path: path).metadata
             guard stored.modelVersionHash != model.versionHash else { return nil }
-            let chain = SQLiteMigrationChain(stored: stored.model, target: model, versions: versions)
+            let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
             let pairs = Array(zip(chain.models, chain.models.dropFirst()))
             var steps: [MigrationPlan.Step] = []
             for (i, (from, to)) in pairs.enumerated() {
-                let step = SQLiteMigrationStep(source: from.model, destination: to.model, maxKeys: try maxKeys(connection, model: from.model))
+                let step = MigrationStep(source: from.model, destination: to.model, maxKeys: try maxKeys(connection, model: from.model))
                 try step.check(connection, path: path)
                 let changes = try step.entityChanges(nil)
-                let migration = PostgreSQLMigration(step: step)
+                let migration = PostgreSQLMigrationExecutor(step: step)
                 reporter.begin(step: i + 1, of: pairs.count, total: try migration.rowsToMove(connection))
                 try migration.execute(connection, path: path, progress: reporter)
                 steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: changes))
@@ -91,7 +91,7 @@ extension PostgreSQLStore {
     /// The largest primary key of each table of `model`'s layout, by table name.
     private static func maxKeys(_ connection: PostgreSQLConnection, model: ManagedObjectModel) throws -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for table in SQLiteLayout(model: model).tables {
+        for table in StoreLayout(model: model).tables {
             result[table.name] = try connection.query("SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(PostgreSQLLayout.q(table.name))")
                 .first.map { try $0.makeRandomAccess()[0].decode(Int64.self) } ?? 0
         }
@@ -101,7 +101,7 @@ extension PostgreSQLStore {
     /// Replaces the stored model (JSON, version hashes, the Quarry version) with `model`.
     static func replaceModel(_ connection: PostgreSQLConnection, with model: ManagedObjectModel) throws {
         try connection.execute(#"DELETE FROM "Z_METADATA" WHERE starts_with("key", $1)"#, bindings(MetadataKey.entityHashPrefix))
-        for (key, value) in SQLiteStore.modelMetadata(model) {
+        for (key, value) in StoreMetadata.rows(recording: model) {
             var b = PostgresBindings()
             b.append(key)
             b.append(value)

@@ -7,7 +7,7 @@ import Synchronization
 /// schema, so several machines can share one object graph.
 ///
 /// One table per root entity (`"Z_PK" bigint`, `"Z_ENT"`, `"Z_OPT"`, then the columns
-/// ``SQLiteLayout`` names), join tables for many-to-many and inverse-less to-many
+/// ``StoreLayout`` names), join tables for many-to-many and inverse-less to-many
 /// relationships, `"Z_METADATA"` holding the model (the same JSON as the SQLite store's), one
 /// key sequence per root table (`"Z_PK_<n>"`) and persistent history (see
 /// ``PostgreSQLHistorySchema``). Values are stored as: integers and Booleans `bigint` (0/1: a
@@ -116,7 +116,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: max(1, options.maximumConnections))
         self.pool = pool
         let path = url.description
-        let opened: (metadata: SQLiteStore.Metadata, records: Bool)
+        let opened: (metadata: StoreMetadata, records: Bool)
         do {
             if let found = try Self.readMetadata(pool: pool, path: path) {
                 opened = found
@@ -130,7 +130,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         }
         if let model, model.versionHash != opened.metadata.modelVersionHash {
             pool.close()
-            var entities = SQLiteStore.differingEntities(stored: opened.metadata.entityVersionHashes, current: model)
+            var entities = StoreMetadata.differingEntities(stored: opened.metadata.entityVersionHashes, current: model)
             if entities.isEmpty { entities = model.entities.map(\.name) }
             throw StoreError.modelMismatch(path: path, entities: entities)
         }

@@ -30,25 +30,6 @@ enum SQLiteHistorySchema {
         """,
     ]
 
-    /// `Z_TYPE` of each change type.
-    static func code(_ type: HistoryChangeType) -> Int64 {
-        switch type {
-        case .insert: return 1
-        case .update: return 2
-        case .delete: return 3
-        }
-    }
-
-    /// The change type of a `Z_TYPE` (`nil` for a code this Quarry does not know).
-    static func type(_ code: Int64) -> HistoryChangeType? {
-        switch code {
-        case 1: return .insert
-        case 2: return .update
-        case 3: return .delete
-        default: return nil
-        }
-    }
-
     static let insertTransaction = "INSERT INTO Z_HISTORYTRANSACTION (Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS) VALUES (?, ?, ?, ?)"
     static let insertChange = "INSERT INTO Z_HISTORYCHANGE (Z_TOKEN, Z_SEQ, Z_ENTITY, Z_PK, Z_COUNT, Z_TYPE, Z_KEYS, Z_TOMBSTONE) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 }

@@ -11,18 +11,16 @@ struct SQLiteHistoryWriter {
     let model: ManagedObjectModel
     let origin: String
 
-    /// `<executable>[pid]`: the author of saves whose context has no name.
-    static let processLabel = "\(ProcessInfo.processInfo.processName)[\(ProcessInfo.processInfo.processIdentifier)]"
 
     /// Records `changes` (what the save committed) as one transaction; returns its token.
     ///
     /// - Parameters:
     ///   - tombstones: Per deleted object, its preserved values as tombstone JSON.
-    ///   - author: The saving context's name (`nil`: ``processLabel``).
+    ///   - author: The saving context's name (`nil`: ``HistoryAuthor/processLabel``).
     func record(_ changes: SaveChanges, tombstones: [ObjectID: String], author: String?, db: Database) throws -> HistoryToken {
         let transaction = SQLiteRawStatement(try db.cachedStatement(sql: SQLiteHistorySchema.insertTransaction))
         transaction.bind(.double(Date().timeIntervalSinceReferenceDate), at: 1)
-        transaction.bind(author ?? Self.processLabel, at: 2)
+        transaction.bind(author ?? HistoryAuthor.processLabel, at: 2)
         transaction.bind(origin, at: 3)
         transaction.bind(Int64(ProcessInfo.processInfo.processIdentifier), at: 4)
         try transaction.execute()
@@ -37,7 +35,7 @@ struct SQLiteHistoryWriter {
             change.bind(model.entities[Int(id.entityIndex)].name, at: 3)
             change.bind(id.primaryKey, at: 4)
             change.bind(Int64(count), at: 5)
-            change.bind(SQLiteHistorySchema.code(type), at: 6)
+            change.bind(type.code, at: 6)
             if let keys { change.bind(keys, at: 7) } else { change.bindNull(at: 7) }
             if let tombstone { change.bind(tombstone, at: 8) } else { change.bindNull(at: 8) }
             try change.execute()
@@ -52,11 +50,4 @@ struct SQLiteHistoryWriter {
         return HistoryToken(token)
     }
 
-    /// The tombstone JSON of a row about to be deleted: the values of the entity's attributes
-    /// marked ``AttributeDescription/preservesValueInHistoryOnDeletion`` (`nil` when none are).
-    static func tombstone(_ snapshot: Snapshot, entity: EntityDescription, attributes: [Int]) -> String? {
-        guard !attributes.isEmpty else { return nil }
-        let pairs = attributes.map { JSONModelValues.quoted(entity.attributes[$0].name) + ": " + JSONStoreValue.encode(snapshot.values[$0]) }
-        return "{" + pairs.joined(separator: ", ") + "}"
-    }
 }

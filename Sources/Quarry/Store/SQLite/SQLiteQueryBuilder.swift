@@ -62,10 +62,10 @@ struct SQLiteSelect {
 
 /// Helpers shared by queries over a root table (the full compiler is ``SQLiteQueryCompiler``).
 struct SQLiteQueryBuilder {
-    let layout: SQLiteLayout
+    let layout: StoreLayout
 
     /// The `Z_ENT` term selecting the query's entities, or `nil` when they fill the table.
-    func entityFilter(_ query: StoreQuery, table: SQLiteLayout.Table, alias: String) -> SQLiteFragment? {
+    func entityFilter(_ query: StoreQuery, table: StoreLayout.Table, alias: String) -> SQLiteFragment? {
         let entities = query.includesSubentities ? query.entity.selfAndDescendantIndices : [query.entity.index]
         if Set(entities) == Set(table.entityIndices) { return nil }
         if entities.count == 1 { return SQLiteFragment(sql: "\(alias).Z_ENT = \(entities[0])") }

@@ -11,11 +11,11 @@ import GRDB
 /// call the same Swift functions through ``SQLiteFunctions``. To-one key paths become
 /// `LEFT JOIN`s; to-many ones (`ANY`/`ALL`/`NONE`, `@count`) become correlated subqueries.
 struct SQLiteQueryCompiler {
-    let layout: SQLiteLayout
+    let layout: StoreLayout
     let model: ManagedObjectModel
     private var keyPaths: SQLKeyPathJoins
 
-    init(layout: SQLiteLayout, model: ManagedObjectModel) {
+    init(layout: StoreLayout, model: ManagedObjectModel) {
         self.layout = layout
         self.model = model
         keyPaths = SQLKeyPathJoins(layout: layout, model: model)

@@ -4,8 +4,8 @@ import GRDB
 /// for ``SQLiteStore/snapshots(for:)``, the writer inside a save to fetch the persisted state of
 /// a conflicting row.
 struct SQLiteRowReader {
-    let layout: SQLiteLayout
-    let statements: SQLiteStatements
+    let layout: StoreLayout
+    let statements: RowStatements
     let model: ManagedObjectModel
 
     /// How many primary keys go into one `IN (…)` list.
@@ -50,7 +50,7 @@ struct SQLiteRowReader {
         return found == id ? snapshot : nil
     }
 
-    /// Decodes the current row of a ``SQLiteStatements/selectRow`` statement.
+    /// Decodes the current row of a ``RowStatements/selectRow`` statement.
     func decodeRow(_ statement: SQLiteRawStatement) -> (ObjectID, Snapshot) {
         let entityIndex = Int(statement.int64(at: 1))
         let id = ObjectID(entityIndex: entityIndex, primaryKey: statement.int64(at: 0))

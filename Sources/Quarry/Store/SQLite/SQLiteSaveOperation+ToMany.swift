@@ -32,7 +32,7 @@ extension SQLiteSaveOperation {
     }
 
     /// The storing side: `Z_SRC = source`, `Z_ORD` = position.
-    private func writeStored(_ join: SQLiteLayout.JoinTable, source: ObjectID, destinations: [ObjectID], ordered: Bool,
+    private func writeStored(_ join: StoreLayout.JoinTable, source: ObjectID, destinations: [ObjectID], ordered: Bool,
                              db: Database) throws {
         let t = sqlIdentifier(join.name)
         let existing = try Int64.fetchAll(db, sql: "SELECT Z_DST FROM \(t) WHERE Z_SRC = ? ORDER BY Z_ORD, Z_DST",
@@ -61,7 +61,7 @@ extension SQLiteSaveOperation {
     }
 
     /// The other side of a many-to-many pair: rows with `Z_DST = owner`.
-    private func writeReversed(_ join: SQLiteLayout.JoinTable, owner: ObjectID, members: [ObjectID], db: Database) throws {
+    private func writeReversed(_ join: StoreLayout.JoinTable, owner: ObjectID, members: [ObjectID], db: Database) throws {
         let t = sqlIdentifier(join.name)
         let existing = Set(try Int64.fetchAll(db, sql: "SELECT Z_SRC FROM \(t) WHERE Z_DST = ?", arguments: [owner.primaryKey]))
         let wanted = Set(members.map(\.primaryKey))

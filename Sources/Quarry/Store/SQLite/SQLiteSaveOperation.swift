@@ -6,10 +6,10 @@ import GRDB
 ///
 /// Not thread-safe and never shared: it lives for one call of ``SQLiteStore/save(_:resolve:)``.
 final class SQLiteSaveOperation: SQLSaveOperation {
-    let layout: SQLiteLayout
-    let statements: SQLiteStatements
+    let layout: StoreLayout
+    let statements: RowStatements
     let reader: SQLiteRowReader
-    private var updatePlans: [Int: [PropertyMask: SQLiteStatements.Plan]] = [:]
+    private var updatePlans: [Int: [PropertyMask: RowStatements.Plan]] = [:]
 
     init(store: SQLiteStore, resolve: @escaping (MergeConflict) -> ConflictResolution) {
         layout = store.layout
@@ -133,7 +133,7 @@ final class SQLiteSaveOperation: SQLSaveOperation {
         }
     }
 
-    private func updatePlan(_ entity: EntityDescription, _ changed: PropertyMask) -> SQLiteStatements.Plan {
+    private func updatePlan(_ entity: EntityDescription, _ changed: PropertyMask) -> RowStatements.Plan {
         if let plan = updatePlans[entity.index]?[changed] { return plan }
         let plan = statements.versionedUpdate(entity: entity, changed: changed)
         updatePlans[entity.index, default: [:]][changed] = plan

@@ -54,9 +54,9 @@ extension SQLiteStore: PersistentHistoryStore {
             """, arguments: [first, last])
         while let row = try rows.next() {
             guard let i = position[row[0]], let entity = model.entity(named: row[1]),
-                  let type = SQLiteHistorySchema.type(row[3]) else { continue }
+                  let type = HistoryChangeType(code: row[3]) else { continue }
             let keys = (row[4] as String?).map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) } ?? []
-            let tombstone = (row[5] as String?).map { Self.decodeTombstone($0, entity: entity) } ?? [:]
+            let tombstone = (row[5] as String?).map { HistoryTombstone.decode($0, entity: entity) } ?? [:]
             let first: Int64 = row[2]
             let count: Int64 = row[6]
             for offset in 0..<max(1, count) {
@@ -64,19 +64,6 @@ extension SQLiteStore: PersistentHistoryStore {
                                                              type: type, changedKeys: keys, tombstone: tombstone))
             }
         }
-    }
-
-    /// The values of a tombstone's JSON, read as the current model's attributes of `entity`.
-    static func decodeTombstone(_ json: String, entity: EntityDescription) -> [String: Value] {
-        guard let file = try? JSONStoreFileText(data: Data(json.utf8), path: "Z_HISTORYCHANGE.Z_TOMBSTONE"),
-              case .object(let members) = file.document.root.kind else { return [:] }
-        var values: [String: Value] = [:]
-        for member in members {
-            guard let a = entity.attributeIndex(member.key),
-                  let value = try? JSONStoreValue.decode(member.value, attribute: entity.attributes[a], entity: entity.name, file: file) else { continue }
-            values[member.key] = value
-        }
-        return values
     }
 
     /// Deletes the transactions before `token` and their changes; returns how many

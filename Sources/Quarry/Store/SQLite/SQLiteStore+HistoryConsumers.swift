@@ -4,7 +4,7 @@ extension SQLiteStore {
     /// The token `consumer` last merged, from `Z_METADATA` (`history.consumer.<name>`).
     /// Returns `nil` when none is stored, and for a foreign database (it has no `Z_METADATA`).
     public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
-        guard foreign == nil else { return nil }
+        guard viewed == nil else { return nil }
         return try read { db in
             try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
                                 arguments: [MetadataKey.historyConsumerPrefix + consumer]).flatMap { Int64($0) }.map(HistoryToken.init)
@@ -15,7 +15,7 @@ extension SQLiteStore {
     /// foreign database (Quarry never writes one).
     /// - Throws: ``StoreError/readOnly(path:)`` for a read-only store, ``StoreError/locked(path:)``.
     public func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {
-        guard foreign == nil else { return }
+        guard viewed == nil else { return }
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         let key = MetadataKey.historyConsumerPrefix + consumer
         do {

@@ -7,7 +7,7 @@ extension SQLiteStore {
     /// name with different types, names differing only in case), such attributes shared one
     /// column; the layout now gives them their own (`<Entity>_<name>`), which an older file does
     /// not have. Every other store lacks nothing.
-    static func missingColumns(_ db: Database, layout: SQLiteLayout) throws -> [String: [SQLiteLayout.Column]] {
+    static func missingColumns(_ db: Database, layout: StoreLayout) throws -> [String: [StoreLayout.Column]] {
         // Every table's columns in one statement: a store of many tables is read in one pass.
         var present: [String: Set<String>] = [:]
         let rows = try Row.fetchCursor(db, sql: """
@@ -15,12 +15,12 @@ extension SQLiteStore {
             """)
         while let row = try rows.next() {
             let table: String = row[0], column: String = row[1]
-            present[SQLiteNamespace.fold(table), default: []].insert(SQLiteNamespace.fold(column))
+            present[LayoutNamespace.fold(table), default: []].insert(LayoutNamespace.fold(column))
         }
-        var missing: [String: [SQLiteLayout.Column]] = [:]
+        var missing: [String: [StoreLayout.Column]] = [:]
         for table in layout.tables {
-            guard let columns = present[SQLiteNamespace.fold(table.name)] else { continue }
-            let lacking = table.columns.filter { !columns.contains(SQLiteNamespace.fold($0.name)) }
+            guard let columns = present[LayoutNamespace.fold(table.name)] else { continue }
+            let lacking = table.columns.filter { !columns.contains(LayoutNamespace.fold($0.name)) }
             if !lacking.isEmpty { missing[table.name] = lacking }
         }
         return missing
@@ -30,8 +30,8 @@ extension SQLiteStore {
     /// column is added and filled, for the rows of the entities that use it, from the column
     /// of the attribute's own name that they shared before (values as SQLite stored them there);
     /// then the indexes on the new columns are created.
-    static func repairLayout(_ db: Database, layout: SQLiteLayout, model: ManagedObjectModel,
-                             missing: [String: [SQLiteLayout.Column]]) throws {
+    static func repairLayout(_ db: Database, layout: StoreLayout, model: ManagedObjectModel,
+                             missing: [String: [StoreLayout.Column]]) throws {
         for (tableName, columns) in missing.sorted(by: { $0.key < $1.key }) {
             let table = sqlIdentifier(tableName)
             let present = try db.columns(in: tableName).map(\.name)
@@ -50,7 +50,7 @@ extension SQLiteStore {
         let existing = Set(try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
         let added = Set(missing.values.flatMap { $0.map { sqlIdentifier($0.name) } })
         for sql in layout.schemaStatements(model: model)
-        where SQLiteMigrationStep.isIndexStatement(sql) && !existing.contains(sql) && added.contains(where: { sql.contains($0) }) {
+        where MigrationStep.isIndexStatement(sql) && !existing.contains(sql) && added.contains(where: { sql.contains($0) }) {
             try db.execute(sql: sql)
         }
     }

@@ -2,17 +2,8 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// What a store's `Z_METADATA` table records: enough to open the store without its model file.
-    public struct Metadata: Sendable {
-        /// The store's UUID, fixed at creation.
-        public var identifier: UUID
-        /// The model the store was created with, decoded from the JSON copy in the file.
-        public var model: ManagedObjectModel
-        /// The model's version hash when the store was created.
-        public var modelVersionHash: String
-        /// Each entity's version hash when the store was created, by entity name.
-        public var entityVersionHashes: [String: String]
-    }
+    /// What a store's `Z_METADATA` table records (``StoreMetadata``, the same for every back end).
+    public typealias Metadata = StoreMetadata
 
     /// Reads the metadata of the store at `url` without opening it for writing (for
     /// `quarry stats` and tools).
@@ -86,31 +77,7 @@ extension SQLiteStore {
         for row in try Row.fetchAll(db, sql: "SELECT key, value FROM Z_METADATA") {
             if let key: String = row["key"], let value: String = row["value"] { values[key] = value }
         }
-        return try metadata(from: values, path: path)
-    }
-
-    /// The metadata recorded by the rows of a `Z_METADATA` table.
-    static func metadata(from values: [String: String], path: String) throws -> Metadata {
-        func corrupt(_ reason: String) -> StoreError { StoreError.corruptMetadata(path: path, reason: reason) }
-        guard let identifier = values[MetadataKey.identifier].flatMap(UUID.init(uuidString:)) else { throw corrupt("no store identifier") }
-        guard let hash = values[MetadataKey.modelVersionHash] else { throw corrupt("no model version hash") }
-        guard let json = values[MetadataKey.model] else { throw corrupt("no model") }
-        let model: ManagedObjectModel
-        do {
-            // Names were checked when the store was made; one converted from a database Quarry did
-            // not make keeps that database's names (``ManagedObjectModel/NamePolicy/anyText``).
-            model = try StoredModelCache.model(for: json) {
-                try ManagedObjectModel(ModelDefinition(jsonText: $0, path: "\(path) (Z_METADATA.model)"), namePolicy: .anyText)
-            }
-        } catch {
-            throw corrupt("stored model: \(error)")
-        }
-        guard model.versionHash == hash else { throw corrupt("stored model does not match its version hash") }
-        var entityHashes: [String: String] = [:]
-        for (key, value) in values where key.hasPrefix(MetadataKey.entityHashPrefix) {
-            entityHashes[String(key.dropFirst(MetadataKey.entityHashPrefix.count))] = value
-        }
-        return Metadata(identifier: identifier, model: model, modelVersionHash: hash, entityVersionHashes: entityHashes)
+        return try StoreMetadata(values: values, path: path)
     }
 
     /// Writes the metadata rows of a new store.
@@ -125,42 +92,8 @@ extension SQLiteStore {
     static func replaceModel(db: Database, with model: ManagedObjectModel) throws {
         let prefix = MetadataKey.entityHashPrefix
         try db.execute(sql: "DELETE FROM Z_METADATA WHERE substr(key, 1, ?) = ?", arguments: [prefix.count, prefix])
-        for (key, value) in modelMetadata(model) {
+        for (key, value) in StoreMetadata.rows(recording: model) {
             try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
         }
     }
-
-    /// The metadata rows that record `model` (its JSON, version hashes and the Quarry version),
-    /// the same in an SQLite and a PostgreSQL store.
-    static func modelMetadata(_ model: ManagedObjectModel) -> [(key: String, value: String)] {
-        [
-            (MetadataKey.modelVersionHash, model.versionHash),
-            (MetadataKey.model, model.definition.jsonText()),
-            (MetadataKey.quarryVersion, QuarryVersion.string),
-        ] + model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
-    }
-
-    /// The entities that were added, removed or changed between a stored model and `model`.
-    static func differingEntities(stored: [String: String], current model: ManagedObjectModel) -> [String] {
-        let current = model.entityVersionHashes
-        return Set(stored.keys).union(current.keys).filter { stored[$0] != current[$0] }.sorted()
-    }
-}
-
-/// Keys of the `Z_METADATA` table.
-enum MetadataKey {
-    static let identifier = "identifier"
-    static let modelVersionHash = "modelVersionHash"
-    static let model = "model"
-    static let quarryVersion = "quarryVersion"
-    static let entityHashPrefix = "entityVersionHash."
-    /// The save count and the last save's UUID (see ``SQLiteStore/modificationToken()``).
-    static let saveToken = "saveToken"
-    /// `1` when saves record persistent history, `0` when the store was made with it off
-    /// (absent: made before history existed; see ``SQLiteStore/prepareHistory(pool:path:options:)``).
-    static let recordsHistory = "history.records"
-    /// The newest history token pruning deleted (absent: nothing was pruned).
-    static let historyPrunedThrough = "history.prunedThrough"
-    /// Prefix of the last history token each consumer merged (``PersistentStack/setLastMergedHistoryToken(_:consumer:)``).
-    static let historyConsumerPrefix = "history.consumer."
 }

@@ -11,7 +11,7 @@ extension SQLiteStore {
     /// (raw SQL on the file) are not seen. A foreign database has no token (`nil`): nothing
     /// records its commits.
     public func modificationToken() throws -> String? {
-        guard foreign == nil else { return nil }
+        guard viewed == nil else { return nil }
         do {
             let saved = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?", arguments: [MetadataKey.saveToken])

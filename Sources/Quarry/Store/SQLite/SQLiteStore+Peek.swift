@@ -174,7 +174,7 @@ extension SQLiteStore {
         guard metadataColumns.isSuperset(of: ["key", "value"]) else { return Peek(metadata: nil, hasOtherTables: true) }
         var values: [String: String] = [:]
         for row in try rows(db, "SELECT key, value FROM Z_METADATA", path: path) { values[row[0]] = row[1] }
-        return Peek(metadata: try metadata(from: values, path: path), hasOtherTables: true)
+        return Peek(metadata: try StoreMetadata(values: values, path: path), hasOtherTables: true)
     }
 
     /// The text columns of every row `sql` returns.

@@ -42,12 +42,12 @@ public final class SQLiteStore: PersistentStore {
     let poolOpenedImmutable: Bool
     /// Checkpoints the write-ahead log after saves (`nil` for a foreign database, never written).
     let checkpointer: SQLiteCheckpointer?
-    let layout: SQLiteLayout
-    let statements: SQLiteStatements
+    let layout: StoreLayout
+    let statements: RowStatements
     let path: String
     /// The database Quarry did not make that this store reads through views (see
-    /// ``init(foreign:busyTimeout:)``), or `nil` for a Quarry store.
-    public let foreign: ForeignDatabase?
+    /// ``init(viewing:busyTimeout:)``), or `nil` for a Quarry store.
+    let viewed: SQLiteViewedDatabase?
     /// Whether saves append persistent history (see ``PersistentHistoryStore``): fixed in the
     /// file when it was made (``Options/recordsHistory``) or upgraded; `false` for a store made
     /// before history existed that was opened read-only, and for a foreign database.
@@ -88,7 +88,7 @@ public final class SQLiteStore: PersistentStore {
         self.path = path
         self.fileURL = url
         self.options = options
-        self.foreign = nil
+        self.viewed = nil
         self.historyOrigin = options.historyOrigin ?? UUID()
         try FileKind.requireStorePath(path, directories: true)
         let exists = FileManager.default.fileExists(atPath: path)
@@ -168,31 +168,30 @@ public final class SQLiteStore: PersistentStore {
         }
         self.identifier = identifier
         self.model = resolvedModel
-        self.layout = SQLiteLayout(model: resolvedModel)
-        self.statements = SQLiteStatements(layout: layout, model: resolvedModel)
+        self.layout = StoreLayout(model: resolvedModel)
+        self.statements = RowStatements(layout: layout, model: resolvedModel)
         // A store made just now has this layout; only an older one can lack columns.
         if !created { try repairOlderLayout() }
     }
 
-    /// Opens a database Quarry did not make (see ``ForeignDatabase``), always read-only: its
-    /// model is the one ``ForeignDatabase/open(path:candidates:)`` recovered, and every
-    /// connection reads the file (or the private copy its write-ahead log was folded into)
-    /// through `TEMP` views shaped as this model's layout, so the file is never written.
+    /// Opens a database Quarry did not make, always read-only, through `TEMP` views shaped as
+    /// its model's layout (see ``SQLiteViewedDatabase``), so the file is never written. The
+    /// foreign back end opens it (``init(foreign:busyTimeout:)``).
     ///
     /// - Throws: ``StoreError`` when SQLite cannot open the file or make the views.
-    public init(foreign database: ForeignDatabase, busyTimeout: TimeInterval = 5) throws {
+    init(viewing database: SQLiteViewedDatabase, busyTimeout: TimeInterval) throws {
         let path = database.path
         self.path = path
         self.fileURL = URL(fileURLWithPath: path)
         self.options = Options(readOnly: true, busyTimeout: busyTimeout)
-        self.foreign = database
+        self.viewed = database
         self.recordsHistory = false
         self.historyOrigin = UUID()
         self.identifier = database.identifier
         self.model = database.model
-        self.layout = SQLiteLayout(model: database.model)
-        self.statements = SQLiteStatements(layout: layout, model: database.model)
-        self.pool = try Self.foreignPool(database, layout: layout, busyTimeout: busyTimeout)
+        self.layout = StoreLayout(model: database.model)
+        self.statements = RowStatements(layout: layout, model: database.model)
+        self.pool = try Self.viewsPool(database, busyTimeout: busyTimeout)
         self.poolOpenedImmutable = true
         self.checkpointer = nil
     }
@@ -239,7 +238,7 @@ public final class SQLiteStore: PersistentStore {
     private static func check(_ stored: Metadata, against model: ManagedObjectModel?, path: String) throws -> (UUID, ManagedObjectModel) {
         guard let model else { return (stored.identifier, stored.model) }
         guard model.versionHash == stored.modelVersionHash else {
-            var entities = differingEntities(stored: stored.entityVersionHashes, current: model)
+            var entities = StoreMetadata.differingEntities(stored: stored.entityVersionHashes, current: model)
             if entities.isEmpty { entities = model.entities.map(\.name) }
             throw StoreError.modelMismatch(path: path, entities: entities)
         }
@@ -257,7 +256,7 @@ public final class SQLiteStore: PersistentStore {
                 }
                 let nonQuarryTables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 guard nonQuarryTables.isEmpty else { throw StoreError.missingMetadata(path: path) }
-                for sql in SQLiteLayout(model: model).schemaStatements(model: model) { try db.execute(sql: sql) }
+                for sql in StoreLayout(model: model).schemaStatements(model: model) { try db.execute(sql: sql) }
                 let identifier = UUID()
                 try writeMetadata(db: db, identifier: identifier, model: model)
                 try createHistory(db, records: recordsHistory)

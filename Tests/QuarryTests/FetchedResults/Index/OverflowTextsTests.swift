@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 
 /// The text of a chunk's long strings: sparse records while few, dense by slot past the limit.
 @Suite("Overflow texts of a chunk's long strings")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 
 /// String sort keys in the block's words: short strings whole, longer ones' first bytes with
 /// the text in the chunk.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 
 /// String sort keys kept as one buffer of UTF-8 bytes per column.
 @Suite("UTF-8 string column")

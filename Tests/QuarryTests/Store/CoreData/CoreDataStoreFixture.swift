@@ -50,7 +50,7 @@ enum CoreDataStoreFixture {
 
     /// The `SELECT` over `source` listing the objects of entity `name` (and its sub-entities):
     /// the primary key, the Quarry entity index, then one column per key.
-    static func select(_ d: CoreDataStoreDescription, entity name: String, keys: [SQLiteLayout.ColumnKey] = []) -> String {
+    static func select(_ d: CoreDataStoreDescription, entity name: String, keys: [StoreLayout.ColumnKey] = []) -> String {
         let e = d.model.entity(named: name)!
         guard let t = d.source.tables[e.rootIndex] else { return "SELECT 1 WHERE 0" }
         let entity = t.entity ?? "\(e.rootIndex)"

@@ -59,7 +59,7 @@ import QuarryTestSupport
         }
         let d = try CoreDataStoreFixture.read(copy)
         let integration = d.model.entity(named: "Integration")!
-        let keys: [SQLiteLayout.ColumnKey] = [.attribute(entity: integration.index, name: "queuedDate"),
+        let keys: [StoreLayout.ColumnKey] = [.attribute(entity: integration.index, name: "queuedDate"),
                                               .toOneKey(entity: integration.index, relationship: "bot")]
         try CoreDataStoreFixture.withReadOnly(copy) { db in
             let viaSource = try Row.fetchAll(db, sql: CoreDataStoreFixture.select(d, entity: "Integration", keys: keys))

@@ -56,8 +56,8 @@ struct HistoryRecordingTests {
         try HistoryFixture.insertTickers(["ANON"], into: coordinator, name: nil)
         let after = Date()
         let transactions = try store.history(after: nil, limit: nil).transactions
-        #expect(transactions.map(\.author) == ["nightly import", SQLiteHistoryWriter.processLabel])
-        #expect(SQLiteHistoryWriter.processLabel.hasSuffix("[\(ProcessInfo.processInfo.processIdentifier)]"))
+        #expect(transactions.map(\.author) == ["nightly import", HistoryAuthor.processLabel])
+        #expect(HistoryAuthor.processLabel.hasSuffix("[\(ProcessInfo.processInfo.processIdentifier)]"))
         #expect(transactions.allSatisfy { $0.origin == origin && $0.processID == ProcessInfo.processInfo.processIdentifier })
         #expect(transactions.allSatisfy { $0.timestamp >= before.addingTimeInterval(-0.001) && $0.timestamp <= after.addingTimeInterval(0.001) })
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 import QuarryTestSupport
 
 @Suite("JSON store: the folder format")

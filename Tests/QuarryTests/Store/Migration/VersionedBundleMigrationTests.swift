@@ -109,7 +109,7 @@ import QuarryTestSupport
     /// Writes three rows into every concrete entity with a value for every stored attribute
     /// (unique per row), straight through SQL; returns the rows per entity name.
     static func seed(_ url: URL, model: ManagedObjectModel) throws -> [String: Int] {
-        let layout = SQLiteLayout(model: model)
+        let layout = StoreLayout(model: model)
         var seeded: [String: Int] = [:]
         try DatabaseQueue(path: url.path).write { db in
             var nextKey: [Int: Int64] = [:]

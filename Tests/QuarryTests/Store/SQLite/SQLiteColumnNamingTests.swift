@@ -255,7 +255,7 @@ import QuarryTestSupport
 
     @Test func aModelWithoutClashesKeepsItsNaturalNames() throws {
         let model = try TestModels.tickers()
-        let layout = SQLiteLayout(model: model)
+        let layout = StoreLayout(model: model)
         for (table, root) in zip(layout.tables, model.entities.filter { $0.index == $0.rootIndex }) {
             #expect(table.name == root.name)
         }

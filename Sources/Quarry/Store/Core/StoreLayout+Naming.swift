@@ -8,7 +8,7 @@
 /// whose names never clashed is laid out exactly as before this rule existed.
 ///
 /// **Fallbacks only for clashes.** Names clash when SQLite would take them for the same
-/// identifier (ASCII case-insensitively, see ``SQLiteNamespace``) or when they are Quarry's or
+/// identifier (ASCII case-insensitively, see ``LayoutNamespace``) or when they are Quarry's or
 /// SQLite's own: tables `Z_METADATA`, `Z_PRIMARYKEY`, `Z_HISTORY…` and `sqlite_…`; columns `Z_PK`, `Z_ENT`,
 /// `Z_OPT`. Once every natural name is claimed, in model order, each clashing one gets:
 /// - a table: `Q_<natural>`;
@@ -21,7 +21,7 @@
 /// entities, neither inheriting the other (siblings), share one column when they have the same
 /// exact name and the same SQL type, as they always did; with different SQL types each gets its
 /// own column, so a sibling's `String` is never read back through an `INTEGER` column.
-extension SQLiteLayout {
+extension StoreLayout {
     /// Which property (or bookkeeping value) a column holds; the entity is the declaring one.
     enum ColumnKey: Hashable {
         case attribute(entity: Int, name: String)
@@ -60,7 +60,7 @@ extension SQLiteLayout {
     /// Names the data columns of one table (see the rule above); returns them in table order
     /// with each request's column position.
     static func nameColumns(_ requests: [ColumnRequest]) -> (columns: [Column], positions: [ColumnKey: Int]) {
-        var namespace = SQLiteNamespace(reserved: reservedColumns)
+        var namespace = LayoutNamespace(reserved: reservedColumns)
         var columns: [Column] = []
         var users: [Set<Int>] = []
         var positions: [ColumnKey: Int] = [:]
@@ -94,7 +94,7 @@ extension SQLiteLayout {
     /// Names root tables and join tables from their natural names (roots first, in order), all
     /// in one namespace; returns the names in the same order.
     static func nameTables(_ naturals: [String]) -> [String] {
-        var namespace = SQLiteNamespace(reserved: reservedTables, reservedPrefixes: ["sqlite_"])
+        var namespace = LayoutNamespace(reserved: reservedTables, reservedPrefixes: ["sqlite_"])
         var names: [String?] = naturals.map { namespace.claim($0) ? $0 : nil }
         for i in names.indices where names[i] == nil { names[i] = namespace.claimFallback("Q_" + naturals[i]) }
         return names.map { $0! }
@@ -103,7 +103,7 @@ extension SQLiteLayout {
     /// Names indexes from their natural names, in a namespace holding every table name already;
     /// returns the names in the same order.
     func nameIndexes(_ naturals: [String]) -> [String] {
-        var namespace = SQLiteNamespace(reserved: Self.reservedTables + tables.map(\.name) + joinTables.map(\.name),
+        var namespace = LayoutNamespace(reserved: Self.reservedTables + tables.map(\.name) + joinTables.map(\.name),
                                         reservedPrefixes: ["sqlite_"])
         var names: [String?] = naturals.map { namespace.claim($0) ? $0 : nil }
         for i in names.indices where names[i] == nil { names[i] = namespace.claimFallback(naturals[i]) }

@@ -1,6 +1,6 @@
 import GRDB
 
-extension SQLiteMigrationStep {
+extension MigrationStep {
     /// Prefix of the tables a migration builds before swapping them in. A store never has
     /// tables of that name outside a migration's transaction.
     static let scratchPrefix = "Z_MIGRATION_"

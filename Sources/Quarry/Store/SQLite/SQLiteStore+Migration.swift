@@ -29,13 +29,13 @@ extension SQLiteStore {
             throw storeError(error, path: path)
         }
         return try queue.read { db in
-            let chain = SQLiteMigrationChain(stored: stored.model, target: model, versions: versions)
+            let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
             var steps: [MigrationPlan.Step] = []
             for (i, (from, to)) in zip(chain.models, chain.models.dropFirst()).enumerated() {
                 // Later steps start from data only the earlier ones would write: planned without it.
                 let data = i == 0 && countingRows ? db : nil
-                let step = SQLiteMigrationStep(source: from.model, destination: to.model,
-                                               maxKeys: try maxKeys(db, layout: SQLiteLayout(model: from.model), exists: i == 0))
+                let step = MigrationStep(source: from.model, destination: to.model,
+                                               maxKeys: try maxKeys(db, layout: StoreLayout(model: from.model), exists: i == 0))
                 try step.check(data, path: path)
                 steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: try step.entityChanges(data)))
             }
@@ -111,12 +111,12 @@ extension SQLiteStore {
         db.add(function: DatabaseFunction(AttributeConversion.base64Function, argumentCount: 1, pure: true) { values in
             Data.fromDatabaseValue(values[0])?.base64EncodedString()
         })
-        let chain = SQLiteMigrationChain(stored: stored.model, target: model, versions: versions)
+        let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
         let pairs = Array(zip(chain.models, chain.models.dropFirst()))
         var steps: [MigrationPlan.Step] = []
         for (i, (from, to)) in pairs.enumerated() {
-            let step = SQLiteMigrationStep(source: from.model, destination: to.model,
-                                           maxKeys: try maxKeys(db, layout: SQLiteLayout(model: from.model), exists: true))
+            let step = MigrationStep(source: from.model, destination: to.model,
+                                           maxKeys: try maxKeys(db, layout: StoreLayout(model: from.model), exists: true))
             try step.check(db, path: path)
             let changes = try step.entityChanges(nil)
             progress.begin(step: i + 1, of: pairs.count, total: try step.rowsToCopy(db))
@@ -129,7 +129,7 @@ extension SQLiteStore {
     }
 
     /// The largest primary key of each table of `layout`, by table name.
-    private static func maxKeys(_ db: Database, layout: SQLiteLayout, exists: Bool) throws -> [String: Int64] {
+    private static func maxKeys(_ db: Database, layout: StoreLayout, exists: Bool) throws -> [String: Int64] {
         guard exists else { return [:] }
         var result: [String: Int64] = [:]
         for table in layout.tables {
@@ -139,7 +139,7 @@ extension SQLiteStore {
     }
 }
 
-extension SQLiteMigrationStep {
+extension MigrationStep {
     /// The rows the step's copies move, for progress.
     func rowsToCopy(_ db: any MigrationDataReader) throws -> Int {
         var total = 0

@@ -135,7 +135,7 @@ class SQLSaveOperation {
     }
 
     private func tombstoneJSON(of snapshot: Snapshot, entity: EntityDescription) -> String? {
-        SQLiteHistoryWriter.tombstone(snapshot, entity: entity, attributes: tombstoneIndices[entity.index])
+        HistoryTombstone.encode(snapshot, entity: entity, attributes: tombstoneIndices[entity.index])
     }
 
     /// The stored properties (attributes and to-ones) where `a` and `b` differ.

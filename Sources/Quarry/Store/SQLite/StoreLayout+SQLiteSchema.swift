@@ -1,4 +1,4 @@
-extension SQLiteLayout {
+extension StoreLayout {
     /// `CREATE TABLE` for root table `table`, under `name` (its own name by default; a migration
     /// builds a copy under a scratch name).
     func createTableStatement(_ table: Table, name: String? = nil) -> String {
@@ -63,9 +63,4 @@ extension SQLiteLayout {
         }
         return sql
     }
-}
-
-/// `name` as a quoted SQL identifier.
-func sqlIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }

@@ -1,4 +1,3 @@
-import GRDB
 
 /// One inferred migration between two models of an SQLite store: what happens to each table,
 /// column and relationship, decided from the two layouts before anything is written.
@@ -10,10 +9,10 @@ import GRDB
 /// removed. Every other table is copied: a new table is filled by `INSERT … SELECT` from the old
 /// rows, converting values, and swapped in. Relationship contents whose storage changed are
 /// moved through their (source, destination) pairs.
-struct SQLiteMigrationStep: Sendable {
+struct MigrationStep: Sendable {
     let mapping: ModelMapping
-    let oldLayout: SQLiteLayout
-    let newLayout: SQLiteLayout
+    let oldLayout: StoreLayout
+    let newLayout: StoreLayout
     /// Per new table.
     let tables: [TableMigration]
     /// Per new table, per member entity (position in the table's `entityIndices`), per column:
@@ -35,8 +34,8 @@ struct SQLiteMigrationStep: Sendable {
     /// largest primary key (for key offsets), by table name.
     init(source: ManagedObjectModel, destination: ManagedObjectModel, maxKeys: [String: Int64]) {
         let mapping = ModelMapping(source: source, destination: destination)
-        let oldLayout = SQLiteLayout(model: source)
-        let newLayout = SQLiteLayout(model: destination)
+        let oldLayout = StoreLayout(model: source)
+        let newLayout = StoreLayout(model: destination)
         self.mapping = mapping
         self.oldLayout = oldLayout
         self.newLayout = newLayout
@@ -126,7 +125,7 @@ struct SQLiteMigrationStep: Sendable {
 
     /// The ordered to-manys of `model` stored through a foreign key, by the name of the table
     /// holding their order column: gathered once, so planning stays linear in the model.
-    private static func orderedToManys(in layout: SQLiteLayout, model: ManagedObjectModel) -> [String: [OrderedToMany]] {
+    private static func orderedToManys(in layout: StoreLayout, model: ManagedObjectModel) -> [String: [OrderedToMany]] {
         var byTable: [String: [OrderedToMany]] = [:]
         for owner in model.entities {
             for (r, storage) in layout.entities[owner.index].toMany.enumerated() {
@@ -138,7 +137,7 @@ struct SQLiteMigrationStep: Sendable {
     }
 
     private static func contents(
-        of e: Int, in table: SQLiteLayout.Table, mapping: ModelMapping, oldLayout: SQLiteLayout, newLayout: SQLiteLayout,
+        of e: Int, in table: StoreLayout.Table, mapping: ModelMapping, oldLayout: StoreLayout, newLayout: StoreLayout,
         keyOffsets: [Int: Int64], orderedToManys: [OrderedToMany],
         transfers: inout [RelationshipTransfer], transferred: inout Set<String>
     ) -> [ColumnContent] {
@@ -183,7 +182,7 @@ struct SQLiteMigrationStep: Sendable {
                 }
             }
             if !carried {
-                let declaring = SQLiteLayout.declaringEntity(of: relationship.name, in: entity, model: mapping.destination)
+                let declaring = StoreLayout.declaringEntity(of: relationship.name, in: entity, model: mapping.destination)
                 if let transfer = transfer(for: declaring.index, declaring.relationshipIndex(relationship.name)!, mapping: mapping, oldLayout: oldLayout),
                    transferred.insert("\(table.name).\(table.columns[columns.key].name)").inserted {
                     transfers.append(transfer)
@@ -208,7 +207,7 @@ struct SQLiteMigrationStep: Sendable {
 
     /// The old pairs that fill the new relationship `r` of entity `e`: from the relationship it
     /// maps to, or else from its inverse's.
-    static func transfer(for e: Int, _ r: Int, mapping: ModelMapping, oldLayout: SQLiteLayout) -> RelationshipTransfer? {
+    static func transfer(for e: Int, _ r: Int, mapping: ModelMapping, oldLayout: StoreLayout) -> RelationshipTransfer? {
         let entity = mapping.destination.entities[e]
         let relationship = entity.relationships[r]
         func kinds(_ entity: EntityDescription) -> [Int] {
@@ -227,7 +226,7 @@ struct SQLiteMigrationStep: Sendable {
 
     /// Whether a table can be altered where it stands: every column reads at most one old
     /// column, in its stored form, and no old column feeds two new ones.
-    private static func canAlterInPlace(_ contents: [[ColumnContent]], table: SQLiteLayout.Table, oldTable: SQLiteLayout.Table) -> Bool {
+    private static func canAlterInPlace(_ contents: [[ColumnContent]], table: StoreLayout.Table, oldTable: StoreLayout.Table) -> Bool {
         var sourceOf: [String: Int] = [:]
         for c in table.columns.indices {
             var olds = Set<String>()
@@ -249,13 +248,13 @@ struct SQLiteMigrationStep: Sendable {
 
     /// The entity and relationship that store join table `j` (the non-reversed side), as the
     /// layout recorded them.
-    static func storingRelationship(ofJoinTable j: Int, layout: SQLiteLayout, model: ManagedObjectModel) -> (entity: Int, relationship: Int)? {
+    static func storingRelationship(ofJoinTable j: Int, layout: StoreLayout, model: ManagedObjectModel) -> (entity: Int, relationship: Int)? {
         let join = layout.joinTables[j]
         return model.entities[join.storingEntity].relationshipIndex(join.relationship).map { (join.storingEntity, $0) }
     }
 
     private static func keptJoinTable(
-        _ j: Int, _ join: SQLiteLayout.JoinTable, mapping: ModelMapping, oldLayout: SQLiteLayout, newLayout: SQLiteLayout,
+        _ j: Int, _ join: StoreLayout.JoinTable, mapping: ModelMapping, oldLayout: StoreLayout, newLayout: StoreLayout,
         keyOffsets: [Int: Int64]
     ) -> Int? {
         guard let storing = storingRelationship(ofJoinTable: j, layout: newLayout, model: mapping.destination),

@@ -1,4 +1,4 @@
-extension SQLiteMigrationStep {
+extension MigrationStep {
     /// The step's entity changes; rows are counted when `db` is given.
     func entityChanges(_ db: (any MigrationDataReader)?) throws -> [EntityChange] {
         var result: [EntityChange] = []

@@ -1,7 +1,7 @@
 /// The models a store passes through on its way to a new model: straight from the stored model
 /// to the new one, or through the intermediate versions of a ``ModelVersionHistory`` when the
 /// direct mapping would lose what the steps keep.
-struct SQLiteMigrationChain {
+struct MigrationChain {
     /// The models in order, the stored one first, each with its version name when known.
     let models: [(name: String?, model: ManagedObjectModel)]
     /// The bundle versions between the stored and the target one that do not load, each said

@@ -2,12 +2,12 @@
 /// columns of one table), compared the way SQLite compares identifiers: ASCII letters
 /// case-insensitively, every other character exactly.
 ///
-/// ``SQLiteLayout`` names everything in two passes over one namespace: first every table,
+/// ``StoreLayout`` names everything in two passes over one namespace: first every table,
 /// column or index takes its natural name (entity, property, …) when that is free; only then
 /// do the ones whose natural name was reserved or already taken get a fallback
 /// (``claimFallback(_:)``). A fallback can so never take the natural name of something that
 /// comes later: a model whose names never clashed gets exactly the names it always had.
-struct SQLiteNamespace {
+struct LayoutNamespace {
     private var taken: Set<String> = []
     private let reservedPrefixes: [String]
 

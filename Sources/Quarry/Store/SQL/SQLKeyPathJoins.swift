@@ -1,5 +1,5 @@
 /// The joins a key path needs in SQL over Quarry's table layout, shared by the SQLite and
-/// PostgreSQL compilers (both stores name their tables and columns by ``SQLiteLayout``):
+/// PostgreSQL compilers (both stores name their tables and columns by ``StoreLayout``):
 /// one `LEFT JOIN` per distinct to-one path (a missing destination reads as `NULL`), and
 /// correlated subqueries over the elements of a to-many. Table aliases are `t1`, `t2`, … (the
 /// query's root table is `t0`).
@@ -15,7 +15,7 @@ struct SQLKeyPathJoins {
         var alias: String
     }
 
-    let layout: SQLiteLayout
+    let layout: StoreLayout
     let model: ManagedObjectModel
     private var aliasCount = 0
     /// The `LEFT JOIN`s made so far, in order.
@@ -23,7 +23,7 @@ struct SQLKeyPathJoins {
     /// The alias each to-one path (`t0.sector.region`) was joined under.
     private var joinAliases: [String: String] = [:]
 
-    init(layout: SQLiteLayout, model: ManagedObjectModel) {
+    init(layout: StoreLayout, model: ManagedObjectModel) {
         self.layout = layout
         self.model = model
     }

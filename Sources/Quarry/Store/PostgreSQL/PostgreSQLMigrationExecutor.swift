@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import PostgresNIO
 
-/// One planned migration step (``SQLiteMigrationStep``: the same plan as an SQLite store's)
+/// One planned migration step (``MigrationStep``: the same plan as an SQLite store's)
 /// run on a PostgreSQL store, inside the caller's transaction: PostgreSQL's DDL is
 /// transactional, so a failure anywhere rolls every table, column, index and sequence back.
 ///
@@ -14,18 +14,18 @@ import PostgresNIO
 /// defaulted text values are computed in Swift exactly as a save computes them. Indexes and
 /// unique indexes are made per the new model, key sequences continue past every key handed
 /// out, and relationship contents whose storage changed are moved through their pairs.
-struct PostgreSQLMigration {
-    let step: SQLiteMigrationStep
+struct PostgreSQLMigrationExecutor {
+    let step: MigrationStep
     let oldLayout: PostgreSQLLayout
     let newLayout: PostgreSQLLayout
 
-    init(step: SQLiteMigrationStep) {
+    init(step: MigrationStep) {
         self.step = step
         oldLayout = PostgreSQLLayout(model: step.source)
         newLayout = PostgreSQLLayout(model: step.destination)
     }
 
-    private static let scratchPrefix = SQLiteMigrationStep.scratchPrefix
+    private static let scratchPrefix = MigrationStep.scratchPrefix
     private static func q(_ name: String) -> String { PostgreSQLLayout.q(name) }
     private func pairTable(_ i: Int) -> String { Self.q("\(Self.scratchPrefix)PAIRS_\(i)") }
     private func scratchName(_ t: Int) -> String { "\(Self.scratchPrefix)\(t)" }
@@ -79,7 +79,7 @@ struct PostgreSQLMigration {
             try connection.execute("DROP TABLE \(pairTable(i))")
         }
         // 8. Indexes per the new model, then key sequences past every key handed out.
-        for sql in newLayout.schemaStatements(model: step.destination) where SQLiteMigrationStep.isIndexStatement(sql) {
+        for sql in newLayout.schemaStatements(model: step.destination) where MigrationStep.isIndexStatement(sql) {
             try connection.execute(sql)
         }
         try sequences(connection, handedOut: handedOut)

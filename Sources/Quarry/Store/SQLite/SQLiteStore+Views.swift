@@ -2,17 +2,17 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// The read-only pool of a foreign database: every connection opens the snapshot's URI
+    /// The read-only pool of a viewed database: every connection opens the snapshot's URI
     /// (`immutable=1`: no locks, no `-wal`/`-shm` made), registers Quarry's functions,
-    /// attaches the auxiliary tables (``ForeignAuxiliary``) and makes the views of
-    /// ``ForeignViews``, then refuses writes (`query_only`).
-    static func foreignPool(_ database: ForeignDatabase, layout: SQLiteLayout, busyTimeout: TimeInterval) throws -> DatabasePool {
-        let views = ForeignViews.statements(model: database.model, layout: layout, source: database.source)
+    /// attaches the auxiliary tables as `aux` when there are any, makes the views, then refuses
+    /// writes (`query_only`).
+    static func viewsPool(_ database: SQLiteViewedDatabase, busyTimeout: TimeInterval) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.label = "Quarry.SQLiteStore.foreign"
         configuration.busyMode = .timeout(busyTimeout)
         configuration.readonly = true
-        let auxiliary = database.auxiliary?.uri
+        let auxiliary = database.auxiliaryURI
+        let views = database.views
         configuration.prepareDatabase { db in
             SQLiteFunctions.register(db)
             if let auxiliary { try db.execute(sql: "ATTACH DATABASE ? AS aux", arguments: [auxiliary]) }
@@ -20,7 +20,7 @@ extension SQLiteStore {
             try db.execute(sql: "PRAGMA query_only = 1")
         }
         do {
-            return try DatabasePool(path: database.snapshot.uri, configuration: configuration)
+            return try DatabasePool(path: database.snapshotURI, configuration: configuration)
         } catch {
             throw storeError(error, path: database.path)
         }

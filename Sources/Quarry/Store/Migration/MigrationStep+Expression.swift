@@ -1,4 +1,4 @@
-extension SQLiteMigrationStep {
+extension MigrationStep {
     /// The SQL expression producing `content` from an old row, in the dialect `convert` (an
     /// attribute conversion applied to a quoted old column) and `literal` (a stored value) speak:
     /// the SQLite and PostgreSQL migrations fill columns from the same contents.

@@ -1,4 +1,5 @@
 import Foundation
+import Quarry
 
 /// Loads a JSON store folder as test data (M3CoreData's fixture controller) and hands out its
 /// objects by the IDs written in the files.
@@ -34,9 +35,7 @@ public final class FixtureController: Sendable {
     public init(model: ManagedObjectModel? = nil, dataURL: URL) throws {
         let loaded = try JSONStore(url: dataURL, model: model, readOnly: true)
         self.model = loaded.model
-        store = InMemoryStore(model: loaded.model, identifier: loaded.identifier)
-        let state = loaded.memory.state.sync { $0 }
-        store.state.sync { $0 = state }
+        store = loaded.inMemoryCopy()
         coordinator = StoreCoordinator(store: store, name: "fixtures")
         context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "fixtures")
     }

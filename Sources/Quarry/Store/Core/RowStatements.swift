@@ -1,6 +1,6 @@
 /// The SQL text of every statement the store runs per row, built once per store so the save
 /// path does no string building per row, with the bind plan that goes with each.
-struct SQLiteStatements: Sendable {
+struct RowStatements: Sendable {
     /// What to bind at one `?` of a row statement.
     enum Slot: Sendable, Hashable {
         /// The value of attribute `index`.
@@ -31,10 +31,10 @@ struct SQLiteStatements: Sendable {
     /// Per entity: its table's name.
     let tableName: [String]
     /// Per entity: the column each slot writes (the layout's names, which may differ from the
-    /// property's name, see ``SQLiteLayout/nameColumns(_:)``).
+    /// property's name, see ``StoreLayout/nameColumns(_:)``).
     let columnNames: [[Slot: String]]
 
-    init(layout: SQLiteLayout, model: ManagedObjectModel) {
+    init(layout: StoreLayout, model: ManagedObjectModel) {
         var insert: [Plan] = []
         var overwrite: [Plan] = []
         var slotsByProperty: [[Int: [Slot]]] = []
@@ -77,7 +77,7 @@ struct SQLiteStatements: Sendable {
     }
 
     /// The column a slot of `entity` writes, as the layout named it.
-    static func columnName(_ slot: Slot, entity: EntityDescription, layout: SQLiteLayout) -> String {
+    static func columnName(_ slot: Slot, entity: EntityDescription, layout: StoreLayout) -> String {
         switch slot {
         case .attribute(let i), .transformed(let i, _): return layout.attributeColumn(i, ofEntity: entity.index)!
         case .toOneKey(let r): return layout.toOneKeyColumn(r, ofEntity: entity.index)
@@ -94,27 +94,5 @@ struct SQLiteStatements: Sendable {
         let sets = slots.map { sqlIdentifier(names[$0]!) + " = ?, " }.joined()
         return Plan(sql: "UPDATE \(sqlIdentifier(tableName[entity.index])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
                     slots: slots)
-    }
-}
-
-extension SQLiteRawStatement {
-    /// Binds the slots of `snapshot` from parameter `start` on; returns the next free parameter.
-    @inline(__always)
-    func bind(_ slots: [SQLiteStatements.Slot], of snapshot: Snapshot, from start: Int32) -> Int32 {
-        var index = start
-        for slot in slots {
-            switch slot {
-            case .attribute(let i):
-                bind(snapshot.values[i], at: index)
-            case .transformed(let i, let transformer):
-                bindTransformed(snapshot.values[i], transformer: transformer, at: index)
-            case .toOneKey(let r):
-                if let id = snapshot.toOne[r] { bind(id.primaryKey, at: index) } else { bindNull(at: index) }
-            case .toOneEntity(let r):
-                if let id = snapshot.toOne[r] { bind(Int64(id.entityIndex), at: index) } else { bindNull(at: index) }
-            }
-            index += 1
-        }
-        return index
     }
 }

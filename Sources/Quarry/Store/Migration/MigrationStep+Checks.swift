@@ -1,4 +1,4 @@
-extension SQLiteMigrationStep {
+extension MigrationStep {
     /// Refuses a step that would lose values, reading the old store only: a type change that
     /// cannot keep every value, a required attribute rows have no value for, a uniqueness
     /// constraint existing rows break. (A to-many that becomes to-one is checked while migrating,

@@ -10,9 +10,9 @@
 ///
 /// Those are the natural names; a name that would clash in SQLite (case-insensitively, with
 /// Quarry's own, or a sibling's column of another SQL type) is replaced by the one rule in
-/// `SQLiteLayout+Naming.swift`, so every query goes through the layout's names, never a
+/// `StoreLayout+Naming.swift`, so every query goes through the layout's names, never a
 /// property's.
-struct SQLiteLayout: Sendable {
+struct StoreLayout: Sendable {
     /// One table per root entity.
     struct Table: Sendable {
         /// The table's name (the root entity's, unless that clashes: see ``nameTables(_:)``).
