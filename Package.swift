@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "QuarryTUITests", dependencies: ["QuarryTUI"]),
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI", "QuarryTestSupport"]),
         .testTarget(name: "QuarryDemoTests", dependencies: ["QuarryDemo", "Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "QuarryCommandTests", dependencies: ["QuarryDemo", "Quarry", "QuarryTestSupport"]),
+        // The built `quarry` binary end to end, and its own types (`StoreLocation`) directly.
+        .testTarget(name: "QuarryCommandTests", dependencies: ["quarry", "QuarryDemo", "Quarry", "QuarryTestSupport"]),
         .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,8 +22,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Argument(help: "The store file (a Quarry SQLite store, any SQLite database or a Core Data store; a Quarry store is created when absent and --model is given), or a postgres:// store URL.")
     var store: String
 
-    @Option(name: .long, help: "A model file to use instead of the one kept in the store.")
-    var model: String?
+    @OptionGroup var modelOption: ModelOption
 
     @Option(name: .long, help: "The entity to show first (default: the one with the most objects).")
     var entity: String?
@@ -39,8 +38,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(name: .customLong("where"), help: "A predicate filtering the rows, e.g. \"price > 10 AND name BEGINSWITH[c] 'a'\".")
     var filter: String?
 
-    @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
-    var theme: String?
+    @OptionGroup var themeOption: ThemeOption
 
     @Option(name: .long, help: "A TOML file of cell formats: [Entity.column] tables setting number = DIGITS, date = \"PATTERN\" or map = { TEXT = \"SHOWN\" } (table cells only; the detail page and edit form keep raw values).")
     var formats: String?
@@ -54,8 +52,7 @@ struct BrowseCommand: AsyncParsableCommand {
     @Option(name: .long, help: "How many rows are read from the store at once as they come into view.")
     var batchSize: Int = BrowserConfiguration.defaultBatchSize
 
-    @Flag(name: .long, help: "Ignore the mouse (clicks, the wheel), so the terminal selects text as usual.")
-    var noMouse = false
+    @OptionGroup var mouseOption: MouseOption
 
     @Flag(name: .long, help: "Open the store read-only (PRAGMA query_only); editing is disabled.")
     var readOnly = false
@@ -64,6 +61,9 @@ struct BrowseCommand: AsyncParsableCommand {
     var write = false
 
     @OptionGroup var transformers: TransformerMappingOptions
+
+    /// `--model`.
+    var model: String? { modelOption.model }
 
     func validate() throws {
         if write, readOnly { throw ValidationError("--write and --read-only contradict each other") }
@@ -81,27 +81,30 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let location = try StoreLocation(store)
         let url = URL(fileURLWithPath: store)
         // Any SQLite database or Core Data store Quarry did not make opens read-only with the
         // model recovered from it (--model: the Core Data model versions to choose from).
-        let foreign = try StoreOpening.foreignDatabase(store, modelPath: model)
+        let foreign = try StoreOpening.foreignDatabase(location, modelPath: model)
         if let foreign, write {
             throw ValidationError("\(store): a \(foreign.kind.rawValue) Quarry did not make is opened read-only; --write is not supported for it")
         }
         let readOnly = readOnly || foreign != nil
-        let isURL = PostgreSQLStoreOpening.isURL(store)
-        let creating = isURL ? try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
-            : foreign == nil ? try Self.needsCreating(url, model: model, readOnly: readOnly) : false
+        let creating: Bool
+        switch location {
+        case .postgreSQL: creating = try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
+        case .foreignDatabase: creating = false
+        case .jsonFolder, .sqliteFile: creating = try Self.needsCreating(url, model: model, readOnly: readOnly)
+        }
         let objectModel: ManagedObjectModel
         if let foreign {
             objectModel = foreign.model
         } else if let model {
             objectModel = try ModelLoading.load(modelAt: model)
         } else {
-            objectModel = try StoreOpening.recordedModel(store)
+            objectModel = try StoreOpening.recordedModel(location)
         }
-        let isJSON = StoreOpening.isJSONStore(store)
-        if foreign == nil, let model, !creating, !isJSON, !isURL {
+        if case .sqliteFile = location, let model, !creating {
             try Self.migrateIfAsked(url, to: objectModel, modelPath: model, readOnly: readOnly)
         }
         let entityDescription: EntityDescription
@@ -111,7 +114,7 @@ struct BrowseCommand: AsyncParsableCommand {
             }
             entityDescription = found
         } else {
-            entityDescription = try Self.largestEntity(in: objectModel, storePath: creating ? nil : store, foreign: foreign)
+            entityDescription = try Self.largestEntity(in: objectModel, location: creating ? nil : location, foreign: foreign)
         }
         // Empty for an entity with nothing sortable (only binary attributes): object-ID order.
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
@@ -138,27 +141,23 @@ struct BrowseCommand: AsyncParsableCommand {
             // made for a browser that will open on it.
             BrowserLauncher.requireTerminal()
             // A PostgreSQL store is created by the stack opening it with the model.
-            if !isURL { try StoreCreation.create(at: url, model: objectModel) }
+            if !location.isPostgreSQL { try StoreCreation.create(at: url, model: objectModel) }
             startMessage = "created a new, empty store for \(objectModel.entities.count) entities"
         }
-        var options = isURL ? try PostgreSQLStoreOpening.stackOptions(store) : PersistentStack.Options()
-        if !isURL {
-            options.storeURL = url
-            options.storeType = isJSON ? .json : .sqlite
-        }
+        var options = try StoreOpening.stackOptions(for: location)
         options.readOnly = readOnly
         options.foreignDatabase = foreign
         let stack = try PersistentStack(model: objectModel, options: options)
         var configuration = BrowserConfiguration(
-            storeTitle: isURL ? PostgreSQLStoreOpening.shown(store) : url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
+            storeTitle: location.isPostgreSQL ? location.shown : url.lastPathComponent, entityName: entityDescription.name, sort: sortKeys, sectionKey: section,
             filter: filter, isReadOnly: readOnly, startMessage: startMessage)
         configuration.usesIndexCache = !noCache
-        configuration.usesMouse = !noMouse
+        configuration.usesMouse = !mouseOption.noMouse
         configuration.batchSize = batchSize
         configuration.cellFormats = cellFormats
         configuration.selectionAction = selectionAction
         configuration.firstScreenRows = BrowserConfiguration.previewRows
-        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme)
+        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: themeOption.theme)
     }
 
     /// Whether the store at `url` must be created: nothing is there, or an empty file (which
@@ -204,12 +203,12 @@ struct BrowseCommand: AsyncParsableCommand {
     }
 
     /// The concrete entity with the most objects (the first in model order on a tie, and for a
-    /// store not created yet, `storePath` nil).
-    static func largestEntity(in model: ManagedObjectModel, storePath: String?, foreign: ForeignDatabase? = nil) throws -> EntityDescription {
+    /// store not created yet, `location` nil).
+    static func largestEntity(in model: ManagedObjectModel, location: StoreLocation?, foreign: ForeignDatabase? = nil) throws -> EntityDescription {
         let concrete = model.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
-        guard let storePath else { return concrete[0] }
-        let store = try StoreOpening.readOnlyStore(storePath, model: model, foreign: foreign)
+        guard let location else { return concrete[0] }
+        let store = try StoreOpening.readOnlyStore(location, model: model, foreign: foreign)
         var best = concrete[0], bestCount = -1
         for entity in concrete {
             let count = try store.count(for: StoreQuery(entity: entity, includesSubentities: false))

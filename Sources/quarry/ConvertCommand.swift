@@ -24,32 +24,37 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The store to create.")
     var destination: String
 
-    @Option(name: .long, help: "The model (by default the one the source records).")
-    var model: String?
+    @OptionGroup var modelOption: ModelOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
+    /// `--model`: the source's model, instead of the one it records.
+    var model: String? { modelOption.model }
+
     func validate() throws {
-        guard PostgreSQLStoreOpening.isURL(source) || FileManager.default.fileExists(atPath: source) else {
+        guard !StoreLocation.isAbsent(source) else {
             throw ValidationError("\(source): no such store")
         }
     }
 
     func run() throws {
-        let sourceIsJSON = StoreOpening.isJSONStore(source)
+        let destinationLocation = StoreLocation(newStoreAt: destination)
         let destinationURL = URL(fileURLWithPath: destination)
-        let toPostgreSQL = PostgreSQLStoreOpening.isURL(destination)
+        let toPostgreSQL = destinationLocation.isPostgreSQL
         if toPostgreSQL {
             if try PostgreSQLStoreOpening.exists(destination) {
-                throw CommandFailure("\(PostgreSQLStoreOpening.shown(destination)): a store is there already; quarry convert never overwrites one")
+                throw CommandFailure("\(destinationLocation.shown): a store is there already; quarry convert never overwrites one")
             }
         } else {
             try StoreCreation.checkCreatable(destinationURL)
         }
+        let sourceLocation = try StoreLocation(source)
         // A database Quarry did not make converts with the model recovered from it.
-        let foreign = try StoreOpening.foreignDatabase(source, modelPath: model)
-        let objectModel = try foreign?.model ?? model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(source)
-        let from = try StoreOpening.readOnlyStore(source, model: objectModel, foreign: foreign)
+        let foreign = try StoreOpening.foreignDatabase(sourceLocation, modelPath: model)
+        let objectModel = try foreign?.model ?? model.map { try ModelLoading.load(modelAt: $0) } ?? StoreOpening.recordedModel(sourceLocation)
+        let from = try StoreOpening.readOnlyStore(sourceLocation, model: objectModel, foreign: foreign)
+        // The other kind: a folder becomes a file, a file a folder (unless named .sqlite).
+        let sourceIsJSON = sourceLocation == .jsonFolder(path: source)
         let toJSON = !toPostgreSQL && !sourceIsJSON && destinationURL.pathExtension != "sqlite"
         var copied = 0
         if toPostgreSQL {
@@ -78,7 +83,7 @@ struct ConvertCommand: ParsableCommand {
             }
         }
         let kind = toPostgreSQL ? "PostgreSQL store" : toJSON ? "JSON store folder" : "SQLite store"
-        let (shownSource, shownDestination) = (PostgreSQLStoreOpening.shown(source), PostgreSQLStoreOpening.shown(destination))
+        let (shownSource, shownDestination) = (sourceLocation.shown, destinationLocation.shown)
         print("converted \(shownSource) to \(shownDestination) (\(kind)): \(copied) objects")
     }
 }

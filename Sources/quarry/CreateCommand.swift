@@ -16,20 +16,22 @@ struct CreateCommand: ParsableCommand {
     @Argument(help: "The store file to create (it must not exist), or a postgres:// store URL (no store may be in its schema).")
     var store: String
 
-    @Option(name: .long, help: "The model file (.json, .xcdatamodel, .xcdatamodeld or contents).")
-    var model: String
+    @OptionGroup var modelOption: RequiredModelOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
+    /// `--model`: the new store's model.
+    var model: String { modelOption.model }
+
     func run() throws {
-        if PostgreSQLStoreOpening.isURL(store) {
-            let shown = PostgreSQLStoreOpening.shown(store)
+        let location = StoreLocation(newStoreAt: store)
+        if location.isPostgreSQL {
             guard try !PostgreSQLStoreOpening.exists(store) else {
-                throw CommandFailure("\(shown): a store is there already; quarry create never overwrites one")
+                throw CommandFailure("\(location.shown): a store is there already; quarry create never overwrites one")
             }
             let objectModel = try ModelLoading.load(modelAt: model)
             _ = try PostgreSQLStoreOpening.store(store, model: objectModel, readOnly: false)
-            print(StoreCreation.summary(of: shown, model: objectModel))
+            print(StoreCreation.summary(of: location.shown, model: objectModel))
             return
         }
         let url = URL(fileURLWithPath: store)

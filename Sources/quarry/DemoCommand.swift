@@ -35,8 +35,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Where to keep the demo store (a path or a postgres:// URL; created if absent, reused if present).")
     var store: String?
 
-    @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
-    var theme: String?
+    @OptionGroup var themeOption: ThemeOption
 
     @Option(name: .long, help: "A TOML file of cell formats ([Ticker.price] number = 2; see quarry browse --help).")
     var formats: String?
@@ -44,8 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Create and seed the store, then exit without a user interface.")
     var seedOnly = false
 
-    @Flag(name: .long, help: "Ignore the mouse (clicks, the wheel), so the terminal selects text as usual.")
-    var noMouse = false
+    @OptionGroup var mouseOption: MouseOption
 
     @Flag(name: .long, help: "Do not start the live importer.")
     var noImport = false
@@ -62,15 +60,16 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let isURL = store.map(PostgreSQLStoreOpening.isURL) ?? false
-        let url = store.map { isURL ? URL(fileURLWithPath: "/") : URL(fileURLWithPath: $0) } ?? PersistentStack.defaultStoreURL(name: "demo")
+        let location = store.map(StoreLocation.init(newStoreAt:)) ?? .sqliteFile(path: PersistentStack.defaultStoreURL(name: "demo").path)
+        let isURL = location.isPostgreSQL
+        let url = location.fileURL ?? URL(fileURLWithPath: "/")
         // What messages call the store: its path, or its URL without the password.
-        let shown = isURL ? PostgreSQLStoreOpening.shown(store!) : url.path
+        let shown = isURL ? location.shown : url.path
         let model = try DemoModel.make()
         let cellFormats = try BrowseCommand.cellFormats(formats, model: model)
         let stack: PersistentStack
         if isURL {
-            stack = try PersistentStack(model: model, options: try PostgreSQLStoreOpening.stackOptions(store!))
+            stack = try PersistentStack(model: model, options: try StoreOpening.stackOptions(for: location))
         } else {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             var options = PersistentStack.Options()
@@ -117,7 +116,7 @@ struct DemoCommand: AsyncParsableCommand {
         var configuration = BrowserConfiguration(
             storeTitle: isURL ? shown : url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")], sectionKey: "sector.name")
         configuration.usesIndexCache = true
-        configuration.usesMouse = !noMouse
+        configuration.usesMouse = !mouseOption.noMouse
         configuration.cellFormats = cellFormats
         configuration.firstScreenRows = BrowserConfiguration.previewRows
         var liveStatus: (@MainActor () -> String?)?
@@ -130,7 +129,7 @@ struct DemoCommand: AsyncParsableCommand {
             observeLiveAlert = { importer.observeAlert($0) }
         }
         importer?.start()
-        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: theme,
+        await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: themeOption.theme,
                                   liveStatus: liveStatus, liveAlert: liveAlert, observeLiveAlert: observeLiveAlert)
         importer?.stop()
         if let importer { try Self.report(importer) }

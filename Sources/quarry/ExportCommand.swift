@@ -44,7 +44,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let stack = try StoreOpening.openReadOnly(store)
+        let stack = try StoreOpening.openReadOnly(try StoreLocation(store))
         guard let described = stack.model.entity(named: entity) else {
             throw ValidationError("--entity \(entity): the model has no such entity (it has \(stack.model.entities.map(\.name).joined(separator: ", ")))")
         }

@@ -32,7 +32,7 @@ struct HistoryCommand: ParsableCommand {
     var pruneBefore: String?
 
     func validate() throws {
-        guard PostgreSQLStoreOpening.isURL(store) || FileManager.default.fileExists(atPath: store) else {
+        guard !StoreLocation.isAbsent(store) else {
             throw ValidationError("\(store): no such file")
         }
         if let limit, limit < 1 { throw ValidationError("--limit \(limit): give a positive number") }
@@ -46,15 +46,13 @@ struct HistoryCommand: ParsableCommand {
 
     func run() throws {
         // A look that writes nothing is enough to refuse: the database is not opened.
-        let isURL = PostgreSQLStoreOpening.isURL(store)
-        if !isURL, !StoreOpening.isJSONStore(store), try ForeignDatabase.isForeign(path: store) {
+        let location = try StoreLocation(store)
+        if case .foreignDatabase = location {
             throw CommandFailure("\(store): an SQLite database Quarry did not make records no Quarry history " +
                                  "(a Core Data store's own persistent history shows as its History entity in quarry browse)")
         }
-        let url = URL(fileURLWithPath: store)
         if let pruneBefore, let target = HistoryPruneTarget(pruneBefore) {
-            let history = try Self.historyStore(try isURL ? PostgreSQLStoreOpening.store(store, model: nil, readOnly: false)
-                                                          : SQLiteStore(url: url, model: nil), path: store)
+            let history = try Self.historyStore(try Self.open(location, readOnly: false), location: location)
             let deleted: Int
             switch target {
             case .token(let token): deleted = try history.deleteHistory(before: token)
@@ -63,8 +61,7 @@ struct HistoryCommand: ParsableCommand {
             print("pruned \(deleted) transaction\(deleted == 1 ? "" : "s") before \(pruneBefore)")
             return
         }
-        let history = try Self.historyStore(try isURL ? PostgreSQLStoreOpening.store(store, model: nil, readOnly: true)
-                                                      : SQLiteStore(url: url, model: nil, options: .init(readOnly: true)), path: store)
+        let history = try Self.historyStore(try Self.open(location, readOnly: true), location: location)
         let found = try history.history(after: since.map(HistoryToken.init), limit: limit)
         let model = history.model
         if json {
@@ -74,11 +71,21 @@ struct HistoryCommand: ParsableCommand {
         }
     }
 
+    /// The store at `location` with the model it records: a PostgreSQL store, else the file
+    /// (or folder) opened as a Quarry SQLite store, which refuses what it is not.
+    static func open(_ location: StoreLocation, readOnly: Bool) throws -> any PersistentHistoryStore {
+        switch location {
+        case .postgreSQL(let url):
+            return try PostgreSQLStoreOpening.store(url, model: nil, readOnly: readOnly)
+        case .jsonFolder(let path), .sqliteFile(let path), .foreignDatabase(let path):
+            return try SQLiteStore(url: URL(fileURLWithPath: path), model: nil, options: .init(readOnly: readOnly))
+        }
+    }
+
     /// The store as one that records history, or a failure saying it records none.
-    static func historyStore(_ store: any PersistentHistoryStore, path: String) throws -> any PersistentHistoryStore {
+    static func historyStore(_ store: any PersistentHistoryStore, location: StoreLocation) throws -> any PersistentHistoryStore {
         guard store.recordsHistory else {
-            let path = PostgreSQLStoreOpening.isURL(path) ? PostgreSQLStoreOpening.shown(path) : path
-            throw CommandFailure("\(path): records no persistent history (made before history existed and not opened for writing since, or with history turned off)")
+            throw CommandFailure("\(location.shown): records no persistent history (made before history existed and not opened for writing since, or with history turned off)")
         }
         return store
     }

@@ -31,8 +31,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "csv, jsonl or json (default: from the file's extension, else csv).")
     var format: String?
 
-    @Option(name: .long, help: "A model file, to create the store when it does not exist.")
-    var model: String?
+    @OptionGroup var modelOption: ModelOption
 
     @Option(name: .long, parsing: .singleValue, help: "COLUMN=KEY: map a column to an attribute or to-one key path (repeatable).")
     var map: [String] = []
@@ -45,6 +44,9 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var transformers: TransformerMappingOptions
 
+    /// `--model`.
+    var model: String? { modelOption.model }
+
     func validate() throws {
         if let format, ImportFormat(rawValue: format) == nil {
             throw ValidationError("--format \(format): one of \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -54,22 +56,23 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = URL(fileURLWithPath: store)
+        // Nothing is opened to learn whether a store is there: what is there is decided (and
+        // refused when it is not a Quarry store) once --model has been read.
+        let target = StoreLocation(newStoreAt: store)
         let stack: PersistentStack
         var created = false
-        let isURL = PostgreSQLStoreOpening.isURL(store)
-        if isURL ? try PostgreSQLStoreOpening.exists(store) : FileManager.default.fileExists(atPath: store) {
+        if try StoreOpening.storeExists(at: target) {
             let loaded = try model.map { try ModelLoading.load(modelAt: $0) }
-            stack = try StoreOpening.openForWriting(store, model: loaded)
+            stack = try StoreOpening.openForWriting(try StoreLocation(store), model: loaded)
         } else {
             guard let model else {
-                throw ValidationError("\(isURL ? PostgreSQLStoreOpening.shown(store) : store): no such store (give --model to create it)")
+                throw ValidationError("\(target.shown): no such store (give --model to create it)")
             }
             let loaded = try ModelLoading.load(modelAt: model)
             // A PostgreSQL store is created by opening it with a model.
-            if !isURL { try StoreCreation.create(at: url, model: loaded) }
+            if let url = target.fileURL { try StoreCreation.create(at: url, model: loaded) }
             created = true
-            stack = try StoreOpening.openForWriting(store, model: loaded)
+            stack = try StoreOpening.openForWriting(target, model: loaded)
         }
         var mapping: [String: String] = [:]
         for pair in map {
@@ -90,7 +93,7 @@ struct ImportCommand: ParsableCommand {
             bar.finish()
             // A store this command made for a file it refused is not left behind.
             if created {
-                isURL ? PostgreSQLStoreOpening.destroy(store) : StoreCreation.removeMadeStore(at: store)
+                target.isPostgreSQL ? PostgreSQLStoreOpening.destroy(store) : StoreCreation.removeMadeStore(at: store)
             }
             throw CommandFailure(error.description)
         }

@@ -20,8 +20,7 @@ struct MigrateCommand: ParsableCommand {
     @Argument(help: "The store: a Quarry SQLite store file or a postgres:// URL with ?schema=.")
     var store: String
 
-    @Option(name: .long, help: "The model to migrate to (.json, .xcdatamodel or .xcdatamodeld).")
-    var model: String
+    @OptionGroup var modelOption: RequiredModelOption
 
     @Flag(name: .long, help: "Print the plan and change nothing.")
     var dryRun = false
@@ -31,24 +30,27 @@ struct MigrateCommand: ParsableCommand {
 
     @OptionGroup var transformers: TransformerMappingOptions
 
+    /// `--model`: the model to migrate to.
+    var model: String { modelOption.model }
+
     func validate() throws {
         if dryRun && yes { throw ValidationError("--dry-run and --yes exclude each other") }
-        guard !PostgreSQLStoreOpening.isURL(store) else { return }
-        guard FileManager.default.fileExists(atPath: store) else { throw ValidationError("\(store): no such file") }
+        guard !StoreLocation.isAbsent(store) else { throw ValidationError("\(store): no such file") }
     }
 
     func run() throws {
         let target = try ModelLoading.load(modelAt: model)
         let versions = try MigrationConsole.versions(forModelAt: model)
-        let isURL = PostgreSQLStoreOpening.isURL(store)
+        let location = try StoreLocation(store)
         // A URL is only ever shown without its password.
-        let shown = isURL ? PostgreSQLStoreOpening.shown(store) : store
+        let shown = location.shown
         let migration: MigrationConsole.Target
-        if isURL {
-            migration = .postgreSQL(try PostgreSQLStoreOpening.url(store))
-        } else {
-            try StoreOpening.refuseWriting(store)
-            migration = .sqlite(URL(fileURLWithPath: store))
+        switch location {
+        case .postgreSQL(let url):
+            migration = .postgreSQL(try PostgreSQLStoreOpening.url(url))
+        case .jsonFolder(let path), .sqliteFile(let path), .foreignDatabase(let path):
+            try StoreOpening.refuseWriting(location)
+            migration = .sqlite(URL(fileURLWithPath: path))
         }
         guard let plan = try MigrationConsole.plan(migration, to: target, versions: versions) else {
             print("\(shown): already has this model; nothing to migrate")

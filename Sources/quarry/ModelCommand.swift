@@ -46,7 +46,7 @@ struct ModelCommand: ParsableCommand {
     @OptionGroup var transformers: TransformerMappingOptions
 
     func validate() throws {
-        guard PostgreSQLStoreOpening.isURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
+        guard StoreLocation.isPostgreSQLURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
             throw ValidationError("\(modelOrStore): no such file")
         }
         if output != nil, format == nil {
@@ -67,17 +67,20 @@ struct ModelCommand: ParsableCommand {
         let url = URL(fileURLWithPath: modelOrStore)
         let model: ManagedObjectModel
         let source: String
-        if PostgreSQLStoreOpening.isURL(modelOrStore) {
-            model = try StoreOpening.recordedModel(modelOrStore)
-            source = "\(PostgreSQLStoreOpening.shown(modelOrStore)) (the model recorded in the store)"
-        } else if Self.isSQLiteFile(url), let foreign = try StoreOpening.foreignDatabase(modelOrStore) {
+        switch try StoreLocation.store(orModelFile: modelOrStore) {
+        case let .postgreSQL(argument)?:
+            let location = StoreLocation.postgreSQL(url: argument)
+            model = try StoreOpening.recordedModel(location)
+            source = "\(location.shown) (the model recorded in the store)"
+        case .foreignDatabase(let path)?:
+            let foreign = try StoreOpening.foreignDatabase(at: path)
             model = foreign.model
             source = "\(url.path) (\(foreign.kind.rawValue); model from \(foreign.modelSource))"
-        } else if Self.isSQLiteFile(url) {
+        case .sqliteFile?, .jsonFolder?:
             // A peek at Z_METADATA: the store, its -wal and -shm are never written.
             model = try SQLiteStore.readMetadata(url: url).model
             source = "\(url.path) (the model recorded in the store)"
-        } else {
+        case nil:
             // The description lists the warnings itself; conversions print them on stderr.
             model = try ModelLoading.load(modelAt: modelOrStore, reportingWarnings: format != nil)
             source = url.path
@@ -121,14 +124,6 @@ struct ModelCommand: ParsableCommand {
         } catch {
             throw OutputError(path: url.path, reason: "\(error.localizedDescription)")
         }
-    }
-
-    /// Whether `url` is a regular file starting with SQLite's header.
-    static func isSQLiteFile(_ url: URL) -> Bool {
-        // Opening a FIFO would block until a writer came; a device is no store.
-        guard FileKind(path: url.path).kind == .regularFile, let handle = FileHandle(forReadingAtPath: url.path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 16)) == Data("SQLite format 3\0".utf8)
     }
 }
 

@@ -1,12 +1,9 @@
 import Foundation
 import Quarry
 
-/// How commands open a `postgres://` store given where a store path goes: every message names
-/// the URL without its password.
+/// How commands open a `postgres://` store given where a store path goes (a
+/// ``StoreLocation/postgreSQL(url:)``): every message names the URL without its password.
 enum PostgreSQLStoreOpening {
-    /// Whether `argument` is a PostgreSQL store URL rather than a path.
-    static func isURL(_ argument: String) -> Bool { PostgreSQLStoreURL.isStoreURL(argument) }
-
     /// `argument` parsed.
     /// - Throws: a ``CommandFailure`` when this quarry was built without PostgreSQL support, or
     ///   the URL is malformed (naming it, without its password).

@@ -17,34 +17,33 @@ struct StatsCommand: ParsableCommand {
 
     // Checked while parsing, so the usage printed with the error is `quarry stats`'s.
     func validate() throws {
-        guard PostgreSQLStoreOpening.isURL(store) || FileManager.default.fileExists(atPath: store) else {
+        guard !StoreLocation.isAbsent(store) else {
             throw ValidationError("\(store): no such file")
         }
     }
 
     func run() throws {
-        if PostgreSQLStoreOpening.isURL(store) {
-            let postgreSQL = try PostgreSQLStoreOpening.store(store, model: nil, readOnly: true)
-            ModelLoading.reportWarnings(of: postgreSQL.model)
-            var stats = try StoreStatistics(coordinator: StoreCoordinator(store: postgreSQL, name: "stats"))
-            stats.path = PostgreSQLStoreOpening.shown(store)
-            print(json ? try stats.json() : stats.text())
-            return
+        let location = try StoreLocation(store)
+        let opened: any PersistentStore
+        var origin: String?
+        switch location {
+        case .postgreSQL(let url):
+            opened = try PostgreSQLStoreOpening.store(url, model: nil, readOnly: true)
+        case .jsonFolder(let path):
+            opened = try JSONStore(url: URL(fileURLWithPath: path), model: nil, readOnly: true)
+            origin = "JSON store folder"
+        case .sqliteFile(let path):
+            opened = try SQLiteStore(url: URL(fileURLWithPath: path), model: nil, options: .init(readOnly: true))
+        case .foreignDatabase(let path):
+            let foreign = try StoreOpening.foreignDatabase(at: path)
+            opened = try SQLiteStore(foreign: foreign)
+            origin = "\(foreign.kind.rawValue), read-only; model from \(foreign.modelSource)"
         }
-        let url = URL(fileURLWithPath: store)
-        if StoreOpening.isJSONStore(store) {
-            let jsonStore = try JSONStore(url: url, model: nil, readOnly: true)
-            ModelLoading.reportWarnings(of: jsonStore.model)
-            var stats = try StoreStatistics(coordinator: StoreCoordinator(store: jsonStore, name: "stats"))
-            stats.origin = "JSON store folder"
-            print(json ? try stats.json() : stats.text())
-            return
-        }
-        let foreign = try StoreOpening.foreignDatabase(store)
-        let sqlite = try foreign.map { try SQLiteStore(foreign: $0) } ?? SQLiteStore(url: url, model: nil, options: .init(readOnly: true))
-        ModelLoading.reportWarnings(of: sqlite.model)
-        var stats = try StoreStatistics(coordinator: StoreCoordinator(store: sqlite, name: "stats"))
-        if let foreign { stats.origin = "\(foreign.kind.rawValue), read-only; model from \(foreign.modelSource)" }
+        ModelLoading.reportWarnings(of: opened.model)
+        var stats = try StoreStatistics(coordinator: StoreCoordinator(store: opened, name: "stats"))
+        stats.origin = origin
+        // A URL is shown without its password.
+        if location.isPostgreSQL { stats.path = location.shown }
         print(json ? try stats.json() : stats.text())
     }
 }
@@ -86,7 +85,7 @@ struct StoreStatistics: Encodable {
         path = url.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "memory"
         var files: [String: Int64] = [:]
         // A PostgreSQL store's URL names no files.
-        if let url, url.isFileURL, StoreOpening.isJSONStore(url.path) {
+        if let url, coordinator.store is JSONStore {
             // A JSON store folder: its files.
             for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where !name.hasPrefix(".") {
                 if let size = (try? FileManager.default.attributesOfItem(atPath: url.appendingPathComponent(name).path))?[.size] as? NSNumber {

@@ -2,23 +2,22 @@ import Foundation
 import Quarry
 import QuarryTUI
 
-/// How commands other than `browse` open a store: a Quarry SQLite store, a JSON store folder,
-/// or a PostgreSQL store named by its `postgres://` URL (see ``PostgreSQLStoreOpening``).
+/// How commands other than `browse` open the store a ``StoreLocation`` names: a Quarry SQLite
+/// store, a JSON store folder, a PostgreSQL store (see ``PostgreSQLStoreOpening``), or, only
+/// ever read, a database Quarry did not make.
 enum StoreOpening {
-    /// Whether `path` names a JSON store (a folder; Quarry's SQLite stores are files).
-    static func isJSONStore(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    /// The database Quarry did not make at `location` (see ``foreignDatabase(at:modelPath:)``);
+    /// `nil` for any other location.
+    static func foreignDatabase(_ location: StoreLocation, modelPath: String? = nil) throws -> ForeignDatabase? {
+        guard case .foreignDatabase(let path) = location else { return nil }
+        return try foreignDatabase(at: path, modelPath: modelPath)
     }
 
-    /// The database Quarry did not make at `path` (any SQLite file, an Apple Core Data store),
-    /// looked at without writing anything, its warnings printed on stderr; `nil` for a Quarry
-    /// store, a JSON store folder, an empty file or nothing at all.
+    /// The database Quarry did not make at `path` (any SQLite file, an Apple Core Data store:
+    /// its ``ForeignDatabase/kind`` says which), opened without writing anything, its warnings
+    /// printed on stderr.
     /// - Parameter modelPath: `--model`, whose versions a Core Data store chooses from.
-    static func foreignDatabase(_ path: String, modelPath: String? = nil) throws -> ForeignDatabase? {
-        guard !isJSONStore(path), FileManager.default.fileExists(atPath: path), try ForeignDatabase.isForeign(path: path) else {
-            return nil
-        }
+    static func foreignDatabase(at path: String, modelPath: String? = nil) throws -> ForeignDatabase {
         var candidates: [ModelVersionHistory.Version] = []
         if let modelPath {
             if let history = try MigrationConsole.versions(forModelAt: modelPath) {
@@ -34,67 +33,82 @@ enum StoreOpening {
         return database
     }
 
-    /// A store to read `path` through: a JSON store folder, a Quarry SQLite store, or the
-    /// database Quarry did not make that `foreign` describes; always read-only.
-    static func readOnlyStore(_ path: String, model: ManagedObjectModel, foreign: ForeignDatabase?) throws -> any PersistentStore {
-        if PostgreSQLStoreOpening.isURL(path) { return try PostgreSQLStoreOpening.store(path, model: model, readOnly: true) }
-        let url = URL(fileURLWithPath: path)
-        if let foreign { return try SQLiteStore(foreign: foreign) }
-        return isJSONStore(path)
-            ? try JSONStore(url: url, model: model, readOnly: true)
-            : try SQLiteStore(url: url, model: model, options: .init(readOnly: true))
+    /// A store to read `location` through: a PostgreSQL store, a JSON store folder, a Quarry
+    /// SQLite store, or the database Quarry did not make that `foreign` describes; always
+    /// read-only.
+    static func readOnlyStore(_ location: StoreLocation, model: ManagedObjectModel, foreign: ForeignDatabase?) throws -> any PersistentStore {
+        switch location {
+        case .postgreSQL(let url):
+            return try PostgreSQLStoreOpening.store(url, model: model, readOnly: true)
+        case .jsonFolder(let path):
+            return try JSONStore(url: URL(fileURLWithPath: path), model: model, readOnly: true)
+        case .sqliteFile(let path), .foreignDatabase(let path):
+            if let foreign { return try SQLiteStore(foreign: foreign) }
+            return try SQLiteStore(url: URL(fileURLWithPath: path), model: model, options: .init(readOnly: true))
+        }
     }
 
-    /// The model recorded in the store at `path`, read without writing anything (a database
-    /// Quarry did not make records none: see ``foreignDatabase(_:modelPath:)``).
-    static func recordedModel(_ path: String) throws -> ManagedObjectModel {
-        if PostgreSQLStoreOpening.isURL(path) {
-            let model = try PostgreSQLStoreOpening.store(path, model: nil, readOnly: true).model
-            ModelLoading.reportWarnings(of: model)
-            return model
+    /// The model recorded in the store at `location`, read without writing anything (a
+    /// database Quarry did not make records none: see ``foreignDatabase(_:modelPath:)``).
+    static func recordedModel(_ location: StoreLocation) throws -> ManagedObjectModel {
+        let model: ManagedObjectModel
+        switch location {
+        case .postgreSQL(let url):
+            model = try PostgreSQLStoreOpening.store(url, model: nil, readOnly: true).model
+        case .jsonFolder(let path):
+            model = try JSONStore.recordedModel(url: URL(fileURLWithPath: path))
+        case .sqliteFile(let path), .foreignDatabase(let path):
+            model = try SQLiteStore.recordedModel(url: URL(fileURLWithPath: path))
         }
-        let url = URL(fileURLWithPath: path)
-        let model = isJSONStore(path)
-            ? try JSONStore.recordedModel(url: url)
-            : try SQLiteStore.recordedModel(url: url)
         ModelLoading.reportWarnings(of: model)
         return model
     }
 
-    /// Opens `path` read-only with the model it records (for a database Quarry did not make,
-    /// the model recovered from it).
-    static func openReadOnly(_ path: String) throws -> PersistentStack {
-        var options = try options(for: path)
+    /// Opens `location` read-only with the model it records (for a database Quarry did not
+    /// make, the model recovered from it).
+    static func openReadOnly(_ location: StoreLocation) throws -> PersistentStack {
+        var options = try stackOptions(for: location)
         options.readOnly = true
-        if let foreign = try foreignDatabase(path) {
+        if let foreign = try foreignDatabase(location) {
             options.foreignDatabase = foreign
             return try PersistentStack(model: foreign.model, options: options)
         }
-        return try PersistentStack(model: try recordedModel(path), options: options)
+        return try PersistentStack(model: try recordedModel(location), options: options)
     }
 
-    /// Opens `path` for writing with `model` (the one it records when `nil`); a database
+    /// Opens `location` for writing with `model` (the one it records when `nil`); a database
     /// Quarry did not make is refused, naming it (it is only ever read).
-    static func openForWriting(_ path: String, model: ManagedObjectModel?) throws -> PersistentStack {
-        try refuseWriting(path)
-        var options = try options(for: path)
+    static func openForWriting(_ location: StoreLocation, model: ManagedObjectModel?) throws -> PersistentStack {
+        try refuseWriting(location)
+        var options = try stackOptions(for: location)
         // A different model is never migrated behind the user's back: `quarry migrate` does that.
         options.automaticLightweightMigration = false
-        return try PersistentStack(model: try model ?? recordedModel(path), options: options)
+        return try PersistentStack(model: try model ?? recordedModel(location), options: options)
     }
 
-    private static func options(for path: String) throws -> PersistentStack.Options {
-        if PostgreSQLStoreOpening.isURL(path) { return try PostgreSQLStoreOpening.stackOptions(path) }
+    /// Whether a store is at `location` already: anything at the path (a symbolic link
+    /// followed; nothing there is opened), or a store in the PostgreSQL URL's schema (its
+    /// server asked).
+    static func storeExists(at location: StoreLocation) throws -> Bool {
+        switch location {
+        case .postgreSQL(let url): return try PostgreSQLStoreOpening.exists(url)
+        case .jsonFolder, .foreignDatabase: return true
+        case .sqliteFile(let path): return FileKind(path: path).kind != .missing
+        }
+    }
+
+    /// Stack options opening the store at `location`.
+    static func stackOptions(for location: StoreLocation) throws -> PersistentStack.Options {
+        if case .postgreSQL(let url) = location { return try PostgreSQLStoreOpening.stackOptions(url) }
         var options = PersistentStack.Options()
-        options.storeURL = URL(fileURLWithPath: path)
-        options.storeType = isJSONStore(path) ? .json : .sqlite
+        options.storeURL = location.fileURL
+        if case .jsonFolder = location { options.storeType = .json } else { options.storeType = .sqlite }
         return options
     }
 
-    /// Throws when `path` is a database Quarry did not make: those are opened read-only.
-    static func refuseWriting(_ path: String) throws {
-        guard !isJSONStore(path), FileManager.default.fileExists(atPath: path),
-              (try? ForeignDatabase.isForeign(path: path)) == true else { return }
+    /// Throws when `location` is a database Quarry did not make: those are opened read-only.
+    static func refuseWriting(_ location: StoreLocation) throws {
+        guard case .foreignDatabase(let path) = location else { return }
         throw CommandFailure("\(path): not a Quarry store; SQLite databases and Core Data stores Quarry did not make are opened read-only (writing them is not supported)")
     }
 }

@@ -1,0 +1,8 @@
+import ArgumentParser
+
+/// `--theme NAME`, for the commands that open the browser (`browse`, `demo`): a theme name or
+/// `.toml` file, resolved by ``BrowserLauncher/theme(named:)``.
+struct ThemeOption: ParsableArguments {
+    @Option(name: .long, help: "A theme name or .toml file (default: $QUARRY_THEME, else default).")
+    var theme: String?
+}
