@@ -37,23 +37,17 @@ public struct ObjectsDidChange: @unchecked Sendable {
     /// observers re-read what they show. A fetched-results controller re-fetches and reports the
     /// difference as row changes.
     public var storeChangedExternally = false
-    /// IDs a merged save inserted (not loaded: announced only).
-    public var mergedInsertedIDs: [ObjectID] = []
-    /// IDs a merged save updated that are not registered here (not loaded: announced only).
-    public var mergedUpdatedIDs: [ObjectID] = []
-    /// The state the merged save stored for each of ``mergedInsertedIDs``, in the same order;
-    /// empty when the save did not carry it (see ``SaveChanges/carriesSnapshots``).
-    public var mergedInsertedSnapshots: [Snapshot] = []
-    /// The state the merged save stored for each of ``mergedUpdatedIDs``, in the same order;
-    /// empty when the save did not carry it.
-    public var mergedUpdatedSnapshots: [Snapshot] = []
+    /// Objects a merged save inserted, with the state it stored for each when it carried it
+    /// (see ``SaveChanges/carriesSnapshots``); not loaded: announced only.
+    public var mergedInserted = MergedObjects()
+    /// Objects a merged save updated that are not registered here, with the state it stored for
+    /// each when it carried it and the properties that changed when the store recorded them;
+    /// not loaded: announced only.
+    public var mergedUpdated = MergedObjects()
     /// IDs a merged save deleted.
     public var mergedDeletedIDs: [ObjectID] = []
     /// Changed keys per updated ID, when known.
     public var changedKeys: [ObjectID: Set<String>] = [:]
-    /// The changed properties of each of ``mergedUpdatedIDs`` as ``PropertyMask/lowBits``, in
-    /// the same order, when the merged save recorded them (else empty).
-    var mergedUpdatedBits: [UInt64] = []
     /// Objects whose temporary IDs became permanent in a save (temporary → permanent).
     /// Announced to observers added with ``ObjectContext/addObjectsDidChangeObserver(_:)``.
     public var permanentIDs: [ObjectID: ObjectID] = [:]
@@ -64,7 +58,7 @@ public struct ObjectsDidChange: @unchecked Sendable {
     /// Whether nothing is announced.
     public var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll && !storeChangedExternally
-            && mergedInsertedIDs.isEmpty && mergedUpdatedIDs.isEmpty && mergedDeletedIDs.isEmpty && permanentIDs.isEmpty
+            && mergedInserted.isEmpty && mergedUpdated.isEmpty && mergedDeletedIDs.isEmpty && permanentIDs.isEmpty
     }
 }
 

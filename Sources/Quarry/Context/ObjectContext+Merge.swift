@@ -5,7 +5,7 @@ extension ObjectContext {
     /// Registered objects that were updated are refreshed, keeping local edits on top (this
     /// never conflicts); registered objects that were deleted are forgotten; inserted IDs are
     /// announced. Objects that are not registered here are *not* loaded: their IDs are
-    /// announced in ``ObjectsDidChange/mergedUpdatedIDs`` and ``ObjectsDidChange/mergedInsertedIDs``
+    /// announced in ``ObjectsDidChange/mergedUpdated`` and ``ObjectsDidChange/mergedInserted``
     /// so observers (such as a fetched-results controller) can decide about them in one batch,
     /// together with the state the save stored for them when the save carries it
     /// (``SaveChanges/carriesSnapshots``). Registered objects are refreshed from that carried
@@ -31,10 +31,10 @@ extension ObjectContext {
         }
         if registered.isEmpty {
             // None is registered (the common case for a large import): the save's own arrays.
-            change.mergedUpdatedIDs = changes.updated
-            if carried { change.mergedUpdatedSnapshots = changes.updatedSnapshots }
-            if bits { change.mergedUpdatedBits = changes.changedBits }
+            change.mergedUpdated = MergedObjects(ids: changes.updated, snapshots: carried ? changes.updatedSnapshots : nil,
+                                                 changedBits: bits ? changes.changedBits : nil)
         } else {
+            change.mergedUpdated = MergedObjects(carryingSnapshots: carried, changedBits: bits)
             var next = 0
             for (n, id) in changes.updated.enumerated() {
                 if next < registered.count && registered[next].index == n {
@@ -43,9 +43,8 @@ extension ObjectContext {
                     change.updated.append(object)
                     if !object.faulted { toRefresh.append((object, carried ? changes.updatedSnapshots[n] : nil)) }
                 } else {
-                    change.mergedUpdatedIDs.append(id)
-                    if carried { change.mergedUpdatedSnapshots.append(changes.updatedSnapshots[n]) }
-                    if bits { change.mergedUpdatedBits.append(changes.changedBits[n]) }
+                    change.mergedUpdated.append(id, snapshot: carried ? changes.updatedSnapshots[n] : nil,
+                                                changedBits: bits ? changes.changedBits[n] : nil)
                 }
             }
         }
@@ -70,12 +69,12 @@ extension ObjectContext {
             }
         }
         if registry.isEmpty {
-            change.mergedInsertedIDs = changes.inserted
-            if carried { change.mergedInsertedSnapshots = changes.insertedSnapshots }
+            change.mergedInserted = MergedObjects(ids: changes.inserted, snapshots: carried ? changes.insertedSnapshots : nil,
+                                                  changedBits: nil)
         } else {
+            change.mergedInserted = MergedObjects(carryingSnapshots: carried, changedBits: false)
             for (n, id) in changes.inserted.enumerated() where registry.object(for: id) == nil {
-                change.mergedInsertedIDs.append(id)
-                if carried { change.mergedInsertedSnapshots.append(changes.insertedSnapshots[n]) }
+                change.mergedInserted.append(id, snapshot: carried ? changes.insertedSnapshots[n] : nil)
             }
         }
         announce(change)

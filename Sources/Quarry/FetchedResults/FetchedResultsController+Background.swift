@@ -60,18 +60,15 @@ extension FetchedResultsController {
                 return
             }
         }
-        let source = IndexSource(controller: self, query: query)
+        let fetch = IndexFetch(controller: self, query: query)
         DispatchQueue.global(qos: .userInitiated).async {
-            let outcome = Result { try cancellation.run { try source.index() } }
+            let outcome = Result { try cancellation.run { try fetch.run() } }
             self.context.perform {
                 recording.cancel()
                 do {
                     try cancellation.checkCancelled()
-                    let index = try outcome.get()
-                    if index.fromCache { self.cacheHitCount += 1 } else { self.storeFetchCount += 1 }
-                    self.results = index.results
+                    self.install(try outcome.get())
                     self.isComplete = true
-                    self.rebuildSections()
                     self.startTracking()
                     for change in recorder.changes { self.handle(change) }
                     completion(nil)
@@ -90,53 +87,6 @@ extension FetchedResultsController {
         isComplete = results.count < count
         rebuildSections()
     }
-}
-
-/// Where a background fetch gets its index: the controller's cache file when still valid, else
-/// the store. Made on the context's queue from the controller's immutable configuration, then
-/// used on the background queue only (hence unchecked: it holds the store, which is thread-safe,
-/// and value types).
-private struct IndexSource: @unchecked Sendable {
-    let store: PersistentStore
-    let query: StoreQuery
-    let sortKeys: [SortKey]
-    let sectioned: Bool
-    /// The cache file and the fingerprint of the request it is for (`nil` without a cache name).
-    let cache: (url: URL, fingerprint: String)?
-
-    init(controller: FetchedResultsController, query: StoreQuery) {
-        store = controller.context.coordinator.store
-        self.query = query
-        sortKeys = controller.fetchRequest.sortDescriptors
-        sectioned = controller.sectionNameKeyPath != nil
-        cache = controller.cacheFileURL.map {
-            ($0, ResultsCache.fingerprint(request: controller.fetchRequest, sectionNameKeyPath: controller.sectionNameKeyPath, model: controller.context.model))
-        }
-    }
-
-    /// The index, from the cache or the store (writing the cache after a store query).
-    func index() throws -> FetchedIndex {
-        // The token is read before the query: a save landing in between makes the file look
-        // older than its contents (a later miss), never newer.
-        let token = cache == nil ? nil : ((try? store.modificationToken()) ?? nil)
-        if let cache, let token, let hit = ResultsCache.read(from: cache.url, fingerprint: cache.fingerprint, token: token, sortKeys: sortKeys) {
-            return FetchedIndex(results: hit.results, fromCache: true)
-        }
-        let results = try SortedResults.fetch(query, from: store, sortKeys: sortKeys)
-        if let cache, let token {
-            let sections = FetchedResultsController.sections(of: results, sectioned: sectioned)
-            try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
-                                          sectionStarts: sections.starts, sectionNames: sections.names), to: cache.url)
-        }
-        return FetchedIndex(results: results, fromCache: false)
-    }
-}
-
-/// The sorted index built by a background fetch, handed once from the querying queue to the
-/// context's queue and never touched by the querying queue again (hence unchecked).
-private struct FetchedIndex: @unchecked Sendable {
-    var results: SortedResults
-    var fromCache: Bool
 }
 
 /// The changes a context reported while a background fetch ran, replayed onto its results.

@@ -106,9 +106,10 @@ extension FetchedResultsController {
 
         // Objects a merge changed that are not registered here.
         var queried: [ObjectID] = []
-        func decideMerged(_ ids: [ObjectID], _ snapshots: [Snapshot], updated: Bool) {
-            let test = snapshots.count == ids.count ? snapshotTest : nil
-            let bits = updated && change.mergedUpdatedBits.count == ids.count && !relevantBits.isEmpty ? change.mergedUpdatedBits : nil
+        func decideMerged(_ merged: MergedObjects, updated: Bool) {
+            let ids = merged.ids, snapshots = merged.snapshots
+            let test = merged.carriesSnapshots ? snapshotTest : nil
+            let bits = updated && merged.carriesChangedBits && !relevantBits.isEmpty ? merged.changedBits : nil
             decisions.upserts.reserveCapacity(decisions.upserts.count + ids.count)
             for (n, id) in ids.enumerated() where ours(id) && (decided.isEmpty || decided[id] == nil) {
                 // Updated only in keys the request does not read: it stays where it is.
@@ -132,8 +133,8 @@ extension FetchedResultsController {
                 }
             }
         }
-        decideMerged(change.mergedInsertedIDs, change.mergedInsertedSnapshots, updated: false)
-        decideMerged(change.mergedUpdatedIDs, change.mergedUpdatedSnapshots, updated: true)
+        decideMerged(change.mergedInserted, updated: false)
+        decideMerged(change.mergedUpdated, updated: true)
         return queried
     }
 

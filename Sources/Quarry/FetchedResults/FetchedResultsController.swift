@@ -147,26 +147,7 @@ public final class FetchedResultsController: @unchecked Sendable {
         query.offset = 0
         if context.parent == nil && !context.hasChanges {
             // The store's results are exactly the context's: the persistent cache applies.
-            let store = context.coordinator.store
-            let cache = cacheFileURL.map { (url: $0, fingerprint: ResultsCache.fingerprint(request: fetchRequest, sectionNameKeyPath: sectionNameKeyPath, model: context.model)) }
-            // The token is read before the query: a save landing in between makes the file
-            // look older than its contents (a later miss), never newer.
-            let token = cache == nil ? nil : ((try? store.modificationToken()) ?? nil)
-            if let cache, let token,
-               let hit = ResultsCache.read(from: cache.url, fingerprint: cache.fingerprint, token: token, sortKeys: fetchRequest.sortDescriptors) {
-                results = hit.results
-                sectionStarts = hit.sectionStarts
-                sectionNames = hit.sectionNames
-                cacheHitCount += 1
-            } else {
-                storeFetchCount += 1
-                results = try fetchIndexFromStore(query)
-                rebuildSections()
-                if let cache, let token {
-                    try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
-                                                  sectionStarts: sectionStarts, sectionNames: sectionNames), to: cache.url)
-                }
-            }
+            install(try IndexFetch(controller: self, query: query).run())
         } else {
             // Pending changes or a parent context: compute the keys from the objects themselves.
             storeFetchCount += 1

@@ -123,9 +123,17 @@ struct NotificationAndMergeTests {
         }
         let change = try #require(announced.withLock { $0 })
         #expect(change.refreshed.count == 2)
-        #expect(Set(change.mergedUpdatedIDs) == Set(ids[5..<10]))
-        #expect(change.mergedInsertedIDs.count == 1)
+        #expect(Set(change.mergedUpdated.ids) == Set(ids[5..<10]))
+        #expect(change.mergedInserted.ids.count == 1)
         #expect(change.mergedDeletedIDs == [ids[2]])
+        // The unregistered ones keep their own stored state and changed properties.
+        #expect(change.mergedUpdated.invariantViolation() == nil)
+        #expect(change.mergedUpdated.carriesSnapshots == saved.carriesSnapshots)
+        for (n, object) in change.mergedUpdated.enumerated() {
+            let k = try #require(saved.updated.firstIndex(of: object.id))
+            if saved.carriesSnapshots { #expect(object.snapshot == saved.updatedSnapshots[k]) }
+            if saved.changedBits.count == saved.updated.count { #expect(change.mergedUpdated.changedBits(at: n) == saved.changedBits[k]) }
+        }
     }
 
     @Test("a merge into a context that registered none of the objects announces the save's IDs, states and change bits in the save's order", arguments: StoreKind.allCases)
@@ -149,13 +157,15 @@ struct NotificationAndMergeTests {
         }
         let change = try #require(announced.withLock { $0 })
         #expect(change.updated.isEmpty && change.refreshed.isEmpty)
-        #expect(change.mergedUpdatedIDs == saved.updated)
-        #expect(change.mergedInsertedIDs == saved.inserted)
-        #expect(change.mergedUpdatedSnapshots == saved.updatedSnapshots)
-        #expect(change.mergedInsertedSnapshots == saved.insertedSnapshots)
-        #expect(change.mergedUpdatedBits == saved.changedBits)
+        #expect(change.mergedUpdated.ids == saved.updated)
+        #expect(change.mergedInserted.ids == saved.inserted)
+        #expect(change.mergedUpdated.snapshots == saved.updatedSnapshots)
+        #expect(change.mergedInserted.snapshots == saved.insertedSnapshots)
+        #expect(change.mergedUpdated.changedBits == saved.changedBits)
+        #expect(change.mergedUpdated.carriesSnapshots == saved.carriesSnapshots)
+        #expect(change.mergedUpdated.invariantViolation() == nil && change.mergedInserted.invariantViolation() == nil)
         if saved.carriesSnapshots {
-            #expect(change.mergedUpdatedSnapshots.count == 6)
+            #expect(change.mergedUpdated.snapshots.count == 6)
         }
     }
 

@@ -299,8 +299,8 @@ final class ConvenienceFixture: Sendable {
         let commits = commits, mergedInserts = mergedInserts, mergedUpdates = mergedUpdates
         coordinator.onCommit { changes in commits.withLock { $0.append(changes) } }
         token = main.addObjectsDidChangeObserver { change in
-            mergedInserts.withLock { $0 += change.mergedInsertedIDs }
-            mergedUpdates.withLock { $0 += change.mergedUpdatedIDs + change.updated.map(\.objectID) }
+            mergedInserts.withLock { $0 += change.mergedInserted.ids }
+            mergedUpdates.withLock { $0 += change.mergedUpdated.ids + change.updated.map(\.objectID) }
         }
     }
 
