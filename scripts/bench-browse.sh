@@ -14,6 +14,10 @@
 #        launch to its first screen (its first rows drawn while it loads), to all rows loaded,
 #        and, after `c symbol` and `[` (sort ascending), to the first screen sorted by symbol;
 #        then VmHWM and VmRSS.
+#   3. What a user gets when each opens the table directly, side by side at 160x50, from
+#      launch to the first data rows drawn: `quarry browse STORE --entity Ticker --sort symbol`
+#      (direct) and `quarry browse STORE --entity Ticker` (the default view), against
+#      `vd STORE +:Ticker:1:1` (VisiData opening the table itself, no navigation keys).
 # Usage: bash scripts/bench-browse.sh --quarry PATH [--rows N] [--work DIR] [--socket NAME]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,9 +52,12 @@ wait_for() { # wait_for TIMEOUT REGEX...: until every REGEX matches the pane
     sleep 0.002
   done
 }
-start_session() {
+start_session() { # start_session [COLUMNS ROWS] (120x40 unless given)
+  # The new session is made before the old one is killed: killing a server's last session
+  # ends the server, and a new one started while it exits can fail to attach.
+  tmux -L "$socket" -f /dev/null new-session -d -s bench-next -x "${1:-120}" -y "${2:-40}" "env TERM=tmux-256color LANG=C.UTF-8 PS1='bench$ ' bash --norc --noprofile"
   tmux -L "$socket" kill-session -t bench 2>/dev/null || true
-  tmux -L "$socket" -f /dev/null new-session -d -s bench -x 120 -y 40 "env TERM=tmux-256color LANG=C.UTF-8 PS1='bench$ ' bash --norc --noprofile"
+  tmux -L "$socket" rename-session -t bench-next bench
   tmux -L "$socket" set-option -t bench status off
   wait_for 30 'bench\$'
 }
@@ -126,9 +133,24 @@ keys gq; wait_for 60 'vd-exit-[0-9]+'
 vd_first=$(elapsed "$t0" "$t1") vd_loaded=$(elapsed "$t0" "$t2") vd_sorted=$(elapsed "$t0" "$t3")
 echo "visidata first screen (unsorted, still loading): $vd_first s; all rows loaded: $vd_loaded s; first screen sorted by symbol: $vd_sorted s; VmHWM $vd_hwm MB, VmRSS $vd_rss MB (sorted)"
 
+# 3. Direct opens, 160x50: each program started on the table, to its first data rows.
+direct_open() { # direct_open COMMAND READY-REGEX: seconds from launch to READY-REGEX on screen
+  start_session 160 50
+  local t0 t1; t0=$(now); run_in_pane "$1; echo direct-exit-\$?"
+  wait_for 300 "$2|direct-exit-[0-9]+"; t1=$(now)
+  if capture | grep -qE 'direct-exit-[0-9]+'; then echo "'$1' ended before its first screen: $(capture | grep -vE '^bench\$|^$' | head -3 | tr '\n' ' ')" >&2; exit 1; fi
+  elapsed "$t0" "$t1"
+}
+quarry_direct=$(direct_open "$quarry browse $store --entity Ticker --sort symbol" 'row 1/'); keys q; wait_for 60 'direct-exit-[0-9]+'
+quarry_default=$(direct_open "$quarry browse $store --entity Ticker" 'row 1/'); keys q; wait_for 60 'direct-exit-[0-9]+'
+vd_direct=$(direct_open "$vd $store +:Ticker:1:1" '^ +[0-9]+ ║'); keys gq; wait_for 60 'direct-exit-[0-9]+'
+echo "direct opens at 160x50, launch to first data rows: quarry --sort symbol $quarry_direct s; quarry default view $quarry_default s; vd +:Ticker:1:1 $vd_direct s"
+
 figure browse-first-screen-seconds "$quarry_first"
 figure browse-first-screen "$(awk -v v="$vd_first" -v q="$quarry_first" 'BEGIN { printf "%.3f", v / q }')"
 figure browse-first-screen-sorted "$(awk -v v="$vd_sorted" -v q="$quarry_first" 'BEGIN { printf "%.3f", v / q }')"
 figure browse-resident "$quarry_hwm"
 figure browse-resident-vs-visidata "$(awk -v q="$quarry_hwm" -v v="$vd_rss" 'BEGIN { printf "%.1f", 100 * q / v }')"
 figure browse-idle-cpu "$idle_ticks"
+figure browse-first-screen-direct "$(awk -v v="$vd_direct" -v q="$quarry_direct" 'BEGIN { printf "%.3f", v / q }')"
+figure browse-first-screen-default "$(awk -v v="$vd_direct" -v q="$quarry_default" 'BEGIN { printf "%.3f", v / q }')"

@@ -17,8 +17,8 @@ expect() { # expect FIGURE REGEX: the figure's row matches REGEX
   local row; row=$(grep -E "^$1 " <<<"$table" || true)
   if ! grep -qE -- "$2" <<<"$row"; then echo "bench-table-test: $1: expected /$2/, got: $row" >&2; status=1; fi
 }
-expect frc-vs-grdb '140\.5 +>= 100 +met$'
-expect import '0\.47 +>= 0\.5 +missed$'
+expect frc-vs-grdb '140\.5 +>= 110 +met$'
+expect import '0\.47 +>= 0\.55 +missed$'
 expect browse-resident '55\.0 +<= 55 MB +met$'
 expect export-memory '50\.1 +<= 50 MB +missed$'
 expect remote-merge-from-save-start '4\.2 +— +—$'

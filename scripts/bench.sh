@@ -10,7 +10,9 @@
 # - `browse`: the browser in a real terminal (tmux, 120x40): `quarry demo`'s first screen on a
 #   fresh and a reopened store; then, on a 1,000,000-ticker demo store sorted by symbol, side by
 #   side with VisiData on the same file: the first screen, `G` to the last row, resident memory
-#   once the index is complete, and the browser's CPU over 10 idle seconds. VisiData is
+#   once the index is complete, and the browser's CPU over 10 idle seconds; and each opening
+#   the table directly at 160x50 (`browse --sort symbol` and the default view against
+#   `vd STORE +:Ticker:1:1`), launch to the first data rows. VisiData is
 #   installed by this script from PyPI into a virtual environment under .build/visidata-venv
 #   (made once, then reused); an installed `vd` elsewhere is never used.
 # - `commands`: `quarry` commands timed from launch to exit (scripts/bench-commands.sh):

@@ -25,7 +25,7 @@ for directory, _, names in os.walk(root):
             lines = f.read().split('\n')
         for i, line in enumerate(lines):
             code = line.split('//', 1)[0]
-            if 'try?' not in code:
+            if not re.search(r'(?<![A-Za-z0-9_])try\?', code):
                 continue
             previous = lines[i - 1].strip() if i > 0 else ''
             if '//' in line or previous.startswith('//'):

@@ -37,6 +37,9 @@ public struct ObjectsDidChange: @unchecked Sendable {
     /// observers re-read what they show. A fetched-results controller re-fetches and reports the
     /// difference as row changes.
     public var storeChangedExternally = false
+    /// A read the context needed for this change and could not make (the objects concerned
+    /// became faults, read again when next used); `nil` when every read succeeded.
+    public var readError: ContextReadError?
     /// Objects a merged save inserted, with the state it stored for each when it carried it
     /// (see ``SaveChanges/carriesSnapshots``); not loaded: announced only.
     public var mergedInserted = MergedObjects()
@@ -57,7 +60,7 @@ public struct ObjectsDidChange: @unchecked Sendable {
 
     /// Whether nothing is announced.
     public var isEmpty: Bool {
-        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll && !storeChangedExternally
+        inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && !invalidatedAll && !storeChangedExternally && readError == nil
             && mergedInserted.isEmpty && mergedUpdated.isEmpty && mergedDeletedIDs.isEmpty && permanentIDs.isEmpty
     }
 }

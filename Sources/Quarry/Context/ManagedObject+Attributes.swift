@@ -36,6 +36,7 @@ extension ManagedObject {
 
     /// A typed read of attribute `key` (`nil` when the value is null or of another type).
     public func get<T: AttributeValue>(_ key: String, as type: T.Type = T.self) -> T? {
+        // The documented typed read: `nil` for an unknown key as for a null (``value(forKey:)`` throws).
         guard let v = try? value(forKey: key) else { return nil }
         return T(attributeValue: v)
     }

@@ -63,10 +63,20 @@ extension ObjectContext {
     }
 
     private func applyDeleteRules(of object: ManagedObject) {
+        unappliedDeleteRules[object.objectID] = nil
         for (r, relationship) in object.entity.relationships.enumerated() {
             let related: [ObjectID]
             if relationship.isToMany {
-                related = (try? toManyContents(of: object, relationship: r)) ?? []
+                do {
+                    related = try toManyContents(of: object, relationship: r)
+                } catch {
+                    // The rules cannot be applied without the destinations: the save refuses
+                    // the delete (Validation), never leaving dangling references.
+                    let failure = ContextReadError("applying delete rules", objectIDs: [object.objectID], error: error)
+                    unappliedDeleteRules[object.objectID] = failure
+                    lastReadError = failure
+                    continue
+                }
             } else {
                 related = object.toOne[r].map { [$0] } ?? []
             }

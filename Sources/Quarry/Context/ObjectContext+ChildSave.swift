@@ -69,6 +69,7 @@ extension ObjectContext {
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
+        unappliedDeleteRules = [:]
     }
 
     /// Applies a child's saved changes as this context's own pending changes, then announces them.

@@ -15,8 +15,14 @@ extension ObjectContext {
         var change = ObjectsDidChange()
         change.storeChangedExternally = true
         // Unreadable now (the file replaced under us): nothing is forgotten on that account;
-        // the controllers' re-fetch reports what it can.
-        guard let current = try? source.sourceSnapshots(for: loaded.map(\.objectID)) else {
+        // the failure is announced with the change, and the controllers' re-fetch reports
+        // what it can.
+        let current: [ObjectID: Snapshot]
+        do {
+            current = try source.sourceSnapshots(for: loaded.map(\.objectID))
+        } catch {
+            change.readError = ContextReadError("refreshing objects after an outside change", objectIDs: loaded.map(\.objectID), error: error)
+            lastReadError = change.readError
             announce(change)
             return
         }

@@ -105,9 +105,9 @@ extension ObjectContext {
         let plans = try keys.map { try KeyPathPlan($0, entity: entity, model: model) }
         let objects = try fetchObjectIDs(request).map(object(with:))
         try faultIn(objects)
-        return objects.map { o in
+        return try objects.map { o in
             var row: [String: Value] = [:]
-            for (k, plan) in zip(keys, plans) { row[k] = plan.values(of: ObjectSubject(object: o)).first ?? .null }
+            for (k, plan) in zip(keys, plans) { row[k] = try plan.values(of: ObjectSubject(object: o)).first ?? .null }
             return row
         }
     }

@@ -50,12 +50,26 @@ extension ObjectContext {
         }
         if !toRefresh.isEmpty {
             let unknown = toRefresh.filter { $0.carried == nil }.map(\.object.objectID)
-            let read = unknown.isEmpty ? [:] : ((try? source.sourceSnapshots(for: unknown)) ?? [:])
+            var read: [ObjectID: Snapshot] = [:]
+            var unreadable = false
+            if !unknown.isEmpty {
+                do {
+                    read = try source.sourceSnapshots(for: unknown)
+                } catch {
+                    unreadable = true
+                    change.readError = ContextReadError("refreshing merged objects", objectIDs: unknown, error: error)
+                    lastReadError = change.readError
+                }
+            }
             for (object, snapshot) in toRefresh {
                 // A carried state older than the one loaded (read after a later save) is skipped.
                 if let snapshot, let loaded = object.committed, loaded.version > snapshot.version { continue }
                 if let s = snapshot ?? read[object.objectID] {
                     object.install(s, keepingChanges: true)
+                    change.refreshed.append(object)
+                } else if unreadable, !object.hasChanges {
+                    // Not refreshed: it becomes a fault, read again (the saved state) when next used.
+                    object.turnIntoFault()
                     change.refreshed.append(object)
                 }
             }
@@ -88,8 +102,14 @@ extension ObjectContext {
         guard object.managedObjectContext === self, !object.inserted else { return }
         if mergeChanges {
             guard !object.faulted else { return }
-            if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {
-                object.install(s, keepingChanges: true)
+            do {
+                if let s = try source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+                    object.install(s, keepingChanges: true)
+                }
+            } catch {
+                // Core Data's refresh does not throw: the object keeps its values and the
+                // failure is kept where the caller can see it.
+                lastReadError = ContextReadError("refreshing an object", objectIDs: [object.objectID], error: error)
             }
         } else {
             updatedObjects[object.objectID] = nil
@@ -117,6 +137,7 @@ extension ObjectContext {
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
+        unappliedDeleteRules = [:]
         pending = PendingChanges()
         var change = ObjectsDidChange()
         change.invalidatedAll = false
@@ -138,6 +159,7 @@ extension ObjectContext {
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
+        unappliedDeleteRules = [:]
         pending = PendingChanges()
         var change = ObjectsDidChange()
         change.invalidatedAll = true

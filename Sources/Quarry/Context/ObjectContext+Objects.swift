@@ -95,22 +95,39 @@ extension ObjectContext {
             let window = group.ids[start..<min(group.ids.count, start + group.size)]
             let faults = window.compactMap { lookup($0) }.filter { $0.faulted }
             for f in faults { f.faultBatch = nil }
+            // A failed batch read falls through to the object's own read below, which reports.
             if let snapshots = try? source.sourceSnapshots(for: faults.map(\.objectID)) {
                 for f in faults where f !== object { if let s = snapshots[f.objectID] { f.install(s, keepingChanges: false) } }
                 if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }
                 // The fetch's relationships to prefetch, for this batch. (A failed prefetch
-                // leaves the destinations faults, read one by one as they are used.)
+                // leaves the destinations faults, read one by one as they are used: an
+                // optimisation lost, nothing wrong shown.)
                 for path in group.prefetching { try? prefetch(path, from: faults) }
                 return
             }
         }
         if let s = prefetchedSnapshots.removeValue(forKey: object.objectID) {
             object.install(s, keepingChanges: false)
-        } else if let s = try? source.sourceSnapshots(for: [object.objectID])[object.objectID] {
-            object.install(s, keepingChanges: false)
         } else {
-            markGone(object)
+            do {
+                if let s = try source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+                    object.install(s, keepingChanges: false)
+                } else {
+                    markGone(object)
+                }
+            } catch {
+                markUnreadable(object, error)
+            }
         }
+    }
+
+    /// An object whose row could not be read: it reads as empty but stays a fault, so the
+    /// next access reads it again; the failure is kept in ``lastReadError``. (Never taken
+    /// for deleted: only a successful read that finds no row makes an object gone.)
+    func markUnreadable(_ object: ManagedObject, _ error: any Error) {
+        object.values = object.entity.attributes.map { _ in .null }
+        object.toOne = Array(repeating: nil, count: object.entity.relationships.count)
+        lastReadError = ContextReadError("loading a fault", objectIDs: [object.objectID], error: error)
     }
 
     /// An object whose row no longer exists: it reads as empty and reports deleted.

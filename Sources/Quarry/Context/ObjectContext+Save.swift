@@ -160,6 +160,7 @@ extension ObjectContext {
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
+        unappliedDeleteRules = [:]
     }
 
     /// Unregisters `object` (deleted from the store).

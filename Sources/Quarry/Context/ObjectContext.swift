@@ -80,6 +80,11 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     var lastInsertedClass: (ObjectIdentifier, EntityDescription)?
     /// Snapshots loaded ahead of use by relationship prefetching, consumed when the fault fires.
     var prefetchedSnapshots: [ObjectID: Snapshot] = [:]
+    /// The newest read this context could not make (see ``ContextReadError``); on the context's queue.
+    public internal(set) var lastReadError: ContextReadError?
+    /// Deleted objects whose to-many destinations could not be read to apply delete rules:
+    /// the next save refuses them (see ``ContextReadError``).
+    var unappliedDeleteRules: [ObjectID: ContextReadError] = [:]
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {

@@ -45,7 +45,13 @@ extension ManagedObject {
             let rel = entity.relationships[r]
             if rel.isToMany {
                 guard !rel.isOptional || rel.minCount > 0 || rel.maxCount > 0 else { continue }
-                let count = (try? context.toManyContents(of: self, relationship: r).count) ?? 0
+                let count: Int
+                do {
+                    count = try context.toManyContents(of: self, relationship: r).count
+                } catch {
+                    fail(rel.name, "could not be checked: its objects could not be read (\(error))")
+                    continue
+                }
                 if !rel.isOptional && count == 0 { fail(rel.name, "is required") }
                 if rel.minCount > 0 && count < rel.minCount { fail(rel.name, "has \(count) objects, at least \(rel.minCount) required") }
                 if rel.maxCount > 0 && count > rel.maxCount { fail(rel.name, "has \(count) objects, at most \(rel.maxCount) allowed") }
@@ -61,7 +67,15 @@ extension ManagedObject {
         guard let context = managedObjectContext else { return [] }
         var failures: [ValidationFailure] = []
         for (r, rel) in entity.relationships.enumerated() where rel.deleteRule == .deny {
-            let related = rel.isToMany ? ((try? context.toManyContents(of: self, relationship: r)) ?? []) : (toOne[r].map { [$0] } ?? [])
+            let related: [ObjectID]
+            do {
+                related = rel.isToMany ? try context.toManyContents(of: self, relationship: r) : (toOne[r].map { [$0] } ?? [])
+            } catch {
+                failures.append(ValidationFailure(
+                    entity: entity.name, objectID: objectID, key: rel.name,
+                    reason: "delete could not be checked: '\(rel.name)' could not be read (\(error))"))
+                continue
+            }
             let alive = related.filter { !(context.registeredObject(for: $0)?.deleted ?? false) }
             if !alive.isEmpty {
                 failures.append(ValidationFailure(
@@ -80,7 +94,13 @@ extension ObjectContext {
         var failures: [ValidationFailure] = []
         for object in insertedList where object.inserted { failures += object.validationFailures() }
         for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.validationFailures() }
-        for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.denyFailures() }
+        for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) {
+            failures += object.denyFailures()
+            if let unapplied = unappliedDeleteRules[object.objectID] {
+                failures.append(ValidationFailure(entity: object.entity.name, objectID: object.objectID, key: "(delete rules)",
+                                                  reason: "delete rules could not be applied: \(unapplied.reason)"))
+            }
+        }
         if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
     }
 }

@@ -35,6 +35,9 @@ extension FetchedResultsController {
     /// a relationship are they decided together in one store query.
     func handle(_ change: ObjectsDidChange) {
         guard fetched else { return }
+        if let readError = change.readError {
+            report(FetchedResultsError.contextReadFailed(entity: entity.name, reason: readError.description))
+        }
         if change.invalidatedAll {
             do {
                 try performFetch()
@@ -124,7 +127,7 @@ extension FetchedResultsController {
                 } else if let test {
                     let subject = SnapshotSubject(snapshot: snapshots[n])
                     if test(subject) {
-                        decisions.upserts.append(Upsert(entry: .init(id: id, keys: SortedResults.Keys(count: keyPlans.count) { keyPlans[$0].value(of: subject) })))
+                        decisions.upserts.append(Upsert(entry: .init(id: id, keys: SortedResults.Keys(count: keyPlans.count) { keyPlans[$0].singleValue(of: subject) })))
                     } else {
                         decisions.leaving.append(id)
                     }

@@ -192,17 +192,20 @@ public final class FetchedResultsController: @unchecked Sendable {
     public static func deleteCache(withName name: String?, in directory: URL? = nil) {
         let directory = directory ?? defaultCacheDirectory
         if let name {
+            // Best-effort clean-up: a cache file that stays is checked and ignored when stale.
             try? FileManager.default.removeItem(at: ResultsCache.fileURL(name: name, directory: directory))
             return
         }
+        // Best-effort clean-up: an unlistable folder or a cache file that stays is checked and
+        // ignored when stale.
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        for file in files where file.pathExtension == "frccache" { try? FileManager.default.removeItem(at: file) }
+        for file in files where file.pathExtension == "frccache" { try? FileManager.default.removeItem(at: file) } // as above
     }
 
     /// The sort keys of `object`'s current state.
     func keys(of object: ManagedObject) -> SortedResults.Keys {
         let subject = ObjectSubject(object: object)
-        return SortedResults.Keys(count: keyPlans.count) { keyPlans[$0].value(of: subject) }
+        return SortedResults.Keys(count: keyPlans.count) { keyPlans[$0].singleValue(of: subject) }
     }
 
     func rebuildSections() {
@@ -252,10 +255,21 @@ public final class FetchedResultsController: @unchecked Sendable {
             let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
             let start = i - i % size
             let batch = results.ids(in: start..<min(results.count, start + size)).map { context.object(with: $0) }
-            try? context.faultIn(batch)
+            do {
+                try context.faultIn(batch)
+            } catch {
+                report(FetchedResultsError.batchFaultFailed(entity: entity.name, start: start, rows: batch.count, reason: "\(error)"))
+                return object
+            }
             // As a fetch does: the request's relationships for the whole batch, a query per
             // relationship instead of one per destination as each row's is read.
-            for path in fetchRequest.relationshipKeyPathsForPrefetching { try? context.prefetch(path, from: batch) }
+            for path in fetchRequest.relationshipKeyPathsForPrefetching {
+                do {
+                    try context.prefetch(path, from: batch)
+                } catch {
+                    report(FetchedResultsError.prefetchFailed(entity: entity.name, keyPath: path, reason: "\(error)"))
+                }
+            }
         }
         return object
     }

@@ -40,6 +40,7 @@ struct IndexFetch: @unchecked Sendable {
     func run() throws -> FetchedIndex {
         // The token is read before the query: a save landing in between makes the file look
         // older than its contents (a later miss), never newer.
+        // The cache is only a shortcut: a token that cannot be read means no cache this time.
         let token = cache == nil ? nil : ((try? store.modificationToken()) ?? nil)
         if let cache, let token, let hit = ResultsCache.read(from: cache.url, fingerprint: cache.fingerprint, token: token, sortKeys: sortKeys) {
             return FetchedIndex(results: hit.results, sectionStarts: hit.sectionStarts, sectionNames: hit.sectionNames, fromCache: true)
@@ -47,6 +48,7 @@ struct IndexFetch: @unchecked Sendable {
         let results = try SortedResults.fetch(query, from: store, sortKeys: sortKeys)
         let sections = FetchedResultsController.sections(of: results, sectioned: sectioned)
         if let cache, let token {
+            // Best-effort: a cache that cannot be written only means the next open queries the store.
             try? ResultsCache.write(.init(fingerprint: cache.fingerprint, token: token, results: results,
                                           sectionStarts: sections.starts, sectionNames: sections.names), to: cache.url)
         }

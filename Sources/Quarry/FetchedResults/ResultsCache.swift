@@ -136,7 +136,7 @@ enum ResultsCache {
                 try w.finish()
                 try file.synchronize()
             } catch {
-                try? file.close()
+                try? file.close() // clean-up after a failed write; that error is what is thrown
                 throw error
             }
             try file.close()
@@ -144,7 +144,7 @@ enum ResultsCache {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
             }
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            try? FileManager.default.removeItem(at: temporary) // clean-up; the write's error is thrown
             throw error
         }
     }

@@ -23,6 +23,7 @@ extension AttributeDescription {
 
     /// Whether `pattern` compiles as the whole-value match validation runs.
     private static func isValidPattern(_ pattern: String) -> Bool {
+        // Whether the pattern compiles is the answer asked for.
         (try? NSRegularExpression(pattern: "^(?:\(pattern))$")) != nil
     }
 }

@@ -49,6 +49,7 @@ extension AttributeDescription {
     private static func matches(_ s: String, _ pattern: String) -> Bool {
         let regex = compiledPatterns.withLock { cache -> NSRegularExpression? in
             if let r = cache[pattern] { return r }
+            // The pattern was checked when the model was built (a bad one is a model error); `nil` only for an unchecked one, which then fails validation.
             let r = try? NSRegularExpression(pattern: "^(?:\(pattern))$")
             cache[pattern] = r
             return r

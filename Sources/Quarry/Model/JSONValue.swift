@@ -33,6 +33,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var jsonText: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // JSONEncoder cannot fail on a JSONValue (finite numbers, strings, arrays, objects).
         guard let data = try? encoder.encode(self) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }
@@ -43,13 +44,13 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
-        } else if let b = try? container.decode(Bool.self) {
+        } else if let b = try? container.decode(Bool.self) { // not this kind: try the next (the last branch throws)
             self = .bool(b)
-        } else if let n = try? container.decode(Double.self) {
+        } else if let n = try? container.decode(Double.self) { // not this kind: try the next (the last branch throws)
             self = .number(n)
-        } else if let s = try? container.decode(String.self) {
+        } else if let s = try? container.decode(String.self) { // not this kind: try the next (the last branch throws)
             self = .string(s)
-        } else if let a = try? container.decode([JSONValue].self) {
+        } else if let a = try? container.decode([JSONValue].self) { // not this kind: try the next (the last branch throws)
             self = .array(a)
         } else {
             self = .object(try container.decode([String: JSONValue].self))

@@ -51,7 +51,7 @@ public struct CSVFormatter: ValueRowFormatter {
         guard let resolved else { return }
         for i in resolved.columns.indices {
             if i > 0 { output.append(UInt8(ascii: ",")) }
-            switch resolved.cell(i, of: object) {
+            switch try resolved.cell(i, of: object) {
             case .single(let value):
                 appendValue(value, to: &output)
             case .count(let n):

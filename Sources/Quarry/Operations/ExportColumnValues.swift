@@ -68,16 +68,17 @@ struct ResolvedExportColumns: Sendable {
 
     /// What column `index` holds for `object`.
     @inline(__always)
-    func cell(_ index: Int, of object: ManagedObject) -> Cell {
+    /// - Throws: when a to-many on a column's key path cannot be read from the store.
+    func cell(_ index: Int, of object: ManagedObject) throws -> Cell {
         if let a = attributeIndices[index] { return .single(object.primitiveValue(at: a)) }
         let column = columns[index]
         let subject = ObjectSubject(object: object)
-        if column.plan.endsWithCount { return .count(Int(column.plan.values(of: subject).first?.integerValue ?? 0)) }
+        if column.plan.endsWithCount { return .count(Int(try column.plan.values(of: subject).first?.integerValue ?? 0)) }
         if column.plan.crossesToMany {
-            let values = column.plan.values(of: subject)
+            let values = try column.plan.values(of: subject)
             return column.counts ? .count(values.count) : .many(values)
         }
-        return .single(column.plan.value(of: subject))
+        return .single(try column.plan.value(of: subject))
     }
 }
 

@@ -48,6 +48,7 @@ final class ExportSink {
                 do {
                     self.handle = try FileHandle(forWritingTo: temporary)
                 } catch {
+                    // Best-effort clean-up of a temporary file: at worst it stays beside the destination.
                     try? FileManager.default.removeItem(at: temporary)
                     throw ExportError.cannotCreate(path: url.path, reason: "\(error)")
                 }
@@ -79,6 +80,7 @@ final class ExportSink {
         case .directory, .blockDevice, .socket:
             throw ExportError.cannotCreate(path: url.path, reason: "it is \(found); an export writes a regular file, a FIFO or a character device")
         case .missing where found.isSymbolicLink:
+            // Only shapes the message of the error being thrown.
             throw ExportError.cannotCreate(path: url.path, reason: "it is a symbolic link to a missing file (\((try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)) ?? "?")); not followed")
         case .missing:
             return .replacing(url)
@@ -125,6 +127,7 @@ final class ExportSink {
         }
         guard rename(paths.temporary.path, paths.destination.path) == 0 else {
             let reason = String(cString: strerror(errno))
+            // Best-effort clean-up of the temporary file after a failed export; the export's error is what is thrown.
             try? FileManager.default.removeItem(at: paths.temporary)
             throw ExportError.cannotRename(from: paths.temporary.path, to: paths.destination.path, reason: reason)
         }
@@ -135,7 +138,9 @@ final class ExportSink {
     func discard() {
         guard let paths else { return }
         syncQueue.sync {}
+        // Closing a handle whose write already failed; the write's error is what is thrown.
         try? handle.close()
+        // Best-effort clean-up after a failed export; the export's error is what is thrown.
         try? FileManager.default.removeItem(at: paths.temporary)
     }
 }

@@ -56,6 +56,7 @@ enum ImportValueParser {
             guard let s = string(text), let d = Data(base64Encoded: s) else { throw problem(text, "is not base64") }
             return .data(d)
         case .transformable:
+            // Not JSON is reported right here, naming the text.
             guard let s = string(text), let j = try? JSONValue(jsonText: s) else { throw problem(text, "is not JSON") }
             return .json(j)
         case .undefined:

@@ -61,7 +61,7 @@ public struct JSONFormatter: ValueRowFormatter {
         for i in resolved.columns.indices {
             if i > 0 { output.append(UInt8(ascii: ",")) }
             output.append(contentsOf: keys[i])
-            switch resolved.cell(i, of: object) {
+            switch try resolved.cell(i, of: object) {
             case .single(let value):
                 Self.appendValue(value, to: &output)
             case .count(let n):

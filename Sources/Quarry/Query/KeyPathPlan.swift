@@ -73,7 +73,7 @@ struct KeyPathPlan {
     /// The single value at the end of a path that crosses no to-many (`.null` when a to-one
     /// on the way is empty); no intermediate arrays for a path without relationship steps.
     @inline(__always)
-    func value<S: PredicateSubject>(of subject: S) -> Value {
+    func value<S: PredicateSubject>(of subject: S) throws(S.ReadFailure) -> Value {
         if steps.isEmpty {
             switch terminal {
             case .attribute(let a): return subject.attributeValue(a)
@@ -81,12 +81,30 @@ struct KeyPathPlan {
             case .count: break
             }
         }
-        return values(of: subject).first ?? .null
+        return try values(of: subject).first ?? .null
+    }
+
+    /// The value at the end of a path of to-one steps only, which cannot fail: a sort key's
+    /// (``init(sortingBy:entity:model:)`` refuses paths through a to-many), `.null` when a
+    /// to-one on the way is empty.
+    @inline(__always)
+    func singleValue<S: PredicateSubject>(of subject: S) -> Value {
+        assert(!crossesToMany && !endsWithCount, "a single-valued key path crosses no to-many")
+        var node = subject
+        for step in steps {
+            guard case .toOne(let r) = step, let destination = node.toOne(r) else { return .null }
+            node = destination
+        }
+        switch terminal {
+        case .attribute(let a): return node.attributeValue(a)
+        case .relationship(let r): return r < 0 ? .integer(1) : (node.toOneKey(r).map { .integer($0) } ?? .null)
+        case .count: return .null
+        }
     }
 
     /// The values at the end of the path for `subject` (one for a to-one path, several across
     /// a to-many; `@count` gives the count).
-    func values<S: PredicateSubject>(of subject: S) -> [Value] {
+    func values<S: PredicateSubject>(of subject: S) throws(S.ReadFailure) -> [Value] {
         var frontier: [S] = [subject]
         var counted = 0
         for (n, step) in steps.enumerated() {
@@ -96,8 +114,8 @@ struct KeyPathPlan {
                 case .toOne(let r):
                     if let d = node.toOne(r) { next.append(d) }
                 case .toMany(let r):
-                    if case .count = terminal, n == steps.count - 1 { counted += node.toManyCount(r); continue }
-                    next += node.toMany(r)
+                    if case .count = terminal, n == steps.count - 1 { counted += try node.toManyCount(r); continue }
+                    next += try node.toMany(r)
                 }
             }
             frontier = next
@@ -118,6 +136,9 @@ struct KeyPathPlan {
 
 /// What a predicate is evaluated against: a managed object, or a stored row.
 protocol PredicateSubject {
+    /// What reading a to-many can throw: `Never` for a stored row or snapshot (its contents are
+    /// at hand), any error for a managed object (its contents may be read from the store).
+    associatedtype ReadFailure: Error
     /// The value of attribute `index`.
     func attributeValue(_ index: Int) -> Value
     /// The destination of to-one `relationship`, if any.
@@ -125,13 +146,14 @@ protocol PredicateSubject {
     /// The primary key of to-one `relationship`'s destination, if any.
     func toOneKey(_ relationship: Int) -> Int64?
     /// The destinations of to-many `relationship`.
-    func toMany(_ relationship: Int) -> [Self]
+    func toMany(_ relationship: Int) throws(ReadFailure) -> [Self]
     /// How many destinations to-many `relationship` has.
-    func toManyCount(_ relationship: Int) -> Int
+    func toManyCount(_ relationship: Int) throws(ReadFailure) -> Int
 }
 
 /// A managed object as a predicate subject (its current, possibly unsaved, state).
 struct ObjectSubject: PredicateSubject {
+    typealias ReadFailure = any Error
     let object: ManagedObject
 
     func attributeValue(_ index: Int) -> Value { object.primitiveValue(at: index) }
@@ -148,14 +170,16 @@ struct ObjectSubject: PredicateSubject {
         return r < object.toOne.count ? object.toOne[r] : nil
     }
 
-    func toMany(_ r: Int) -> [ObjectSubject] {
+    /// The destinations, read from the store when not in memory: a failed read throws (a
+    /// predicate over the to-many then fails, instead of seeing it empty).
+    func toMany(_ r: Int) throws -> [ObjectSubject] {
         guard let context = object.managedObjectContext else { return [] }
-        return ((try? context.toManyContents(of: object, relationship: r)) ?? []).map { ObjectSubject(object: context.object(with: $0)) }
+        return try context.toManyContents(of: object, relationship: r).map { ObjectSubject(object: context.object(with: $0)) }
     }
 
-    func toManyCount(_ r: Int) -> Int {
+    func toManyCount(_ r: Int) throws -> Int {
         guard let context = object.managedObjectContext else { return 0 }
-        return (try? context.toManyContents(of: object, relationship: r).count) ?? 0
+        return try context.toManyContents(of: object, relationship: r).count
     }
 }
 

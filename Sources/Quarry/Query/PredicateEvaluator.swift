@@ -18,6 +18,8 @@ public struct PredicateEvaluator: @unchecked Sendable {
 
     /// Whether `object` satisfies the predicate (`false` when a `MATCHES` pattern exceeds its
     /// step budget: ``test(_:)`` reports that).
+    // The documented non-throwing form: a failure (a MATCHES over its step budget, a to-many
+    // the store could not read) answers false; ``test(_:)`` reports it.
     public func evaluate(_ object: ManagedObject) -> Bool { (try? check(ObjectSubject(object: object))) ?? false }
 
     /// Whether `object` satisfies the predicate.
@@ -34,6 +36,7 @@ enum SubjectPredicate<Subject: PredicateSubject> {
     ///   ``compileThrowing(_:entity:model:)`` to hear of it.
     static func compile(_ p: ObjectPredicate, entity: EntityDescription, model: ManagedObjectModel) throws -> (Subject) -> Bool {
         let test = try compileThrowing(p, entity: entity, model: model)
+        // The non-throwing form, documented: a MATCHES over its step budget answers false (compileThrowing reports it).
         return { (try? test($0)) ?? false }
     }
 
@@ -77,18 +80,18 @@ enum SubjectPredicate<Subject: PredicateSubject> {
         case .direct:
             return { o in try PredicateSemantics.test(lhs(o).first ?? .null, op, rhs(o), options) }
         case .any:
-            return { o in let r = rhs(o); return try lhs(o).contains { try PredicateSemantics.test($0, op, r, options) } }
+            return { o in let r = try rhs(o); return try lhs(o).contains { try PredicateSemantics.test($0, op, r, options) } }
         case .all:
-            return { o in let r = rhs(o); return try lhs(o).allSatisfy { try PredicateSemantics.test($0, op, r, options) } }
+            return { o in let r = try rhs(o); return try lhs(o).allSatisfy { try PredicateSemantics.test($0, op, r, options) } }
         case .none:
-            return { o in let r = rhs(o); return try !lhs(o).contains { try PredicateSemantics.test($0, op, r, options) } }
+            return { o in let r = try rhs(o); return try !lhs(o).contains { try PredicateSemantics.test($0, op, r, options) } }
         }
     }
 
     /// An operand as a function from the object to its values (one value, or a list for
     /// literal lists and quantified to-many key paths).
     private static func operand(_ e: Operand, entity: EntityDescription, model: ManagedObjectModel,
-                                allowToMany: Bool) throws -> (Subject) -> [Value] {
+                                allowToMany: Bool) throws -> (Subject) throws -> [Value] {
         switch e {
         case .constant(let v): return { _ in [v] }
         case .list(let items):
@@ -103,7 +106,7 @@ enum SubjectPredicate<Subject: PredicateSubject> {
             if plan.crossesToMany && !allowToMany && !plan.endsWithCount {
                 throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
             }
-            return { o in plan.values(of: o) }
+            return { o in try plan.values(of: o) }
         }
     }
 

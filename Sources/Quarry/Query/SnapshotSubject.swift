@@ -6,6 +6,7 @@
 /// where ``KeyPathPlan/isLocal`` holds for every key path involved (the sort keys and
 /// ``ObjectPredicate/keyPaths``); the relationship steps answer "no destination".
 struct SnapshotSubject: PredicateSubject {
+    typealias ReadFailure = Never
     let snapshot: Snapshot
 
     func attributeValue(_ index: Int) -> Value {

@@ -61,6 +61,7 @@ public enum StringMatching {
     /// Whether `text` satisfies `text op pattern` for a string operator, with `options`;
     /// `false` when a `MATCHES` pattern exceeds its step budget (``match(_:text:pattern:options:)`` throws then).
     public static func matches(_ op: ComparisonOperator, text: String, pattern: String, options: ComparisonOptions) -> Bool {
+        // The non-throwing form, documented: a MATCHES over its step budget answers false (the throwing form reports it).
         (try? match(op, text: text, pattern: pattern, options: options)) ?? false
     }
 

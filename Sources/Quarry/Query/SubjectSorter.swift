@@ -10,7 +10,7 @@ struct SubjectSorter<Subject: PredicateSubject> {
     }
 
     /// The sort key of one subject.
-    func key(_ subject: Subject) -> [Value] { plans.map { $0.values(of: subject).first ?? .null } }
+    func key(_ subject: Subject) -> [Value] { plans.map { $0.singleValue(of: subject) } }
 
     /// Whether key `a` (of `idA`) sorts before key `b` (of `idB`).
     func precedes(_ a: [Value], _ idA: ObjectID, _ b: [Value], _ idB: ObjectID) -> Bool {

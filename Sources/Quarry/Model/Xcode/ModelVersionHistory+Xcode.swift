@@ -23,7 +23,7 @@ extension ModelVersionHistory {
             return ModelVersionHistory(versions: [Version(name: name, model: try ManagedObjectModel.load(xcodeModelAt: url))])
         }
         let current = try XcodeModelLocation.currentVersion(in: url).deletingPathExtension().lastPathComponent
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
+        let names = (try XcodeModelLocation.contents(of: url))
             .filter { $0.hasSuffix(".xcdatamodel") }
             .map { String($0.dropLast(".xcdatamodel".count)) }
             .sorted(by: isOlder)

@@ -11,6 +11,7 @@ enum XcodeLegacyModel {
     /// pre-Xcode 4 format and what the folder holds when it has an `elements` file, else
     /// ``ModelError/fileNotFound(path:)`` for the missing `contents`.
     static func missingContents(in model: URL) -> ModelError {
+        // Only shapes the message of an error already being reported: an unlistable folder is reported as a missing `contents`.
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: model.path)) ?? []).sorted()
         guard names.contains("elements") else { return .fileNotFound(path: model.appendingPathComponent("contents").path) }
         let held = names.map { "'\($0)'" }.joined(separator: ", ")

@@ -2,6 +2,16 @@ import Foundation
 
 /// Finds the `contents` XML file inside Xcode's model folders.
 enum XcodeModelLocation {
+    /// The names in the folder `url` (a model bundle): an unreadable folder is an error naming
+    /// it, never an empty bundle.
+    static func contents(of url: URL) throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: url.path)
+        } catch {
+            throw ModelError.malformedFile(path: url.path, line: 0, column: 0, reason: "cannot list the folder: \(error.localizedDescription)")
+        }
+    }
+
     /// The key of `.xccurrentversion` that names the current version folder.
     static let currentVersionKey = "_XCCurrentVersionName"
 
@@ -33,7 +43,7 @@ enum XcodeModelLocation {
             }
             return version
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: bundle.path)) ?? [])
+        let names = (try XcodeModelLocation.contents(of: bundle))
             .filter { $0.hasSuffix(".xcdatamodel") }
             .sorted()
         guard names.count == 1 else {

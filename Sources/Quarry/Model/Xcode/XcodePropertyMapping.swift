@@ -191,6 +191,7 @@ struct XcodePropertyMapping {
         case .uri:
             parsed = URL(string: text).map(Value.uri)
         case .transformable:
+            // A transformable default that is not JSON is kept as the text it is, not lost.
             parsed = .json((try? JSONValue(jsonText: text)) ?? .string(text))
         case .binary, .undefined:
             parsed = nil

@@ -36,9 +36,10 @@ struct CoreDataArchiveTransformer: AttributeTransformer {
 
     /// `data` as JSON when it is a keyed archive or a plain property list, else `nil`.
     static func decoded(_ data: Data) -> JSONValue? {
+        // Whether the bytes are a keyed archive: if not (or it is broken), they are read as a property list, else shown undecoded.
         if let archive = try? KeyedArchive(propertyList: data), let uid = try? archive.topUID("root") {
             var reader = Reader(archive: archive)
-            if let value = try? reader.json(uid: uid, depth: 0) { return value }
+            if let value = try? reader.json(uid: uid, depth: 0) { return value } // broken: read as a property list below
         }
         return propertyList(data)
     }
@@ -46,8 +47,9 @@ struct CoreDataArchiveTransformer: AttributeTransformer {
     /// `data` as a plain property list (read by ``PropertyListTransformer`` once the precheck
     /// has ruled out what Foundation cannot survive), or `nil`.
     static func propertyList(_ data: Data) -> JSONValue? {
+        // Whether the bytes are a property list at all: `nil` is the answer "no", and the caller shows the bytes undecoded.
         guard (try? BinaryPropertyListPrecheck.check(data)) != nil else { return nil }
-        return try? PropertyListTransformer().value(from: data)
+        return try? PropertyListTransformer().value(from: data) // `nil`: the caller shows the bytes undecoded
     }
 
     static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
@@ -87,17 +89,21 @@ struct CoreDataArchiveTransformer: AttributeTransformer {
         private mutating func object(_ uid: Int, className: String, depth: Int) -> JSONValue {
             expanded += 1
             guard depth < CoreDataArchiveTransformer.maximumDepth, expanded <= KeyedArchive.maximumValues, !open.contains(uid),
+                  // An object that cannot be read is shown as a reference ($ref), not dropped.
                   let object = try? archive.object(uid, at: "$objects[\(uid)]") else {
                 return .object(["$class": .string(className), "$ref": .number(Double(uid))])
             }
             open.insert(uid)
             defer { open.remove(uid) }
+            // Not an NSURL's fields: the object is shown field by field below.
             if object.isKind(of: "NSURL"), case .string(let relative)? = try? object.value("NS.relative") {
+                // NS.base is optional: without one the relative string is the URL.
                 if case .string(let base)? = try? object.value("NS.base"), let url = URL(string: relative, relativeTo: URL(string: base)) {
                     return .string(url.absoluteString)
                 }
                 return .string(relative)
             }
+            // Not an NSUUID's bytes: the object is shown field by field below.
             if object.isKind(of: "NSUUID"), case .data(let bytes)? = try? object.value("NS.uuidbytes"), bytes.count == 16 {
                 let uuid = bytes.withUnsafeBytes { raw in UUID(uuid: raw.loadUnaligned(as: uuid_t.self)) }
                 return .string(uuid.uuidString)
@@ -105,6 +111,7 @@ struct CoreDataArchiveTransformer: AttributeTransformer {
             if object.isKind(of: "NSNull") { return .null }
             var fields: [String: JSONValue] = ["$class": .string(className)]
             for key in object.fields.keys where key != "$class" {
+                // A member that does not decode is shown, as "(undecodable)", not dropped.
                 if let value = try? object.value(key, depth: depth + 1) {
                     fields[key] = json(value, depth: depth + 1)
                 } else {

@@ -17,6 +17,7 @@ final class ForeignAuxiliary: Sendable {
     }
 
     deinit {
+        // Best-effort clean-up of a temporary folder: at worst it stays in the temporary directory.
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -40,6 +41,7 @@ final class ForeignAuxiliary: Sendable {
             try queue.close()
             return ForeignAuxiliary(uri: SQLiteStore.fileURI(path) + "?immutable=1", folder: folder)
         } catch {
+            // Clean-up of a half-made temporary folder; the error being thrown matters, not this.
             try? FileManager.default.removeItem(at: folder)
             throw error
         }

@@ -23,6 +23,7 @@ final class ForeignSnapshot: Sendable {
     }
 
     deinit {
+        // Best-effort clean-up of a temporary copy: at worst it stays in the temporary directory.
         if let copyFolder { try? FileManager.default.removeItem(at: copyFolder) }
     }
 
@@ -49,6 +50,7 @@ final class ForeignSnapshot: Sendable {
             try queue.close()
             return ForeignSnapshot(uri: SQLiteStore.fileURI(copy) + "?immutable=1", copyFolder: folder)
         } catch {
+            // Clean-up of a half-made temporary copy; the error being thrown matters, not this.
             try? FileManager.default.removeItem(at: folder)
             throw StoreError.cannotOpen(path: path, reason: "cannot read its write-ahead log (\(path)-wal): \(error)")
         }

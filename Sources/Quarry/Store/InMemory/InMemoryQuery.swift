@@ -1,6 +1,7 @@
 /// A stored row as a predicate subject, so the in-memory store filters and sorts with the
 /// same semantics as the SQL back end.
 struct RowSubject: PredicateSubject {
+    typealias ReadFailure = Never
     let state: InMemoryState
     let store: InMemoryStore
     let id: ObjectID

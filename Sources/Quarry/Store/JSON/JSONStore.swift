@@ -230,8 +230,12 @@ public final class JSONStore: PersistentStore {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) else { return .absent }
         guard isDirectory.boolValue else { throw JSONStoreError.notAFolder(path: folder.path) }
         if folder.exists(JSONStoreFolder.metadataName) { return .store }
-        let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
-        guard let contents else { throw JSONStoreError.io(path: folder.path, reason: "cannot list the folder") }
+        let contents: [String]
+        do {
+            contents = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            throw JSONStoreError.io(path: folder.path, reason: "cannot list the folder: \(error.localizedDescription)")
+        }
         if contents.isEmpty { return .empty }
         throw JSONStoreError.notAJSONStore(path: folder.path)
     }
@@ -260,6 +264,7 @@ public final class JSONStore: PersistentStore {
             try JSONStoreFileStep.rename(from: staging.url.lastPathComponent, to: folder.url.lastPathComponent).run(in: parent)
             try JSONStoreFileStep.sync(parent.path)
         } catch {
+            // Best-effort clean-up of the staging folder after a failed write; the write's error is what is thrown.
             try? FileManager.default.removeItem(at: staging.url)
             throw error
         }
