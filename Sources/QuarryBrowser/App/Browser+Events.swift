@@ -7,8 +7,12 @@ extension Browser {
     /// column scroll and the visible rows follow the event here, never in ``render(size:)``.
     /// Never throws: failures become status-line messages.
     public func handle(_ event: TerminalEvent) {
-        // Keys act on the layout the last frame showed (its page height, its column widths).
-        layoutIfNeeded()
+        // Keys and clicks act on the layout the last frame showed (its page height, its column
+        // widths); a resize lays out for the new size anyway.
+        switch event {
+        case .resize: break
+        default: layoutIfNeeded()
+        }
         apply(event)
         layout()
     }

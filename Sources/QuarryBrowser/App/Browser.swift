@@ -3,7 +3,8 @@ import Quarry
 import QuarryTUI
 
 /// The terminal browser's state and behaviour: one ``handle(_:)`` turns events into state changes
-/// and one ``render(size:)`` draws the state into a cell buffer.
+/// and lays the state out for the screen, and one ``render(size:)`` draws it into a cell buffer,
+/// changing nothing (the app calls ``prepareFrame(size:)`` before each frame).
 ///
 /// It owns a ``ResultsTable`` over the stack's main context, so the live merge reaches it as
 /// fetched-results diffs. It never touches the terminal: ``BrowserApp`` feeds it events from a
