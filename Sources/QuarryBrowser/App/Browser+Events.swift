@@ -3,18 +3,14 @@ import Quarry
 import QuarryTUI
 
 extension Browser {
-    /// Applies one event to the state, then lays the state out (``layout()``): paging, the
-    /// column scroll and the visible rows follow the event here, never in ``render(size:)``.
+    /// Applies one event to the state. The layout it changes (the page height, the column
+    /// scroll, the fitted widths, the visible rows) is redone before the next frame, by
+    /// ``prepareFrame(size:)``, never by ``render(size:)``: once per frame however many keys
+    /// came, as drawing was. Keys and clicks act on the layout the last frame showed.
     /// Never throws: failures become status-line messages.
     public func handle(_ event: TerminalEvent) {
-        // Keys and clicks act on the layout the last frame showed (its page height, its column
-        // widths); a resize lays out for the new size anyway.
-        switch event {
-        case .resize: break
-        default: layoutIfNeeded()
-        }
         apply(event)
-        layout()
+        screen.needsLayout = true
     }
 
     private func apply(_ event: TerminalEvent) {

@@ -61,8 +61,9 @@ extension Browser {
     }
 
     /// Lays the state out for the terminal's size and keeps the layout: the table's page
-    /// height (for paging), the column scroll, the fitted widths and the visible rows. Every
-    /// event ends with it; a change made outside one (``needsDisplay()``) asks for it.
+    /// height (for paging), the column scroll, the fitted widths and the visible rows. Run by
+    /// ``prepareFrame(size:)`` after an event (``handle(_:)``) or a change made outside one
+    /// (``needsDisplay()``).
     func layout() {
         screen.needsLayout = false
         guard Self.fits(screen.size) else { return }
@@ -75,8 +76,8 @@ extension Browser {
         screen.layout = layout
     }
 
-    /// Lays out again when the kept layout is not the state's: something changed outside an
-    /// event, or the status line's message now takes another number of rows.
+    /// Lays out again when the kept layout is not the state's: an event came, something changed
+    /// outside one, or the status line's message now takes another number of rows.
     func layoutIfNeeded() {
         guard Self.fits(screen.size) else { return }
         if screen.needsLayout || screen.layout?.bottomRows != bottomRows(size: screen.size) { layout() }
@@ -99,17 +100,15 @@ extension Browser {
 
     /// Makes the state ready for a frame at `size`, before ``render(size:)``: a size the
     /// terminal changed to without a resize event is adopted as if one came, and what changed
-    /// since the last layout is laid out. The app calls it before each frame.
+    /// since the last layout (events, live merges, queries landing) is laid out, once. The app
+    /// calls it before each frame.
     ///
     /// ```swift
     /// browser.prepareFrame(size: backend.size)
     /// backend.present(browser.render(size: backend.size))
     /// ```
     public func prepareFrame(size: TerminalSize) {
-        if size != screen.size {
-            handle(.resize(size))
-        } else {
-            layoutIfNeeded()
-        }
+        if size != screen.size { handle(.resize(size)) }
+        layoutIfNeeded()
     }
 }

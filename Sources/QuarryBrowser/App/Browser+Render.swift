@@ -9,8 +9,8 @@ extension Browser {
     /// prompt, and the open overlay.
     ///
     /// Pure: it changes nothing, so rendering twice gives the same screen. It draws the layout
-    /// the event handlers kept (see ``prepareFrame(size:)``), or, for a state or size not laid
-    /// out, one computed for the frame and not kept (faulting in only the visible rows).
+    /// kept by ``prepareFrame(size:)``, or, for a state or size not laid out, one computed for
+    /// the frame and not kept (faulting in only the visible rows).
     public func render(size: TerminalSize) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size, style: theme[.row])
         guard Self.fits(size) else {

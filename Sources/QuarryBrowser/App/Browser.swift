@@ -2,9 +2,9 @@ import Foundation
 import Quarry
 import QuarryTUI
 
-/// The terminal browser's state and behaviour: one ``handle(_:)`` turns events into state changes
-/// and lays the state out for the screen, and one ``render(size:)`` draws it into a cell buffer,
-/// changing nothing (the app calls ``prepareFrame(size:)`` before each frame).
+/// The terminal browser's state and behaviour: one ``handle(_:)`` turns events into state changes,
+/// ``prepareFrame(size:)`` lays the state out for the screen, and ``render(size:)`` draws it
+/// into a cell buffer, changing nothing.
 ///
 /// It owns a ``ResultsTable`` over the stack's main context, so the live merge reaches it as
 /// fetched-results diffs. It never touches the terminal: ``BrowserApp`` feeds it events from a

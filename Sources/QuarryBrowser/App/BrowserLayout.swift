@@ -5,7 +5,8 @@ import QuarryTUI
 /// fitted widths, and the table's visible lines.
 ///
 /// Computed by ``Browser/makeLayout(size:bottomRows:)`` from the state, without changing it;
-/// the event handlers keep it (``Browser/layout()``) and ``Browser/render(size:)`` only draws it.
+/// the browser keeps it before a frame (``Browser/prepareFrame(size:)``) and
+/// ``Browser/render(size:)`` only draws it.
 @MainActor
 struct BrowserLayout {
     /// The terminal's size laid out for.
@@ -37,9 +38,9 @@ struct BrowserLayout {
 struct ScreenState {
     /// The terminal's size, from the last resize.
     var size = TerminalSize(width: 80, height: 24)
-    /// The layout the event handlers computed last, if any.
+    /// The layout kept last, if any.
     var layout: BrowserLayout?
-    /// Set when something changed outside an event handler (a live merge, a query landing, an
-    /// export's progress): the next frame or event lays out again first.
+    /// Set by every event and every change made outside one (a live merge, a query landing, an
+    /// export's progress): the next frame lays out again first.
     var needsLayout = true
 }

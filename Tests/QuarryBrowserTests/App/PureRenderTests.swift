@@ -69,13 +69,24 @@ struct PureRenderTests {
         }
     }
 
-    /// Renders twice at `size`: both screens are identical and no state value changed.
+    /// Renders twice at `size` as the state is, then again once laid out for `size` (as the app
+    /// does before a frame): each time both screens are identical and no state value changed,
+    /// and laying out does not change the screen.
     private func expectPureRender(_ f: BrowserFixture, size: TerminalSize, _ what: String) {
+        let unlaid = expectRendersTwiceAlike(f, size: size, "\(what), not laid out")
+        f.browser.prepareFrame(size: size)
+        #expect(!f.browser.screen.needsLayout)
+        let laidOut = expectRendersTwiceAlike(f, size: size, "\(what), laid out")
+        #expect(laidOut == unlaid, "\(what): laying out changed the screen")
+    }
+
+    private func expectRendersTwiceAlike(_ f: BrowserFixture, size: TerminalSize, _ what: String) -> ScreenBuffer {
         let before = StateSnapshot(f.browser)
         let first = f.browser.render(size: size)
         let second = f.browser.render(size: size)
         #expect(first == second, "\(what): the second frame differs")
         #expect(StateSnapshot(f.browser) == before, "\(what): rendering changed the state")
+        return first
     }
 
     @Test("the first screen")
@@ -90,11 +101,7 @@ struct PureRenderTests {
         let f = try BrowserFixture()
         f.browser.handle(.resize(narrow))
         expectPureRender(f, size: narrow, "after a resize")
-        // A frame at another size draws that size's layout without keeping it.
-        expectPureRender(f, size: size, "at a size not laid out")
-        let unannounced = f.browser.render(size: size)
-        f.browser.prepareFrame(size: size)
-        #expect(f.browser.render(size: size) == unannounced)
+        expectPureRender(f, size: size, "at a size not announced")
     }
 
     @Test("after scrolling the columns right at a narrow width")
@@ -124,10 +131,7 @@ struct PureRenderTests {
         try await f.importerSave { context in
             try BrowserFixture.ticker("T03", in: context).setValue(.double(1234), forKey: "price")
         }
-        // Not laid out since the merge: the frame computes the layout and keeps nothing.
-        expectPureRender(f, size: size, "after a live change, not laid out")
-        f.browser.prepareFrame(size: size)
-        expectPureRender(f, size: size, "after a live change, laid out")
+        expectPureRender(f, size: size, "after a live change")
         f.browser.message = (String(repeating: "a long error ", count: 30), true)
         expectPureRender(f, size: size, "with a wrapped error")
     }
