@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 @MainActor
 @Suite("Browser: editing in a creator context")

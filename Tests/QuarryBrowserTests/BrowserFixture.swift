@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTestSupport
 import QuarryTUI
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 /// A SQLite-backed stack of sectors and tickers, and a browser on it sectioned by sector.
 @MainActor
@@ -52,13 +52,15 @@ struct BrowserFixture {
         configure(&configuration)
         browser = try Browser(stack: stack, configuration: configuration)
         // Highlights last an hour here, so a slow machine never sees one expire mid-test.
-        browser.table.flashDuration = 3600
-        _ = browser.render(size: size)
+        browser.testHooks.highlightDuration = 3600
+        browser.prepareFrame(size: size)
     }
 
-    /// Renders at `size` and returns the screen's lines.
+    /// Draws a frame at `size`, as the app does (a new size is adopted like a resize), and
+    /// returns the screen's lines.
     func screen(_ size: TerminalSize = TerminalSize(width: 120, height: 40)) -> [String] {
-        browser.render(size: size).lines
+        browser.prepareFrame(size: size)
+        return browser.render(size: size).lines
     }
 
     /// Sends keys typed as text, then the given special keys.

@@ -5,13 +5,13 @@ extension Browser {
     /// `y`: copies the cell under the cursor to the system clipboard (OSC 52).
     func copyCell() {
         let columns = shownColumns
-        guard let id = table.cursorID, columns.indices.contains(columnCursor) else {
+        guard let id = table.cursorID, columns.indices.contains(columnView.cursor) else {
             message = ("nothing to copy: no row under the cursor", true)
             return
         }
         let object = stack.mainContext.object(with: id)
-        let text = Self.clipboardText(columns[columnCursor].text(for: object))
-        copy(text, what: "\(columns[columnCursor].title) (\(text.count) characters)")
+        let text = Self.clipboardText(columns[columnView.cursor].text(for: object))
+        copy(text, what: "\(columns[columnView.cursor].title) (\(text.count) characters)")
     }
 
     /// `Y`: copies the row under the cursor, its shown columns tab-separated, to the clipboard.

@@ -38,7 +38,7 @@ extension Browser {
             table.onFrozenRowChange = { [weak self] in
                 guard let self, let session = self.openSession, !session.isNew else { return }
                 session.changedMeanwhile = true
-                self.onNeedsDisplay?()
+                self.needsDisplay()
             }
         }
     }

@@ -3,8 +3,17 @@ import Quarry
 import QuarryTUI
 
 extension Browser {
-    /// Applies one event to the state. Never throws: failures become status-line messages.
+    /// Applies one event to the state. The layout it changes (the page height, the column
+    /// scroll, the fitted widths, the visible rows) is redone before the next frame, by
+    /// ``prepareFrame(size:)``, never by ``render(size:)``: once per frame however many keys
+    /// came, as drawing was. Keys and clicks act on the layout the last frame showed.
+    /// Never throws: failures become status-line messages.
     public func handle(_ event: TerminalEvent) {
+        apply(event)
+        screen.needsLayout = true
+    }
+
+    private func apply(_ event: TerminalEvent) {
         switch event {
         case .resize(let size):
             adoptSize(size)
@@ -111,8 +120,8 @@ extension Browser {
         case .hide: hideColumnUnderCursor()
         case .showAll: showAllColumns()
         case .freeze:
-            freezesFirstColumn.toggle()
-            message = (freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
+            columnView.freezesFirstColumn.toggle()
+            message = (columnView.freezesFirstColumn ? "first column frozen" : "first column scrolls", false)
         case .open:
             afterPendingFetch {
                 if self.table.cursorPath == nil, let section = self.table.cursorSection {
@@ -157,13 +166,13 @@ extension Browser {
     private func moveColumnCursor(by delta: Int) {
         let count = shownColumns.count
         guard count > 0 else { return }
-        columnCursor = min(max(0, columnCursor + delta), count - 1)
+        columnView.cursor = min(max(0, columnView.cursor + delta), count - 1)
         keepColumnCursorVisible()
     }
 
     func sortByColumnUnderCursor(ascending: Bool) {
         let columns = shownColumns
-        guard columns.indices.contains(columnCursor), let keyPath = columns[columnCursor].sortKeyPath else {
+        guard columns.indices.contains(columnView.cursor), let keyPath = columns[columnView.cursor].sortKeyPath else {
             message = ("this column cannot be sorted", true)
             return
         }
@@ -194,14 +203,14 @@ extension Browser {
     }
 
     private func resizeColumnUnderCursor(by delta: Int) {
-        guard let index = tableColumnIndex(ofShown: columnCursor) else { return }
+        guard let index = tableColumnIndex(ofShown: columnView.cursor) else { return }
         table.columns[index].width = min(200, max(3, table.columns[index].width + delta))
         table.columns[index].isWidthFixed = true
         keepColumnCursorVisible()
     }
 
     private func hideColumnUnderCursor() {
-        guard shownColumns.count > 1, let index = tableColumnIndex(ofShown: columnCursor) else {
+        guard shownColumns.count > 1, let index = tableColumnIndex(ofShown: columnView.cursor) else {
             message = ("the last column cannot be hidden", true)
             return
         }

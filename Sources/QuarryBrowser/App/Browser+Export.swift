@@ -2,22 +2,11 @@ import Foundation
 import Quarry
 import QuarryTUI
 
-/// An export of the view running off the main queue.
-@MainActor
-struct PendingExport {
-    /// The file being written.
-    var path: String
-    /// The operation (Esc cancels it).
-    var operation: ExportOperation
-    /// Rows written so far and the total, as last reported.
-    var progress: ExportOperation.Progress?
-}
-
 extension Browser {
     /// `x`: asks where to export the view (entity, filter, sort, visible columns), suggesting
     /// `<Entity>.csv` in the current folder.
     func beginExport() {
-        guard pendingExport == nil else {
+        guard exports.pending == nil else {
             message = ("an export is running (Esc cancels it)", true)
             return
         }
@@ -57,9 +46,9 @@ extension Browser {
         operation.progressHandler = { [weak self] progress in
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    guard let self, self.pendingExport?.operation === operation else { return }
-                    self.pendingExport?.progress = progress
-                    self.onNeedsDisplay?()
+                    guard let self, self.exports.pending?.operation === operation else { return }
+                    self.exports.pending?.progress = progress
+                    self.needsDisplay()
                 }
             }
         }
@@ -68,16 +57,16 @@ extension Browser {
                 MainActor.assumeIsolated { self?.finishExport(operation, path: url.path) }
             }
         }
-        pendingExport = PendingExport(path: url.path, operation: operation)
+        exports.pending = PendingExport(path: url.path, operation: operation)
         message = nil
-        exportQueue.addOperation(operation)
-        onNeedsDisplay?()
+        exports.queue.addOperation(operation)
+        needsDisplay()
         return nil
     }
 
     /// The status line's text for a running export.
     var exportStatus: String? {
-        guard let export = pendingExport else { return nil }
+        guard let export = exports.pending else { return nil }
         let done = export.progress.map { " \($0.rowsDone)/\($0.totalRows) rows" } ?? ""
         return "exporting to \(export.path)\(done)… (Esc cancels)"
     }
@@ -85,21 +74,21 @@ extension Browser {
     /// Cancels the running export, if any; returns whether there was one.
     @discardableResult
     func cancelExport() -> Bool {
-        guard let export = pendingExport else { return false }
+        guard let export = exports.pending else { return false }
         export.operation.cancel()
         return true
     }
 
     /// Waits until no export runs (tests).
     public func exportsSettled() async {
-        while pendingExport != nil {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in exportWaiters.append(done) }
+        while exports.pending != nil {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in exports.waiters.append(done) }
         }
     }
 
     private func finishExport(_ operation: ExportOperation, path: String) {
-        guard pendingExport?.operation === operation else { return }
-        pendingExport = nil
+        guard exports.pending?.operation === operation else { return }
+        exports.pending = nil
         if operation.isCancelled {
             message = ("export cancelled; nothing written to \(path)", false)
         } else if let error = operation.error {
@@ -107,9 +96,9 @@ extension Browser {
         } else {
             message = ("exported \(operation.statistics.rowsWritten) rows to \(path)", false)
         }
-        onNeedsDisplay?()
-        let waiters = exportWaiters
-        exportWaiters = []
+        needsDisplay()
+        let waiters = exports.waiters
+        exports.waiters = []
         for waiter in waiters { waiter.resume() }
     }
 }

@@ -1,15 +1,6 @@
 import Quarry
 import QuarryTUI
 
-/// A query running off the main queue for the table (a filter, a sort, another entity).
-@MainActor
-struct PendingFetch {
-    /// What the status line says meanwhile ("filtering").
-    var label: String
-    /// Cancels it (Esc, Ctrl-C, quitting, or a newer query).
-    var cancellation: QueryCancellation
-}
-
 extension Browser {
     /// Replaces the table's query with `query`, its store query off the main queue, so the UI
     /// keeps drawing and handling keys; the status line says `label…` until it lands.
@@ -18,27 +9,27 @@ extension Browser {
     /// with `nil` once the new results show, or the error (``QueryCancellationError/cancelled``
     /// when cancelled), the old query still in place. Starting another fetch cancels this one.
     func startFetch(_ query: TableQuery, label: String, done: @escaping @MainActor (Error?) -> Void) throws {
-        let cancellation = makeCancellation()
-        let previous = pendingFetch
+        let cancellation = testHooks.makeCancellation()
+        let previous = fetches.pending
         // Recorded first: the completion can run at once (a fetch computed on this queue).
-        pendingFetch = PendingFetch(label: label, cancellation: cancellation)
+        fetches.pending = PendingFetch(label: label, cancellation: cancellation)
         do {
             try table.beginReload(query, cancellation: cancellation) { [weak self] error in
                 guard let self else { return }
                 // A newer fetch replaced this one: its outcome is no longer wanted.
-                guard self.pendingFetch?.cancellation === cancellation else { return }
-                self.pendingFetch = nil
+                guard self.fetches.pending?.cancellation === cancellation else { return }
+                self.fetches.pending = nil
                 done(error)
                 self.runKeysWaitingForFetch(error)
                 self.finishedFetch()
             }
         } catch {
-            pendingFetch = previous
+            fetches.pending = previous
             throw error
         }
         previous?.cancellation.cancel()
-        if pendingFetch?.cancellation === cancellation { message = nil }
-        onNeedsDisplay?()
+        if fetches.pending?.cancellation === cancellation { message = nil }
+        needsDisplay()
     }
 
     /// Runs `action` (a key that acts on the row under the cursor) now, or, while a query is
@@ -47,8 +38,8 @@ extension Browser {
     /// that fails or is cancelled drops the waiting keys (the old rows were not what they were
     /// typed for).
     func afterPendingFetch(_ action: @escaping @MainActor () -> Void) {
-        guard let pending = pendingFetch else { return action() }
-        waitingForFetch.append(action)
+        guard let pending = fetches.pending else { return action() }
+        fetches.waitingForFetch.append(action)
         message = ("\(pending.label)… (the key acts on the new rows; Esc cancels both)", false)
     }
 
@@ -56,8 +47,8 @@ extension Browser {
     /// (noted in the message its `done` left, if any: a filter prompt reopened with its error
     /// has none).
     private func runKeysWaitingForFetch(_ error: Error?) {
-        let waiting = waitingForFetch
-        waitingForFetch = []
+        let waiting = fetches.waitingForFetch
+        fetches.waitingForFetch = []
         guard error == nil else {
             if !waiting.isEmpty, let shown = message {
                 message = (shown.text + " (\(waiting.count == 1 ? "the key" : "\(waiting.count) keys") typed meanwhile dropped)", shown.isError)
@@ -71,26 +62,26 @@ extension Browser {
     /// reports the cancellation.
     @discardableResult
     func cancelPendingFetch() -> Bool {
-        guard let pending = pendingFetch else { return false }
+        guard let pending = fetches.pending else { return false }
         pending.cancellation.cancel()
         return true
     }
 
     /// Whether a query runs off the main queue now.
-    public var isFetching: Bool { pendingFetch != nil }
+    public var isFetching: Bool { fetches.pending != nil }
 
     /// Waits until no query runs off the main queue (tests, and a caller that wants the
     /// results of the last key).
     public func fetchesSettled() async {
-        while pendingFetch != nil {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in fetchWaiters.append(done) }
+        while fetches.pending != nil {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in fetches.fetchWaiters.append(done) }
         }
     }
 
     private func finishedFetch() {
-        onNeedsDisplay?()
-        let waiters = fetchWaiters
-        fetchWaiters = []
+        needsDisplay()
+        let waiters = fetches.fetchWaiters
+        fetches.fetchWaiters = []
         for waiter in waiters { waiter.resume() }
     }
 }

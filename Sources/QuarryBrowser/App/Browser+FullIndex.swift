@@ -7,30 +7,30 @@ extension Browser {
     /// on the preview's rows, and the status line says so meanwhile.
     func afterFullIndex(_ action: @escaping @MainActor () -> Void) {
         guard !table.isComplete else { return action() }
-        waitingForIndex.append(action)
+        fetches.waitingForIndex.append(action)
         message = ("reading every row… (the key acts when the index is complete)", false)
     }
 
     /// The full index replaced the preview (or failed to: `error`); runs the waiting keys.
     func fullIndexArrived(_ error: Error?) {
-        let waiting = waitingForIndex
-        waitingForIndex = []
+        let waiting = fetches.waitingForIndex
+        fetches.waitingForIndex = []
         if let error {
             message = ("could not read every row: \(error)", true)
         } else if message?.text.hasPrefix("reading every row") == true {
             message = nil
         }
         for action in waiting { action() }
-        onNeedsDisplay?()
-        let waiters = indexWaiters
-        indexWaiters = []
+        needsDisplay()
+        let waiters = fetches.indexWaiters
+        fetches.indexWaiters = []
         for waiter in waiters { waiter.resume() }
     }
 
     /// Waits until the table holds all of its rows (tests).
     public func fullIndexSettled() async {
         while !table.isComplete {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in indexWaiters.append(done) }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in fetches.indexWaiters.append(done) }
         }
     }
 

@@ -11,7 +11,7 @@ extension Browser {
     /// ```
     public nonisolated func liveStateDidChange() {
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { self.onNeedsDisplay?() }
+            MainActor.assumeIsolated { self.needsDisplay() }
         }
     }
 }

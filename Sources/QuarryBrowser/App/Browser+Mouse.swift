@@ -31,7 +31,7 @@ extension Browser {
         let firstLine = 2
         if y == 1 {
             guard let shown = columnIndex(atX: x) else { return }
-            columnCursor = shown
+            columnView.cursor = shown
             let ascending = table.query.userSort.first.map { $0.keyPath != shownColumns[shown].sortKeyPath || !$0.ascending } ?? true
             sortByColumnUnderCursor(ascending: ascending)
             return
@@ -46,7 +46,7 @@ extension Browser {
         case .row:
             table.moveCursor(to: index)
             if let shown = columnIndex(atX: x) {
-                columnCursor = shown
+                columnView.cursor = shown
                 keepColumnCursorVisible()
             }
         }
@@ -54,9 +54,6 @@ extension Browser {
 
     /// The index among ``shownColumns`` of the column drawn at `x`.
     private func columnIndex(atX x: Int) -> Int? {
-        let columns = shownColumns
-        let view = TableView(columns: columns.map { TableColumn(title: $0.title, width: $0.width) }, lines: [],
-                             firstColumn: firstColumn, freezesFirstColumn: freezesFirstColumn, lastColumnFills: true)
-        return view.column(atX: x, width: lastSize.width)
+        columnView.column(atX: x, columns: shownColumns, width: screen.size.width)
     }
 }

@@ -17,8 +17,8 @@ extension Browser {
                 switch error {
                 case nil:
                     self.scopeReturns.append((leaving, pages))
-                    self.columnCursor = 0
-                    self.firstColumn = 0
+                    self.columnView.cursor = 0
+                    self.columnView.firstColumn = 0
                     self.message = ("\(scope.title): \(self.table.rowCount) \(name) objects (Esc goes back)", false)
                 case QueryCancellationError.cancelled?:
                     self.message = ("cancelled", false)

@@ -9,12 +9,12 @@ extension Browser {
     /// in-process importer's; one that bypassed Quarry (or outran pruned history) is also said
     /// on the status line.
     func observeRemoteChanges() {
-        remoteChangeObservation = stack.addRemoteChangeObserver { [weak self] change in
+        live.remoteChangeObservation = stack.addRemoteChangeObserver { [weak self] change in
             guard change.isExternal else { return }
             MainActor.assumeIsolated {
                 guard let self else { return }
                 self.message = (Self.externalChangeMessage, false)
-                self.onNeedsDisplay?()
+                self.needsDisplay()
             }
         }
     }

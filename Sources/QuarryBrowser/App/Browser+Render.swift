@@ -6,37 +6,35 @@ extension Browser {
     public static let minimumSize = TerminalSize(width: 40, height: 10)
 
     /// Draws the whole state into a new buffer of `size`: title bar, table, status line or
-    /// prompt, and the open overlay. Faults in only the visible rows.
+    /// prompt, and the open overlay.
+    ///
+    /// Pure: it changes nothing, so rendering twice gives the same screen. It draws the layout
+    /// kept by ``prepareFrame(size:)``, or, for a state or size not laid out, one computed for
+    /// the frame and not kept (faulting in only the visible rows).
     public func render(size: TerminalSize) -> ScreenBuffer {
-        adoptSize(size)
         var buffer = ScreenBuffer(size: size, style: theme[.row])
-        guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+        guard Self.fits(size) else {
             buffer.write(DisplayWidth.truncate("terminal too small (\(size.width)×\(size.height); need 40×10)", toWidth: size.width),
                          x: 0, y: 0, style: theme[.error])
             return buffer
         }
-        followEditedRow()
         let prompt = promptView
         let status = statusMessage
-        // An error is shown whole: it wraps onto rows taken from the table, which keeps its
-        // header and at least one row.
-        let bottomRows = min(prompt?.height(width: size.width) ?? BarLine(left: "", style: .plain, message: status).height(width: size.width),
-                             size.height - 3)
-        let tableRect = Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows)
-        table.pageHeight = max(1, tableRect.height - 1)
-        keepColumnCursorVisible()
+        let bottomRows = bottomRows(size: size)
+        let layout = currentLayout(size: size, bottomRows: bottomRows) ?? makeLayout(size: size, bottomRows: bottomRows)
 
         BarLine(left: titleText, right: configuration.isReadOnly ? "read-only " : "", style: theme[.header])
             .render(into: &buffer, rect: Rect(x: 0, y: 0, width: size.width, height: 1))
-        renderTable(into: &buffer, rect: tableRect)
+        renderTable(layout, into: &buffer)
 
         let bottom = Rect(x: 0, y: size.height - bottomRows, width: size.width, height: bottomRows)
         if let prompt {
             prompt.render(into: &buffer, rect: bottom, theme: theme)
         } else {
-            BarLine(left: statusText, right: liveText, style: theme[.status], message: status).render(into: &buffer, rect: bottom)
+            BarLine(left: statusText(columnCursor: layout.columnView.cursor), right: liveText, style: theme[.status], message: status)
+                .render(into: &buffer, rect: bottom)
         }
-        renderOverlay(into: &buffer, area: Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows))
+        renderOverlay(into: &buffer, area: layout.tableRect)
         return buffer
     }
 
@@ -46,7 +44,7 @@ extension Browser {
     /// the alert: it stays until a key is pressed, and the alert must show without one.
     var statusMessage: (text: String, style: CellStyle)? {
         if let message, message.isError { return (message.text, theme[.error]) }
-        let waiting = pendingFetch.map { "\($0.label)… (Esc cancels)" }
+        let waiting = fetches.pending.map { "\($0.label)… (Esc cancels)" }
         let alert = liveAlert?()
         let parts = [alert ?? message?.text, waiting, exportStatus].compactMap { $0 }
         guard !parts.isEmpty else { return nil }
@@ -60,7 +58,8 @@ extension Browser {
         return parts.joined(separator: " · ")
     }
 
-    private var statusText: String {
+    /// The status line's text, with the column cursor as laid out.
+    private func statusText(columnCursor: Int) -> String {
         let columns = shownColumns
         var parts = ["row \(table.cursorRowNumber)/\(rowCountText)", "col \(columns.isEmpty ? 0 : columnCursor + 1)/\(columns.count)"]
         if table.query.sectionKey != nil, let path = table.cursorPath {
@@ -87,7 +86,7 @@ extension Browser {
         return parts.isEmpty ? "? help " : parts.joined(separator: " · ") + " "
     }
 
-    private var promptView: PromptLine? {
+    var promptView: PromptLine? {
         guard case .prompt(let state) = overlay else { return nil }
         let label: String
         switch state.kind {
@@ -99,42 +98,16 @@ extension Browser {
         return PromptLine(prompt: label, text: state.text, error: state.error)
     }
 
-    private func renderTable(into buffer: inout ScreenBuffer, rect: Rect) {
-        var columns = shownColumns
-        let sortKeys = table.query.userSort
-        let lines = table.visibleLines(columns: columns, now: ResultsTable.uptime())
-        fitColumnWidths(to: lines)
-        columns = shownColumns
-        let tableColumns = columns.map { spec -> TableColumn in
-            let sorted = sortKeys.first { $0.keyPath == spec.sortKeyPath }
-            return TableColumn(title: spec.title, width: spec.width, alignment: spec.alignment, sortAscending: sorted?.ascending)
-        }
+    private func renderTable(_ layout: BrowserLayout, into buffer: inout ScreenBuffer) {
+        let rect = layout.tableRect
         // The last column takes the width left over when it is on screen.
-        let view = TableView(columns: tableColumns, lines: lines, firstColumn: firstColumn,
-                             freezesFirstColumn: freezesFirstColumn, selectedColumn: columnCursor, lastColumnFills: true)
+        let view = TableView(columns: layout.tableColumns, lines: layout.window.lines(now: ResultsTable.uptime()),
+                             firstColumn: layout.columnView.firstColumn, freezesFirstColumn: layout.columnView.freezesFirstColumn,
+                             selectedColumn: layout.columnView.cursor, lastColumnFills: true)
         view.render(into: &buffer, rect: rect, theme: theme)
         if table.rowCount == 0 {
             let text = table.query.filter == nil ? "no \(table.entity.name) objects" : "no rows match the filter"
             buffer.write(text, x: 2, y: rect.y + 2, style: theme[.row].adding(.dim))
-        }
-    }
-
-    /// Fits each shown column's width to the visible rows (and its header), unless `<`/`>`
-    /// fixed it; widths only grow while the query stays, so scrolling does not shake the table.
-    private func fitColumnWidths(to lines: [TableLine]) {
-        let rows = lines.compactMap { line -> [String]? in
-            if case .row(let cells, _) = line { return cells }
-            return nil
-        }
-        guard !rows.isEmpty else { return }
-        var shown = 0
-        let sortKeys = table.query.userSort
-        for index in table.columns.indices where !table.columns[index].isHidden {
-            let column = table.columns[index]
-            let arrow = sortKeys.contains { $0.keyPath == column.sortKeyPath } ? 2 : 0
-            let header = column.title + String(repeating: " ", count: arrow)
-            table.columns[index].fit(to: rows.map { $0.indices.contains(shown) ? $0[shown] : "" }, header: header)
-            shown += 1
         }
     }
 

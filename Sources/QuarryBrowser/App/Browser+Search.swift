@@ -10,8 +10,8 @@ extension Browser {
     func openSearch() {
         let state = PromptState(kind: .search, text: "", origin: table.cursorID)
         let columns = shownColumns
-        if columns.indices.contains(columnCursor), let keyPath = columns[columnCursor].sortKeyPath, keyPath != searchKey?.keyPath {
-            state.searchColumn = columns[columnCursor]
+        if columns.indices.contains(columnView.cursor), let keyPath = columns[columnView.cursor].sortKeyPath, keyPath != searchKey?.keyPath {
+            state.searchColumn = columns[columnView.cursor]
         }
         overlay = .prompt(state)
     }

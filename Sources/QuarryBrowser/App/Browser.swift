@@ -2,8 +2,9 @@ import Foundation
 import Quarry
 import QuarryTUI
 
-/// The terminal browser's state and behaviour: one ``handle(_:)`` turns events into state changes
-/// and one ``render(size:)`` draws the state into a cell buffer.
+/// The terminal browser's state and behaviour: one ``handle(_:)`` turns events into state changes,
+/// ``prepareFrame(size:)`` lays the state out for the screen, and ``render(size:)`` draws it
+/// into a cell buffer, changing nothing.
 ///
 /// It owns a ``ResultsTable`` over the stack's main context, so the live merge reaches it as
 /// fetched-results diffs. It never touches the terminal: ``BrowserApp`` feeds it events from a
@@ -39,14 +40,8 @@ public final class Browser {
     var overlay: Overlay?
     /// A message for the status line, and whether it is an error; cleared by the next key.
     var message: (text: String, isError: Bool)?
-    /// The column cursor, an index into ``shownColumns``.
-    var columnCursor = 0
-    /// The first scrollable column shown.
-    var firstColumn = 0
-    /// Whether the first column stays while scrolling right.
-    var freezesFirstColumn = false
-    /// Whether the live merge is paused.
-    public internal(set) var isPaused = false
+    /// The column cursor and the column scroll.
+    var columnView = ColumnView()
     /// The last search text, for `n` and `N`.
     var lastSearch: String?
     /// The column the last search looked in, when not the sort key (`nil`: the sort key).
@@ -56,43 +51,41 @@ public final class Browser {
     /// The signal that made the browser quit (SIGINT, SIGTERM, SIGHUP), if one did: the process
     /// exits with 128 + its number, as shells expect.
     public internal(set) var quitSignal: Int32?
+    /// The queries in flight and the keys waiting for them.
+    var fetches = FetchState()
+    /// The export running, if any.
+    var exports = ExportState()
+    /// The live merge's pause, the app's frame and status hooks, other processes' commits.
+    var live = LiveState()
+    /// The terminal's size and the layout for it (see ``Browser+Layout``).
+    var screen = ScreenState()
+    /// What tests change to make timing deterministic.
+    @_spi(Testing) public var testHooks = TestHooks() {
+        didSet { table.flashDuration = testHooks.highlightDuration }
+    }
+
+    /// Whether the live merge is paused.
+    public internal(set) var isPaused: Bool {
+        get { live.isPaused }
+        set { live.isPaused = newValue }
+    }
     /// Called when something changed that needs a new frame (live merges, highlight expiry).
-    public var onNeedsDisplay: (@MainActor () -> Void)?
+    public var onNeedsDisplay: (@MainActor () -> Void)? {
+        get { live.onNeedsDisplay }
+        set { live.onNeedsDisplay = newValue }
+    }
     /// Extra text for the right of the status line (the importer's rate), asked at each frame.
-    public var liveStatus: (@MainActor () -> String?)?
+    public var liveStatus: (@MainActor () -> String?)? {
+        get { live.status }
+        set { live.status = newValue }
+    }
     /// Text the status line must always show, asked at each frame: the importer paused on a busy
     /// store, or stopped by an error. Shown like an error message (whole, before anything else)
     /// while no other message is up. Whoever changes it calls ``liveStateDidChange()``.
-    public var liveAlert: (@MainActor () -> String?)?
-    /// Actions of keys that need the full index (`G`, `[`, `]`, `n`, `N`, a search), waiting
-    /// for it while the table shows a preview (see ``Browser+FullIndex``).
-    var waitingForIndex: [@MainActor () -> Void] = []
-    /// Tests waiting for the full index.
-    var indexWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The query running off the main queue, if any.
-    var pendingFetch: PendingFetch?
-    /// Actions of keys that act on the row under the cursor (Enter, `e`, `d`, `y`, `Y`), typed
-    /// while a query is about to replace the rows: they act on the new rows once it lands.
-    var waitingForFetch: [@MainActor () -> Void] = []
-    /// Callers of ``fetchesSettled()`` waiting for it to end.
-    var fetchWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The export of the view running off the main queue, if any (`x`).
-    var pendingExport: PendingExport?
-    /// Callers of ``exportsSettled()`` waiting for it to end.
-    var exportWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Where exports run (one at a time).
-    let exportQueue: OperationQueue = {
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.name = "Quarry.BrowserExport"
-        return queue
-    }()
-    /// Makes the token of each fetch (tests hand in tokens that hold the query open).
-    var makeCancellation: () -> QueryCancellation = { QueryCancellation() }
-    /// The size of the last frame rendered.
-    var lastSize = TerminalSize(width: 80, height: 24)
-    /// Observes other processes' commits merged into the main context (see ``Browser+RemoteChanges``).
-    var remoteChangeObservation: ObservationToken?
+    public var liveAlert: (@MainActor () -> String?)? {
+        get { live.alert }
+        set { live.alert = newValue }
+    }
 
     /// Opens the browser on `stack` with `configuration`.
     /// - Throws: when the entity, sort, section key or filter is invalid.
@@ -120,7 +113,7 @@ public final class Browser {
             self.table = try ResultsTable(context: stack.mainContext, query: query, cacheName: cacheName, batchSize: configuration.batchSize,
                                           cellFormats: configuration.cellFormats)
         }
-        table.onChange = { [weak self] in self?.onNeedsDisplay?() }
+        table.onChange = { [weak self] in self?.needsDisplay() }
         table.onError = { [weak self] error in self?.message = ("\(error)", true) }
         if let filter = configuration.filter {
             var filtered = query

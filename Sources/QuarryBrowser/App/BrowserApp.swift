@@ -79,7 +79,9 @@ public final class BrowserApp {
         frameScheduled = false
         guard !stopped else { return }
         lastFrame = ResultsTable.uptime()
-        backend.present(browser.render(size: backend.size))
+        let size = backend.size
+        browser.prepareFrame(size: size)
+        backend.present(browser.render(size: size))
         framesPresented += 1
         scheduleHighlightExpiry()
     }

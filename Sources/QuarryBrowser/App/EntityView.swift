@@ -9,12 +9,8 @@ struct EntityView {
     var query: TableQuery
     /// The columns as they were (widths, hidden ones, order).
     var columns: [ColumnSpec]
-    /// The column cursor.
-    var columnCursor: Int
-    /// The first scrollable column shown.
-    var firstColumn: Int
-    /// Whether the first column stayed while scrolling.
-    var freezesFirstColumn: Bool
+    /// The column cursor and scroll, and whether the first column stayed while scrolling.
+    var columnView: ColumnView
     /// The object under the cursor.
     var cursorID: ObjectID?
     /// The collapsed sections, by name.
@@ -24,8 +20,8 @@ struct EntityView {
 extension Browser {
     /// The view of the table shown now.
     var currentEntityView: EntityView {
-        EntityView(query: table.query, columns: table.columns, columnCursor: columnCursor, firstColumn: firstColumn,
-                   freezesFirstColumn: freezesFirstColumn, cursorID: table.cursorID, collapsedSections: table.collapsedSections)
+        EntityView(query: table.query, columns: table.columns, columnView: columnView, cursorID: table.cursorID,
+                   collapsedSections: table.collapsedSections)
     }
 
     /// Puts `view` back on the table (just fetched with `view.query`): columns, collapsed
@@ -36,9 +32,7 @@ extension Browser {
             table.columns = view.columns
         }
         table.restoreCollapsedSections(view.collapsedSections)
-        columnCursor = view.columnCursor
-        firstColumn = view.firstColumn
-        freezesFirstColumn = view.freezesFirstColumn
+        columnView = view.columnView
         if let id = view.cursorID, let index = table.displayIndex(of: id) { table.moveCursor(to: index) }
         keepColumnCursorVisible()
     }
@@ -59,8 +53,8 @@ extension Browser {
                     // A relationship's table is not its entity's view; picking an entity leaves it.
                     if leaving.query.scope == nil { self.entityViews[leaving.query.entityName] = leaving }
                     self.scopeReturns = []
-                    self.columnCursor = 0
-                    self.firstColumn = 0
+                    self.columnView.cursor = 0
+                    self.columnView.firstColumn = 0
                     if let saved { self.restore(saved) }
                     self.message = ("showing \(name)" + (saved == nil ? "" : " as you left it"), false)
                     if let target { self.show(target) }

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 @MainActor
 @Suite("Browser: no query hangs the browser")
@@ -15,7 +15,7 @@ struct BackgroundQueryTests {
         try apply("price >= 29000", f)
         await f.browser.fetchesSettled()
         #expect(f.screen()[39].contains("row 1/100"))
-        f.browser.makeCancellation = { QueryCancellation { _ in gate.hold() } }
+        f.browser.testHooks.makeCancellation = { QueryCancellation { _ in gate.hold() } }
         return f
     }
 
@@ -94,12 +94,12 @@ struct BackgroundQueryTests {
         #expect(f.screen()[39].contains("sort cancelled"))
 
         let second = QueryGate()
-        f.browser.makeCancellation = { QueryCancellation { _ in second.hold() } }
+        f.browser.testHooks.makeCancellation = { QueryCancellation { _ in second.hold() } }
         try apply("price >= 5", f)
         await second.waitUntilStarted()
         f.type("q")
         #expect(f.browser.wantsQuit)
-        #expect(f.browser.pendingFetch?.cancellation.isCancelled == true)
+        #expect(f.browser.fetches.pending?.cancellation.isCancelled == true)
         second.release()
         await f.browser.fetchesSettled()
     }

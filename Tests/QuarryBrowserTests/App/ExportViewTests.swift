@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// `x`: the current view (entity, filter, sort, visible columns) exported to a file.
 @MainActor
@@ -58,6 +58,6 @@ import Testing
         fixture.type(fixture.directory.file("no/such/folder/view.csv").path)
         fixture.press(.enter)
         #expect(fixture.screen().joined().contains("no such folder"))
-        #expect(fixture.browser.pendingExport == nil)
+        #expect(fixture.browser.exports.pending == nil)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// The browser's keys are one list: the `?` overlay, README's key table and the table's
 /// dispatcher are all made from ``KeyHelp/bindings``.

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTUI
 import Synchronization
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 /// The importer's alert ("import paused: store busy") reaches the screen by itself, not at the
 /// next key (issue 34, item 24): the importer's thread asks for a frame on the main queue.

@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 @MainActor
 @Suite("Browser: NO_COLOR keeps live changes visible")

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTUI
 import Synchronization
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 @MainActor
 @Suite("Browser: an error on the status line is always visible")

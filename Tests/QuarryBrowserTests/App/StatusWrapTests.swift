@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// An error on the status line or under a prompt is shown whole at any width, the column it
 /// names included: it wraps onto rows taken from the table (issue 34, item 16).

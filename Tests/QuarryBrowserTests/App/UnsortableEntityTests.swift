@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// An entity whose attributes are all Binary or Transformable (issue 16, real-world item 8):
 /// nothing of it sorts, so the browser shows it in object-ID order instead of refusing it.

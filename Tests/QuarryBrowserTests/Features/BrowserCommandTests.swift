@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTestSupport
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Parsing the `:` line, and the prompt history's file.
 @Suite struct BrowserCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTestSupport
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 /// ``CellFormatFile``: `--formats FILE` read against the model; every bad key named with its
 /// file and line.

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// ``BrowserConfiguration/cellFormats``: table cells of a column shown with a number, date,
 /// mapping or custom format; other columns, the detail page and the edit form unchanged.

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// `y` and `Y`: the cell and the row to the clipboard, through the OSC 52 sequence the backend
 /// writes to the terminal.

@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// The column scroll is recomputed when the terminal widens (issue 34, item 17): the room
 /// gained shows the columns before the column cursor, not blank space past the last column.
@@ -29,8 +29,8 @@ struct ColumnScrollResizeTests {
         f.browser.handle(.resize(wide))
         let header = f.screen(wide)[1]
         #expect(header.hasPrefix("symbol"), "\(header)")
-        #expect(f.browser.firstColumn == 0)
-        #expect(f.browser.columnCursor == last)
+        #expect(f.browser.columnView.firstColumn == 0)
+        #expect(f.browser.columnView.cursor == last)
         #expect(f.screen(wide).last?.contains("col \(last + 1)/\(last + 1)") == true)
     }
 
@@ -42,7 +42,7 @@ struct ColumnScrollResizeTests {
         // The first column shown is the leftmost from which every column up to the last fits.
         let widths = f.browser.shownColumns.map { $0.width + 1 }
         let expected = widths.indices.first { widths[$0...].reduce(0, +) <= medium.width } ?? widths.count - 1
-        #expect(f.browser.firstColumn == expected)
+        #expect(f.browser.columnView.firstColumn == expected)
         let header = f.screen(medium)[1]
         #expect(header.hasPrefix(f.browser.shownColumns[expected].title), "\(header)")
     }
@@ -50,12 +50,12 @@ struct ColumnScrollResizeTests {
     @Test("moving the column cursor left within the columns shown does not scroll; narrowing keeps the cursor visible")
     func ordinaryScrollingIsUnchanged() throws {
         let f = try scrolledRight()
-        let first = f.browser.firstColumn
+        let first = f.browser.columnView.firstColumn
         f.press(.left)
         _ = f.screen(narrow)
-        #expect(f.browser.firstColumn == first)
+        #expect(f.browser.columnView.firstColumn == first)
         f.browser.handle(.resize(TerminalSize(width: 40, height: 12)))
         _ = f.screen(TerminalSize(width: 40, height: 12))
-        #expect(f.browser.firstColumn == first)
+        #expect(f.browser.columnView.firstColumn == first)
     }
 }

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// `/` on a column that is not the sort key: the store is asked for the matching rows.
 @MainActor
@@ -32,7 +32,7 @@ import Testing
     @Test func aNumberColumnMatchesTheValueTyped() throws {
         let f = try fixture()
         for _ in 0..<4 { f.press(.character("l")) }
-        #expect(f.browser.shownColumns[f.browser.columnCursor].title == "price")
+        #expect(f.browser.shownColumns[f.browser.columnView.cursor].title == "price")
         f.press(.character("/"))
         f.type("150")
         f.press(.enter)

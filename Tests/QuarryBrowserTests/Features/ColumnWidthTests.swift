@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Column widths fitted to the visible rows; `<`/`>` override; numbers cut on their left.
 @MainActor

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Each entity keeps its view: Tab to another entity and back restores sort, filter,
 /// sections, hidden columns and cursor.

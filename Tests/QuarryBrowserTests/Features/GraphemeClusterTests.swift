@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 /// A ZWJ emoji sequence is one cell group of two cells (issue 34, item 23).
 @MainActor

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Clicks and the wheel, as the backend delivers them (SGR reports parsed into ``MouseEvent``).
 @MainActor
@@ -14,7 +14,7 @@ import Testing
         let priceX = try #require(screen[1].range(of: "price")).lowerBound.utf16Offset(in: screen[1])
         f.browser.handle(.mouse(MouseEvent(.press, x: priceX, y: 2 + 5)))
         #expect(f.browser.table.cursorRowNumber == 6)
-        #expect(f.browser.shownColumns[f.browser.columnCursor].title == "price")
+        #expect(f.browser.shownColumns[f.browser.columnView.cursor].title == "price")
         #expect(f.screen().last?.contains("row 6/30") == true)
     }
 
@@ -23,7 +23,7 @@ import Testing
         _ = f.screen()
         f.browser.handle(.mouse(MouseEvent(.press, x: 118, y: 4)))
         #expect(f.browser.table.cursorRowNumber == 3)
-        #expect(f.browser.columnCursor == f.browser.shownColumns.count - 1)
+        #expect(f.browser.columnView.cursor == f.browser.shownColumns.count - 1)
     }
 
     @Test func aClickOnAHeaderSortsByItAndAgainReverses() async throws {

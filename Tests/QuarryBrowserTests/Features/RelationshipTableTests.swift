@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Enter on a to-many relationship of a detail page opens all of its objects as a live table.
 @MainActor

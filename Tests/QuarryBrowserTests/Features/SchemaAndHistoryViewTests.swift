@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// `m`: the entity's model; `H`: the store's history, a transaction's changes, the object.
 @MainActor

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// `za`, `zM`, `zR` and Enter on a collapsed header.
 @MainActor
@@ -43,7 +43,7 @@ import Testing
         let f = try BrowserFixture()
         f.type("zM")
         // The visible window holds section headers only: no row is faulted in to draw them.
-        let lines = f.browser.table.visibleLines(columns: f.browser.shownColumns, now: 0)
+        let lines = f.browser.table.window(height: f.browser.table.pageHeight, columns: f.browser.shownColumns).lines(now: 0)
         #expect(lines.count == 3)
         #expect(lines.allSatisfy { if case .section = $0 { true } else { false } })
         try await f.importerSave { context in

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 /// Issue 34, item 5: `quarry stats` shows an entity's own objects and those with its
 /// sub-entities, labelled, and the browser's count is the second.

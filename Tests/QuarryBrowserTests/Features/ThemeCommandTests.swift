@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) import QuarryBrowser
 
 /// `:theme NAME` (issue 34, item 13): every shipped theme and the user's own, Tab completing
 /// their names, without anything but the configuration wiring the theme loader.

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// The table faults its rows in batches of the configured size (RBCoreDataAdditions' table
 /// controller's batch size; `quarry browse --batch-size`).

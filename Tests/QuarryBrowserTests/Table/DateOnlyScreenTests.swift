@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Issue 34, item 2: a date written without a time is that calendar date in every time zone,
 /// with no ` 00:00:00`, in the table, the detail page and the edit form, and stays date-only

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Issue 34, item 3: decimals keep their scale in the table, the detail page and the edit form,
 /// and a form saved unchanged keeps it.

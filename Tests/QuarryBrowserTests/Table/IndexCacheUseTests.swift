@@ -3,7 +3,7 @@ import Foundation
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// The table's sorted index is kept in the fetched-results cache (RBCoreDataAdditions' cache
 /// name): a second browser on an unchanged store builds its table from it, without the query

@@ -3,7 +3,7 @@ import Quarry
 import QuarryTestSupport
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 /// Every to-one relationship is a column, so the table's request prefetches them: a batch of
 /// rows reads its sectors in one query, not one query per sector as each row is drawn (the

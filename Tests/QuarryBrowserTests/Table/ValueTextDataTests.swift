@@ -1,5 +1,5 @@
 import Foundation
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 import Testing
 
 /// Binary cells show their size and their first bytes in hex.

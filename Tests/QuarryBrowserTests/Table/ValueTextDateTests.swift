@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTUI
 import Testing
-@testable import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 @MainActor
 @Suite("Typed dates: only dates that exist")
