@@ -25,7 +25,8 @@ enum PostgreSQLHistorySchema {
     ]
 }
 
-/// Appends one save's history transaction inside the save's transaction, then notifies the
+/// Appends one save's history transaction inside the save's transaction (the rows of
+/// ``SaveChanges/forEachHistoryRow(model:tombstones:_:)``, in multi-row inserts), then notifies the
 /// store's channel with `<token>:<origin>` (delivered at commit, dropped on rollback).
 struct PostgreSQLHistoryWriter {
     let model: ManagedObjectModel
@@ -39,46 +40,34 @@ struct PostgreSQLHistoryWriter {
         b.append(author ?? HistoryAuthor.processLabel)
         b.append(origin.uuidString)
         b.append(Int64(ProcessInfo.processInfo.processIdentifier))
-        let rows = try connection.query(#"""
+        let inserted = try connection.query(#"""
             INSERT INTO "Z_HISTORYTRANSACTION" ("Z_TOKEN", "Z_TIMESTAMP", "Z_AUTHOR", "Z_ORIGIN", "Z_PROCESS") \#
             VALUES (nextval('"Z_HISTORYTOKEN"'), $1, $2, $3, $4) RETURNING "Z_TOKEN"
             """#, b)
-        guard let token = rows.first.flatMap({ PostgreSQLValues.integer($0.makeRandomAccess()[0]) }) else {
+        guard let token = try inserted.first.flatMap({ try $0.makeRandomAccess()[0].decode(Int64?.self) }) else {
             throw StoreError.postgreSQL(store: connection.pool.url.description, sqlState: "", message: "no history token returned")
         }
 
-        // (entity name, first key, count, type, keys, tombstone)
-        var pending: [(String, Int64, Int64, Int64, String?, String?)] = []
-        for run in changes.insertRuns {
-            pending.append((model.entities[Int(run.first.entityIndex)].name, run.first.primaryKey, Int64(run.count), 1, nil, nil))
-        }
-        for id in changes.updated {
-            pending.append((model.entities[Int(id.entityIndex)].name, id.primaryKey, 1, 2,
-                            changes.changedKeys[id].map { $0.sorted().joined(separator: ",") }, nil))
-        }
-        for id in changes.deleted {
-            pending.append((model.entities[Int(id.entityIndex)].name, id.primaryKey, 1, 3, nil, tombstones[id]))
-        }
         // Multi-row inserts of 7 parameters per row, well under PostgreSQL's 65,535.
+        var rows: [HistoryChangeRow] = []
+        changes.forEachHistoryRow(model: model, tombstones: tombstones) { rows.append($0) }
         var sequence: Int64 = 0
-        var offset = 0
-        while offset < pending.count {
-            let chunk = pending[offset..<min(pending.count, offset + 5_000)]
-            offset += chunk.count
+        for start in stride(from: 0, to: rows.count, by: 5_000) {
+            let chunk = rows[start..<min(rows.count, start + 5_000)]
             var binds = PostgresBindings(capacity: chunk.count * 7 + 1)
             binds.append(token)
             var values: [String] = []
             values.reserveCapacity(chunk.count)
             var n = 1
-            for (entity, pk, count, type, keys, tombstone) in chunk {
+            for row in chunk {
                 sequence += 1
                 binds.append(sequence)
-                binds.append(entity)
-                binds.append(pk)
-                binds.append(count)
-                binds.append(type)
-                binds.append(keys)
-                binds.append(tombstone)
+                binds.append(row.entity)
+                binds.append(row.primaryKey)
+                binds.append(row.count)
+                binds.append(row.typeCode)
+                binds.append(row.keys)
+                binds.append(row.tombstone)
                 values.append("($1, $\(n + 1), $\(n + 2), $\(n + 3), $\(n + 4), $\(n + 5), $\(n + 6), $\(n + 7))")
                 n += 7
             }

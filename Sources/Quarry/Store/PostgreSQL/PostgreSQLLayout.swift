@@ -40,27 +40,28 @@ struct PostgreSQLLayout: Sendable {
 
     /// One column a row statement writes for a slot: its name, kind and whether shadows follow.
     struct SlotColumn: Sendable {
-        var slot: RowStatements.Slot
+        var slot: RowSlots.Slot
         var name: String
         var kind: Kind
         var shadowed: Bool
     }
 
     let base: StoreLayout
-    let statements: RowStatements
+    /// What each row statement binds, per entity.
+    let slots: RowSlots
     /// Per table, per data column: its kind.
     let kinds: [[Kind]]
     /// Per table, per data column: whether it has shadow columns (a text column that a string,
     /// UUID, URI or transformable attribute uses).
     let shadowed: [[Bool]]
-    /// Per entity: the columns its rows write, slot by slot (``RowStatements/insert``'s order).
+    /// Per entity: the columns its rows write, slot by slot (``RowSlots/all``'s order).
     let slotColumns: [[SlotColumn]]
 
     init(model: ManagedObjectModel) {
         let base = StoreLayout(model: model)
-        let statements = RowStatements(layout: base, model: model)
+        let slots = RowSlots(layout: base, model: model)
         self.base = base
-        self.statements = statements
+        self.slots = slots
         let kinds = base.tables.map { $0.columns.map { Kind(sqlType: $0.sqlType) } }
         var shadowed = base.tables.map { $0.columns.map { _ in false } }
         for entity in model.entities {
@@ -75,8 +76,8 @@ struct PostgreSQLLayout: Sendable {
         slotColumns = model.entities.map { entity in
             let layout = base.entities[entity.index]
             let table = base.tables[layout.tableIndex]
-            return statements.insert[entity.index].slots.map { slot in
-                let name = statements.columnNames[entity.index][slot]!
+            return slots.all[entity.index].map { slot in
+                let name = slots.columnNames[entity.index][slot]!
                 let position = table.columns.firstIndex { $0.name == name }!
                 return SlotColumn(slot: slot, name: name, kind: kinds[layout.tableIndex][position],
                                   shadowed: shadowed[layout.tableIndex][position])

@@ -26,17 +26,8 @@ extension PostgreSQLStore {
             guard try hasMetadataTable(connection) else { throw StoreError.notAQuarryStore(path: path) }
             let stored = try readMetadata(connection, path: path).metadata
             guard stored.modelVersionHash != model.versionHash else { return nil }
-            let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
-            var steps: [MigrationPlan.Step] = []
-            for (i, (from, to)) in zip(chain.models, chain.models.dropFirst()).enumerated() {
-                // Later steps start from data only the earlier ones would write: planned without it.
-                let data: (any MigrationDataReader)? = i == 0 && countingRows ? connection : nil
-                let step = MigrationStep(source: from.model, destination: to.model,
-                                               maxKeys: i == 0 ? try maxKeys(connection, model: from.model) : [:])
-                try step.check(data, path: path)
-                steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: try step.entityChanges(data)))
-            }
-            return MigrationPlan(path: path, steps: steps)
+            return try SQLMigrationChainRun.plan(from: stored.model, to: model, versions: versions, path: path,
+                                                 reader: connection, countingRows: countingRows)
         }
     }
 
@@ -70,32 +61,14 @@ extension PostgreSQLStore {
             try connection.execute(#"LOCK TABLE "Z_METADATA" IN EXCLUSIVE MODE"#)
             let stored = try readMetadata(connection, path: path).metadata
             guard stored.modelVersionHash != model.versionHash else { return nil }
-            let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
-            let pairs = Array(zip(chain.models, chain.models.dropFirst()))
-            var steps: [MigrationPlan.Step] = []
-            for (i, (from, to)) in pairs.enumerated() {
-                let step = MigrationStep(source: from.model, destination: to.model, maxKeys: try maxKeys(connection, model: from.model))
-                try step.check(connection, path: path)
-                let changes = try step.entityChanges(nil)
-                let migration = PostgreSQLMigrationExecutor(step: step)
-                reporter.begin(step: i + 1, of: pairs.count, total: try migration.rowsToMove(connection))
-                try migration.execute(connection, path: path, progress: reporter)
-                steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: changes))
+            let plan = try SQLMigrationChainRun.migrate(from: stored.model, to: model, versions: versions, path: path,
+                                                        reader: connection, progress: reporter) {
+                PostgreSQLMigrationExecutor(step: $0, connection: connection)
             }
             try replaceModel(connection, with: model)
             try bumpModificationToken(connection)
-            return MigrationPlan(path: path, steps: steps)
+            return plan
         }
-    }
-
-    /// The largest primary key of each table of `model`'s layout, by table name.
-    private static func maxKeys(_ connection: PostgreSQLConnection, model: ManagedObjectModel) throws -> [String: Int64] {
-        var result: [String: Int64] = [:]
-        for table in StoreLayout(model: model).tables {
-            result[table.name] = try connection.query("SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(PostgreSQLLayout.q(table.name))")
-                .first.map { try $0.makeRandomAccess()[0].decode(Int64.self) } ?? 0
-        }
-        return result
     }
 
     /// Replaces the stored model (JSON, version hashes, the Quarry version) with `model`.
@@ -120,12 +93,14 @@ extension PostgreSQLConnection: MigrationDataReader {
 
     func rows(_ sql: String) throws -> [[String]] {
         try query(sql).map { row in
-            row.makeRandomAccess().map { cell -> String in
+            try row.makeRandomAccess().map { cell -> String in
                 guard cell.bytes != nil else { return "NULL" }
-                if let i = try? cell.decode(Int64.self) { return String(i) }
-                if let d = try? cell.decode(Double.self) { return String(d) }
-                if let s = try? cell.decode(String.self) { return "\"\(s)\"" }
-                return "<\(cell.dataType)>"
+                switch cell.dataType {
+                case .int2, .int4, .int8: return String(try cell.decode(Int64.self))
+                case .float4, .float8: return String(try cell.decode(Double.self))
+                case .text, .varchar, .bpchar, .name: return "\"\(try cell.decode(String.self))\""
+                default: return "<\(cell.dataType)>"
+                }
             }
         }
     }

@@ -18,10 +18,11 @@ extension PostgreSQLStore {
         guard !options.readOnly else { throw StoreError.readOnly(path: storeURL.description) }
         guard !changes.isEmpty else { return StoreSaveResult() }
         return try withoutActuallyEscaping(resolve) { resolve in
-            let operation = PostgreSQLSaveOperation(store: self, resolve: resolve)
+            let operation = SQLSaveOperation(model: model, layout: layout.base, slots: layout.slots, recordsHistory: recordsHistory,
+                                             resolve: resolve)
             do {
                 let result = try pool.transaction { connection in
-                    var result = try operation.run(changes, connection: connection)
+                    var result = try operation.run(changes, rows: PostgreSQLSaveRows(store: self, connection: connection))
                     try Self.bumpModificationToken(connection)
                     if recordsHistory && !result.changes.isEmpty {
                         let writer = PostgreSQLHistoryWriter(model: model, origin: historyOrigin, channel: notificationChannel)

@@ -6,11 +6,11 @@ import GRDB
 ///
 /// Per row it binds a cached prepared statement with integers and the entity's name; no SQL is
 /// built per row, and a run of inserted objects with consecutive keys is one row (see
-/// ``SQLiteHistorySchema``). Not shared: it lives for one save.
+/// ``SQLiteHistorySchema``, ``SaveChanges/forEachHistoryRow(model:tombstones:_:)``). Not shared: it
+/// lives for one save.
 struct SQLiteHistoryWriter {
     let model: ManagedObjectModel
     let origin: String
-
 
     /// Records `changes` (what the save committed) as one transaction; returns its token.
     ///
@@ -29,25 +29,17 @@ struct SQLiteHistoryWriter {
         let change = SQLiteRawStatement(try db.cachedStatement(sql: SQLiteHistorySchema.insertChange))
         change.bind(token, at: 1)
         var sequence: Int64 = 0
-        func write(_ id: ObjectID, _ type: HistoryChangeType, count: Int = 1, keys: String? = nil, tombstone: String? = nil) throws {
+        try changes.forEachHistoryRow(model: model, tombstones: tombstones) { row in
             sequence += 1
             change.bind(sequence, at: 2)
-            change.bind(model.entities[Int(id.entityIndex)].name, at: 3)
-            change.bind(id.primaryKey, at: 4)
-            change.bind(Int64(count), at: 5)
-            change.bind(type.code, at: 6)
-            if let keys { change.bind(keys, at: 7) } else { change.bindNull(at: 7) }
-            if let tombstone { change.bind(tombstone, at: 8) } else { change.bindNull(at: 8) }
+            change.bind(row.entity, at: 3)
+            change.bind(row.primaryKey, at: 4)
+            change.bind(row.count, at: 5)
+            change.bind(row.typeCode, at: 6)
+            if let keys = row.keys { change.bind(keys, at: 7) } else { change.bindNull(at: 7) }
+            if let tombstone = row.tombstone { change.bind(tombstone, at: 8) } else { change.bindNull(at: 8) }
             try change.execute()
         }
-        // Inserts: one row per run of consecutive keys of one entity.
-        for run in changes.insertRuns { try write(run.first, .insert, count: run.count) }
-        for id in changes.updated {
-            let keys = changes.changedKeys[id].map { $0.sorted().joined(separator: ",") }
-            try write(id, .update, keys: keys)
-        }
-        for id in changes.deleted { try write(id, .delete, tombstone: tombstones[id]) }
         return HistoryToken(token)
     }
-
 }

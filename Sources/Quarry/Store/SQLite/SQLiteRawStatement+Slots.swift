@@ -1,7 +1,7 @@
 extension SQLiteRawStatement {
     /// Binds the slots of `snapshot` from parameter `start` on; returns the next free parameter.
     @inline(__always)
-    func bind(_ slots: [RowStatements.Slot], of snapshot: Snapshot, from start: Int32) -> Int32 {
+    func bind(_ slots: [RowSlots.Slot], of snapshot: Snapshot, from start: Int32) -> Int32 {
         var index = start
         for slot in slots {
             switch slot {

@@ -5,7 +5,7 @@ import GRDB
 /// a conflicting row.
 struct SQLiteRowReader {
     let layout: StoreLayout
-    let statements: RowStatements
+    let statements: SQLiteRowStatements
     let model: ManagedObjectModel
 
     /// How many primary keys go into one `IN (…)` list.
@@ -50,7 +50,7 @@ struct SQLiteRowReader {
         return found == id ? snapshot : nil
     }
 
-    /// Decodes the current row of a ``RowStatements/selectRow`` statement.
+    /// Decodes the current row of a ``SQLiteRowStatements/selectRow`` statement.
     func decodeRow(_ statement: SQLiteRawStatement) -> (ObjectID, Snapshot) {
         let entityIndex = Int(statement.int64(at: 1))
         let id = ObjectID(entityIndex: entityIndex, primaryKey: statement.int64(at: 0))

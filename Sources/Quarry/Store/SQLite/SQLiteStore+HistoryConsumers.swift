@@ -5,10 +5,7 @@ extension SQLiteStore {
     /// Returns `nil` when none is stored, and for a foreign database (it has no `Z_METADATA`).
     public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
         guard viewed == nil else { return nil }
-        return try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?",
-                                arguments: [MetadataKey.historyConsumerPrefix + consumer]).flatMap { Int64($0) }.map(HistoryToken.init)
-        }
+        return try read { db in try SQLiteHistoryTables(db: db).historyConsumerToken(consumer) }
     }
 
     /// Stores (or, for `nil`, removes) the token `consumer` last merged; does nothing on a
@@ -17,14 +14,9 @@ extension SQLiteStore {
     public func setHistoryConsumerToken(_ token: HistoryToken?, consumer: String) throws {
         guard viewed == nil else { return }
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
-        let key = MetadataKey.historyConsumerPrefix + consumer
         do {
             try pool.write { db in
-                if let token {
-                    try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, String(token.value)])
-                } else {
-                    try db.execute(sql: "DELETE FROM Z_METADATA WHERE key = ?", arguments: [key])
-                }
+                try SQLiteHistoryTables(db: db).setHistoryConsumerToken(token, consumer: consumer)
                 // Quarry's own write: other processes' watchers must not take it for an outside one.
                 try LogOwnershipMark.advance(db)
             }

@@ -29,17 +29,7 @@ extension SQLiteStore {
             throw storeError(error, path: path)
         }
         return try queue.read { db in
-            let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
-            var steps: [MigrationPlan.Step] = []
-            for (i, (from, to)) in zip(chain.models, chain.models.dropFirst()).enumerated() {
-                // Later steps start from data only the earlier ones would write: planned without it.
-                let data = i == 0 && countingRows ? db : nil
-                let step = MigrationStep(source: from.model, destination: to.model,
-                                               maxKeys: try maxKeys(db, layout: StoreLayout(model: from.model), exists: i == 0))
-                try step.check(data, path: path)
-                steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: try step.entityChanges(data)))
-            }
-            return MigrationPlan(path: path, steps: steps, notes: chain.notes)
+            try SQLMigrationChainRun.plan(from: stored.model, to: model, versions: versions, path: path, reader: db, countingRows: countingRows)
         }
     }
 
@@ -111,41 +101,10 @@ extension SQLiteStore {
         db.add(function: DatabaseFunction(AttributeConversion.base64Function, argumentCount: 1, pure: true) { values in
             Data.fromDatabaseValue(values[0])?.base64EncodedString()
         })
-        let chain = MigrationChain(stored: stored.model, target: model, versions: versions)
-        let pairs = Array(zip(chain.models, chain.models.dropFirst()))
-        var steps: [MigrationPlan.Step] = []
-        for (i, (from, to)) in pairs.enumerated() {
-            let step = MigrationStep(source: from.model, destination: to.model,
-                                           maxKeys: try maxKeys(db, layout: StoreLayout(model: from.model), exists: true))
-            try step.check(db, path: path)
-            let changes = try step.entityChanges(nil)
-            progress.begin(step: i + 1, of: pairs.count, total: try step.rowsToCopy(db))
-            try step.execute(db, path: path, progress: progress)
-            steps.append(MigrationPlan.Step(sourceVersion: from.name, destinationVersion: to.name, entities: changes))
-        }
+        let plan = try SQLMigrationChainRun.migrate(from: stored.model, to: model, versions: versions, path: path, reader: db,
+                                                    progress: progress) { SQLiteMigrationExecutor(step: $0, db: db) }
         try replaceModel(db: db, with: model)
         try bumpModificationToken(db)
-        return MigrationPlan(path: path, steps: steps, notes: chain.notes)
-    }
-
-    /// The largest primary key of each table of `layout`, by table name.
-    private static func maxKeys(_ db: Database, layout: StoreLayout, exists: Bool) throws -> [String: Int64] {
-        guard exists else { return [:] }
-        var result: [String: Int64] = [:]
-        for table in layout.tables {
-            result[table.name] = try Int64.fetchOne(db, sql: "SELECT MAX(Z_PK) FROM \(sqlIdentifier(table.name))") ?? 0
-        }
-        return result
-    }
-}
-
-extension MigrationStep {
-    /// The rows the step's copies move, for progress.
-    func rowsToCopy(_ db: any MigrationDataReader) throws -> Int {
-        var total = 0
-        for case .copy(let sources) in tables {
-            for (_, oldEntity) in sources { total += try ownRows(db, oldEntity) }
-        }
-        return total
+        return plan
     }
 }

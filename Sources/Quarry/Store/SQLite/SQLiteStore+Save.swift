@@ -20,12 +20,13 @@ extension SQLiteStore {
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         guard !changes.isEmpty else { return StoreSaveResult() }
         return try withoutActuallyEscaping(resolve) { resolve in
-            let operation = SQLiteSaveOperation(store: self, resolve: resolve)
+            let operation = SQLSaveOperation(model: model, layout: layout, slots: statements.slots, recordsHistory: recordsHistory,
+                                             resolve: resolve)
             do {
                 return try pool.writeWithoutTransaction { db in
                     var result = StoreSaveResult()
                     try db.inTransaction(.immediate) {
-                        result = try operation.run(changes, db: db)
+                        result = try operation.run(changes, rows: SQLiteSaveRows(store: self, db: db))
                         if recordsHistory && !result.changes.isEmpty {
                             let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
                             result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author, db: db)

@@ -43,7 +43,7 @@ public final class SQLiteStore: PersistentStore {
     /// Checkpoints the write-ahead log after saves (`nil` for a foreign database, never written).
     let checkpointer: SQLiteCheckpointer?
     let layout: StoreLayout
-    let statements: RowStatements
+    let statements: SQLiteRowStatements
     let path: String
     /// The database Quarry did not make that this store reads through views (see
     /// ``init(viewing:busyTimeout:)``), or `nil` for a Quarry store.
@@ -169,7 +169,7 @@ public final class SQLiteStore: PersistentStore {
         self.identifier = identifier
         self.model = resolvedModel
         self.layout = StoreLayout(model: resolvedModel)
-        self.statements = RowStatements(layout: layout, model: resolvedModel)
+        self.statements = SQLiteRowStatements(layout: layout, model: resolvedModel)
         // A store made just now has this layout; only an older one can lack columns.
         if !created { try repairOlderLayout() }
     }
@@ -190,7 +190,7 @@ public final class SQLiteStore: PersistentStore {
         self.identifier = database.identifier
         self.model = database.model
         self.layout = StoreLayout(model: database.model)
-        self.statements = RowStatements(layout: layout, model: database.model)
+        self.statements = SQLiteRowStatements(layout: layout, model: database.model)
         self.pool = try Self.viewsPool(database, busyTimeout: busyTimeout)
         self.poolOpenedImmutable = true
         self.checkpointer = nil
@@ -229,9 +229,15 @@ public final class SQLiteStore: PersistentStore {
     /// committed transaction) is fully checkpointed and is opened `immutable=1`, so reading it creates no `-wal`/`-shm` beside it (a read-only
     /// connection would create both and, unable to checkpoint, leave them behind).
     static func poolPath(_ path: String, readOnly: Bool) -> String {
-        guard readOnly, sqlite3_compileoption_used("USE_URI") == 1,
-              !FileManager.default.fileExists(atPath: path + "-wal") || (try? WriteAheadLog.read(path: path + "-wal"))??.committedFrames ?? 0 == 0
-        else { return path }
+        guard readOnly, sqlite3_compileoption_used("USE_URI") == 1 else { return path }
+        if FileManager.default.fileExists(atPath: path + "-wal") {
+            do {
+                guard (try WriteAheadLog.read(path: path + "-wal"))?.committedFrames ?? 0 == 0 else { return path }
+            } catch {
+                // A `-wal` that cannot be read may hold commits: the ordinary open reads them.
+                return path
+            }
+        }
         return fileURI(path) + "?immutable=1"
     }
 

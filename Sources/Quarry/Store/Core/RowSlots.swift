@@ -1,7 +1,9 @@
-/// The SQL text of every statement the store runs per row, built once per store so the save
-/// path does no string building per row, with the bind plan that goes with each.
-struct RowStatements: Sendable {
-    /// What to bind at one `?` of a row statement.
+/// What each row statement of a store binds, per entity, in the order every SQL back end writes
+/// its columns: built once per store so the save path does no planning per row. The SQL text
+/// that goes with it is each back end's own (``SQLiteRowStatements``, the PostgreSQL layout's
+/// slot columns).
+struct RowSlots: Sendable {
+    /// What to bind at one parameter of a row statement.
     enum Slot: Sendable, Hashable {
         /// The value of attribute `index`.
         case attribute(Int)
@@ -14,20 +16,11 @@ struct RowStatements: Sendable {
         case toOneEntity(Int)
     }
 
-    /// A statement and its slots; fixed arguments (`Z_PK`, `Z_OPT`) are documented per use.
-    struct Plan: Sendable {
-        var sql: String
-        var slots: [Slot]
-    }
-
-    /// Per entity: `INSERT INTO T (Z_PK, Z_ENT, Z_OPT, <slots>) VALUES (?, ?, ?, …)`.
-    let insert: [Plan]
-    /// Per entity: `UPDATE T SET <slots>, Z_OPT = ? WHERE Z_PK = ?` (every column of the entity).
-    let overwrite: [Plan]
+    /// Per entity: the slots of every column it writes (an insert's or an overwrite's), by
+    /// property index (attributes, then to-one relationships).
+    let all: [[Slot]]
     /// Per entity: the slots of every column, by property index (attributes, then relationships).
     let slotsByProperty: [[Int: [Slot]]]
-    /// Per table: `SELECT Z_PK, Z_ENT, Z_OPT, <every column> FROM T` (append a `WHERE`).
-    let selectRow: [String]
     /// Per entity: its table's name.
     let tableName: [String]
     /// Per entity: the column each slot writes (the layout's names, which may differ from the
@@ -35,14 +28,12 @@ struct RowStatements: Sendable {
     let columnNames: [[Slot: String]]
 
     init(layout: StoreLayout, model: ManagedObjectModel) {
-        var insert: [Plan] = []
-        var overwrite: [Plan] = []
+        var all: [[Slot]] = []
         var slotsByProperty: [[Int: [Slot]]] = []
         var tableName: [String] = []
         var columnNames: [[Slot: String]] = []
         for e in model.entities {
             let entityLayout = layout.entities[e.index]
-            let table = layout.tables[entityLayout.tableIndex]
             var byProperty: [Int: [Slot]] = [:]
             for (i, column) in entityLayout.attributeColumns.enumerated() where column != nil {
                 let attribute = e.attributes[i]
@@ -55,25 +46,15 @@ struct RowStatements: Sendable {
             let slots = byProperty.keys.sorted().flatMap { byProperty[$0]! }
             var names: [Slot: String] = [:]
             for slot in slots { names[slot] = Self.columnName(slot, entity: e, layout: layout) }
+            all.append(slots)
             columnNames.append(names)
-            let quoted = slots.map { sqlIdentifier(names[$0]!) }
-            let t = sqlIdentifier(table.name)
-            insert.append(Plan(
-                sql: "INSERT INTO \(t) (Z_PK, Z_ENT, Z_OPT\(quoted.map { ", " + $0 }.joined())) VALUES (?, ?, ?\(String(repeating: ", ?", count: quoted.count)))",
-                slots: slots))
-            overwrite.append(Plan(
-                sql: "UPDATE \(t) SET \(quoted.map { $0 + " = ?, " }.joined())Z_OPT = ? WHERE Z_PK = ?", slots: slots))
             slotsByProperty.append(byProperty)
-            tableName.append(table.name)
+            tableName.append(layout.tables[entityLayout.tableIndex].name)
         }
-        self.insert = insert
-        self.overwrite = overwrite
+        self.all = all
         self.slotsByProperty = slotsByProperty
         self.tableName = tableName
         self.columnNames = columnNames
-        self.selectRow = layout.tables.map { table in
-            "SELECT Z_PK, Z_ENT, Z_OPT\(table.columns.map { ", " + sqlIdentifier($0.name) }.joined()) FROM \(sqlIdentifier(table.name))"
-        }
     }
 
     /// The column a slot of `entity` writes, as the layout named it.
@@ -85,14 +66,10 @@ struct RowStatements: Sendable {
         }
     }
 
-    /// `UPDATE T SET <changed columns>, Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?` for the
-    /// properties in `changed` (to-many changes add no column, but still bump the version).
-    func versionedUpdate(entity: EntityDescription, changed: PropertyMask) -> Plan {
-        let byProperty = slotsByProperty[entity.index]
-        let slots = changed.indices.flatMap { byProperty[$0] ?? [] }
-        let names = columnNames[entity.index]
-        let sets = slots.map { sqlIdentifier(names[$0]!) + " = ?, " }.joined()
-        return Plan(sql: "UPDATE \(sqlIdentifier(tableName[entity.index])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ? AND Z_OPT = ?",
-                    slots: slots)
+    /// The slots a versioned update of the properties in `changed` writes (to-many changes add
+    /// no column, but the update still bumps the version).
+    func changed(_ changed: PropertyMask, entity: Int) -> [Slot] {
+        let byProperty = slotsByProperty[entity]
+        return changed.indices.flatMap { byProperty[$0] ?? [] }
     }
 }

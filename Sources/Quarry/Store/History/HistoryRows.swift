@@ -1,0 +1,78 @@
+import Foundation
+
+/// One row of a SQL store's `Z_HISTORYTRANSACTION`, as every SQL back end stores it.
+struct HistoryTransactionRow {
+    /// `Z_TOKEN`.
+    var token: Int64
+    /// `Z_TIMESTAMP`: seconds since 2001-01-01.
+    var timestamp: Double
+    /// `Z_AUTHOR`.
+    var author: String?
+    /// `Z_ORIGIN`: the writing store's origin UUID, as text.
+    var origin: String?
+    /// `Z_PROCESS`.
+    var processID: Int64
+
+    /// The transaction this row records, with no changes yet (an origin that does not read as
+    /// a UUID reads as the nil UUID).
+    var transaction: HistoryTransaction {
+        HistoryTransaction(token: HistoryToken(token), timestamp: Date(timeIntervalSinceReferenceDate: timestamp), author: author,
+                           origin: origin.flatMap(UUID.init(uuidString:)) ?? Self.unknownOrigin,
+                           processID: Int32(truncatingIfNeeded: processID), changes: [])
+    }
+
+    /// The origin of a row whose origin is not a UUID.
+    static let unknownOrigin = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+}
+
+/// One row of a SQL store's `Z_HISTORYCHANGE` (its token and position apart), as every SQL
+/// back end stores it: an updated or deleted object, or a run of inserted objects of one
+/// entity with consecutive keys.
+struct HistoryChangeRow {
+    /// `Z_ENTITY`: the entity's name (so renumbering entities keeps history readable).
+    var entity: String
+    /// `Z_PK`: the object's key, the first of a run.
+    var primaryKey: Int64
+    /// `Z_COUNT`: how many objects the row stands for (consecutive keys from ``primaryKey``).
+    var count: Int64
+    /// `Z_TYPE`: ``HistoryChangeType/code``.
+    var typeCode: Int64
+    /// `Z_KEYS`: an update's changed property names, sorted, comma-separated.
+    var keys: String?
+    /// `Z_TOMBSTONE`: a delete's preserved values (``HistoryTombstone``).
+    var tombstone: String?
+
+    /// Appends the changes this row stands for to `changes`; none when its entity or type is
+    /// unknown to `model` (an entity a migration removed).
+    func appendChanges(to changes: inout [HistoryChange], model: ManagedObjectModel) {
+        guard let entity = model.entity(named: entity), let type = HistoryChangeType(code: typeCode) else { return }
+        let changedKeys = keys.map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) } ?? []
+        let tombstone = tombstone.map { HistoryTombstone.decode($0, entity: entity) } ?? [:]
+        for offset in 0..<max(1, count) {
+            changes.append(HistoryChange(objectID: ObjectID(entityIndex: entity.index, primaryKey: primaryKey + offset),
+                                         type: type, changedKeys: changedKeys, tombstone: tombstone))
+        }
+    }
+}
+
+extension SaveChanges {
+    /// Calls `body` with each history change row of this save, in `Z_SEQ` order: a row per run
+    /// of inserted keys, then per updated object, then per deleted object (with its tombstone
+    /// from `tombstones`).
+    func forEachHistoryRow(model: ManagedObjectModel, tombstones: [ObjectID: String],
+                           _ body: (HistoryChangeRow) throws -> Void) rethrows {
+        for run in insertRuns {
+            try body(HistoryChangeRow(entity: model.entities[Int(run.first.entityIndex)].name, primaryKey: run.first.primaryKey,
+                                      count: Int64(run.count), typeCode: HistoryChangeType.insert.code))
+        }
+        for id in updated {
+            try body(HistoryChangeRow(entity: model.entities[Int(id.entityIndex)].name, primaryKey: id.primaryKey, count: 1,
+                                      typeCode: HistoryChangeType.update.code,
+                                      keys: changedKeys[id].map { $0.sorted().joined(separator: ",") }))
+        }
+        for id in deleted {
+            try body(HistoryChangeRow(entity: model.entities[Int(id.entityIndex)].name, primaryKey: id.primaryKey, count: 1,
+                                      typeCode: HistoryChangeType.delete.code, tombstone: tombstones[id]))
+        }
+    }
+}

@@ -1,0 +1,135 @@
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+
+/// The PostgreSQL rows of one save of a ``PostgreSQLStore``, for the shared save template
+/// (``SQLSaveOperation/run(_:rows:)``), inside the save's transaction on one pooled
+/// connection: keys from the tables' sequences, runs of rows in one multi-row statement each
+/// (under ``parameterBudget``).
+///
+/// Not thread-safe and never shared: it lives for one call of ``PostgreSQLStore/save(_:resolve:)``.
+final class PostgreSQLSaveRows: SQLSaveRows {
+    let connection: PostgreSQLConnection
+    let layout: PostgreSQLLayout
+    private let reader: PostgreSQLRowReader
+    /// Per update shape (``SQLUpdateShape/id``): the columns (with shadows) it writes and its
+    /// one-row statement's text.
+    private var updates: [(columns: [PostgreSQLLayout.SlotColumn], sql: String)?] = []
+
+    /// Parameters per multi-row statement: under PostgreSQL's 65,535, and small enough that
+    /// the statement text stays cheap to parse.
+    static let parameterBudget = 30_000
+
+    init(store: PostgreSQLStore, connection: PostgreSQLConnection) {
+        layout = store.layout
+        reader = PostgreSQLRowReader(layout: store.layout, model: store.model)
+        self.connection = connection
+    }
+
+    /// Takes the keys from the table's sequence.
+    func allocateKeys(_ count: Int64, table: Int) throws -> [Int64] {
+        var b = PostgresBindings()
+        b.append(count)
+        let sink = PostgreSQLRowSink<Int64>()
+        sink.items.reserveCapacity(Int(count))
+        try connection.forEachRow("SELECT nextval('\(PostgreSQLLayout.q(layout.sequence(ofTable: table)))') FROM generate_series(1, $1)", b) { row in
+            if let key = PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
+        }
+        return sink.items.sorted()
+    }
+
+    func maxInsertRun(entity: Int) -> Int {
+        max(1, Self.parameterBudget / (3 + PostgreSQLValues.bindCount(layout.slotColumns[entity])))
+    }
+
+    func insertRows(_ run: ArraySlice<ObjectChange>, entity e: Int) throws {
+        let columns = layout.slotColumns[e]
+        var b = PostgresBindings(capacity: run.count * (3 + PostgreSQLValues.bindCount(columns)))
+        for change in run {
+            b.append(change.id.primaryKey)
+            b.append(Int64(e))
+            b.append(Int64(1))
+            PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
+        }
+        try connection.execute(insertSQL(entity: e, rows: run.count), b)
+    }
+
+    /// `INSERT INTO t ("Z_PK", "Z_ENT", "Z_OPT", …) VALUES ($1, …), (…)` for `rows` rows.
+    func insertSQL(entity e: Int, rows: Int) -> String {
+        let names = PostgreSQLLayout.columnList(layout.slotColumns[e])
+        let perRow = 3 + names.count
+        var sql = "INSERT INTO \(PostgreSQLLayout.q(layout.slots.tableName[e])) (\"Z_PK\", \"Z_ENT\", \"Z_OPT\""
+        for name in names { sql += ", " + name }
+        sql += ") VALUES "
+        sql.reserveCapacity(sql.utf8.count + rows * perRow * 7)
+        var n = 0
+        for row in 0..<rows {
+            sql += row == 0 ? "(" : ", ("
+            for column in 0..<perRow {
+                n += 1
+                sql += column == 0 ? "$\(n)" : ", $\(n)"
+            }
+            sql += ")"
+        }
+        return sql
+    }
+
+    func maxUpdateRun(_ shape: SQLUpdateShape) -> Int {
+        max(1, Self.parameterBudget / (2 + PostgreSQLValues.bindCount(update(shape).columns)))
+    }
+
+    func updateRow(_ change: ObjectChange, shape: SQLUpdateShape) throws -> Bool {
+        let (columns, sql) = update(shape)
+        var b = PostgresBindings()
+        PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
+        b.append(change.id.primaryKey)
+        b.append(change.snapshot.version)
+        return try connection.execute(sql, b) == 1
+    }
+
+    /// The columns `shape` writes and its one-row statement, made on the shape's first use:
+    /// `UPDATE t SET … "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = $n AND "Z_OPT" = $m`.
+    func update(_ shape: SQLUpdateShape) -> (columns: [PostgreSQLLayout.SlotColumn], sql: String) {
+        if shape.id < updates.count, let update = updates[shape.id] { return update }
+        if shape.id >= updates.count { updates += Array(repeating: nil, count: shape.id + 1 - updates.count) }
+        let written = Set(shape.slots)
+        let columns = layout.slotColumns[shape.entity].filter { written.contains($0.slot) }
+        let sets = PostgreSQLLayout.columnList(columns).enumerated().map { "\($0.element) = $\($0.offset + 1), " }.joined()
+        let n = PostgreSQLValues.bindCount(columns)
+        let sql = "UPDATE \(PostgreSQLLayout.q(layout.slots.tableName[shape.entity])) SET \(sets)\"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = $\(n + 1) AND \"Z_OPT\" = $\(n + 2)"
+        updates[shape.id] = (columns, sql)
+        return (columns, sql)
+    }
+
+    func snapshot(for id: ObjectID) throws -> Snapshot? { try reader.snapshot(for: id, connection: connection) }
+
+    func deleteRow(_ id: ObjectID, version: Int64?) throws -> Bool {
+        let table = PostgreSQLLayout.q(layout.base.table(ofEntity: Int(id.entityIndex)).name)
+        var b = PostgresBindings()
+        b.append(id.primaryKey)
+        guard let version else { return try connection.execute("DELETE FROM \(table) WHERE \"Z_PK\" = $1", b) == 1 }
+        b.append(version)
+        return try connection.execute("DELETE FROM \(table) WHERE \"Z_PK\" = $1 AND \"Z_OPT\" = $2", b) == 1
+    }
+
+    func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool) throws {
+        let e = Int(id.entityIndex)
+        let columns = layout.slotColumns[e]
+        var b = PostgresBindings()
+        if exists {
+            PostgreSQLValues.append(columns, of: snapshot, to: &b)
+            let n = PostgreSQLValues.bindCount(columns)
+            let sets = PostgreSQLLayout.columnList(columns).enumerated().map { "\($0.element) = $\($0.offset + 1), " }.joined()
+            b.append(version)
+            b.append(id.primaryKey)
+            try connection.execute("UPDATE \(PostgreSQLLayout.q(layout.slots.tableName[e])) SET \(sets)\"Z_OPT\" = $\(n + 1) WHERE \"Z_PK\" = $\(n + 2)", b)
+        } else {
+            b.append(id.primaryKey)
+            b.append(Int64(e))
+            b.append(version)
+            PostgreSQLValues.append(columns, of: snapshot, to: &b)
+            try connection.execute(insertSQL(entity: e, rows: 1), b)
+        }
+    }
+}
+#endif

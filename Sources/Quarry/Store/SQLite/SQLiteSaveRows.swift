@@ -1,0 +1,106 @@
+import GRDB
+
+/// The SQLite rows of one save of an ``SQLiteStore``, for the shared save template
+/// (``SQLSaveOperation/run(_:rows:)``), inside the save's `IMMEDIATE` transaction on the
+/// writer connection: keys from `Z_PRIMARYKEY`, one cached prepared statement per statement
+/// shape, values bound straight from snapshots, one row a statement.
+///
+/// Not thread-safe and never shared: it lives for one call of ``SQLiteStore/save(_:resolve:)``.
+final class SQLiteSaveRows: SQLSaveRows {
+    let db: Database
+    private let layout: StoreLayout
+    private let statements: SQLiteRowStatements
+    private let reader: SQLiteRowReader
+    /// Per update shape (``SQLUpdateShape/id``), its statement's text.
+    private var updateSQL: [String?] = []
+
+    init(store: SQLiteStore, db: Database) {
+        layout = store.layout
+        statements = store.statements
+        reader = store.rowReader
+        self.db = db
+    }
+
+    /// Reserves a block of keys in `Z_PRIMARYKEY`.
+    func allocateKeys(_ count: Int64, table: Int) throws -> [Int64] {
+        let name = layout.tables[table].name
+        let max = try Int64.fetchOne(db, sql: "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ROOT = ?", arguments: [name]) ?? 0
+        try db.execute(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ROOT = ?", arguments: [max + count, name])
+        return Array(max + 1...max + count)
+    }
+
+    /// One statement a row: a run is as long as the entity's.
+    func maxInsertRun(entity: Int) -> Int { .max }
+
+    func insertRows(_ run: ArraySlice<ObjectChange>, entity e: Int) throws {
+        let plan = statements.insert[e]
+        let statement = SQLiteRawStatement(try db.cachedStatement(sql: plan.sql))
+        for change in run {
+            statement.bind(change.id.primaryKey, at: 1)
+            statement.bind(Int64(e), at: 2)
+            statement.bind(1, at: 3)
+            _ = statement.bind(plan.slots, of: change.snapshot, from: 4)
+            try statement.execute()
+        }
+    }
+
+    /// One statement a row.
+    func maxUpdateRun(_ shape: SQLUpdateShape) -> Int { 1 }
+
+    func updateRow(_ change: ObjectChange, shape: SQLUpdateShape) throws -> Bool {
+        let statement = SQLiteRawStatement(try db.cachedStatement(sql: sql(of: shape)))
+        let next = statement.bind(shape.slots, of: change.snapshot, from: 1)
+        statement.bind(change.id.primaryKey, at: next)
+        statement.bind(change.snapshot.version, at: next + 1)
+        try statement.execute()
+        return db.changesCount == 1
+    }
+
+    /// Never called (runs are one row long); one statement a row all the same.
+    func updateRows(_ run: ArraySlice<ObjectChange>, shape: SQLUpdateShape) throws -> Set<Int64> {
+        var updated = Set<Int64>()
+        for change in run where try updateRow(change, shape: shape) { updated.insert(change.id.primaryKey) }
+        return updated
+    }
+
+    /// The text of `shape`'s versioned update, built on its first use in the save.
+    private func sql(of shape: SQLUpdateShape) -> String {
+        if shape.id < updateSQL.count, let sql = updateSQL[shape.id] { return sql }
+        if shape.id >= updateSQL.count { updateSQL += Array(repeating: nil, count: shape.id + 1 - updateSQL.count) }
+        let sql = statements.versionedUpdate(entity: shape.entity, slots: shape.slots).sql
+        updateSQL[shape.id] = sql
+        return sql
+    }
+
+    func snapshot(for id: ObjectID) throws -> Snapshot? { try reader.snapshot(for: id, db: db) }
+
+    func deleteRow(_ id: ObjectID, version: Int64?) throws -> Bool {
+        let table = sqlIdentifier(layout.table(ofEntity: Int(id.entityIndex)).name)
+        if let version {
+            try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ? AND Z_OPT = ?", arguments: [id.primaryKey, version])
+        } else {
+            try db.execute(sql: "DELETE FROM \(table) WHERE Z_PK = ?", arguments: [id.primaryKey])
+        }
+        return db.changesCount == 1
+    }
+
+    func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool) throws {
+        let e = Int(id.entityIndex)
+        if exists {
+            let plan = statements.overwrite[e]
+            let statement = SQLiteRawStatement(try db.cachedStatement(sql: plan.sql))
+            let next = statement.bind(plan.slots, of: snapshot, from: 1)
+            statement.bind(version, at: next)
+            statement.bind(id.primaryKey, at: next + 1)
+            try statement.execute()
+        } else {
+            let plan = statements.insert[e]
+            let statement = SQLiteRawStatement(try db.cachedStatement(sql: plan.sql))
+            statement.bind(id.primaryKey, at: 1)
+            statement.bind(Int64(e), at: 2)
+            statement.bind(version, at: 3)
+            _ = statement.bind(plan.slots, of: snapshot, from: 4)
+            try statement.execute()
+        }
+    }
+}
