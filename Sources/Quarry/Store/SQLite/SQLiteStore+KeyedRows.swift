@@ -12,7 +12,7 @@ extension SQLiteStore {
             for row in try keyedIDs(for: request, keyPaths: keyPaths) { try body(ValuesKeyedRow(id: row.id, keys: row.keys)) }
             return
         }
-        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        var compiler = queryCompiler()
         let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
         let table = layout.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? Int32(table.entityIndices[0]) : nil
