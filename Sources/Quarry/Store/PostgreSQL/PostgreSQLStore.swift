@@ -138,8 +138,16 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         self.model = model ?? opened.metadata.model
         self.recordsHistory = opened.records
         self.layout = PostgreSQLLayout(model: self.model)
-        let icu = try? pool.withConnection { try $0.query("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'") }
-        self.regexCollation = icu?.isEmpty == false ? "und-x-icu" : "C"
+        // Whether the server has ICU decides how MATCHES runs (PostgreSQLDialect): a server that
+        // cannot say fails the opening, as any other query of it would.
+        let hasICU: Bool
+        do {
+            hasICU = try pool.withConnection { try !$0.query("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'").isEmpty }
+        } catch {
+            pool.close()
+            throw error
+        }
+        self.regexCollation = hasICU ? "und-x-icu" : "C"
     }
 
     deinit { pool.close() }

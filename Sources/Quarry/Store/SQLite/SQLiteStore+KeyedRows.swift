@@ -44,6 +44,7 @@ extension SQLiteStore {
     static func withScanCache<T>(_ db: Database, _ body: () throws -> T) throws -> T {
         let saved = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -\(scanCacheKiB)")
+        // Best-effort: a setting not put back leaves the connection a smaller cache, never wrong rows.
         defer { try? db.execute(sql: "PRAGMA cache_size = \(saved)") }
         return try body()
     }
