@@ -96,8 +96,8 @@ struct PostgreSQLLayout: Sendable {
     /// The key sequence of root table `table` (by index).
     func sequence(ofTable table: Int) -> String { "Z_PK_\(table)" }
 
-    /// `name` quoted.
-    static func q(_ name: String) -> String { PostgreSQLSQL.identifier(name) }
+    /// `name` quoted, as the store's queries quote it (``PostgreSQLDialect``).
+    static func q(_ name: String) -> String { PostgreSQLDialect.identifier(name) }
 
     /// The column names a slot list writes, shadows included, quoted.
     static func columnList(_ columns: [SlotColumn]) -> [String] {

@@ -1,6 +1,6 @@
 /// Turns a `MATCHES` pattern (ICU syntax, see ``StringMatching``) into a whole-string
 /// PostgreSQL ARE pattern, refusing what the two engines read differently (see
-/// ``PostgreSQLQueryCompiler`` for the list).
+/// ``PostgreSQLDialect`` for the list).
 enum PostgreSQLRegex {
     /// `^(?:pattern)$` with `.` outside brackets excluding ICU's line terminators.
     /// - Throws: ``QueryError/invalidOperand(_:)`` naming the construct PostgreSQL would read

@@ -8,8 +8,9 @@ extension PostgreSQLStore {
 
     var rowReader: PostgreSQLRowReader { PostgreSQLRowReader(layout: layout, model: model) }
 
-    func compiler() -> PostgreSQLQueryCompiler {
-        PostgreSQLQueryCompiler(layout: layout, model: model, regexCollation: regexCollation)
+    /// A compiler of queries into this store's SQL.
+    func compiler() -> SQLQueryCompiler<PostgreSQLDialect> {
+        SQLQueryCompiler(dialect: PostgreSQLDialect(layout: layout, regexCollation: regexCollation), layout: layout.base, model: model)
     }
 
     /// The committed state of each of `ids` that still exists (`"Z_PK" = ANY($1)`, 10,000 keys
@@ -60,7 +61,7 @@ extension PostgreSQLStore {
     }
 
     /// The IDs of the objects `request` selects, filtered and ordered by the server with the
-    /// in-memory store's semantics (see ``PostgreSQLQueryCompiler``).
+    /// in-memory store's semantics (see ``PostgreSQLDialect``).
     /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing runs).
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
         try keyedIDs(for: request, keyPaths: []).map(\.id)
@@ -69,8 +70,8 @@ extension PostgreSQLStore {
     /// How many objects `request` selects, counted by the server.
     public func count(for request: StoreQuery) throws -> Int {
         var compiler = compiler()
-        let sql = try compiler.select(request).countSQL
-        let binds = PostgreSQLParameter.bindings(compiler.parameters)
+        let sql = try compiler.select(request, columns: ["1"]).countSQL.text
+        let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         return try read { connection in
             try connection.query(sql, binds).first.flatMap { PostgreSQLValues.integer($0.makeRandomAccess()[0]) }.map(Int.init) ?? 0
         }
@@ -85,8 +86,8 @@ extension PostgreSQLStore {
         let table = layout.base.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
         let idColumns = single == nil ? [#"t0."Z_PK""#, #"t0."Z_ENT""#] : [#"t0."Z_PK""#]
-        let sql = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
-        let binds = PostgreSQLParameter.bindings(compiler.parameters)
+        let sql = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql.text
+        let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         let first = idColumns.count
         let types = outputs.map(\.type)
         let sink = PostgreSQLRowSink<(id: ObjectID, keys: [Value])>()

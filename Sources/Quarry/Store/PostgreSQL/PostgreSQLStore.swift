@@ -20,7 +20,7 @@ import Synchronization
 /// the very functions the in-memory store uses, because PostgreSQL cannot run them:
 /// `<col>__F0` (NFC), `__F1` (`[c]` fold), `__F2` (`[d]`), `__F3` (`[cd]`), each `NULL` when
 /// equal to the value itself, and `__STD` (`bytea`, ``PostgreSQLStandardSortKey``) whose byte
-/// order is ``StandardStringOrder``'s. ``PostgreSQLQueryCompiler`` compares those.
+/// order is ``StandardStringOrder``'s. ``PostgreSQLDialect`` compares those.
 ///
 /// Saves run in one `READ COMMITTED` transaction: multi-row `INSERT`s, versioned `UPDATE`s and
 /// `DELETE`s (`WHERE "Z_PK" = $1 AND "Z_OPT" = $2`; no row is a conflict, resolved by the
@@ -31,7 +31,7 @@ import Synchronization
 /// shadow's five-byte suffix) must stay under that to keep distinct columns; `text` cannot hold
 /// U+0000, so a string containing it is refused by the server; transformables are kept as
 /// their JSON text (no value transformer runs); `MATCHES` is PostgreSQL's regular expressions
-/// (see ``PostgreSQLQueryCompiler``).
+/// (see ``PostgreSQLDialect``).
 ///
 /// A query started under a current ``QueryCancellation`` is cancelled on the server
 /// (`pg_cancel_backend` from another connection) when the token is, and then throws
@@ -138,8 +138,16 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         self.model = model ?? opened.metadata.model
         self.recordsHistory = opened.records
         self.layout = PostgreSQLLayout(model: self.model)
-        let icu = try? pool.withConnection { try $0.query("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'") }
-        self.regexCollation = icu?.isEmpty == false ? "und-x-icu" : "C"
+        // Whether the server has ICU decides how MATCHES runs (PostgreSQLDialect): a server that
+        // cannot say fails the opening, as any other query of it would.
+        let hasICU: Bool
+        do {
+            hasICU = try pool.withConnection { try !$0.query("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'").isEmpty }
+        } catch {
+            pool.close()
+            throw error
+        }
+        self.regexCollation = hasICU ? "und-x-icu" : "C"
     }
 
     deinit { pool.close() }

@@ -1,9 +1,9 @@
-/// The joins a key path needs in SQL over Quarry's table layout, shared by the SQLite and
-/// PostgreSQL compilers (both stores name their tables and columns by ``StoreLayout``):
+/// The joins a key path needs in SQL over Quarry's table layout, for ``SQLQueryCompiler``
+/// (every SQL store names its tables and columns by ``StoreLayout``; `Dialect` quotes them):
 /// one `LEFT JOIN` per distinct to-one path (a missing destination reads as `NULL`), and
 /// correlated subqueries over the elements of a to-many. Table aliases are `t1`, `t2`, … (the
 /// query's root table is `t0`).
-struct SQLKeyPathJoins {
+struct SQLKeyPathJoins<Dialect: SQLDialect> {
     /// The `FROM` and correlation of a subquery over the elements of a to-many relationship.
     struct Subquery {
         /// The tables (`"Item" t3`, or a join table joined to the destination's table).
@@ -22,6 +22,11 @@ struct SQLKeyPathJoins {
     private(set) var joins: [String] = []
     /// The alias each to-one path (`t0.sector.region`) was joined under.
     private var joinAliases: [String: String] = [:]
+
+    /// `name` quoted in the dialect.
+    private func q(_ name: String) -> String { Dialect.identifier(name) }
+    /// The quoted primary-key column.
+    private var pk: String { q("Z_PK") }
 
     init(layout: StoreLayout, model: ManagedObjectModel) {
         self.layout = layout
@@ -48,8 +53,8 @@ struct SQLKeyPathJoins {
                 current = existing
             } else {
                 let next = nextAlias()
-                joins.append("LEFT JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) "
-                             + "ON \(next).\"Z_PK\" = \(current).\(sqlIdentifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
+                joins.append("LEFT JOIN \(q(layout.table(ofEntity: destination.index).name)) \(next) "
+                             + "ON \(next).\(pk) = \(current).\(q(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
                 joinAliases[path] = next
                 current = next
             }
@@ -66,17 +71,17 @@ struct SQLKeyPathJoins {
         let kinds = destination.selfAndDescendantIndices
         let destinationTable = layout.table(ofEntity: destination.index)
         let kindFilter = Set(kinds) == Set(destinationTable.entityIndices) ? "" :
-            " AND \(element).\"Z_ENT\" IN (\(kinds.map(String.init).joined(separator: ", ")))"
+            " AND \(element).\(q("Z_ENT")) IN (\(kinds.map(String.init).joined(separator: ", ")))"
         switch layout.entities[owner.index].toMany[r]! {
         case .foreignKey(let table, let column, _, _, _):
-            return Subquery(from: "\(sqlIdentifier(table)) \(element)",
-                            link: "\(element).\(sqlIdentifier(column)) = \(ownerAlias).\"Z_PK\"" + kindFilter, alias: element)
+            return Subquery(from: "\(q(table)) \(element)",
+                            link: "\(element).\(q(column)) = \(ownerAlias).\(pk)" + kindFilter, alias: element)
         case .joinTable(let index, let reversed, _):
             let join = layout.joinTables[index]
             let j = nextAlias()
             let (near, far) = reversed ? ("Z_DST", "Z_SRC") : ("Z_SRC", "Z_DST")
-            return Subquery(from: "\(sqlIdentifier(join.name)) \(j) JOIN \(sqlIdentifier(destinationTable.name)) \(element) ON \(element).\"Z_PK\" = \(j).\"\(far)\"",
-                            link: "\(j).\"\(near)\" = \(ownerAlias).\"Z_PK\"" + kindFilter, alias: element)
+            return Subquery(from: "\(q(join.name)) \(j) JOIN \(q(destinationTable.name)) \(element) ON \(element).\(pk) = \(j).\(q(far))",
+                            link: "\(j).\(q(near)) = \(ownerAlias).\(pk)" + kindFilter, alias: element)
         }
     }
 
@@ -94,8 +99,8 @@ struct SQLKeyPathJoins {
             guard case .toOne(let r2) = step else { preconditionFailure("a key path crosses one to-many at most") }
             let next = nextAlias()
             let destination = model.destination(of: entity, relationship: r2)
-            sub.from += " JOIN \(sqlIdentifier(layout.table(ofEntity: destination.index).name)) \(next) "
-                + "ON \(next).\"Z_PK\" = \(sub.alias).\(sqlIdentifier(layout.toOneKeyColumn(r2, ofEntity: entity.index)))"
+            sub.from += " JOIN \(q(layout.table(ofEntity: destination.index).name)) \(next) "
+                + "ON \(next).\(pk) = \(sub.alias).\(q(layout.toOneKeyColumn(r2, ofEntity: entity.index)))"
             sub.alias = next
             entity = destination
         }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 
-/// A long `IN` list bound as one JSON array and read with `json_each`: any length compiles to
-/// the same short statement (one parameter), where `x IS a OR x IS b OR …` nests once per item
-/// (SQLite refuses ~1,000: "Expression tree is too large") and binds one parameter per item.
+/// A long `IN` list (``SQLiteDialect/membership(of:in:options:)``) bound as one JSON array and
+/// read with `json_each`: any length compiles to the same short statement (one parameter),
+/// where `x IS a OR x IS b OR …` nests once per item (SQLite refuses ~1,000: "Expression tree
+/// is too large") and binds one parameter per item.
 ///
 /// The semantics stay those of ``PredicateSemantics`` (and of the short form): JSON integers
 /// come back as `INTEGER`, numbers with a fraction or exponent as `REAL`, strings as `TEXT`, so
@@ -11,21 +12,19 @@ import GRDB
 /// list only when the list holds `nil`. Lists with values JSON cannot carry exactly (binary
 /// data, infinities, NaN, text with NUL) keep the short form.
 struct SQLiteInList {
-    /// Lists up to this long keep the short form (readable SQL, index-friendly).
-    static let inlineLimit = 16
-
     /// The JSON array of the non-null items.
     let json: String
     /// Whether the list holds `nil`.
     let hasNull: Bool
 
-    /// The list of bound constants `items`; `nil` when one is not a constant or not exact in JSON.
-    init?(_ items: [SQLiteFragment]) {
+    /// The list of constants `items`, as SQLite stores them (``SQLiteDialect/databaseValue(_:)``);
+    /// `nil` when one is not exact in JSON.
+    init?(_ items: [Value]) {
         var json = "["
         var hasNull = false
         var first = true
         for item in items {
-            guard let value = item.constant else { return nil }
+            let value = SQLiteDialect.databaseValue(item)
             let text: String
             switch value.storage {
             case .null:
@@ -51,18 +50,13 @@ struct SQLiteInList {
     }
 
     /// Whether `left` equals an item (folded by `options` on both sides, as the short form does).
-    func membership(of left: SQLiteFragment, options: ComparisonOptions) -> SQLiteFragment {
-        let flags = options.rawValue
-        let l = options.isEmpty ? "+(\(left.sql))" : "quarry_fold(\(left.sql), \(flags))"
+    func membership(of left: SQLiteDialect.Fragment, options: ComparisonOptions) -> SQLiteDialect.Fragment {
+        let flags = String(options.rawValue)
+        let l: SQLiteDialect.Fragment = options.isEmpty ? "+(\(left))" : "quarry_fold(\(left), \(flags))"
         let item = options.isEmpty ? "value" : "quarry_fold(value, \(flags))"
-        var sql = "COALESCE(\(l) IN (SELECT \(item) FROM json_each(?)), 0)"
-        var arguments = left.arguments
-        arguments += [json]
-        if hasNull {
-            sql = "(\(sql) OR (\(left.sql)) IS NULL)"
-            arguments += left.arguments
-        }
-        return SQLiteFragment(sql: sql, arguments: arguments)
+        let list = SQLiteDialect.Fragment("?", [json])
+        let test: SQLiteDialect.Fragment = "COALESCE(\(l) IN (SELECT \(item) FROM json_each(\(list))), 0)"
+        return hasNull ? "(\(test) OR (\(left)) IS NULL)" : test
     }
 
     /// `s` as a JSON string literal; `nil` when it holds NUL (SQLite text would end there).

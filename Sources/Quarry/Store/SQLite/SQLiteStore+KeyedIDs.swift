@@ -18,28 +18,15 @@ extension SQLiteStore {
             }
             return all
         }
-        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        var compiler = queryCompiler()
         let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
         let table = layout.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
         let idColumns = single == nil ? ["t0.Z_PK", "t0.Z_ENT"] : ["t0.Z_PK"]
-        // A list of IDs goes in as one JSON array (`json_each`), not one parameter per ID: the
-        // statement stays the same for every list, so it is prepared once and cached.
-        var unrestricted = request
-        unrestricted.restrictedTo = nil
-        var select = try compiler.select(unrestricted, columns: idColumns + outputs.map(\.sql))
-        if let ids = request.restrictedTo {
-            if ids.isEmpty { return [] }
-            var json = "["
-            json.reserveCapacity(ids.count * 8)
-            for (i, id) in ids.enumerated() {
-                if i > 0 { json += "," }
-                json += String(id.primaryKey)
-            }
-            json += "]"
-            select.filters.append(SQLiteFragment(sql: "t0.Z_PK IN (SELECT value FROM json_each(?))", arguments: [json]))
-        }
-        let (sql, arguments) = select.sql
+        // A list of IDs goes in as one JSON array (``SQLiteDialect/primaryKey(under:in:)``), so
+        // the statement stays the same for every list: it is prepared once and cached.
+        let (sql, arguments) = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql
+        if let ids = request.restrictedTo, ids.isEmpty { return [] }
         let first = Int32(idColumns.count)
         return try read { db in
             let statement = try db.cachedStatement(sql: sql)

@@ -12,7 +12,7 @@ extension SQLiteStore {
             for row in try keyedIDs(for: request, keyPaths: keyPaths) { try body(ValuesKeyedRow(id: row.id, keys: row.keys)) }
             return
         }
-        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        var compiler = queryCompiler()
         let outputs = try keyPaths.map { try compiler.outputColumn($0, entity: request.entity) }
         let table = layout.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? Int32(table.entityIndices[0]) : nil
@@ -44,6 +44,7 @@ extension SQLiteStore {
     static func withScanCache<T>(_ db: Database, _ body: () throws -> T) throws -> T {
         let saved = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -\(scanCacheKiB)")
+        // Best-effort: a setting not put back leaves the connection a smaller cache, never wrong rows.
         defer { try? db.execute(sql: "PRAGMA cache_size = \(saved)") }
         return try body()
     }

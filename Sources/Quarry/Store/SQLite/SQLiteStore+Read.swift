@@ -3,6 +3,11 @@ import GRDB
 extension SQLiteStore {
     var rowReader: SQLiteRowReader { SQLiteRowReader(layout: layout, statements: statements, model: model) }
 
+    /// A compiler of queries into this store's SQL.
+    func queryCompiler() -> SQLQueryCompiler<SQLiteDialect> {
+        SQLQueryCompiler(dialect: SQLiteDialect(), layout: layout, model: model)
+    }
+
     /// The committed state of each of `ids` that still exists, read in batches of 500 keys per
     /// root table in one read transaction.
     public func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] {
@@ -56,7 +61,7 @@ extension SQLiteStore {
     /// keys, by primary key).
     /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing runs).
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
-        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
+        var compiler = queryCompiler()
         // A table of one entity needs no Z_ENT column: the index on the sort key then covers
         // the whole query (keys come straight from the index, no row lookups).
         let table = layout.table(ofEntity: request.entity.index)
@@ -79,8 +84,8 @@ extension SQLiteStore {
 
     /// How many objects `request` selects, counted in SQL.
     public func count(for request: StoreQuery) throws -> Int {
-        var compiler = SQLiteQueryCompiler(layout: layout, model: model)
-        let (sql, arguments) = try compiler.select(request).countSQL
+        var compiler = queryCompiler()
+        let (sql, arguments) = try compiler.select(request, columns: ["1"]).countSQL
         return try read { try Int.fetchOne($0, sql: sql, arguments: arguments) ?? 0 }
     }
 
