@@ -49,7 +49,13 @@ extension PersistentStack {
     ///   when the folder holds only compiled models; ``ModelError/modelNotFound(folder:tried:)``
     ///   when it holds none; the loader's ``ModelError`` for a bad file.
     public static func mergedModel(in folder: URL) throws -> ManagedObjectModel {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        } catch {
+            // A folder that cannot be listed (absent, not a folder, unreadable) holds no model.
+            throw ModelError.modelNotFound(folder: folder.path, tried: modelFileExtensions.map { "*.\($0)" })
+        }
         var entities: [EntityDefinition] = []
         var warnings: [ModelWarning] = []
         var definedIn: [String: String] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 extension PersistentStack {
     /// Posted to `NotificationCenter.default` on the main queue, with the stack as `object` and a
@@ -10,7 +9,9 @@ extension PersistentStack {
     /// refresh, nothing else is loaded, fetched-results controllers report row changes. A write
     /// that recorded none (a program that bypassed Quarry) or history pruned behind the stack
     /// makes the main context refresh what it holds and its controllers re-fetch and report the
-    /// difference; the change then says ``RemoteChange/isExternal``.
+    /// difference; the change then says ``RemoteChange/isExternal``. A read on the remote path
+    /// that fails is posted too, as a change whose ``RemoteChange/error`` says what failed
+    /// (see ``lastRemoteError``).
     ///
     /// ```swift
     /// stack.addRemoteChangeObserver { change in
@@ -25,40 +26,42 @@ extension PersistentStack {
     /// ``Options/watchesRemoteChanges``): an SQLite store Quarry made, or a PostgreSQL store.
     public var watchesRemoteChanges: Bool { state.withLock { $0.remoteWatch != nil } }
 
-    /// Calls `block` on the main queue after each remote change was merged into the main context.
+    /// Calls `block` on the main queue after each remote change was merged into the main
+    /// context, and for each failure to follow one (a change whose ``RemoteChange/error`` is set).
     @discardableResult
     public func addRemoteChangeObserver(_ block: @escaping @Sendable (RemoteChange) -> Void) -> ObservationToken {
         let id = remoteObservers.withLock { o in let id = (o.keys.max() ?? 0) + 1; o[id] = block; return id }
         return ObservationToken { [weak self] in self?.remoteObservers.withLock { _ = $0.removeValue(forKey: id) } }
     }
 
-    /// Starts the store watcher when the options ask for it and the store is an SQLite store
-    /// Quarry made, or the PostgreSQL listener for a PostgreSQL store.
+    /// The last failure on the remote path (a history read, a check for commits, the
+    /// PostgreSQL listener's reconnection, the objects a commit changed), as its
+    /// ``RemoteChange/error`` told the observers; `nil` while none happened, and again once a
+    /// later read of another connection's commit succeeds.
+    ///
+    /// Set on the main queue, just before the observers of the failure are called; readable
+    /// from any thread.
+    ///
+    /// ```swift
+    /// if let error = stack.lastRemoteError { status = "not following other writers: \(error)" }
+    /// ```
+    public var lastRemoteError: RemoteChangeError? { state.withLock { $0.lastRemoteError } }
+
+    /// Starts following other connections' commits when the options ask for it and the back
+    /// end has a change feed (an SQLite store Quarry made, a PostgreSQL store).
     func startWatchingRemoteChanges() throws {
-        let (options, store) = state.withLock { ($0.options, $0.mainCoordinator.store) }
-        guard options.watchesRemoteChanges, options.foreignDatabase == nil else { return }
+        let (options, backEnd) = state.withLock { ($0.options, $0.backEnd) }
+        guard options.watchesRemoteChanges else { return }
         let origin = historyOrigin ?? UUID()
-        let watch: RemoteChangeWatch
-        switch options.storeType {
-        case .sqlite:
-            guard let url = store.url, (store as? SQLiteStore)?.readsFileAsOpened != true else { return }
-            watch = try RemoteChangeWatch(storeURL: url, store: store, origin: origin) { [weak self] commit, watch in
-                self?.deliver(commit, storeURL: url, watch: watch)
-            }
-        case .postgreSQL:
-            #if PostgreSQL
-            guard let postgreSQL = store as? PostgreSQLStore else { return }
-            // The URL without its password: a RemoteChange is shown to users.
-            let shown = URL(string: postgreSQL.storeURL.description) ?? URL(fileURLWithPath: "/")
-            watch = try RemoteChangeWatch(postgreSQL: postgreSQL, origin: origin) { [weak self] commit, watch in
-                self?.deliver(commit, storeURL: shown, watch: watch)
-            }
-            #else
-            return
-            #endif
-        case .json, .inMemory:
-            return
+        // The URL a change names (a PostgreSQL URL without its password: a RemoteChange is shown to users).
+        let storeURL = backEnd.main.url ?? URL(fileURLWithPath: "/")
+        let watch = RemoteChangeWatch()
+        let feed = try backEnd.changeFeed(origin: origin) { [weak self, weak watch] commit in
+            guard let self, let watch else { return }
+            self.deliver(commit, storeURL: storeURL, watch: watch)
         }
+        guard let feed else { return }
+        watch.start(feed)
         state.withLock { $0.remoteWatch = watch }
     }
 
@@ -67,21 +70,32 @@ extension PersistentStack {
         state.withLock { s in defer { s.remoteWatch = nil }; return s.remoteWatch }?.cancel()
     }
 
-    /// Merges `commit` into the main context on the main queue and announces it.
+    /// Merges `commit` into the main context on the main queue and announces it; a failure is
+    /// kept as ``lastRemoteError`` and announced too, also while merging is paused.
     private func deliver(_ commit: RemoteCommit, storeURL: URL, watch: RemoteChangeWatch) {
         let main = mainContext
         main.perform { [weak self] in
-            // While merging is paused the browser re-fetches on resume: nothing is lost. A watch
-            // cancelled since (the store torn down) delivers nothing more.
-            guard let self, self.mergesIncomingSavedObjects, !watch.isCancelled else { return }
+            // A watch cancelled since (the store torn down) delivers nothing more.
+            guard let self, !watch.isCancelled else { return }
+            // While merging is paused the browser re-fetches on resume: nothing is lost.
+            let merges = self.mergesIncomingSavedObjects
             let change: RemoteChange
             switch commit {
             case .merge(let changes, let tokens):
+                guard merges else { return }
                 main.merge(fromDidSave: changes)
                 change = RemoteChange(storeURL: storeURL, tokens: tokens, isExternal: false)
             case .external:
+                guard merges else { return }
                 main.mergeExternalStoreChange()
                 change = RemoteChange(storeURL: storeURL, tokens: nil, isExternal: true)
+            case .failed(let error, let refetch):
+                if refetch && merges { main.mergeExternalStoreChange() }
+                self.state.withLock { $0.lastRemoteError = error }
+                change = RemoteChange(storeURL: storeURL, tokens: nil, isExternal: refetch && merges, error: error)
+            case .recovered:
+                self.state.withLock { $0.lastRemoteError = nil }
+                return
             case .ownOnly, .none:
                 return
             }
@@ -95,61 +109,4 @@ extension PersistentStack {
 extension Notification {
     /// The ``RemoteChange`` of a ``PersistentStack/remoteChangeNotification``.
     public var remoteChange: RemoteChange? { userInfo?[PersistentStack.remoteChangeUserInfoKey] as? RemoteChange }
-}
-
-/// A stack's store watcher (SQLite) or listener (PostgreSQL) and history reader: commits by
-/// other connections become ``RemoteCommit``s, handed to `deliver` on the watcher's queue, in
-/// commit order, with the watch itself (so a delivery can tell that it was cancelled since).
-final class RemoteChangeWatch: Sendable {
-    private let stop = Mutex<(@Sendable () -> Void)?>(nil)
-    private let cancelled = Mutex(false)
-    #if PostgreSQL
-    private let listener = Mutex<PostgreSQLListener?>(nil)
-    /// The listener of a PostgreSQL store's watch (`nil` for SQLite).
-    var postgreSQLListener: PostgreSQLListener? { listener.withLock { $0 } }
-    #endif
-
-    init(storeURL: URL, store: PersistentStore, origin: UUID,
-         deliver: @escaping @Sendable (RemoteCommit, RemoteChangeWatch) -> Void) throws {
-        let reader = try RemoteHistoryReader(store: store, origin: origin)
-        let watcher = try StoreWatcher(storeURL: storeURL, onCommit: { [weak self] logWritten, outsideWrite in
-            guard let self else { return }
-            // A history read that fails (the file replaced under us) is answered by re-fetching.
-            let commit = (try? reader.nextCommit(logWritten: logWritten, outsideWrite: outsideWrite)) ?? .external
-            if case .none = commit { return }
-            deliver(commit, self)
-        }, onQuiet: { [weak self] in
-            guard let self else { return }
-            if case .external = reader.settle() { deliver(.external, self) }
-        })
-        stop.withLock { $0 = { watcher.cancel() } }
-    }
-
-    #if PostgreSQL
-    /// Listens to `store`'s notification channel (see ``PostgreSQLListener``): each burst of
-    /// notifications reads the history after the reader's token; a failed read is retried
-    /// (the token has not moved, so nothing is skipped).
-    init(postgreSQL store: PostgreSQLStore, origin: UUID,
-         deliver: @escaping @Sendable (RemoteCommit, RemoteChangeWatch) -> Void) throws {
-        let reader = try RemoteHistoryReader(store: store, origin: origin)
-        let listener = try PostgreSQLListener(url: store.storeURL, channel: store.notificationChannel) { [weak self] in
-            guard let self else { return }
-            let commit = try reader.nextCommit()
-            if case .none = commit { return }
-            deliver(commit, self)
-        }
-        self.listener.withLock { $0 = listener }
-        stop.withLock { $0 = { listener.cancel() } }
-    }
-    #endif
-
-    /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { cancelled.withLock { $0 } }
-
-    /// Stops watching: nothing is delivered after this returns (a delivery already on the main
-    /// queue's way checks ``isCancelled``).
-    func cancel() {
-        cancelled.withLock { $0 = true }
-        stop.withLock { $0 }?()
-    }
 }

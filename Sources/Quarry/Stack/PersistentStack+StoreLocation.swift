@@ -31,11 +31,6 @@ extension PersistentStack {
         let launched = arguments.first.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0).lastPathComponent } ?? ""
         return launched.isEmpty || launched == "/" ? "quarry" : launched
     }
-
-    /// Deletes an SQLite store's files: the store, its `-wal` and its `-shm` (those absent are skipped).
-    static func removeSQLiteStoreFiles(at url: URL) {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-    }
 }
 
 extension PersistentStack.Options {
@@ -51,5 +46,23 @@ extension PersistentStack.Options {
         var options = self
         if options.chosenStoreName == nil { options.chosenStoreName = model }
         return options
+    }
+
+    /// Where the store file or folder these options name lives, ready for a back end to open:
+    /// its folder made, and the seed copied in when nothing is there yet (a first run).
+    /// - Throws: the file system's error when the folder cannot be made or the seed copied.
+    func preparedStoreLocation() throws -> URL {
+        let url = resolvedStoreURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try copySeed(to: url)
+        return url
+    }
+
+    /// Copies ``seedStoreURL`` to `url` when set and nothing is there (a first run, or a store
+    /// just deleted for ``PersistentStack/ModelMismatchDecision/replace``).
+    func copySeed(to url: URL) throws {
+        if let seed = seedStoreURL, !FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.copyItem(at: seed, to: url)
+        }
     }
 }

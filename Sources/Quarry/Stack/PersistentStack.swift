@@ -109,6 +109,8 @@ public final class PersistentStack: @unchecked Sendable {
     }
 
     struct State {
+        /// The back end that opened the stores: the stack's one way to its store type.
+        var backEnd: any StoreBackEnd
         var mainCoordinator: StoreCoordinator
         var writerCoordinator: StoreCoordinator
         var mainContext: ObjectContext
@@ -117,6 +119,8 @@ public final class PersistentStack: @unchecked Sendable {
         var mergeCount = 0
         /// Watches the store for other processes' commits (see `PersistentStack+RemoteChanges`).
         var remoteWatch: RemoteChangeWatch?
+        /// The last failure on the remote path, until a later read succeeds (``lastRemoteError``).
+        var lastRemoteError: RemoteChangeError?
     }
 
     /// The model.
@@ -135,9 +139,10 @@ public final class PersistentStack: @unchecked Sendable {
         self.model = model
         var options = options
         options.storeType = options.storeType.resolved(for: options.storeURL)
-        let (main, writer) = try Self.openCoordinators(model: model, options: options)
+        let backEnd = try options.openBackEnd(model: model)
+        let (main, writer) = Self.coordinators(of: backEnd)
         let context = Self.makeMainContext(main, options: options)
-        self.state = Mutex(State(mainCoordinator: main, writerCoordinator: writer, mainContext: context, options: options))
+        self.state = Mutex(State(backEnd: backEnd, mainCoordinator: main, writerCoordinator: writer, mainContext: context, options: options))
         observeCommits(of: writer)
         try startWatchingRemoteChanges()
     }
@@ -240,43 +245,10 @@ public final class PersistentStack: @unchecked Sendable {
 
     // MARK: Set-up
 
-    /// The main and writer coordinators. SQLite gives each its own connections; the in-memory
-    /// and JSON stores hold their state in one instance, which both coordinators share (two
-    /// JSON store instances on one folder would each save over the other's state).
-    private static func openCoordinators(model: ManagedObjectModel, options: Options) throws -> (StoreCoordinator, StoreCoordinator) {
-        if options.storeType == .inMemory {
-            let memory = InMemoryStore(model: model)
-            return (StoreCoordinator(store: memory, name: "main"), StoreCoordinator(store: memory, name: "writer"))
-        }
-        if options.storeType == .postgreSQL {
-            return try openPostgreSQLCoordinators(model: model, options: options)
-        }
-        if let database = options.foreignDatabase {
-            precondition(database.model == model, "a foreign database opens with the model it recovered")
-            let writer = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "writer")
-            let main = StoreCoordinator(store: try SQLiteStore(foreign: database, busyTimeout: options.busyTimeout), name: "main")
-            return (main, writer)
-        }
-        let url = options.resolvedStoreURL()
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try copySeed(options, to: url)
-        if options.storeType == .json {
-            let store = try openJSONStore(url: url, model: model, options: options)
-            return (StoreCoordinator(store: store, name: "main"), StoreCoordinator(store: store, name: "writer"))
-        }
-        var sqliteOptions = SQLiteStore.Options()
-        sqliteOptions.busyTimeout = options.busyTimeout
-        sqliteOptions.readOnly = options.readOnly
-        sqliteOptions.migratesAutomatically = options.automaticLightweightMigration
-        sqliteOptions.modelVersions = options.modelVersions
-        sqliteOptions.migrationProgress = options.migrationProgress
-        sqliteOptions.recordsHistory = options.recordsPersistentHistory
-        sqliteOptions.historyOrigin = options.historyOrigin ?? UUID()
-        // The writer's store opens first: it asks `onModelMismatch`, so the main one finds the
-        // store as decided.
-        let writer = StoreCoordinator(store: try openSQLiteStore(url: url, model: model, sqliteOptions: sqliteOptions, options: options), name: "writer")
-        let main = StoreCoordinator(store: try SQLiteStore(url: url, model: model, options: sqliteOptions), name: "main")
-        return (main, writer)
+    /// The main and writer coordinators on `backEnd`'s stores (one instance for both, for the
+    /// in-memory and JSON back ends).
+    private static func coordinators(of backEnd: any StoreBackEnd) -> (StoreCoordinator, StoreCoordinator) {
+        (StoreCoordinator(store: backEnd.main, name: "main"), StoreCoordinator(store: backEnd.writer, name: "writer"))
     }
 
     private static func makeMainContext(_ coordinator: StoreCoordinator, options: Options) -> ObjectContext {
@@ -286,34 +258,26 @@ public final class PersistentStack: @unchecked Sendable {
         return context
     }
 
-    /// Deletes the store files (a PostgreSQL store: drops its schema) and sets everything up again: new coordinators and a new main
-    /// context (contexts handed out before are detached from the new store).
+    /// Deletes the store (its files or folder; a PostgreSQL store: drops its schema) and sets
+    /// everything up again: new coordinators and a new main context (contexts handed out before
+    /// are detached from the new store).
+    /// - Throws: ``StoreError/readOnly(path:)`` for a database Quarry did not make (never
+    ///   deleted); the back end's error when the store cannot be deleted or opened again.
     public func destroyAndSetUp() throws {
-        let options = state.withLock { $0.options }
+        let (options, old) = state.withLock { ($0.options, $0.backEnd) }
         // A database Quarry did not make is never deleted (nor written).
         if let database = options.foreignDatabase { throw StoreError.readOnly(path: database.path) }
         stopWatchingRemoteChanges()
-        let url = options.resolvedStoreURL()
-        switch options.storeType {
-        case .inMemory:
-            break
-        case .postgreSQL:
-            try destroyPostgreSQLStore(options: options)
-        case .sqlite:
-            Self.removeSQLiteStoreFiles(at: url)
-        case .json:
-            // Only a JSON store folder is removed: a folder of anything else is left alone (and
-            // the open below refuses it).
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent(JSONStoreFolder.metadataName).path) {
-                try FileManager.default.removeItem(at: url)
-            }
-        }
-        let (main, writer) = try Self.openCoordinators(model: model, options: options)
+        try old.destroy()
+        let backEnd = try options.openBackEnd(model: model)
+        let (main, writer) = Self.coordinators(of: backEnd)
         let context = Self.makeMainContext(main, options: options)
         state.withLock { s in
+            s.backEnd = backEnd
             s.mainCoordinator = main
             s.writerCoordinator = writer
             s.mainContext = context
+            s.lastRemoteError = nil
         }
         observeCommits(of: writer)
         try startWatchingRemoteChanges()

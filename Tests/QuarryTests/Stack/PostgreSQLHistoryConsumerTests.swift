@@ -16,25 +16,25 @@ struct PostgreSQLHistoryConsumerTests {
         let model = TestModels.tickers()
         do {
             let stack = try PersistentStack(model: model, storeURL: url)
-            #expect(stack.lastMergedHistoryToken(consumer: "exporter") == nil)
+            #expect(try stack.lastMergedHistoryToken(consumer: "exporter") == nil)
             try stack.setLastMergedHistoryToken(HistoryToken(42), consumer: "exporter")
             try stack.setLastMergedHistoryToken(HistoryToken(7), consumer: "browser")
             try stack.setLastMergedHistoryToken(HistoryToken(8), consumer: "browser")
         }
         let second = try PersistentStack(model: model, storeURL: url)
-        #expect(second.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
-        #expect(second.lastMergedHistoryToken(consumer: "browser") == HistoryToken(8))
+        #expect(try second.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
+        #expect(try second.lastMergedHistoryToken(consumer: "browser") == HistoryToken(8))
         try second.setLastMergedHistoryToken(nil, consumer: "browser")
-        #expect(second.lastMergedHistoryToken(consumer: "browser") == nil)
+        #expect(try second.lastMergedHistoryToken(consumer: "browser") == nil)
         #expect(try PersistentStack(model: model, storeURL: url).lastMergedHistoryToken(consumer: "browser") == nil)
 
         var options = PersistentStack.Options()
         options.storeURL = url
         options.readOnly = true
         let readOnly = try PersistentStack(model: model, options: options)
-        #expect(readOnly.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
+        #expect(try readOnly.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
         try readOnly.setLastMergedHistoryToken(HistoryToken(9), consumer: "viewer")
-        #expect(readOnly.lastMergedHistoryToken(consumer: "viewer") == HistoryToken(9))
+        #expect(try readOnly.lastMergedHistoryToken(consumer: "viewer") == HistoryToken(9))
         #expect(try PersistentStack(model: model, storeURL: url).lastMergedHistoryToken(consumer: "viewer") == nil)
     }
 }

@@ -31,12 +31,12 @@ struct StoreNameTests {
     func storeNameEndToEnd() throws {
         let name = "quarry-test-\(UUID().uuidString)"
         let expected = PersistentStack.defaultStoreURL(name: name)
-        defer { PersistentStack.removeSQLiteStoreFiles(at: expected) }
+        defer { try? SQLiteStore.removeFiles(at: expected) }
         var options = PersistentStack.Options()
         options.storeName = name
         let stack = try PersistentStack(model: TestModels.tickers(), options: options)
         // Wherever a regression put it, the store does not outlive the test.
-        defer { stack.storeURL.map(PersistentStack.removeSQLiteStoreFiles(at:)) }
+        defer { if let url = stack.storeURL { try? SQLiteStore.removeFiles(at: url) } }
         #expect(stack.storeURL == expected)
         #expect(FileManager.default.fileExists(atPath: expected.path))
     }
@@ -69,10 +69,10 @@ struct StoreNameTests {
         let model = "quarry-test-\(UUID().uuidString)"
         try folder.json(model, entity: "Item")
         let expected = PersistentStack.defaultStoreURL(name: model)
-        defer { PersistentStack.removeSQLiteStoreFiles(at: expected) }
+        defer { try? SQLiteStore.removeFiles(at: expected) }
         var options = PersistentStack.Options()
         let stack = try PersistentStack(modelNamed: model, in: folder.url, options: options)
-        defer { stack.storeURL.map(PersistentStack.removeSQLiteStoreFiles(at:)) }
+        defer { if let url = stack.storeURL { try? SQLiteStore.removeFiles(at: url) } }
         #expect(stack.storeURL == expected)
         // An explicit store URL wins over the model's name.
         options.storeURL = folder.url.appendingPathComponent("explicit.sqlite")

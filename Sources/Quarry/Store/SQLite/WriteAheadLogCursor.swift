@@ -15,7 +15,7 @@ import Foundation
 /// they have, or the log was restarted twice or truncated, what was overwritten is unknown:
 /// ``Findings/lostTrack``.
 ///
-/// Not thread-safe: its owner (``StoreWatcher``) calls it on one serial queue.
+/// Not thread-safe: its owner (``SQLiteStoreWatcher``) calls it on one serial queue.
 struct WriteAheadLogCursor {
     /// What one call found.
     struct Findings: Equatable, Sendable {

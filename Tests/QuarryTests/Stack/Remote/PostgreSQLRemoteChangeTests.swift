@@ -39,7 +39,8 @@ struct PostgreSQLRemoteChangeTests {
 
     /// The connection events of `stack`'s listener, from now on.
     static func connectionEvents(of stack: PersistentStack) throws -> AsyncStream<PostgreSQLListener.ConnectionEvent> {
-        let listener = try #require(stack.state.withLock { $0.remoteWatch }?.postgreSQLListener)
+        let feed = try #require(stack.state.withLock { $0.remoteWatch }?.changeFeed as? PostgreSQLChangeFeed)
+        let listener = feed.listener
         let (stream, continuation) = AsyncStream<PostgreSQLListener.ConnectionEvent>.makeStream()
         listener.connectionEvents.withLock { $0 = { continuation.yield($0) } }
         return stream

@@ -80,20 +80,20 @@ struct HistoryUpgradeTests {
     func consumerTokens() throws {
         do {
             let stack = try fixture.stack()
-            #expect(stack.lastMergedHistoryToken(consumer: "exporter") == nil)
+            #expect(try stack.lastMergedHistoryToken(consumer: "exporter") == nil)
             try stack.setLastMergedHistoryToken(HistoryToken(42), consumer: "exporter")
             try stack.setLastMergedHistoryToken(HistoryToken(7), consumer: "browser")
         }
         let reopened = try fixture.stack()
-        #expect(reopened.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
-        #expect(reopened.lastMergedHistoryToken(consumer: "browser") == HistoryToken(7))
+        #expect(try reopened.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
+        #expect(try reopened.lastMergedHistoryToken(consumer: "browser") == HistoryToken(7))
         try reopened.setLastMergedHistoryToken(nil, consumer: "browser")
-        #expect(reopened.lastMergedHistoryToken(consumer: "browser") == nil)
+        #expect(try reopened.lastMergedHistoryToken(consumer: "browser") == nil)
 
         let readOnly = try fixture.stack(readOnly: true)
-        #expect(readOnly.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
+        #expect(try readOnly.lastMergedHistoryToken(consumer: "exporter") == HistoryToken(42))
         try readOnly.setLastMergedHistoryToken(HistoryToken(9), consumer: "viewer")
-        #expect(readOnly.lastMergedHistoryToken(consumer: "viewer") == HistoryToken(9))
+        #expect(try readOnly.lastMergedHistoryToken(consumer: "viewer") == HistoryToken(9))
         let store = try #require(reopened.writerCoordinator.store as? SQLiteStore)
         #expect(try store.historyConsumerToken("viewer") == nil)
     }

@@ -19,7 +19,9 @@ import Synchronization
 /// fail, and back to 0.1 s after one succeeds; once listening again it runs `onNotify` to catch
 /// up with whatever was committed meanwhile (the reader resumes from its token, or re-fetches
 /// when the history it needed was pruned). An `onNotify` that throws (a read that lost its
-/// connection) is retried the same way.
+/// connection) is retried the same way. Each reconnection attempt that fails is told to
+/// `onReconnectFailure` (on the queue) with its error, so the failure is seen while the
+/// listener keeps trying.
 final class PostgreSQLListener: @unchecked Sendable {
     // `connection`, `listenContext`, `retryDelay` and `generation` are confined to `queue`
     // ("Quarry.PostgreSQLListener <url>"); `cancelled` and `scheduled` are Mutexes.
@@ -29,6 +31,7 @@ final class PostgreSQLListener: @unchecked Sendable {
     private let pool: PostgreSQLConnectionPool
     private let channel: String
     private let onNotify: @Sendable () throws -> Void
+    private let onReconnectFailure: @Sendable (any Error) -> Void
     private let onQueue = DispatchSpecificKey<Bool>()
     private let cancelled = Mutex(false)
     /// Whether a run of `onNotify` is scheduled and has not started: later notifications join it.
@@ -60,10 +63,12 @@ final class PostgreSQLListener: @unchecked Sendable {
     /// (a commit after that is always noticed), with one run of `onNotify` scheduled to catch
     /// up with commits made between the caller's reader starting and `LISTEN`.
     /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` when the first connection fails.
-    init(url: PostgreSQLStoreURL, channel: String, onNotify: @escaping @Sendable () throws -> Void) throws {
+    init(url: PostgreSQLStoreURL, channel: String, onNotify: @escaping @Sendable () throws -> Void,
+         onReconnectFailure: @escaping @Sendable (any Error) -> Void = { _ in }) throws {
         self.pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         self.channel = channel
         self.onNotify = onNotify
+        self.onReconnectFailure = onReconnectFailure
         self.queue = DispatchQueue(label: "Quarry.PostgreSQLListener \(url)")
         queue.setSpecific(key: onQueue, value: true)
         // The pool's check connection is not needed: the listener makes its own.
@@ -157,6 +162,7 @@ final class PostgreSQLListener: @unchecked Sendable {
         do {
             try listen()
         } catch {
+            onReconnectFailure(error)
             retry { $0.reconnect() }
             return
         }

@@ -31,9 +31,10 @@ import Glibc
 /// a change that history does not explain counts as an outside write only after such a write.
 /// `onQuiet` runs once the re-checks after a batch found nothing more: a writer that restarts
 /// the `-wal` changes `data_version` when it starts writing, before its commit, so only a
-/// change history still does not explain by then is an outside write.
+/// change history still does not explain by then is an outside write. `onCheckFailure` runs
+/// (on the same queue) for each `data_version` read that fails; the read counts as "no change".
 /// The watcher stops on ``cancel()`` or when released.
-final class StoreWatcher: @unchecked Sendable {
+final class SQLiteStoreWatcher: @unchecked Sendable {
     // Every mutable property but `cancelled` (a Mutex) is confined to `queue`
     // ("Quarry.StoreWatcher <file>"); `init` sets them before the read source can run.
 
@@ -54,6 +55,7 @@ final class StoreWatcher: @unchecked Sendable {
     /// Whether the cursor found a write history does not describe since the last `onCommit`.
     private var outsideWrite = false
     private let onQuiet: @Sendable () -> Void
+    private let onCheckFailure: @Sendable (any Error) -> Void
     /// Whether the `-wal` or `-journal` was written since the last `onCommit`.
     private var logWritten = false
     private var dataVersion: Int64
@@ -81,10 +83,11 @@ final class StoreWatcher: @unchecked Sendable {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the folder cannot be watched or
     ///   the store cannot be opened for reading.
     init(storeURL: URL, onCommit: @escaping @Sendable (_ logWritten: Bool, _ outsideWrite: Bool) -> Void,
-         onQuiet: @escaping @Sendable () -> Void = {}) throws {
+         onQuiet: @escaping @Sendable () -> Void = {}, onCheckFailure: @escaping @Sendable (any Error) -> Void) throws {
         self.storeURL = storeURL
         self.onCommit = onCommit
         self.onQuiet = onQuiet
+        self.onCheckFailure = onCheckFailure
         let file = storeURL.lastPathComponent
         self.logNames = [file + "-wal", file + "-journal"]
         self.names = logNames.union([file])
@@ -169,7 +172,13 @@ final class StoreWatcher: @unchecked Sendable {
     /// starts the delays over; they end after a few reads that found none.
     private func check(recheckIndex: Int) {
         guard !isCancelled else { return }
-        let now = (try? Self.readDataVersion(connection)) ?? dataVersion
+        let now: Int64
+        do {
+            now = try Self.readDataVersion(connection)
+        } catch {
+            onCheckFailure(error)
+            now = dataVersion
+        }
         // Read after `data_version`: a transaction the cursor finds may not be published yet,
         // so it is reported with this change or, if none, the next one.
         if cursor.advance().mayHaveOutsideWrites { outsideWrite = true }

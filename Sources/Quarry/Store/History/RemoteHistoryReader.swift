@@ -1,29 +1,20 @@
 import Foundation
 
-/// What a commit noticed by a ``StoreWatcher`` means for a stack.
-enum RemoteCommit: Sendable {
-    /// Other writers' history transactions `tokens`, as one did-save change set.
-    case merge(SaveChanges, tokens: ClosedRange<HistoryToken>)
-    /// The store changed in a way history does not describe (a writer that bypassed Quarry,
-    /// history pruned behind the reader, or a store that records no history): re-fetch.
-    case external
-    /// Only this stack's own transactions: already merged in process.
-    case ownOnly
-    /// Nothing to merge yet (`data_version` moved for a checkpoint, or for a writer that
-    /// restarted the `-wal` and has not committed yet).
-    case none
-}
-
 /// Reads a store's history after the last transaction a stack merged, and keeps that token.
 ///
-/// Not thread-safe by itself: its owner calls it on one serial queue (the stack's
-/// ``StoreWatcher`` or `PostgreSQLListener` queue), so each transaction is read once, in order, and the token only
-/// moves forward: never missed, never applied twice.
+/// Not thread-safe by itself: its owner calls it on one serial queue (the change feed's: the
+/// SQLite store watcher's or the PostgreSQL listener's), so each transaction is read once, in
+/// order, and the token only moves forward: never missed, never applied twice.
 final class RemoteHistoryReader: @unchecked Sendable {
-    // `lastToken` and `unexplained` are confined to the owning stack's `StoreWatcher` queue
-    // ("Quarry.StoreWatcher <file>") or `PostgreSQLListener` queue ("Quarry.PostgreSQLListener <url>").
+    // `lastToken`, `unexplained` and `externalOwed` are confined to the owning change feed's
+    // queue ("Quarry.StoreWatcher <file>" or "Quarry.PostgreSQLListener <url>").
     /// The store read (the stack's main coordinator's).
     let store: PersistentStore
+    /// `store`'s history, `nil` when it records none: found once, when the reader is made
+    /// (whether a store records history is fixed when it is opened).
+    private let history: (any PersistentHistoryStore)?
+    /// How failures name the store: its path, or its URL (a PostgreSQL URL has no password).
+    let storeName: String
     /// The stack's history origin: its transactions are skipped.
     let origin: UUID
     /// The newest transaction read (`nil`: none was in the store when it was opened).
@@ -41,9 +32,10 @@ final class RemoteHistoryReader: @unchecked Sendable {
     init(store: PersistentStore, origin: UUID) throws {
         self.store = store
         self.origin = origin
-        if let history = store as? PersistentHistoryStore, history.recordsHistory {
-            lastToken = try history.currentHistoryToken()
-        }
+        self.storeName = store.url.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "the in-memory store"
+        let history = (store as? any PersistentHistoryStore).flatMap { $0.recordsHistory ? $0 : nil }
+        self.history = history
+        lastToken = try history?.currentHistoryToken()
     }
 
     /// What the commit(s) since the last call changed. `logWritten`: whether the store's `-wal`
@@ -54,20 +46,23 @@ final class RemoteHistoryReader: @unchecked Sendable {
     /// ``WriteAheadLogCursor``): whatever history says, what it changed is unknown, so the
     /// answer is ``RemoteCommit/external`` (history read meanwhile is covered by the re-fetch),
     /// and so is the next one's.
-    func nextCommit(logWritten: Bool = true, outsideWrite: Bool = false) throws -> RemoteCommit {
-        guard let history = store as? PersistentHistoryStore, history.recordsHistory else { return logWritten ? .external : .none }
+    /// - Throws: ``RemoteChangeError/historyUnreadable(store:reason:)`` when the history cannot
+    ///   be read, ``RemoteChangeError/objectsUnreadable(store:reason:)`` when the objects it
+    ///   names cannot; the token has not moved then, so a later call reads the same transactions.
+    func nextCommit(logWritten: Bool = true, outsideWrite: Bool = false) throws(RemoteChangeError) -> RemoteCommit {
+        guard let history else { return logWritten ? .external : .none }
         if outsideWrite { externalOwed = 2 }
         if externalOwed > 0 {
             externalOwed -= 1
             unexplained = false
-            lastToken = try history.currentHistoryToken()
+            lastToken = try readingHistory { try history.currentHistoryToken() }
             return .external
         }
-        let found = try history.history(after: lastToken, limit: nil)
+        let found = try readingHistory { try history.history(after: lastToken, limit: nil) }
         if found.isExpired {
             unexplained = false
             // Pruned behind us: what was missed is unknown. Start again from now.
-            lastToken = try history.currentHistoryToken()
+            lastToken = try readingHistory { try history.currentHistoryToken() }
             return .external
         }
         guard let newest = found.transactions.last else {
@@ -78,8 +73,22 @@ final class RemoteHistoryReader: @unchecked Sendable {
         lastToken = newest.token
         let others = found.transactions.filter { $0.origin != origin }
         guard let first = others.first, let last = others.last else { return .ownOnly }
-        let changes = try HistoryChangeSet(others).saveChanges(reading: store)
+        let changes: SaveChanges
+        do {
+            changes = try HistoryChangeSet(others).saveChanges(reading: store)
+        } catch {
+            throw RemoteChangeError.objectsUnreadable(store: storeName, reason: "\(error)")
+        }
         return .merge(changes, tokens: first.token...last.token)
+    }
+
+    /// `read`'s value; its failure as ``RemoteChangeError/historyUnreadable(store:reason:)``.
+    private func readingHistory<T>(_ read: () throws -> T) throws(RemoteChangeError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw RemoteChangeError.historyUnreadable(store: storeName, reason: "\(error)")
+        }
     }
 
     /// Called when the watcher found no further change: a change no history explained is an
