@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this):
-#   1. system packages;  2. build and every test target, with a throwaway PostgreSQL server
+#   1. system packages, the source checks (scripts/source-checks.sh);  2. build and every test target, with a throwaway PostgreSQL server
 #      (scripts/postgres.sh) for the PostgreSQL store's tests;  3. the crash test (kill -9);
 #   4. Thread Sanitizer over the concurrent tests;  5. fuzzing (bounded time per target).
 # Each step prints its wall time; any failure stops the run with a non-zero status.
@@ -11,6 +11,9 @@ step() { echo "== $1 ($(( $(date +%s) - started )) s so far)"; }
 
 step "system packages"
 bash scripts/install-deps.sh
+
+step "source checks (try? with its reason, one-way store folders, back-end names)"
+bash scripts/source-checks.sh
 
 step "benchmark table (no benchmark runs)"
 bash scripts/bench-table-test.sh

@@ -72,4 +72,40 @@ struct RemoteChangeEndToEndTests {
         try browser.send("q")
         #expect(try await browser.waitForSessionEnd(timeout: .seconds(60)))
     }
+
+    @Test("a failed read of the store's history, by another process's doing, is an error on the status line")
+    func historyFailureOnTheStatusLine() async throws {
+        guard (try? TmuxHarness.run(["sqlite3", "-version"]).status) == 0 else {
+            Issue.record("sqlite3 is not installed (scripts/install-deps.sh installs it)")
+            return
+        }
+        let store = directory.file("failing.sqlite").path
+        let seeded = try TmuxHarness.run([try quarry(), "demo", "--seed-only", "--no-import", "--rows", "50", "--store", store])
+        #expect(seeded.status == 0)
+        let browser = TmuxHarness(width: 160, height: 30)
+        defer { browser.shutDown() }
+        try browser.start("\(try quarry()) browse \(store) --entity Ticker --sort symbol", statusLine: false)
+        _ = try await waitFor(browser, "the first screen") { Self.rowNumbers($0)?.total == 50 }
+
+        // Another process drops the history's change table and commits a transaction marked as a
+        // Quarry save: the browser's stack reads that history, and cannot.
+        let version = try TmuxHarness.run(["sqlite3", store, "PRAGMA user_version"])
+        let saveCount = try #require(Int(version.output.trimmingCharacters(in: .whitespacesAndNewlines)), "user_version: \(version.output)")
+        let vandal = try TmuxHarness.run(["sqlite3", store, """
+            BEGIN;
+            DROP TABLE Z_HISTORYCHANGE;
+            INSERT INTO Z_HISTORYTRANSACTION (Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS) VALUES (0, 'vandal', '\(UUID().uuidString)', 0);
+            PRAGMA user_version = \(saveCount + 1);
+            COMMIT;
+            """])
+        #expect(vandal.status == 0, "\(vandal.output)")
+        let screen = try await waitFor(browser, "the history failure on the status line") { s in
+            // The status line wraps a long error onto the line above it.
+            let bottom = s.suffix(3).joined(separator: " ")
+            return bottom.contains("remote changes: cannot read the history") && bottom.contains("no such table: Z_HISTORYCHANGE")
+        }
+        #expect(screen.contains { $0.contains("remote changes:") })
+        try browser.send("q")
+        #expect(try await browser.waitForSessionEnd(timeout: .seconds(60)))
+    }
 }

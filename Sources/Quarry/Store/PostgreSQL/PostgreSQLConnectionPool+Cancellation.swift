@@ -120,6 +120,7 @@ final class PostgreSQLBackendCanceller: @unchecked Sendable {
     func close() {
         queue.async { [self] in
             closed = true
+            // Closing a connection being discarded: nothing to lose if it fails.
             try? connection?.close().wait()
             connection = nil
         }

@@ -112,6 +112,7 @@ final class PostgreSQLConnectionPool: Sendable {
             defer { s.idle.removeAll() }
             return s.idle
         }
+        // Closing a connection being discarded: nothing to lose if it fails.
         for pooled in idle { try? pooled.connection.close().wait() }
         canceller.close()
         returned.broadcast()
@@ -155,6 +156,7 @@ final class PostgreSQLConnectionPool: Sendable {
             }
             return Pooled(connection: connection, backendPID: pid)
         } catch {
+            // Closing a connection being discarded: nothing to lose if it fails.
             try? connection.close().wait()
             throw self.error(error)
         }

@@ -33,7 +33,7 @@ struct PostgreSQLRowReader: Sendable {
                 b.append(chunk)
                 let decoder = self
                 try connection.forEachRow(selectRow(table: table) + " WHERE \"Z_PK\" = ANY($1)", b) { row in
-                    let decoded = decoder.decodeRow(row)
+                    let decoded = try decoder.decodeRow(row)
                     if wanted.contains(decoded.0) { sink.items.append(decoded) }
                 }
             }
@@ -47,27 +47,28 @@ struct PostgreSQLRowReader: Sendable {
     }
 
     /// Decodes a row of ``selectRow(table:)``.
-    func decodeRow(_ row: PostgresRow) -> (ObjectID, Snapshot) {
+    /// - Throws: ``ColumnDecodingError`` naming a column whose value does not have its type.
+    func decodeRow(_ row: PostgresRow) throws -> (ObjectID, Snapshot) {
         let cells = row.makeRandomAccess()
-        let entityIndex = Int(PostgreSQLValues.integer(cells[1]) ?? 0)
-        let id = ObjectID(entityIndex: entityIndex, primaryKey: PostgreSQLValues.integer(cells[0]) ?? 0)
+        let entityIndex = Int(try PostgreSQLValues.integer(cells[1]) ?? 0)
+        let id = ObjectID(entityIndex: entityIndex, primaryKey: try PostgreSQLValues.integer(cells[0]) ?? 0)
         let entity = model.entities[entityIndex]
         let entityLayout = layout.base.entities[entityIndex]
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
         for (i, attribute) in entity.attributes.enumerated() {
             if let column = entityLayout.attributeColumns[i] {
-                values.append(PostgreSQLValues.decode(cells[3 + column], type: attribute.type))
+                values.append(try PostgreSQLValues.decode(cells[3 + column], type: attribute.type))
             } else {
                 values.append(.null)
             }
         }
-        let toOne: [ObjectID?] = entityLayout.toOne.map { columns in
-            guard let columns, let key = PostgreSQLValues.integer(cells[3 + columns.key]) else { return nil }
-            let destination = columns.entity.flatMap { PostgreSQLValues.integer(cells[3 + $0]) }.map(Int.init) ?? columns.destinationIndex
+        let toOne: [ObjectID?] = try entityLayout.toOne.map { columns in
+            guard let columns, let key = try PostgreSQLValues.integer(cells[3 + columns.key]) else { return nil }
+            let destination = try columns.entity.flatMap { try PostgreSQLValues.integer(cells[3 + $0]) }.map(Int.init) ?? columns.destinationIndex
             return ObjectID(entityIndex: destination, primaryKey: key)
         }
-        return (id, Snapshot(values: values, toOne: toOne, version: PostgreSQLValues.integer(cells[2]) ?? 0))
+        return (id, Snapshot(values: values, toOne: toOne, version: try PostgreSQLValues.integer(cells[2]) ?? 0))
     }
 }
 #endif

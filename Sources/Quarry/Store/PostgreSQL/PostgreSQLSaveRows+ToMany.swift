@@ -18,7 +18,7 @@ extension PostgreSQLSaveRows {
         b.append(key)
         let order = side == .destination ? #" ORDER BY "Z_ORD", "Z_DST""# : ""
         return try connection.query("SELECT \(PostgreSQLLayout.q(side.column)) FROM \(PostgreSQLLayout.q(join.name)) WHERE \(PostgreSQLLayout.q(side.other.column)) = $1\(order)", b)
-            .compactMap { PostgreSQLValues.integer($0.makeRandomAccess()[0]) }
+            .compactMap { try PostgreSQLValues.integer($0.makeRandomAccess()[0]) }
     }
 
     func deleteJoinRows(_ join: StoreLayout.JoinTable, side: SQLJoinSide, key: Int64) throws {

@@ -17,7 +17,7 @@ extension PostgreSQLSaveRows {
         }
         let sink = PostgreSQLRowSink<Int64>()
         try connection.forEachRow(batchUpdateSQL(entity: shape.entity, columns: columns, rows: run.count), b) { row in
-            if let key = PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
+            if let key = try PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
         }
         return Set(sink.items)
     }

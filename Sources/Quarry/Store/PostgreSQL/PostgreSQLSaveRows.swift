@@ -33,7 +33,7 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         let sink = PostgreSQLRowSink<Int64>()
         sink.items.reserveCapacity(Int(count))
         try connection.forEachRow("SELECT nextval('\(PostgreSQLLayout.q(layout.sequence(ofTable: table)))') FROM generate_series(1, $1)", b) { row in
-            if let key = PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
+            if let key = try PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
         }
         return sink.items.sorted()
     }

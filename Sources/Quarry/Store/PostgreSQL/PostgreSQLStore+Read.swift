@@ -55,7 +55,7 @@ extension PostgreSQLStore {
         return try read { connection in
             try connection.query(sql, b).map { row in
                 let cells = row.makeRandomAccess()
-                return ObjectID(entityIndex: Int(PostgreSQLValues.integer(cells[1]) ?? 0), primaryKey: PostgreSQLValues.integer(cells[0]) ?? 0)
+                return ObjectID(entityIndex: Int(try PostgreSQLValues.integer(cells[1]) ?? 0), primaryKey: try PostgreSQLValues.integer(cells[0]) ?? 0)
             }
         }
     }
@@ -73,7 +73,7 @@ extension PostgreSQLStore {
         let sql = try compiler.select(request, columns: ["1"]).countSQL.text
         let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         return try read { connection in
-            try connection.query(sql, binds).first.flatMap { PostgreSQLValues.integer($0.makeRandomAccess()[0]) }.map(Int.init) ?? 0
+            try connection.query(sql, binds).first.flatMap { try PostgreSQLValues.integer($0.makeRandomAccess()[0]) }.map(Int.init) ?? 0
         }
     }
 
@@ -94,14 +94,14 @@ extension PostgreSQLStore {
         try read { connection in
             try connection.forEachRow(sql, binds) { row in
                 let cells = row.makeRandomAccess()
-                let entity = single ?? Int(PostgreSQLValues.integer(cells[1]) ?? 0)
+                let entity = try single ?? Int(PostgreSQLValues.integer(cells[1]) ?? 0)
                 var keys: [Value] = []
                 keys.reserveCapacity(types.count)
                 for (i, type) in types.enumerated() {
                     let cell = cells[first + i]
-                    if let type { keys.append(PostgreSQLValues.decode(cell, type: type)) } else { keys.append(PostgreSQLValues.integer(cell).map(Value.integer) ?? .null) }
+                    if let type { keys.append(try PostgreSQLValues.decode(cell, type: type)) } else { keys.append(try PostgreSQLValues.integer(cell).map(Value.integer) ?? .null) }
                 }
-                sink.items.append((ObjectID(entityIndex: entity, primaryKey: PostgreSQLValues.integer(cells[0]) ?? 0), keys))
+                sink.items.append((ObjectID(entityIndex: entity, primaryKey: try PostgreSQLValues.integer(cells[0]) ?? 0), keys))
             }
         }
         return sink.items

@@ -112,7 +112,7 @@ public struct PostgreSQLStoreURL: Sendable, Hashable, CustomStringConvertible {
         if let password = environment["PGPASSWORD"] { return password }
         let file = environment["PGPASSFILE"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".pgpass").path
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil } // an unreadable password file gives no password, as libpq does; the server's refusal names the user
         return Self.passwordFileMatch(text, host: host, port: port, database: database, user: user)
     }
 

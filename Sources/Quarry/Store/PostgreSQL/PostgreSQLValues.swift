@@ -66,28 +66,54 @@ enum PostgreSQLValues {
     }
 
     /// The value of `cell` as an attribute of `type` (`.null` for SQL `NULL`).
-    static func decode(_ cell: PostgresCell, type: AttributeType) -> Value {
+    /// - Throws: ``ColumnDecodingError`` naming the column when the value does not have the
+    ///   attribute's type (never read as `NULL`).
+    static func decode(_ cell: PostgresCell, type: AttributeType) throws -> Value {
         guard cell.bytes != nil else { return .null }
         switch type {
-        case .integer16, .integer32, .integer64: return (try? cell.decode(Int64.self)).map(Value.integer) ?? .null
-        case .boolean: return (try? cell.decode(Int64.self)).map { .bool($0 != 0) } ?? .null
-        case .double, .float: return (try? cell.decode(Double.self)).map(Value.double) ?? .null
-        case .date: return (try? cell.decode(Double.self)).map { .date(Date(timeIntervalSinceReferenceDate: $0)) } ?? .null
-        case .string: return (try? cell.decode(String.self)).map(Value.string) ?? .null
-        case .decimal:
-            return (try? cell.decode(String.self)).flatMap { ScaledDecimal(string: $0) }.map(Value.decimal) ?? .null
-        case .uuid: return (try? cell.decode(String.self)).flatMap(UUID.init(uuidString:)).map(Value.uuid) ?? .null
-        case .uri: return (try? cell.decode(String.self)).flatMap { URL(string: $0) }.map(Value.uri) ?? .null
-        case .transformable: return (try? cell.decode(String.self)).flatMap { try? JSONValue(jsonText: $0) }.map(Value.json) ?? .null
-        case .binary: return (try? cell.decode(Data.self)).map(Value.data) ?? .null
+        case .integer16, .integer32, .integer64: return .integer(try read(cell, Int64.self, "integer"))
+        case .boolean: return .bool(try read(cell, Int64.self, "boolean") != 0)
+        case .double, .float: return .double(try read(cell, Double.self, "floating-point"))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: try read(cell, Double.self, "date")))
+        case .string: return .string(try read(cell, String.self, "string"))
+        case .decimal: return .decimal(try parse(cell, "decimal") { ScaledDecimal(string: $0) })
+        case .uuid: return .uuid(try parse(cell, "UUID") { UUID(uuidString: $0) })
+        case .uri: return .uri(try parse(cell, "URI") { URL(string: $0) })
+        case .transformable:
+            let text = try read(cell, String.self, "JSON")
+            do {
+                return .json(try JSONValue(jsonText: text))
+            } catch {
+                throw ColumnDecodingError(column: cell.columnName, expected: "JSON", reason: "\(error)")
+            }
+        case .binary: return .data(try read(cell, Data.self, "binary"))
         case .undefined: return .null
         }
     }
 
     /// `cell` as an integer (`nil` for `NULL`).
-    static func integer(_ cell: PostgresCell) -> Int64? {
+    /// - Throws: ``ColumnDecodingError`` naming the column when it holds no integer.
+    static func integer(_ cell: PostgresCell) throws -> Int64? {
         guard cell.bytes != nil else { return nil }
-        return try? cell.decode(Int64.self)
+        return try read(cell, Int64.self, "integer")
+    }
+
+    /// `cell` decoded as `type`, or an error naming its column.
+    private static func read<T: PostgresDecodable>(_ cell: PostgresCell, _ type: T.Type, _ expected: String) throws -> T {
+        do {
+            return try cell.decode(T.self)
+        } catch {
+            throw ColumnDecodingError(column: cell.columnName, expected: expected, reason: "\(error)")
+        }
+    }
+
+    /// `cell`'s text parsed by `parse`, or an error naming its column.
+    private static func parse<T>(_ cell: PostgresCell, _ expected: String, _ parse: (String) -> T?) throws -> T {
+        let text = try read(cell, String.self, expected)
+        guard let value = parse(text) else {
+            throw ColumnDecodingError(column: cell.columnName, expected: expected, reason: "'\(text.prefix(40))' is not one")
+        }
+        return value
     }
 }
 

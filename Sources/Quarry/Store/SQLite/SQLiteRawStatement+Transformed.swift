@@ -7,7 +7,7 @@ extension SQLiteRawStatement {
     /// ``transformedValue(at:transformer:)`` reads back the same: nothing is ever dropped.
     func bindTransformed(_ value: Value, transformer name: String?, at index: Int32) {
         guard case .json(let json) = value, let transformer = AttributeTransformers.transformer(for: name),
-              let data = try? transformer.data(from: json) else {
+              let data = try? transformer.data(from: json) else { // a value the transformer cannot encode is refused below, naming the attribute
             bind(value, at: index)
             return
         }
@@ -33,7 +33,7 @@ extension SQLiteRawStatement {
             let stored = value(at: column, type: .binary)
             guard case .data(let data) = stored else { return .null }
             guard let transformer = AttributeTransformers.transformer(for: name) else { return stored }
-            guard let json = try? transformer.value(from: data) else { return .null }
+            guard let json = try? transformer.value(from: data) else { return .null } // issue 36 leftover: a transformer that cannot decode the stored bytes reads as NULL (to become a ColumnDecodingError)
             return .json(json)
         default:
             return value(at: column, type: .transformable)

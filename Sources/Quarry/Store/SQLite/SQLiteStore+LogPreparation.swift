@@ -33,6 +33,7 @@ extension SQLiteStore {
                 try handle.write(contentsOf: bytes)
             } else {
                 let handle = try FileHandle(forUpdating: URL(fileURLWithPath: log))
+                // Closing a read-only handle: nothing to lose if it fails.
                 defer { try? handle.close() }
                 guard try handle.seekToEnd() == 0 else { return }
                 try handle.write(contentsOf: bytes)

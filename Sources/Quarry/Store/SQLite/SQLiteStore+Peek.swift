@@ -115,6 +115,7 @@ extension SQLiteStore {
             }
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quarry-peek-\(UUID().uuidString)")
+        // Best-effort clean-up of a scratch copy.
         defer { try? FileManager.default.removeItem(at: scratch) }
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -148,6 +149,7 @@ extension SQLiteStore {
     /// Throws ``StoreError/foreignLog(path:)`` when the file alone (its log ignored) is a
     /// Quarry store: then the log beside it, which made it look like something else, is at fault.
     private static func refuseForeignLog(path: String, busyTimeout: TimeInterval) throws {
+        // Only decides which error to report: a file that cannot be peeked alone keeps the log's error.
         let alone = try? peek(uri: fileURI(path) + "?immutable=1", reportedPath: path, busyTimeout: busyTimeout)
         if alone?.metadata != nil { throw StoreError.foreignLog(path: path) }
     }

@@ -32,6 +32,7 @@ struct WriteAheadLog: Sendable {
             }
             return nil
         }
+        // Closing a read-only handle: nothing to lose if it fails.
         defer { try? handle.close() }
         let reader = ChunkedReader(handle: handle)
         guard let bytes = try reader.next(WALHeader.size), let header = WALHeader(bytes) else { return nil }

@@ -68,6 +68,7 @@ struct WriteAheadLogCursor {
             generation = nil
             return findings
         }
+        // Closing a read-only handle: nothing to lose if it fails.
         defer { try? handle.close() }
         guard let header = Self.readHeader(handle) else {
             // An empty or half-written header: the log was truncated, and what it held past
@@ -109,7 +110,8 @@ struct WriteAheadLogCursor {
     /// The header at the start of the log, as a generation positioned before its first frame,
     /// or `nil` when it is short or SQLite would reject it.
     private static func readHeader(_ handle: FileHandle) -> Generation? {
-        guard (try? handle.seek(toOffset: 0)) != nil,
+        guard (try? handle.seek(toOffset: 0)) != nil, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
+              // The log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version.
               let bytes = try? handle.read(upToCount: WALHeader.size), let header = WALHeader(bytes) else { return nil }
         return Generation(salts: header.salts, checkpointSequence: header.checkpointSequence, pageSize: header.pageSize,
                           checksum: header.checksum, offset: headerSize)
@@ -120,8 +122,8 @@ struct WriteAheadLogCursor {
     private static func extent(_ handle: FileHandle, of generation: Generation) -> UInt64 {
         let frameSize = UInt64(frameHeaderSize + generation.pageSize)
         var offset = generation.offset
-        while (try? handle.seek(toOffset: offset)) != nil,
-              let bytes = try? handle.read(upToCount: 16), bytes.count == 16,
+        while (try? handle.seek(toOffset: offset)) != nil, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
+              let bytes = try? handle.read(upToCount: 16), bytes.count == 16, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
               (bytes.bigEndianWord(at: 8), bytes.bigEndianWord(at: 12)) == generation.salts {
             offset += frameSize
         }
@@ -135,8 +137,8 @@ struct WriteAheadLogCursor {
         var checksum = generation.checksum
         var offset = generation.offset
         var pendingCount: UInt32?
-        guard (try? handle.seek(toOffset: offset)) != nil else { return }
-        while let frame = try? handle.read(upToCount: frameSize), frame.count == frameSize,
+        guard (try? handle.seek(toOffset: offset)) != nil else { return } // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
+        while let frame = try? handle.read(upToCount: frameSize), frame.count == frameSize, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
               (frame.bigEndianWord(at: 8), frame.bigEndianWord(at: 12)) == generation.salts {
             checksum.add(frame[0..<8])
             checksum.add(frame[Self.frameHeaderSize...])
