@@ -91,13 +91,7 @@ struct RemoteChangeEndToEndTests {
         // Quarry save: the browser's stack reads that history, and cannot.
         let version = try TmuxHarness.run(["sqlite3", store, "PRAGMA user_version"])
         let saveCount = try #require(Int(version.output.trimmingCharacters(in: .whitespacesAndNewlines)), "user_version: \(version.output)")
-        let vandal = try TmuxHarness.run(["sqlite3", store, """
-            BEGIN;
-            DROP TABLE Z_HISTORYCHANGE;
-            INSERT INTO Z_HISTORYTRANSACTION (Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS) VALUES (0, 'vandal', '\(UUID().uuidString)', 0);
-            PRAGMA user_version = \(saveCount + 1);
-            COMMIT;
-            """])
+        let vandal = try TmuxHarness.run(["sqlite3", store, HistoryVandal.dropChangesScript(saveCount: saveCount)])
         #expect(vandal.status == 0, "\(vandal.output)")
         let screen = try await waitFor(browser, "the history failure on the status line") { s in
             // The status line wraps a long error onto the line above it.

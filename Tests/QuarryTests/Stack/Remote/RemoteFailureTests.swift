@@ -25,13 +25,7 @@ struct RemoteFailureTests {
     /// watching stack reads that history, and cannot.
     static func dropHistoryChanges(of url: URL) throws {
         let saveCount = try #require(Int(try shell(url, "PRAGMA user_version")))
-        try shell(url, """
-            BEGIN;
-            DROP TABLE Z_HISTORYCHANGE;
-            INSERT INTO Z_HISTORYTRANSACTION (Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS) VALUES (0, 'vandal', '\(UUID().uuidString)', 0);
-            PRAGMA user_version = \(saveCount + 1);
-            COMMIT;
-            """)
+        try shell(url, HistoryVandal.dropChangesScript(saveCount: saveCount))
     }
 
     /// A store in `directory` seeded with two tickers, a stack watching it, and the remote
