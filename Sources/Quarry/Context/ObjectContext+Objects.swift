@@ -125,15 +125,20 @@ extension ObjectContext {
     /// next access reads it again; the failure is kept in ``lastReadError``. (Never taken
     /// for deleted: only a successful read that finds no row makes an object gone.)
     func markUnreadable(_ object: ManagedObject, _ error: any Error) {
+        clearValues(of: object)
+        lastReadError = ContextReadError("loading a fault", objectIDs: [object.objectID], error: error)
+    }
+
+    /// Every attribute `NULL`, every to-one empty: how an object reads whose row is gone or
+    /// could not be read.
+    private func clearValues(of object: ManagedObject) {
         object.values = object.entity.attributes.map { _ in .null }
         object.toOne = Array(repeating: nil, count: object.entity.relationships.count)
-        lastReadError = ContextReadError("loading a fault", objectIDs: [object.objectID], error: error)
     }
 
     /// An object whose row no longer exists: it reads as empty and reports deleted.
     func markGone(_ object: ManagedObject) {
-        object.values = object.entity.attributes.map { _ in .null }
-        object.toOne = Array(repeating: nil, count: object.entity.relationships.count)
+        clearValues(of: object)
         object.faulted = false
         object.deleted = true
     }

@@ -78,7 +78,7 @@ struct ResolvedExportColumns: Sendable {
             let values = try column.plan.values(of: subject)
             return column.counts ? .count(values.count) : .many(values)
         }
-        return .single(try column.plan.value(of: subject))
+        return .single(column.plan.singleValue(of: subject))
     }
 }
 

@@ -70,23 +70,9 @@ struct KeyPathPlan {
         self.crossesToMany = toManySteps == 1
     }
 
-    /// The single value at the end of a path that crosses no to-many (`.null` when a to-one
-    /// on the way is empty); no intermediate arrays for a path without relationship steps.
-    @inline(__always)
-    func value<S: PredicateSubject>(of subject: S) throws(S.ReadFailure) -> Value {
-        if steps.isEmpty {
-            switch terminal {
-            case .attribute(let a): return subject.attributeValue(a)
-            case .relationship(let r): return r < 0 ? .integer(1) : (subject.toOneKey(r).map { .integer($0) } ?? .null)
-            case .count: break
-            }
-        }
-        return try values(of: subject).first ?? .null
-    }
-
     /// The value at the end of a path of to-one steps only, which cannot fail: a sort key's
-    /// (``init(sortingBy:entity:model:)`` refuses paths through a to-many), `.null` when a
-    /// to-one on the way is empty.
+    /// (``init(sortingBy:entity:model:)`` refuses paths through a to-many) or any path that
+    /// crosses no to-many; `.null` when a to-one on the way is empty. No intermediate arrays.
     @inline(__always)
     func singleValue<S: PredicateSubject>(of subject: S) -> Value {
         assert(!crossesToMany && !endsWithCount, "a single-valued key path crosses no to-many")
