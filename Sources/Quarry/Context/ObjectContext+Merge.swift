@@ -100,6 +100,7 @@ extension ObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         checkQueue()
         guard object.managedObjectContext === self, !object.inserted else { return }
+        var change = ObjectsDidChange()
         if mergeChanges {
             guard !object.faulted else { return }
             do {
@@ -108,15 +109,15 @@ extension ObjectContext {
                 }
             } catch {
                 // Core Data's refresh does not throw: the object keeps its values and the
-                // failure is kept where the caller can see it.
-                lastReadError = ContextReadError("refreshing an object", objectIDs: [object.objectID], error: error)
+                // failure is kept where the caller can see it and announced with the change.
+                change.readError = ContextReadError("refreshing an object", objectIDs: [object.objectID], error: error)
+                lastReadError = change.readError
             }
         } else {
             updatedObjects[object.objectID] = nil
             if deletedObjects.removeValue(forKey: object.objectID) != nil { object.deleted = false }
             object.turnIntoFault()
         }
-        var change = ObjectsDidChange()
         change.refreshed = [object]
         announce(change)
     }
