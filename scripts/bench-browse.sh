@@ -56,7 +56,7 @@ start_session() { # start_session [COLUMNS ROWS] (120x40 unless given)
   # The new session is made before the old one is killed: killing a server's last session
   # ends the server, and a new one started while it exits can fail to attach.
   tmux -L "$socket" -f /dev/null new-session -d -s bench-next -x "${1:-120}" -y "${2:-40}" "env TERM=tmux-256color LANG=C.UTF-8 PS1='bench$ ' bash --norc --noprofile"
-  tmux -L "$socket" kill-session -t bench 2>/dev/null || true
+  tmux -L "$socket" kill-session -t =bench 2>/dev/null || true
   tmux -L "$socket" rename-session -t bench-next bench
   tmux -L "$socket" set-option -t bench status off
   wait_for 30 'bench\$'
