@@ -115,7 +115,10 @@ extension ObjectContext {
     /// Loads the destinations of `path` (dot-separated relationships) for `objects` in batches.
     /// Their snapshots are kept until each fault fires, so a destination nobody holds yet is
     /// still served without another query.
-    func prefetch(_ path: String, from objects: [ManagedObject]) throws {
+    /// - Returns: the destinations at the end of `path`, for a caller that holds them while
+    ///   its objects are in use (the context holds unchanged objects weakly).
+    @discardableResult
+    func prefetch(_ path: String, from objects: [ManagedObject]) throws -> [ManagedObject] {
         var level = objects
         for key in path.split(separator: ".").map(String.init) {
             try faultIn(level)
@@ -137,6 +140,7 @@ extension ObjectContext {
             object.install(s, keepingChanges: false)
             prefetchedSnapshots[object.objectID] = s
         }
+        return level
     }
 
     /// The objects of entity `entityName` (and its sub-entities), loaded in one batch.

@@ -61,7 +61,7 @@ extension FetchedResultsController {
             }
         }
         let fetch = IndexFetch(controller: self, query: query)
-        DispatchQueue.global(qos: .userInitiated).async {
+        let runIndex: @Sendable () -> Void = {
             let outcome = Result { try cancellation.run { try fetch.run() } }
             self.context.perform {
                 recording.cancel()
@@ -76,6 +76,14 @@ extension FetchedResultsController {
                     completion(error)
                 }
             }
+        }
+        // After a preview, the index query starts once the calling queue has finished its
+        // current work: a UI draws its first screen from the preview before the query
+        // competes with it for the cores.
+        if previewCount > 0 {
+            context.perform { DispatchQueue.global(qos: .userInitiated).async(execute: runIndex) }
+        } else {
+            DispatchQueue.global(qos: .userInitiated).async(execute: runIndex)
         }
     }
 

@@ -84,6 +84,15 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// cache instead (for tests).
     var storeFetchCount = 0
     var cacheHitCount = 0
+    /// The objects of the batches ``object(at:)`` faulted in last (with the destinations
+    /// prefetched for them), oldest first, at most ``heldBatchLimit`` batches. The context holds unchanged objects weakly (as Core Data
+    /// does): without this, a table reading a batch's rows one by one would see each row's
+    /// object released and fault the whole batch in again for the next row. Core Data's
+    /// batched results array holds a batch it faulted in the same way.
+    var heldBatches: [[ManagedObject]] = []
+    /// How many faulted batches ``heldBatches`` keeps: a screen's rows span two, scrolling
+    /// back and forth a few.
+    static let heldBatchLimit = 4
 
     /// Creates a controller.
     /// - Throws: ``QueryError`` when the section key path is not the first sort key's (or there
@@ -255,6 +264,11 @@ public final class FetchedResultsController: @unchecked Sendable {
             let size = max(1, fetchRequest.fetchBatchSize == 0 ? 50 : fetchRequest.fetchBatchSize)
             let start = i - i % size
             let batch = results.ids(in: start..<min(results.count, start + size)).map { context.object(with: $0) }
+            var held = batch
+            defer {
+                heldBatches.append(held)
+                if heldBatches.count > Self.heldBatchLimit { heldBatches.removeFirst() }
+            }
             do {
                 try context.faultIn(batch)
             } catch {
@@ -265,7 +279,7 @@ public final class FetchedResultsController: @unchecked Sendable {
             // relationship instead of one per destination as each row's is read.
             for path in fetchRequest.relationshipKeyPathsForPrefetching {
                 do {
-                    try context.prefetch(path, from: batch)
+                    held += try context.prefetch(path, from: batch)
                 } catch {
                     report(FetchedResultsError.prefetchFailed(entity: entity.name, keyPath: path, reason: "\(error)"))
                 }

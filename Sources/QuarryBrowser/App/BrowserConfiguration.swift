@@ -83,13 +83,20 @@ public struct BrowserConfiguration: Sendable {
         self.startMessage = startMessage
     }
 
-    /// A sensible default order for `entity`: its first indexed attribute, else its display key,
-    /// else its first stored attribute that sorts; none (object-ID order) for an entity whose
-    /// attributes are all Binary or Transformable.
+    /// A sensible default order for `entity`, one the store answers from an index when it can
+    /// (the first screen then reads only its rows, however big the table): the display key
+    /// when an index leads with it, else the first attribute an index leads with (an indexed
+    /// attribute, a declared index or a uniqueness constraint, which every store keeps as a
+    /// unique index), else the display key, else the first stored attribute that sorts; none
+    /// (object-ID order) for an entity whose attributes are all Binary or Transformable.
     public static func defaultSort(for entity: EntityDescription) -> [SortKey] {
         let stored = entity.attributes.filter { !$0.isTransient && $0.type != .binary && $0.type != .transformable }
-        if let indexed = stored.first(where: \.isIndexed) { return [SortKey(indexed.name)] }
-        if let key = ColumnSpec.displayKey(of: entity) { return [SortKey(key)] }
+        let leading = Set(entity.indexes.compactMap(\.attributes.first) + entity.uniquenessConstraints.compactMap(\.first))
+        let indexed = stored.filter { $0.isIndexed || leading.contains($0.name) }
+        let displayKey = ColumnSpec.displayKey(of: entity)
+        if let displayKey, indexed.contains(where: { $0.name == displayKey }) { return [SortKey(displayKey)] }
+        if let first = indexed.first { return [SortKey(first.name)] }
+        if let displayKey { return [SortKey(displayKey)] }
         return stored.first.map { [SortKey($0.name)] } ?? []
     }
 }
