@@ -105,14 +105,6 @@ struct SQLiteRawStatement {
         sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "#\(column)"
     }
 
-    /// Reads column `column` as a value of an attribute of `type`.
-    /// - Throws: ``ColumnDecodingError`` naming the column when a transformable attribute's
-    ///   column holds text that is not JSON (the only type whose stored form can fail to read).
-    @inline(__always)
-    func value(at column: Int32, type: AttributeType) throws(ColumnDecodingError) -> Value {
-        type == .transformable ? try jsonValue(at: column) : scalarValue(at: column, type: type)
-    }
-
     /// Reads column `column` as JSON text (a transformable attribute's stored text: stores
     /// written before transformers, values no transformer could take).
     /// - Throws: ``ColumnDecodingError`` naming the column when the text is not JSON (never
@@ -129,7 +121,7 @@ struct SQLiteRawStatement {
 
     /// Reads column `column` as a value of an attribute of `type`, which cannot fail: a
     /// transformable attribute's column reads here as SQLite stored it (read it with
-    /// ``value(at:type:)`` or ``value(at:of:)`` to decode it).
+    /// ``value(at:of:)``, which decodes it and can fail).
     func scalarValue(at column: Int32, type: AttributeType) -> Value {
         let storage = sqlite3_column_type(handle, column)
         if storage == SQLITE_NULL { return .null }
