@@ -54,19 +54,19 @@ struct BrowseCommand: AsyncParsableCommand {
 
     @OptionGroup var mouseOption: MouseOption
 
-    @Flag(name: .long, help: "Open the store read-only (PRAGMA query_only); editing is disabled.")
-    var readOnly = false
-
-    @Flag(name: .long, help: "Open for editing (the default for Quarry stores); refused for SQLite databases and Core Data stores Quarry did not make, which open read-only.")
-    var write = false
+    @OptionGroup var accessOption: AccessOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
     /// `--model`.
     var model: String? { modelOption.model }
+    /// `--read-only`.
+    var readOnly: Bool { accessOption.readOnly }
+    /// `--write`.
+    var write: Bool { accessOption.write }
 
     func validate() throws {
-        if write, readOnly { throw ValidationError("--write and --read-only contradict each other") }
+        try accessOption.checkConsistent()
         if batchSize < 1 { throw ValidationError("--batch-size must be at least 1 (got \(batchSize))") }
         if let onEnter { _ = try Self.selectionAction(onEnter) }
     }

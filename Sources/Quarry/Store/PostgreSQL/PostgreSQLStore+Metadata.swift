@@ -5,6 +5,8 @@ import PostgresNIO
 extension PostgreSQLStore {
     /// The stored metadata and whether the store records history, or `nil` when the schema
     /// holds no store.
+    /// - Throws: ``ColumnDecodingError`` naming the column when a metadata row is not text
+    ///   (another program altered the table), among the connection's errors.
     static func readMetadata(pool: PostgreSQLConnectionPool, path: String) throws -> (metadata: StoreMetadata, records: Bool)? {
         try pool.withConnection { connection in
             guard try hasMetadataTable(connection) else { return nil }
@@ -16,8 +18,8 @@ extension PostgreSQLStore {
         var values: [String: String] = [:]
         for row in try connection.query(#"SELECT "key", "value" FROM "Z_METADATA""#) {
             let cells = row.makeRandomAccess()
-            // Issue 36 leftover: a metadata row that is not text is skipped (then reported as missing metadata).
-            if let key = try? cells[0].decode(String.self), let value = try? cells[1].decode(String?.self) { values[key] = value }
+            // A key is never NULL (the primary key).
+            if let key = try PostgreSQLValues.text(cells[0]) { values[key] = try PostgreSQLValues.text(cells[1]) }
         }
         let metadata = try StoreMetadata(values: values, path: path)
         return (metadata, values[MetadataKey.recordsHistory] != "0")
@@ -66,11 +68,11 @@ extension PostgreSQLStore {
     /// Every save transaction increments the `saveToken` row of `"Z_METADATA"` with its
     /// changes, so the token changes with every commit from any host (and a rolled-back save
     /// leaves it as it was).
+    /// - Throws: ``ColumnDecodingError`` naming the column when the token's row is not text.
     public func modificationToken() throws -> String? {
         let saved = try read { connection in
             try connection.query(#"SELECT "value" FROM "Z_METADATA" WHERE "key" = $1"#, Self.bindings(MetadataKey.saveToken))
-                // Issue 36 leftover: a metadata row that is not text is skipped (then reported as missing metadata).
-                .first.flatMap { try? $0.makeRandomAccess()[0].decode(String.self) }
+                .first.flatMap { try PostgreSQLValues.text($0.makeRandomAccess()[0]) }
         }
         return "\(identifier.uuidString) \(saved ?? "0")"
     }

@@ -98,6 +98,13 @@ enum PostgreSQLValues {
         return try read(cell, Int64.self, "integer")
     }
 
+    /// `cell` as text (`nil` for `NULL`).
+    /// - Throws: ``ColumnDecodingError`` naming the column when it holds no text.
+    static func text(_ cell: PostgresCell) throws -> String? {
+        guard cell.bytes != nil else { return nil }
+        return try read(cell, String.self, "string")
+    }
+
     /// `cell` decoded as `type`, or an error naming its column.
     private static func read<T: PostgresDecodable>(_ cell: PostgresCell, _ type: T.Type, _ expected: String) throws -> T {
         do {

@@ -99,8 +99,30 @@ struct SQLiteRawStatement {
         return String(decoding: UnsafeBufferPointer(start: p, count: count), as: UTF8.self)
     }
 
-    /// Reads column `column` as a value of an attribute of `type`.
-    func value(at column: Int32, type: AttributeType) -> Value {
+    /// The name of result column `column`, as the statement names it (for errors only: not
+    /// read on the hot path).
+    func columnName(at column: Int32) -> String {
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "#\(column)"
+    }
+
+    /// Reads column `column` as JSON text (a transformable attribute's stored text: stores
+    /// written before transformers, values no transformer could take).
+    /// - Throws: ``ColumnDecodingError`` naming the column when the text is not JSON (never
+    ///   read as `NULL`).
+    func jsonValue(at column: Int32) throws(ColumnDecodingError) -> Value {
+        if sqlite3_column_type(handle, column) == SQLITE_NULL { return .null }
+        let text = text(at: column) ?? "null"
+        do {
+            return .json(try JSONValue(jsonText: text))
+        } catch {
+            throw ColumnDecodingError(column: columnName(at: column), expected: "JSON", reason: "'\(text.prefix(40))' is not JSON")
+        }
+    }
+
+    /// Reads column `column` as a value of an attribute of `type`, which cannot fail: a
+    /// transformable attribute's column reads here as SQLite stored it (read it with
+    /// ``value(at:of:)``, which decodes it and can fail).
+    func scalarValue(at column: Int32, type: AttributeType) -> Value {
         let storage = sqlite3_column_type(handle, column)
         if storage == SQLITE_NULL { return .null }
         switch type {
@@ -114,19 +136,18 @@ struct SQLiteRawStatement {
             return ScaledDecimal(string: t).map(Value.decimal) ?? .null
         case .uuid: return (text(at: column).flatMap(UUID.init(uuidString:))).map(Value.uuid) ?? .null
         case .uri: return (text(at: column).flatMap { URL(string: $0) }).map(Value.uri) ?? .null
-        case .transformable: return (try? JSONValue(jsonText: text(at: column) ?? "null")).map(Value.json) ?? .null // issue 36 leftover: stored text that is not JSON reads as NULL (to become a ColumnDecodingError)
         case .binary:
             let count = Int(sqlite3_column_bytes(handle, column))
             guard count > 0, let p = sqlite3_column_blob(handle, column) else { return .data(Data()) }
             return .data(Data(bytes: p, count: count))
-        case .undefined:
+        case .undefined, .transformable:
             // Undefined attributes are transient and have no column; should one ever be read,
-            // the value comes back as SQLite stored it.
+            // the value comes back as SQLite stored it (as does a transformable one read here).
             switch storage {
             case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
             case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, column))
             case SQLITE_TEXT: return .string(text(at: column) ?? "")
-            default: return value(at: column, type: .binary)
+            default: return scalarValue(at: column, type: .binary)
             }
         }
     }

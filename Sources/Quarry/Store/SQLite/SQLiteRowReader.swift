@@ -39,7 +39,7 @@ struct SQLiteRowReader {
                 defer { statement.reset() }
                 statement.bind(json, at: 1)
                 while try statement.step() {
-                    let (id, snapshot) = decodeRow(statement)
+                    let (id, snapshot) = try decodeRow(statement)
                     // Leave out rows whose entity differs from the one asked for.
                     if wanted.contains(id) { result[id] = snapshot }
                 }
@@ -55,12 +55,14 @@ struct SQLiteRowReader {
         defer { statement.reset() }
         statement.bind(id.primaryKey, at: 1)
         guard try statement.step() else { return nil }
-        let (found, snapshot) = decodeRow(statement)
+        let (found, snapshot) = try decodeRow(statement)
         return found == id ? snapshot : nil
     }
 
     /// Decodes the current row of a ``SQLiteRowStatements/selectRow`` statement.
-    func decodeRow(_ statement: SQLiteRawStatement) -> (ObjectID, Snapshot) {
+    /// - Throws: ``ColumnDecodingError`` naming a column whose stored value cannot be read as
+    ///   its attribute's (a transformable value its transformer cannot read, text that is not JSON).
+    func decodeRow(_ statement: SQLiteRawStatement) throws(ColumnDecodingError) -> (ObjectID, Snapshot) {
         let entityIndex = Int(statement.int64(at: 1))
         let id = ObjectID(entityIndex: entityIndex, primaryKey: statement.int64(at: 0))
         let entity = model.entities[entityIndex]
@@ -69,9 +71,7 @@ struct SQLiteRowReader {
         values.reserveCapacity(entity.attributes.count)
         for (i, attribute) in entity.attributes.enumerated() {
             if let column = entityLayout.attributeColumns[i] {
-                values.append(attribute.type == .transformable
-                    ? statement.transformedValue(at: Int32(3 + column), transformer: attribute.valueTransformerName)
-                    : statement.value(at: Int32(3 + column), type: attribute.type))
+                values.append(try statement.value(at: Int32(3 + column), of: attribute))
             } else {
                 values.append(.null)
             }

@@ -36,19 +36,26 @@ extension SQLiteStore {
             var result: [(id: ObjectID, keys: [Value])] = []
             while try raw.step() {
                 let entity = single ?? Int(raw.int64(at: 1))
-                var keys: [Value] = []
-                keys.reserveCapacity(outputs.count)
-                for (i, output) in outputs.enumerated() {
-                    let column = first + Int32(i)
-                    if let attribute = output.attribute {
-                        keys.append(raw.value(at: column, of: attribute))
-                    } else {
-                        keys.append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
-                    }
-                }
-                result.append((ObjectID(entityIndex: entity, primaryKey: raw.int64(at: 0)), keys))
+                result.append((ObjectID(entityIndex: entity, primaryKey: raw.int64(at: 0)), try Self.keys(of: raw, outputs: outputs, first: first)))
             }
             return result
         }
+    }
+
+    /// The values of `outputs` in the current row of `raw`, the first in column `first`.
+    /// - Throws: ``ColumnDecodingError`` naming a column whose value cannot be read as its
+    ///   attribute's (see ``SQLiteRawStatement/value(at:of:)``).
+    static func keys(of raw: SQLiteRawStatement, outputs: [SQLOutputColumn], first: Int32) throws(ColumnDecodingError) -> [Value] {
+        var keys: [Value] = []
+        keys.reserveCapacity(outputs.count)
+        for (i, output) in outputs.enumerated() {
+            let column = first + Int32(i)
+            if let attribute = output.attribute {
+                keys.append(try raw.value(at: column, of: attribute))
+            } else {
+                keys.append(raw.isNull(at: column) ? .null : .integer(raw.int64(at: column)))
+            }
+        }
+        return keys
     }
 }

@@ -6,7 +6,8 @@ extension SQLiteStore {
     /// ``keyedIDs(for:keyPaths:)``'s rows read straight from the cursor, one at a time: no
     /// array of all rows, and integer, double and string keys read without a ``Value``.
     /// A request restricted to a list of IDs goes through ``keyedIDs(for:keyPaths:)`` (it is
-    /// queried in parts).
+    /// queried in parts). A transformable key is decoded before its row is handed out, so
+    /// that a value that cannot be read fails the pass (``ColumnDecodingError``).
     public func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws {
         if request.restrictedTo != nil {
             for row in try keyedIDs(for: request, keyPaths: keyPaths) { try body(ValuesKeyedRow(id: row.id, keys: row.keys)) }
@@ -24,8 +25,17 @@ extension SQLiteStore {
                 try statement.setArguments(arguments)
                 let raw = SQLiteRawStatement(statement)
                 defer { raw.reset() }
-                let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: Int32(idColumns.count),
-                                         types: outputs.map(\.type), attributes: outputs.map(\.attribute))
+                let first = Int32(idColumns.count)
+                if outputs.contains(where: { $0.type == .transformable }) {
+                    // Rare (an order by a transformable value): each row's keys are decoded
+                    // first, as a failure must end the pass and a row's reads cannot throw.
+                    while try raw.step() {
+                        let id = ObjectID(entityIndex: Int(single ?? Int32(truncatingIfNeeded: raw.int64(at: 1))), primaryKey: raw.int64(at: 0))
+                        try body(ValuesKeyedRow(id: id, keys: try Self.keys(of: raw, outputs: outputs, first: first)))
+                    }
+                    return
+                }
+                let row = SQLiteKeyedRow(statement: raw, entity: single, firstKeyColumn: first, types: outputs.map(\.type))
                 while try raw.step() { try body(row) }
             }
         }
@@ -58,10 +68,10 @@ struct SQLiteKeyedRow: KeyedRow {
     let entity: Int32?
     /// The result column of key 0.
     let firstKeyColumn: Int32
-    /// Each key's attribute type (`nil`: an integer, such as a to-one's key).
+    /// Each key's attribute type (`nil`: an integer, such as a to-one's key), never
+    /// transformable (such keys are decoded before their row is handed out, as
+    /// ``ValuesKeyedRow``s: see ``SQLiteStore/forEachKeyedRow(for:keyPaths:_:)``).
     let types: [AttributeType?]
-    /// Each key's attribute (`nil` as for `types`), for reading a transformable one through its transformer.
-    let attributes: [AttributeDescription?]
 
     var primaryKey: Int64 { statement.int64(at: 0) }
     var entityIndex: Int32 { entity ?? Int32(truncatingIfNeeded: statement.int64(at: 1)) }
@@ -91,7 +101,7 @@ struct SQLiteKeyedRow: KeyedRow {
 
     func value(ofKey k: Int) -> Value {
         let column = firstKeyColumn + Int32(k)
-        guard let attribute = attributes[k] else { return statement.isNull(at: column) ? .null : .integer(statement.int64(at: column)) }
-        return statement.value(at: column, of: attribute)
+        guard let type = types[k] else { return statement.isNull(at: column) ? .null : .integer(statement.int64(at: column)) }
+        return statement.scalarValue(at: column, type: type)
     }
 }
