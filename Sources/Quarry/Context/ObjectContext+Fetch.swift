@@ -131,9 +131,12 @@ extension ObjectContext {
                     next.append(object(with: id))
                 }
             }
-            level = next
+            // Many objects share a destination (the tickers of one sector): each once.
+            var seen = Set<ObjectIdentifier>()
+            level = next.filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
         let faults = level.filter(\.faulted)
+        guard !faults.isEmpty else { return level }
         let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
         for object in faults {
             guard let s = snapshots[object.objectID] else { continue }
