@@ -144,7 +144,9 @@ struct MergedObjectDecisionTests {
         let importer = try store.context("importer")
         let ids = try seed(importer)
         let main = try store.context("main")
-        let related = FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "sector.name == 'A'"), sortDescriptors: [SortKey("price")])
+        var related = FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "sector.name == 'A'"), sortDescriptors: [SortKey("price")])
+        // Batches of one: the controller holds the batch it faults in, and T2 must stay unregistered.
+        related.fetchBatchSize = 1
         let (controller, log, first, sector) = try main.performAndWait { () -> (FetchedResultsController, FailureLog, Ticker, Sector?) in
             let controller = try FetchedResultsController(fetchRequest: related, context: main)
             try controller.performFetch()

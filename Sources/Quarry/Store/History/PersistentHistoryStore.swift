@@ -19,6 +19,11 @@ public protocol PersistentHistoryStore: PersistentStore {
     /// The transactions after `token` (all kept ones for `nil`), oldest first, at most `limit`.
     func history(after token: HistoryToken?, limit: Int?) throws -> HistoryFetchResult
 
+    /// Like ``history(after:limit:)``, except that the transactions `origin` wrote come back
+    /// without their changes (their `changes` are empty): for a reader that skips its own
+    /// stack's saves and need not read what they changed. The default reads everything.
+    func history(after token: HistoryToken?, limit: Int?, omittingChangesOf origin: UUID) throws -> HistoryFetchResult
+
     /// Deletes the transactions before `token` (pruning); returns how many were deleted.
     @discardableResult
     func deleteHistory(before token: HistoryToken) throws -> Int
@@ -43,6 +48,11 @@ public protocol PersistentHistoryStore: PersistentStore {
 }
 
 extension PersistentHistoryStore {
+    /// Reads every transaction's changes, `origin`'s too (``history(after:limit:)``).
+    public func history(after token: HistoryToken?, limit: Int?, omittingChangesOf origin: UUID) throws -> HistoryFetchResult {
+        try history(after: token, limit: limit)
+    }
+
     /// Keeps no consumer tokens: `nil`.
     public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? { nil }
 

@@ -58,7 +58,8 @@ final class RemoteHistoryReader: @unchecked Sendable {
             lastToken = try readingHistory { try history.currentHistoryToken() }
             return .external
         }
-        let found = try readingHistory { try history.history(after: lastToken, limit: nil) }
+        // The stack's own saves are skipped: what they changed is not read.
+        let found = try readingHistory { try history.history(after: lastToken, limit: nil, omittingChangesOf: origin) }
         if found.isExpired {
             unexplained = false
             // Pruned behind us: what was missed is unknown. Start again from now.

@@ -52,7 +52,11 @@ extension SQLHistoryAccess {
     /// than `token` (a `nil` token counts as 0). Changes of entities `model` no longer has are
     /// left out; a tombstone value of an attribute it no longer has, or that no longer reads
     /// as its type, too.
-    func fetchHistory(after token: HistoryToken?, limit: Int?, model: ManagedObjectModel) throws -> HistoryFetchResult {
+    ///
+    /// With `omitted`, the changes of the transactions that origin wrote are not read (they
+    /// come back with none): only the runs of consecutive tokens other writers committed are.
+    func fetchHistory(after token: HistoryToken?, limit: Int?, model: ManagedObjectModel,
+                      omittingChangesOf omitted: UUID? = nil) throws -> HistoryFetchResult {
         guard try hasHistoryTables() else { return HistoryFetchResult(transactions: []) }
         let after = token?.value ?? 0
         let prunedThrough = try metadataValue(MetadataKey.historyPrunedThrough).flatMap { Int64($0) } ?? 0
@@ -61,12 +65,18 @@ extension SQLHistoryAccess {
         try forEachTransaction(after: after, limit: limit.map { max(0, $0) + 1 }) { transactions.append($0.transaction) }
         let hasMore = limit.map { transactions.count > $0 } ?? false
         if hasMore { transactions.removeLast() }
-        if let first = transactions.first?.token.value, let last = transactions.last?.token.value {
-            var position: [Int64: Int] = [:]
-            for (i, t) in transactions.enumerated() { position[t.token.value] = i }
-            try forEachChange(from: first, through: last) { token, row in
-                guard let i = position[token] else { return }
-                row.appendChanges(to: &transactions[i].changes, model: model)
+        var position: [Int64: Int] = [:]
+        for (i, t) in transactions.enumerated() { position[t.token.value] = i }
+        // Each run of consecutive transactions whose changes are wanted, read in one pass.
+        var runStart: Int?
+        for i in 0...transactions.count {
+            let wanted = i < transactions.count && (omitted == nil || transactions[i].origin != omitted)
+            if wanted, runStart == nil { runStart = i }
+            guard !wanted, let start = runStart else { continue }
+            runStart = nil
+            try forEachChange(from: transactions[start].token.value, through: transactions[i - 1].token.value) { token, row in
+                guard let j = position[token] else { return }
+                row.appendChanges(to: &transactions[j].changes, model: model)
             }
         }
         return HistoryFetchResult(transactions: transactions, isExpired: prunedThrough > after, hasMore: hasMore)

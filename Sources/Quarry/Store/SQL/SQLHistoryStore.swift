@@ -34,6 +34,12 @@ extension SQLHistoryStore {
         try readingHistory { try $0.fetchHistory(after: token, limit: limit, model: model) }
     }
 
+    /// The transactions after `token` as ``history(after:limit:)`` reads them, the changes of
+    /// those `origin` wrote left unread (their `changes` are empty).
+    public func history(after token: HistoryToken?, limit: Int?, omittingChangesOf origin: UUID) throws -> HistoryFetchResult {
+        try readingHistory { try $0.fetchHistory(after: token, limit: limit, model: model, omittingChangesOf: origin) }
+    }
+
     /// Deletes the transactions before `token` and their changes, in one transaction; returns
     /// how many transactions were deleted. Fetches after a token older than the newest deleted
     /// one report ``HistoryFetchResult/isExpired`` from then on.
