@@ -24,6 +24,8 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     /// relationship's index there (`nil` when there is no inverse).
     let relationshipTargets: [[(destination: Int, inverse: Int?)]]
     private let classes = Mutex<[Int: ManagedObject.Type]>([:])
+    /// What stores compute from the model once (``StoreLayout/of(_:)``).
+    let derived = ModelDerivedValues()
 
     /// Which entity and property names a model accepts.
     public enum NamePolicy: Sendable {

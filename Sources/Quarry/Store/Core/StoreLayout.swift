@@ -84,6 +84,12 @@ struct StoreLayout: Sendable {
     /// Index into ``tables`` by root entity index.
     let tableIndexByRoot: [Int: Int]
 
+    /// The layout of `model`, computed once per model and kept with it (a migration and the
+    /// stores opening a model ask for it several times).
+    static func of(_ model: ManagedObjectModel) -> StoreLayout {
+        model.derived.value { StoreLayout(model: model) }
+    }
+
     init(model: ManagedObjectModel) {
         let all = model.entities
         var roots: [EntityDescription] = []

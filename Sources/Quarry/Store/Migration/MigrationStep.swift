@@ -34,8 +34,8 @@ struct MigrationStep: Sendable {
     /// largest primary key (for key offsets), by table name.
     init(source: ManagedObjectModel, destination: ManagedObjectModel, maxKeys: [String: Int64]) {
         let mapping = ModelMapping(source: source, destination: destination)
-        let oldLayout = StoreLayout(model: source)
-        let newLayout = StoreLayout(model: destination)
+        let oldLayout = StoreLayout.of(source)
+        let newLayout = StoreLayout.of(destination)
         self.mapping = mapping
         self.oldLayout = oldLayout
         self.newLayout = newLayout

@@ -48,7 +48,7 @@ enum SQLMigrationChainRun {
     /// The largest primary key of each table of `model`'s layout, by table name.
     private static func maxKeys(_ reader: any MigrationDataReader, model: ManagedObjectModel) throws -> [String: Int64] {
         var result: [String: Int64] = [:]
-        for table in StoreLayout(model: model).tables {
+        for table in StoreLayout.of(model).tables {
             result[table.name] = Int64(try reader.count("SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \(sqlIdentifier(table.name))"))
         }
         return result

@@ -11,6 +11,8 @@ import GRDB
 final class SQLiteMigrationExecutor: SQLMigrationExecutor {
     let step: MigrationStep
     let db: Database
+    /// The new schema's statements (tables, join tables, indexes), made once for the step.
+    private lazy var newSchema: [String] = step.newLayout.schemaStatements(model: step.destination)
 
     init(step: MigrationStep, db: Database) {
         self.step = step
@@ -32,7 +34,7 @@ final class SQLiteMigrationExecutor: SQLMigrationExecutor {
     /// The indexes the new schema does not have exactly so; persistent history's tables (and
     /// any index on them) are not the model's and stay as they are.
     func dropIndexes() throws {
-        let wanted = Set(step.newLayout.schemaStatements(model: step.destination).filter(MigrationStep.isIndexStatement))
+        let wanted = Set(newSchema.filter(MigrationStep.isIndexStatement))
         let existing = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name NOT LIKE 'Z\\_HISTORY%' ESCAPE '\\'")
         for (name, sql) in existing.map({ ($0[0] as String, $0[1] as String) }) where !wanted.contains(sql) {
             try db.execute(sql: "DROP INDEX \(sqlIdentifier(name))")
@@ -54,7 +56,7 @@ final class SQLiteMigrationExecutor: SQLMigrationExecutor {
 
     func createJoinTable(_ j: Int) throws {
         let prefix = "CREATE TABLE \(sqlIdentifier(step.newLayout.joinTables[j].name)) "
-        if let create = step.newLayout.schemaStatements(model: step.destination).first(where: { $0.hasPrefix(prefix) }) {
+        if let create = newSchema.first(where: { $0.hasPrefix(prefix) }) {
             try db.execute(sql: create)
         }
     }
@@ -67,16 +69,22 @@ final class SQLiteMigrationExecutor: SQLMigrationExecutor {
 
     func createIndexes() throws {
         let existing = Set(try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"))
-        for sql in step.newLayout.schemaStatements(model: step.destination) where MigrationStep.isIndexStatement(sql) && !existing.contains(sql) {
+        for sql in newSchema where MigrationStep.isIndexStatement(sql) && !existing.contains(sql) {
             try db.execute(sql: sql)
         }
     }
 
-    /// `Z_PRIMARYKEY`: a row per new table.
+    /// `Z_PRIMARYKEY`: a row per new table. Rows already as wanted are left alone, so a step
+    /// that keeps every table's keys writes none of them.
     func setKeyFloors(_ floor: [Int64]) throws {
-        try db.execute(sql: "DELETE FROM Z_PRIMARYKEY")
-        for (t, table) in step.newLayout.tables.enumerated() {
-            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ROOT, Z_MAX) VALUES (?, ?)", arguments: [table.name, floor[t]])
+        let wanted = Dictionary(step.newLayout.tables.enumerated().map { ($1.name, floor[$0]) }, uniquingKeysWith: max)
+        let stored = try keysHandedOut()
+        for root in stored.keys where wanted[root] == nil {
+            try db.execute(sql: "DELETE FROM Z_PRIMARYKEY WHERE Z_ROOT = ?", arguments: [root])
+        }
+        for table in step.newLayout.tables where stored[table.name] != wanted[table.name] {
+            try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ROOT, Z_MAX) VALUES (?, ?) ON CONFLICT(Z_ROOT) DO UPDATE SET Z_MAX = excluded.Z_MAX",
+                           arguments: [table.name, wanted[table.name]])
         }
     }
 

@@ -91,9 +91,19 @@ extension SQLiteStore {
     /// replacing the rows of the model it had: at creation and after a migration.
     static func replaceModel(db: Database, with model: ManagedObjectModel) throws {
         let prefix = MetadataKey.entityHashPrefix
-        try db.execute(sql: "DELETE FROM Z_METADATA WHERE substr(key, 1, ?) = ?", arguments: [prefix.count, prefix])
-        for (key, value) in StoreMetadata.rows(recording: model) {
-            try db.execute(sql: "INSERT OR REPLACE INTO Z_METADATA (key, value) VALUES (?, ?)", arguments: [key, value])
+        let rows = StoreMetadata.rows(recording: model)
+        // Entity hashes of entities the model no longer has go; a row already holding its
+        // value is not written again (a migration rewrites only what changed).
+        let wanted = Set(rows.map(\.key))
+        let hashKeys = try String.fetchAll(db, sql: "SELECT key FROM Z_METADATA WHERE substr(key, 1, ?) = ?", arguments: [prefix.count, prefix])
+        for key in hashKeys where !wanted.contains(key) {
+            try db.execute(sql: "DELETE FROM Z_METADATA WHERE key = ?", arguments: [key])
+        }
+        for (key, value) in rows {
+            try db.execute(sql: """
+                INSERT INTO Z_METADATA (key, value) VALUES (?, ?)
+                ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value
+                """, arguments: [key, value])
         }
     }
 }

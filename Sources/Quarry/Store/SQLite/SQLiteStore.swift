@@ -168,7 +168,7 @@ public final class SQLiteStore: PersistentStore {
         }
         self.identifier = identifier
         self.model = resolvedModel
-        self.layout = StoreLayout(model: resolvedModel)
+        self.layout = StoreLayout.of(resolvedModel)
         self.statements = SQLiteRowStatements(layout: layout, model: resolvedModel)
         // A store made just now has this layout; only an older one can lack columns.
         if !created { try repairOlderLayout() }
@@ -262,7 +262,7 @@ public final class SQLiteStore: PersistentStore {
                 }
                 let nonQuarryTables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
                 guard nonQuarryTables.isEmpty else { throw StoreError.missingMetadata(path: path) }
-                for sql in StoreLayout(model: model).schemaStatements(model: model) { try db.execute(sql: sql) }
+                for sql in StoreLayout.of(model).schemaStatements(model: model) { try db.execute(sql: sql) }
                 let identifier = UUID()
                 try writeMetadata(db: db, identifier: identifier, model: model)
                 try createHistory(db, records: recordsHistory)
