@@ -10,19 +10,12 @@ import Testing
 /// cleared), the browser clears it by itself, not at the next key; a message shown since stays.
 @MainActor
 @Suite("Browser: a recovered remote path clears its error from the status line",
-       .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
+       .serialized, .enabled(if: SQLiteShell.isInstalled,
                              "needs the sqlite3 shell at /usr/bin/sqlite3"))
 struct RemoteErrorMessageTests {
-    /// The sqlite3 shell: the other process.
-    static let sqlite3 = URL(fileURLWithPath: "/usr/bin/sqlite3")
-
-    /// Runs `sql` on the store at `url` in the sqlite3 shell; returns its output.
+    /// Runs `sql` on the store at `url` in the sqlite3 shell (another process); returns its output.
     @discardableResult
-    static func shell(_ url: URL, _ sql: String) throws -> String {
-        let result = try CommandRunner.run(sqlite3, [url.path, sql])
-        try #require(result.status == 0, "sqlite3 failed: \(result.standardError)")
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func shell(_ url: URL, _ sql: String) throws -> String { try SQLiteShell.run(url, sql) }
 
     /// The store's save count (`PRAGMA user_version`).
     static func saveCount(_ url: URL) throws -> Int {

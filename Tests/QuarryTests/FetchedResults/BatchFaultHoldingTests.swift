@@ -3,29 +3,13 @@ import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// A store that counts the snapshot reads a context asks of it, around an in-memory store.
-private final class SnapshotCountingStore: ForwardingStore, @unchecked Sendable {
-    // `reads` and `objectsRead` are written on the one context queue of each test.
-    let base: InMemoryStore
-    var reads = 0
-    var objectsRead = 0
-
-    init(base: InMemoryStore) { self.base = base }
-
-    func snapshots(for ids: [ObjectID]) throws -> [ObjectID: Snapshot] {
-        reads += 1
-        objectsRead += ids.count
-        return try base.snapshots(for: ids)
-    }
-}
-
 /// A table reads a batch's rows one by one, holding none of them: the context holds unchanged
 /// objects weakly, so the controller keeps the batches it faulted in (and their prefetched
 /// destinations) alive, and each batch is read from the store once.
 @Suite struct BatchFaultHoldingTests {
     @Test func readingABatchRowByRowFaultsItInOnce() throws {
         let model = TestModels.tickers()
-        let store = SnapshotCountingStore(base: InMemoryStore(model: model))
+        let store = CountingStore(base: InMemoryStore(model: model))
         let coordinator = StoreCoordinator(store: store, name: "count")
         let writer = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "writer")
         try writer.performAndWait {
@@ -48,7 +32,7 @@ private final class SnapshotCountingStore: ForwardingStore, @unchecked Sendable 
             request.relationshipKeyPathsForPrefetching = ["sector"]
             let controller = try FetchedResultsController(fetchRequest: request, context: context)
             try controller.performFetch()
-            store.reads = 0
+            store.snapshotReads = 0
             store.objectsRead = 0
             // The first 40 rows (two batches), each object and its sector's name read and dropped.
             var names: [String] = []
@@ -66,7 +50,7 @@ private final class SnapshotCountingStore: ForwardingStore, @unchecked Sendable 
             #expect(names.first == "S0")
             // One read per batch for its 20 rows; the three sectors once, with the first batch
             // (the second batch's are still held).
-            #expect(store.reads == 3)
+            #expect(store.snapshotReads == 3)
             #expect(store.objectsRead == 20 + 3 + 20)
         }
     }

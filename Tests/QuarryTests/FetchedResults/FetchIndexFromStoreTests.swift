@@ -3,28 +3,6 @@ import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// A store that counts what the controller asks of it, around an in-memory store.
-private final class CountingStore: ForwardingStore, @unchecked Sendable {
-    // `streamed` and `keyed` are written on the one context queue of each test.
-    let base: InMemoryStore
-    var streamed = 0
-    var keyed = 0
-
-    init(base: InMemoryStore) { self.base = base }
-
-    func keyedIDs(for request: StoreQuery, keyPaths: [String]) throws -> [(id: ObjectID, keys: [Value])] {
-        keyed += 1
-        return try base.keyedIDs(for: request, keyPaths: keyPaths)
-    }
-
-    func forEachKeyedRow(for request: StoreQuery, keyPaths: [String], _ body: (any KeyedRow) throws -> Void) throws {
-        try base.forEachKeyedRow(for: request, keyPaths: keyPaths) { row in
-            streamed += 1
-            try body(row)
-        }
-    }
-}
-
 /// The controller builds its index from the store's stream of (ID, sort keys) rows, whatever
 /// the store (no downcast to one store type).
 @Suite struct FetchIndexFromStoreTests {

@@ -6,19 +6,12 @@ import QuarryTestSupport
 /// A read on the remote path that fails is a value: the stack's remote-change observers get it
 /// as ``RemoteChange/error`` and the stack keeps it as ``PersistentStack/lastRemoteError``.
 @Suite("Remote failures: another process makes an SQLite store's history unreadable while a stack watches it",
-       .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3"),
+       .serialized, .enabled(if: SQLiteShell.isInstalled,
                              "needs the sqlite3 shell at /usr/bin/sqlite3"))
 struct RemoteFailureTests {
-    /// The sqlite3 shell: the other process.
-    static let sqlite3 = URL(fileURLWithPath: "/usr/bin/sqlite3")
-
     /// Runs `sql` on the store at `url` in the sqlite3 shell (another process); returns its output.
     @discardableResult
-    static func shell(_ url: URL, _ sql: String) throws -> String {
-        let result = try CommandRunner.run(sqlite3, [url.path, sql])
-        try #require(result.status == 0, "sqlite3 failed: \(result.standardError)")
-        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    static func shell(_ url: URL, _ sql: String) throws -> String { try SQLiteShell.run(url, sql) }
 
     /// In the sqlite3 shell: drops the history's change table and commits one more history
     /// transaction marked as a Quarry save (the save count in `user_version` advanced), so the
