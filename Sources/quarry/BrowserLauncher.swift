@@ -41,9 +41,12 @@ enum BrowserLauncher {
     /// the status line must always show (the importer paused on a busy store, or stopped by an
     /// error), before anything else. `observeLiveAlert` is given a function to call, from any
     /// thread, whenever that text changes, so the screen shows it without waiting for a key.
+    /// `afterFirstFrame` runs once the first screen is drawn (the demo starts its importer then,
+    /// so that the first screen does not share the cores with it).
     static func run(stack: PersistentStack, configuration: BrowserConfiguration, themeName: String?,
                     liveStatus: (@MainActor () -> String?)? = nil, liveAlert: (@MainActor () -> String?)? = nil,
-                    observeLiveAlert: ((@escaping @Sendable () -> Void) -> Void)? = nil) async {
+                    observeLiveAlert: ((@escaping @Sendable () -> Void) -> Void)? = nil,
+                    afterFirstFrame: (@MainActor () -> Void)? = nil) async {
         requireTerminal()
         let terminal = CursesTerminal(mouse: configuration.usesMouse)
         var configuration = configuration
@@ -67,6 +70,7 @@ enum BrowserLauncher {
                 app.onQuit = { done.resume() }
                 do {
                     try app.start()
+                    afterFirstFrame?()
                 } catch {
                     app.stop()
                     FileHandle.standardError.write(Data("quarry: \(ConsoleText.escapedLines("\(error)"))\n".utf8))

@@ -128,9 +128,11 @@ struct DemoCommand: AsyncParsableCommand {
             liveAlert = { importer.alertText }
             observeLiveAlert = { importer.observeAlert($0) }
         }
-        importer?.start()
+        // The importer starts once the first screen is drawn: the screen's preview query and
+        // first frame do not share the cores with its first saves.
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: themeOption.theme,
-                                  liveStatus: liveStatus, liveAlert: liveAlert, observeLiveAlert: observeLiveAlert)
+                                  liveStatus: liveStatus, liveAlert: liveAlert, observeLiveAlert: observeLiveAlert,
+                                  afterFirstFrame: { importer?.start() })
         importer?.stop()
         if let importer { try Self.report(importer) }
     }
