@@ -13,13 +13,9 @@ import Testing
        .serialized, .enabled(if: SQLiteShell.isInstalled,
                              "needs the sqlite3 shell at /usr/bin/sqlite3"))
 struct RemoteErrorMessageTests {
-    /// Runs `sql` on the store at `url` in the sqlite3 shell (another process); returns its output.
-    @discardableResult
-    static func shell(_ url: URL, _ sql: String) throws -> String { try SQLiteShell.run(url, sql) }
-
     /// The store's save count (`PRAGMA user_version`).
     static func saveCount(_ url: URL) throws -> Int {
-        try #require(Int(try shell(url, "PRAGMA user_version")))
+        try #require(Int(try SQLiteShell.run(url, "PRAGMA user_version")))
     }
 
     /// Runs `write`, then waits (without sleeping) for the first remote change of `stack` that
@@ -41,11 +37,11 @@ struct RemoteErrorMessageTests {
     static func failedBrowser() async throws -> (fixture: BrowserFixture, store: URL, changeTable: String) {
         let f = try BrowserFixture()
         let url = f.directory.file("browse.sqlite")
-        let changeTable = try shell(url, "SELECT sql || ';' FROM sqlite_master WHERE tbl_name = 'Z_HISTORYCHANGE' AND sql IS NOT NULL")
+        let changeTable = try SQLiteShell.run(url, "SELECT sql || ';' FROM sqlite_master WHERE tbl_name = 'Z_HISTORYCHANGE' AND sql IS NOT NULL")
         try #require(changeTable.contains("CREATE TABLE"))
         let count = try saveCount(url)
         _ = try await change(of: f.stack, awaiting: "the failure to read the history dropped by sqlite3",
-                             after: { try shell(url, HistoryVandal.dropChangesScript(saveCount: count)) },
+                             after: { try SQLiteShell.run(url, HistoryVandal.dropChangesScript(saveCount: count)) },
                              where: { $0.error != nil })
         let bottom = f.screen().suffix(3).joined(separator: " ")
         #expect(bottom.contains("remote changes: cannot read the history"), "\(bottom)")
@@ -65,7 +61,7 @@ struct RemoteErrorMessageTests {
             COMMIT;
             """
         return try await change(of: stack, awaiting: "the commit read after the history was repaired",
-                                after: { try shell(url, script) },
+                                after: { try SQLiteShell.run(url, script) },
                                 where: { _ in stack.lastRemoteError == nil })
     }
 

@@ -9,16 +9,12 @@ import QuarryTestSupport
        .serialized, .enabled(if: SQLiteShell.isInstalled,
                              "needs the sqlite3 shell at /usr/bin/sqlite3"))
 struct RemoteFailureTests {
-    /// Runs `sql` on the store at `url` in the sqlite3 shell (another process); returns its output.
-    @discardableResult
-    static func shell(_ url: URL, _ sql: String) throws -> String { try SQLiteShell.run(url, sql) }
-
     /// In the sqlite3 shell: drops the history's change table and commits one more history
     /// transaction marked as a Quarry save (the save count in `user_version` advanced), so the
     /// watching stack reads that history, and cannot.
     static func dropHistoryChanges(of url: URL) throws {
-        let saveCount = try #require(Int(try shell(url, "PRAGMA user_version")))
-        try shell(url, HistoryVandal.dropChangesScript(saveCount: saveCount))
+        let saveCount = try #require(Int(try SQLiteShell.run(url, "PRAGMA user_version")))
+        try SQLiteShell.run(url, HistoryVandal.dropChangesScript(saveCount: saveCount))
     }
 
     /// A store in `directory` seeded with two tickers, a stack watching it, and the remote
@@ -57,7 +53,7 @@ struct RemoteFailureTests {
         let (url, stack, _) = try await Self.failedStack(in: directory)
         // An outside write (no save count advanced) asks only for the newest token, which reads.
         let changes = try await remoteChanges(of: stack, awaiting: "the re-fetch after history reads again",
-                                              after: { try Self.shell(url, "UPDATE Ticker SET price = 5 WHERE symbol = 'T0'") },
+                                              after: { try SQLiteShell.run(url, "UPDATE Ticker SET price = 5 WHERE symbol = 'T0'") },
                                               until: { stack.lastRemoteError == nil })
         #expect(changes.last?.error == nil && changes.last?.isExternal == true)
         #expect(stack.lastRemoteError == nil)
