@@ -8,7 +8,7 @@ extension SQLiteStore {
     ///
     /// - Throws: ``StoreError`` when SQLite cannot open the file or make the views.
     public convenience init(foreign database: ForeignDatabase, busyTimeout: TimeInterval = 5) throws {
-        let layout = StoreLayout(model: database.model)
+        let layout = StoreLayout.of(database.model)
         let viewed = SQLiteViewedDatabase(
             path: database.path, identifier: database.identifier, model: database.model,
             snapshotURI: database.snapshot.uri, auxiliaryURI: database.auxiliary?.uri,

@@ -69,7 +69,7 @@ final class PostgreSQLConnectionPool: Sendable {
             host: url.host, port: url.port, username: url.user, password: url.password(environment: environment),
             database: url.database, tls: tls)
         configuration.options.additionalStartupParameters = [
-            ("search_path", PostgreSQLSQL.identifier(url.schema)),
+            ("search_path", sqlIdentifier(url.schema)),
             ("application_name", "quarry"),
         ]
         configuration.options.connectTimeout = .seconds(10)
@@ -251,11 +251,4 @@ struct PostgreSQLConnection {
     }
 }
 
-/// SQL text helpers shared by the PostgreSQL store's files.
-enum PostgreSQLSQL {
-    /// `name` as a quoted identifier (`"na""me"`).
-    static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
 #endif

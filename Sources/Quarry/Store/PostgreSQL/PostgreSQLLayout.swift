@@ -58,7 +58,7 @@ struct PostgreSQLLayout: Sendable {
     let slotColumns: [[SlotColumn]]
 
     init(model: ManagedObjectModel) {
-        let base = StoreLayout(model: model)
+        let base = StoreLayout.of(model)
         let slots = RowSlots(layout: base, model: model)
         self.base = base
         self.slots = slots

@@ -109,7 +109,7 @@ final class PostgreSQLListener: @unchecked Sendable {
         do {
             // The handler sends its own `LISTEN` first; this one (harmless twice) returns only
             // once listening is in effect, as a connection runs its queries in order.
-            let sql = "LISTEN \(PostgreSQLSQL.identifier(channel))"
+            let sql = "LISTEN \(sqlIdentifier(channel))"
             _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).wait()
         } catch {
             context.stop()

@@ -32,7 +32,7 @@ extension PostgreSQLStore {
         try pool.transaction { connection in
             let schema = pool.url.schema
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", bindings("quarry.create." + schema))
-            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(PostgreSQLSQL.identifier(schema))")
+            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(sqlIdentifier(schema))")
             if try hasMetadataTable(connection) { return try readMetadata(connection, path: path) }
             let others = try connection.query("""
                 SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 LIMIT 1

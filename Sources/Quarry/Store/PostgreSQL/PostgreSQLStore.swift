@@ -179,7 +179,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
                     """, bindings(url.schema))
                 guard objects.isEmpty else { throw StoreError.notAQuarryStore(path: url.description) }
             }
-            try connection.execute("DROP SCHEMA \(PostgreSQLSQL.identifier(url.schema)) CASCADE")
+            try connection.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE")
         }
     }
 

@@ -4,11 +4,7 @@ extension Value {
     /// The value in its stored form as an SQL literal (see ``SQLiteStore`` for the mapping), for
     /// column defaults a migration writes in a statement (DDL takes no bound parameters).
     var sqlLiteral: String {
-        func text(_ s: String) -> String {
-            // Most texts hold no quote: no search-and-replace for them.
-            guard s.utf8.contains(UInt8(ascii: "'")) else { return "'" + s + "'" }
-            return "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
-        }
+        func text(_ s: String) -> String { sqlQuoted(s, by: "'") }
         func real(_ d: Double) -> String {
             guard d.isFinite else { return d.isNaN ? "NULL" : (d > 0 ? "9e999" : "-9e999") }
             let s = "\(d)"

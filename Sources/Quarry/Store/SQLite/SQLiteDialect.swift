@@ -93,14 +93,18 @@ struct SQLiteDialect: SQLDialect {
     /// One JSON array read with `json_each`, not one parameter per ID: any number of IDs fits,
     /// and the statement stays the same for every list, so it is prepared once and cached.
     func primaryKey(under alias: String, in ids: [ObjectID]) -> Fragment {
+        Fragment("\(alias).\(Self.identifier("Z_PK")) IN (SELECT value FROM json_each(?))", [Self.jsonArray(ids.lazy.map(\.primaryKey))])
+    }
+
+    /// `keys` as one JSON array (`[3,1,2]`), the parameter a `json_each(?)` list reads.
+    static func jsonArray(_ keys: some Collection<Int64>) -> String {
         var json = "["
-        json.reserveCapacity(ids.count * 8)
-        for (i, id) in ids.enumerated() {
+        json.reserveCapacity(keys.count * 8)
+        for (i, key) in keys.enumerated() {
             if i > 0 { json += "," }
-            json += String(id.primaryKey)
+            json += String(key)
         }
-        json += "]"
-        return Fragment("\(alias).\(Self.identifier("Z_PK")) IN (SELECT value FROM json_each(?))", [json])
+        return json + "]"
     }
 
     /// A constant as SQLite stores it (see ``SQLiteStore``): Booleans as 0/1, dates as seconds

@@ -27,17 +27,10 @@ struct SQLiteRowReader {
                 start += Self.chunkSize
                 // The keys go in as one JSON array, so the statement is the same for every chunk:
                 // compiled once per connection, not once per batch a table faults in.
-                var json = "["
-                json.reserveCapacity(chunk.count * 8)
-                for (i, key) in chunk.enumerated() {
-                    if i > 0 { json += "," }
-                    json += String(key)
-                }
-                json += "]"
                 let statement = SQLiteRawStatement(try db.cachedStatement(
                     sql: statements.selectRow[table] + " WHERE Z_PK IN (SELECT value FROM json_each(?))"))
                 defer { statement.reset() }
-                statement.bind(json, at: 1)
+                statement.bind(SQLiteDialect.jsonArray(chunk), at: 1)
                 while try statement.step() {
                     let (id, snapshot) = try decodeRow(statement)
                     // Leave out rows whose entity differs from the one asked for.

@@ -189,7 +189,7 @@ public final class SQLiteStore: PersistentStore {
         self.historyOrigin = UUID()
         self.identifier = database.identifier
         self.model = database.model
-        self.layout = StoreLayout(model: database.model)
+        self.layout = StoreLayout.of(database.model)
         self.statements = SQLiteRowStatements(layout: layout, model: database.model)
         self.pool = try Self.viewsPool(database, busyTimeout: busyTimeout)
         self.poolOpenedImmutable = true

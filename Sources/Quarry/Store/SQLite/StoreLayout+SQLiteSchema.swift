@@ -22,7 +22,7 @@ extension StoreLayout {
         var indexes: [(natural: String, body: String, unique: Bool)] = []
         for table in tables {
             sql.append(createTableStatement(table))
-            sql.append("INSERT INTO Z_PRIMARYKEY (Z_ROOT, Z_MAX) VALUES ('\(table.name.replacingOccurrences(of: "'", with: "''"))', 0)")
+            sql.append("INSERT INTO Z_PRIMARYKEY (Z_ROOT, Z_MAX) VALUES (\(sqlQuoted(table.name, by: "'")), 0)")
             if table.entityIndices.count > 1 {
                 indexes.append(("\(table.name)_Z_ENT", "ON \(sqlIdentifier(table.name)) (Z_ENT)", false))
             }

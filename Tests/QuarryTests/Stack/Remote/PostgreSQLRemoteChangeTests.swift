@@ -52,7 +52,7 @@ struct PostgreSQLRemoteChangeTests {
         let pool = try PostgreSQLConnectionPool(url: try PostgreSQLStoreURL(parsing: url.absoluteString), maximumConnections: 1)
         defer { pool.close() }
         var binds = PostgresBindings()
-        binds.append("LISTEN \(PostgreSQLSQL.identifier(store.notificationChannel))")
+        binds.append("LISTEN \(sqlIdentifier(store.notificationChannel))")
         return try pool.withConnection { connection in
             try connection.query("""
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity

@@ -17,10 +17,10 @@ struct PostgreSQLRemoteFailureTests {
             let stack = try PostgreSQLRemoteChangeTests.stack(url)
             let store = try #require(stack.mainContext.coordinator.store as? PostgreSQLStore)
             let server = try #require(PostgreSQLTestServer.url)
-            let schema = PostgreSQLSQL.identifier(store.storeURL.schema)
+            let schema = sqlIdentifier(store.storeURL.schema)
             let sql = """
                 DROP TABLE \(schema)."Z_HISTORYCHANGE", \(schema)."Z_HISTORYTRANSACTION";
-                NOTIFY \(PostgreSQLSQL.identifier(store.notificationChannel));
+                NOTIFY \(sqlIdentifier(store.notificationChannel));
                 """
             let changes = try await remoteChanges(of: stack, awaiting: "the failure to read the history dropped by psql", after: {
                 let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/psql"), [server, "-v", "ON_ERROR_STOP=1", "-c", sql])

@@ -32,8 +32,8 @@ struct PostgreSQLConnectionPoolTests {
         let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL()!)
         let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 2)
         defer { pool.close() }
-        try pool.withConnection { try $0.execute("CREATE SCHEMA \(PostgreSQLSQL.identifier(url.schema))") }
-        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(PostgreSQLSQL.identifier(url.schema)) CASCADE") } }
+        try pool.withConnection { try $0.execute("CREATE SCHEMA \(sqlIdentifier(url.schema))") }
+        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE") } }
         try pool.withConnection { try $0.execute("CREATE TABLE t (v bigint)") }
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             var binds = PostgresBindings()

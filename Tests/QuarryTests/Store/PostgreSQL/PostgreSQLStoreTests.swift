@@ -104,10 +104,10 @@ struct PostgreSQLStoreTests {
         let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer { pool.close() }
         try pool.withConnection { c in
-            try c.execute("CREATE SCHEMA \(PostgreSQLSQL.identifier(url.schema))")
+            try c.execute("CREATE SCHEMA \(sqlIdentifier(url.schema))")
             try c.execute("CREATE TABLE mine (v bigint)")
         }
-        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(PostgreSQLSQL.identifier(url.schema)) CASCADE") } }
+        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE") } }
         #expect(throws: StoreError.notAQuarryStore(path: url.description)) { try PostgreSQLStore.destroy(url: url) }
         #expect(throws: StoreError.notAQuarryStore(path: url.description)) { try PostgreSQLStore(url: url, model: TestModels.tickers()) }
         #expect(try pool.withConnection { try $0.query("SELECT count(*) FROM mine") }.count == 1)
