@@ -52,12 +52,18 @@ public enum DemoModel {
 
     /// A unique ticker-like symbol for number `n` (`A`, `B`, …, `Z`, `AA`, …): bijective base 26.
     public static func symbol(_ n: Int) -> String {
-        var n = n
-        var s = ""
-        repeat {
-            s.insert(Character(UnicodeScalar(UInt8(65 + n % 26))), at: s.startIndex)
-            n = n / 26 - 1
-        } while n >= 0
-        return s
+        // Letters from the last, written back to front into a buffer: one string made once
+        // (the seed makes 100,000 of them).
+        precondition(n >= 0, "a symbol number is never negative")
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
+            var n = n
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(65 + n % 26)
+                n = n / 26 - 1
+            } while n >= 0
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[start...]), as: UTF8.self)
+        }
     }
 }

@@ -108,42 +108,54 @@ extension StoreCoordinator {
             throw BatchInsertError.invalidValue(entity: name, row: 0, key: entity.attributes[missing].name, reason: "is required and has no default")
         }
 
+        // What each row is checked against, looked up once per request, not once per value.
+        let columns = attributeIndexes.map { a in
+            let attribute = entity.attributes[a]
+            return (index: a, type: attribute.type, isOptional: attribute.isOptional,
+                    isTransformed: attribute.type == .transformable && attribute.valueTransformerName != nil)
+        }
+        let links = relationshipIndexes.map { r in
+            (index: r, isOptional: entity.relationships[r].isOptional, destination: model.destination(of: entity, relationship: r))
+        }
+        // Destination entity index → whether it is a kind of each link's destination.
+        let accepts = links.map { link in model.entities.map { $0.isKind(of: link.destination) } }
+
         var changes = StoreChangeSet()
         changes.inserts.reserveCapacity(request.rows.count)
         let blank = Snapshot(defaultsFor: entity)
         for (n, row) in request.rows.enumerated() {
-            guard row.values.count == attributeIndexes.count else {
-                throw BatchInsertError.rowShape(entity: name, row: n, expected: attributeIndexes.count, got: row.values.count)
+            guard row.values.count == columns.count else {
+                throw BatchInsertError.rowShape(entity: name, row: n, expected: columns.count, got: row.values.count)
             }
-            guard row.destinations.count == relationshipIndexes.count else {
-                throw BatchInsertError.rowShape(entity: name, row: n, expected: relationshipIndexes.count, got: row.destinations.count)
+            guard row.destinations.count == links.count else {
+                throw BatchInsertError.rowShape(entity: name, row: n, expected: links.count, got: row.destinations.count)
             }
             var snapshot = blank
-            for (a, value) in zip(attributeIndexes, row.values) {
-                let attribute = entity.attributes[a]
-                guard let stored = value.coerced(to: attribute.type) else {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: "\(value) is not a valid \(attribute.type)")
+            for (column, value) in zip(columns, row.values) {
+                guard let stored = value.coerced(to: column.type) else {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.attributes[column.index].name,
+                                                        reason: "\(value) is not a valid \(column.type)")
                 }
-                if case .null = stored, !attribute.isOptional {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: "is required")
+                if case .null = stored, !column.isOptional {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.attributes[column.index].name, reason: "is required")
                 }
-                if let reason = attribute.transformerRefusal(for: stored) {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: attribute.name, reason: reason)
+                if column.isTransformed, let reason = entity.attributes[column.index].transformerRefusal(for: stored) {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.attributes[column.index].name, reason: reason)
                 }
-                snapshot.values[a] = stored
+                snapshot.values[column.index] = stored
             }
-            for (r, destination) in zip(relationshipIndexes, row.destinations) {
-                let relationship = entity.relationships[r]
+            for (l, destination) in row.destinations.enumerated() {
+                let link = links[l]
                 if let destination {
-                    guard !destination.isTemporary, model.entities.indices.contains(Int(destination.entityIndex)),
-                          model.entities[Int(destination.entityIndex)].isKind(of: model.destination(of: entity, relationship: r)) else {
-                        throw BatchInsertError.invalidValue(entity: name, row: n, key: relationship.name,
-                                                            reason: "\(destination) is not a saved \(model.destination(of: entity, relationship: r).name)")
+                    let e = Int(destination.entityIndex)
+                    guard !destination.isTemporary, accepts[l].indices.contains(e), accepts[l][e] else {
+                        throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.relationships[link.index].name,
+                                                            reason: "\(destination) is not a saved \(link.destination.name)")
                     }
-                } else if !relationship.isOptional {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: relationship.name, reason: "is required")
+                } else if !link.isOptional {
+                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.relationships[link.index].name, reason: "is required")
                 }
-                snapshot.toOne[r] = destination
+                snapshot.toOne[link.index] = destination
             }
             changes.inserts.append(ObjectChange(id: .temporary(entityIndex: entity.index), snapshot: snapshot))
         }

@@ -48,7 +48,7 @@ public struct StoreChangeSet: Sendable {
         func fix(_ change: inout ObjectChange) {
             if change.id.isTemporary, let p = mapping[change.id] { change.id = p }
             for i in change.snapshot.toOne.indices {
-                if let t = change.snapshot.toOne[i], let p = mapping[t] { change.snapshot.toOne[i] = p }
+                if let t = change.snapshot.toOne[i], t.isTemporary, let p = mapping[t] { change.snapshot.toOne[i] = p }
             }
             for (r, ids) in change.toMany { change.toMany[r] = ids.map { mapping[$0] ?? $0 } }
         }

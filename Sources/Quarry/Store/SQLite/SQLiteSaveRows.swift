@@ -1,9 +1,12 @@
 import GRDB
+import GRDBSQLite
 
 /// The SQLite rows of one save of an ``SQLiteStore``, for the shared save template
 /// (``SQLSaveOperation/run(_:rows:)``), inside the save's `IMMEDIATE` transaction on the
 /// writer connection: keys from `Z_PRIMARYKEY`, one cached prepared statement per statement
-/// shape, values bound straight from snapshots, one row a statement.
+/// shape, values bound straight from snapshots. New rows go up to ``insertRowsPerStatement``
+/// a statement (a run is written by statements of 64, 32, …, 1 rows, so an entity needs at
+/// most seven statement texts); updates and deletes go one row a statement.
 ///
 /// Not thread-safe and never shared: it lives for one call of ``SQLiteStore/save(_:resolve:)``.
 final class SQLiteSaveRows: SQLSaveRows {
@@ -13,12 +16,23 @@ final class SQLiteSaveRows: SQLSaveRows {
     private let reader: SQLiteRowReader
     /// Per update shape (``SQLUpdateShape/id``), its statement's text.
     private var updateSQL: [String?] = []
+    /// Per entity and power of two `p`, the text inserting `1 << p` rows (built on first use).
+    private var insertSQL: [Int: String] = [:]
+    /// The most host parameters one statement may bind on this connection.
+    private let parameterLimit: Int
+
+    /// The most new rows one insert statement writes. SQLite's per-statement work (starting
+    /// the program, opening its cursors, ending it) is then paid once for many rows: with the
+    /// rows of a save written `OR FAIL` this takes about a third off an insert into an indexed
+    /// table (BENCHMARKS.md, `demo-first-screen-fresh`).
+    static let insertRowsPerStatement = 64
 
     init(store: SQLiteStore, db: Database) {
         layout = store.layout
         statements = store.statements
         reader = store.rowReader
         self.db = db
+        parameterLimit = Int(sqlite3_limit(db.sqliteConnection, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
     }
 
     /// Reserves a block of keys in `Z_PRIMARYKEY`.
@@ -29,19 +43,42 @@ final class SQLiteSaveRows: SQLSaveRows {
         return Array(max + 1...max + count)
     }
 
-    /// One statement a row: a run is as long as the entity's.
+    /// As long as the entity's run: ``insertRows(_:entity:)`` splits it into statements.
     func maxInsertRun(entity: Int) -> Int { .max }
 
     func insertRows(_ run: ArraySlice<ObjectChange>, entity e: Int) throws {
-        let plan = statements.insert[e]
-        let statement = SQLiteRawStatement(try db.cachedStatement(sql: plan.sql))
-        for change in run {
-            statement.bind(change.id.primaryKey, at: 1)
-            statement.bind(Int64(e), at: 2)
-            statement.bind(1, at: 3)
-            _ = statement.bind(plan.slots, of: change.snapshot, from: 4)
+        let slots = statements.insert[e].slots
+        let perRow = 3 + slots.count
+        // The largest power of two rows a statement takes: at most insertRowsPerStatement and
+        // within the connection's parameter limit.
+        var widest = 0
+        while 1 << (widest + 1) <= Self.insertRowsPerStatement, (1 << (widest + 1)) * perRow <= parameterLimit { widest += 1 }
+        var start = run.startIndex
+        while start < run.endIndex {
+            var p = widest
+            while 1 << p > run.endIndex - start { p -= 1 }
+            let end = start + (1 << p)
+            let statement = SQLiteRawStatement(try db.cachedStatement(sql: insertText(entity: e, power: p)))
+            var index: Int32 = 1
+            for change in run[start..<end] {
+                statement.bind(change.id.primaryKey, at: index)
+                statement.bind(Int64(e), at: index + 1)
+                statement.bind(1, at: index + 2)
+                index = statement.bind(slots, of: change.snapshot, from: index + 3)
+            }
+            assert(Int(index) - 1 == (end - start) * perRow, "every parameter of the insert is bound")
             try statement.execute()
+            start = end
         }
+    }
+
+    /// The text inserting `1 << power` rows of entity `e`.
+    private func insertText(entity e: Int, power: Int) -> String {
+        let key = e << 3 | power
+        if let sql = insertSQL[key] { return sql }
+        let sql = statements.insert(entity: e, rows: 1 << power)
+        insertSQL[key] = sql
+        return sql
     }
 
     /// One statement a row.
