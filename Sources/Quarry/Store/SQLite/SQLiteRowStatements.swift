@@ -4,8 +4,9 @@
 ///
 /// Every statement here runs inside a save's transaction, which rolls back whole when any
 /// statement fails, so each is written `OR FAIL`: SQLite then keeps no statement journal for
-/// it. Under the default (`OR ABORT`) a row written to a table with an index opens a statement
-/// sub-transaction of its own, about a fifth of the time of each insert into an indexed table.
+/// it. Under the default (`OR ABORT`) a statement writing several rows of a table with an
+/// index journals each page it changes, to undo itself alone: 100,000 inserts into the demo's
+/// `Ticker` table, 40 a statement, took 0.50–0.62 s so against 0.34–0.39 s `OR FAIL`.
 struct SQLiteRowStatements: Sendable {
     /// A statement and its slots; fixed arguments (`Z_PK`, `Z_ENT`, `Z_OPT`) are documented per use.
     struct Plan: Sendable {

@@ -21,10 +21,11 @@ final class SQLiteSaveRows: SQLSaveRows {
     /// The most host parameters one statement may bind on this connection.
     private let parameterLimit: Int
 
-    /// The most new rows one insert statement writes. SQLite's per-statement work (starting
-    /// the program, opening its cursors, ending it) is then paid once for many rows: with the
-    /// rows of a save written `OR FAIL` this takes about a third off an insert into an indexed
-    /// table (BENCHMARKS.md, `demo-first-screen-fresh`).
+    /// The most new rows one insert statement writes (a power of two). SQLite's per-statement
+    /// work (starting the program, opening its cursors, ending it) is then paid once for many
+    /// rows: with the rows of a save written `OR FAIL`, 100,000 inserts into the demo's indexed
+    /// `Ticker` table took 0.34–0.39 s 40 a statement against 0.41–0.58 s one a statement
+    /// (BENCHMARKS.md, `demo-first-screen-fresh`).
     static let insertRowsPerStatement = 64
 
     init(store: SQLiteStore, db: Database) {
@@ -43,22 +44,25 @@ final class SQLiteSaveRows: SQLSaveRows {
         return Array(max + 1...max + count)
     }
 
-    /// As long as the entity's run: ``insertRows(_:entity:)`` splits it into statements.
-    func maxInsertRun(entity: Int) -> Int { .max }
+    /// ``insertRowsPerStatement`` rows, halved until the entity's columns fit the connection's
+    /// parameter limit: always a power of two.
+    func maxInsertRun(entity e: Int) -> Int {
+        let perRow = 3 + statements.insert[e].slots.count
+        var rows = Self.insertRowsPerStatement
+        while rows > 1, rows * perRow > parameterLimit { rows /= 2 }
+        return rows
+    }
 
+    /// Writes `run` (at most ``maxInsertRun(entity:)`` rows) in statements of 64, 32, …, 1
+    /// rows, the widest first.
     func insertRows(_ run: ArraySlice<ObjectChange>, entity e: Int) throws {
         let slots = statements.insert[e].slots
-        let perRow = 3 + slots.count
-        // The largest power of two rows a statement takes: at most insertRowsPerStatement and
-        // within the connection's parameter limit.
-        var widest = 0
-        while 1 << (widest + 1) <= Self.insertRowsPerStatement, (1 << (widest + 1)) * perRow <= parameterLimit { widest += 1 }
         var start = run.startIndex
         while start < run.endIndex {
-            var p = widest
-            while 1 << p > run.endIndex - start { p -= 1 }
-            let end = start + (1 << p)
-            let statement = SQLiteRawStatement(try db.cachedStatement(sql: insertText(entity: e, power: p)))
+            // The largest power of two rows left.
+            let power = Int.bitWidth - 1 - (run.endIndex - start).leadingZeroBitCount
+            let end = start + (1 << power)
+            let statement = SQLiteRawStatement(try db.cachedStatement(sql: insertText(entity: e, power: power)))
             var index: Int32 = 1
             for change in run[start..<end] {
                 statement.bind(change.id.primaryKey, at: index)
@@ -66,7 +70,7 @@ final class SQLiteSaveRows: SQLSaveRows {
                 statement.bind(1, at: index + 2)
                 index = statement.bind(slots, of: change.snapshot, from: index + 3)
             }
-            assert(Int(index) - 1 == (end - start) * perRow, "every parameter of the insert is bound")
+            assert(Int(index) - 1 == (end - start) * (3 + slots.count), "every parameter of the insert is bound")
             try statement.execute()
             start = end
         }
@@ -74,6 +78,7 @@ final class SQLiteSaveRows: SQLSaveRows {
 
     /// The text inserting `1 << power` rows of entity `e`.
     private func insertText(entity e: Int, power: Int) -> String {
+        assert(1 << power <= Self.insertRowsPerStatement, "a run is at most insertRowsPerStatement rows")
         let key = e << 3 | power
         if let sql = insertSQL[key] { return sql }
         let sql = statements.insert(entity: e, rows: 1 << power)
