@@ -17,7 +17,8 @@
 #   3. What a user gets when each opens the table directly, side by side at 160x50, from
 #      launch to the first data rows drawn: `quarry browse STORE --entity Ticker --sort symbol`
 #      (direct) and `quarry browse STORE --entity Ticker` (the default view), against
-#      `vd STORE +:Ticker:1:1` (VisiData opening the table itself, no navigation keys).
+#      `vd STORE +:Ticker:1:1` (VisiData opening the table itself, no navigation keys); five
+#      rounds of the three, alternating, and the median of each.
 # Usage: bash scripts/bench-browse.sh --quarry PATH [--rows N] [--work DIR] [--socket NAME]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -141,10 +142,19 @@ direct_open() { # direct_open COMMAND READY-REGEX: seconds from launch to READY-
   if capture | grep -qE 'direct-exit-[0-9]+'; then echo "'$1' ended before its first screen: $(capture | grep -vE '^bench\$|^$' | head -3 | tr '\n' ' ')" >&2; exit 1; fi
   elapsed "$t0" "$t1"
 }
-quarry_direct=$(direct_open "$quarry browse $store --entity Ticker --sort symbol" 'row 1/'); keys q; wait_for 60 'direct-exit-[0-9]+'
-quarry_default=$(direct_open "$quarry browse $store --entity Ticker" 'row 1/'); keys q; wait_for 60 'direct-exit-[0-9]+'
-vd_direct=$(direct_open "$vd $store +:Ticker:1:1" '^ +[0-9]+ ║'); keys gq; wait_for 60 'direct-exit-[0-9]+'
-echo "direct opens at 160x50, launch to first data rows: quarry --sort symbol $quarry_direct s; quarry default view $quarry_default s; vd +:Ticker:1:1 $vd_direct s"
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# Five rounds, the three opens alternating in each; each figure is the median of its five, so
+# one open slowed by the machine (this VM's speed swings within seconds) does not decide it.
+direct_rounds=5 quarry_directs="" quarry_defaults="" vd_directs=""
+for round in $(seq "$direct_rounds"); do
+  t=$(direct_open "$quarry browse $store --entity Ticker --sort symbol" 'row 1/'); keys q; wait_for 60 'direct-exit-[0-9]+'; quarry_directs+=" $t"
+  t=$(direct_open "$quarry browse $store --entity Ticker" 'row 1/'); keys q; wait_for 60 'direct-exit-[0-9]+'; quarry_defaults+=" $t"
+  t=$(direct_open "$vd $store +:Ticker:1:1" '^ +[0-9]+ ║'); keys gq; wait_for 60 'direct-exit-[0-9]+'; vd_directs+=" $t"
+done
+quarry_direct=$(median <<<"$quarry_directs") quarry_default=$(median <<<"$quarry_defaults") vd_direct=$(median <<<"$vd_directs")
+echo "direct opens at 160x50, launch to first data rows, $direct_rounds rounds (median):" \
+  "quarry --sort symbol$quarry_directs ($quarry_direct) s; quarry default view$quarry_defaults ($quarry_default) s;" \
+  "vd +:Ticker:1:1$vd_directs ($vd_direct) s"
 
 figure browse-first-screen-seconds "$quarry_first"
 figure browse-first-screen "$(awk -v v="$vd_first" -v q="$quarry_first" 'BEGIN { printf "%.3f", v / q }')"
