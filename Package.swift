@@ -14,33 +14,27 @@ let package = Package(
         .executable(name: "quarry", targets: ["quarry"]),
         .executable(name: "quarry-bench", targets: ["quarry-bench"]),
     ],
-    // `PostgreSQL` (on by default) builds the PostgreSQL store on PostgresNIO
-    // (`Sources/Quarry/Store/PostgreSQL/`, compiled under `#if PostgreSQL`). The Thread Sanitizer
-    // and fuzzing builds turn it off (`--disable-default-traits`): they test no PostgreSQL code,
-    // and SwiftNIO, BoringSSL and PostgresNIO would add minutes to each of their builds in CI.
-    traits: [
-        .trait(name: "PostgreSQL", description: "The PostgreSQL store (PostgresNIO)."),
-        .default(enabledTraits: ["PostgreSQL"]),
-    ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Cache-line prefetch hints for the fetched-results index (C: Swift has no prefetch).
         .target(name: "CPrefetch"),
         // The system zlib, for the raw DEFLATE around a Core Data store's Z_MODELCACHE.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpq, PostgreSQL's own client library, under the PostgreSQL store (Debian's libpq-dev;
+        // the module map includes <postgresql/libpq-fe.h> and links -lpq).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         .target(
             name: "Quarry",
             dependencies: [
                 "CPrefetch",
                 "CZlib",
+                "CLibPQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
             ],
             // MATCHES runs on the toolchain's ICU (the engine under NSRegularExpression) for its
             // step budget; Foundation loads the library already, this names it to the linker.
@@ -70,14 +64,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // The raw side of `pg-import`.
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                "CLibPQ",
             ]
         ),
         .testTarget(
             name: "QuarryTests",
             dependencies: [
-                "Quarry", "QuarryDemo", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                "Quarry", "QuarryDemo", "QuarryTestSupport", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             resources: [.copy("Fixtures")]
         ),

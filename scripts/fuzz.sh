@@ -17,9 +17,7 @@ targets=("$@")
 # toml++ keeps its assertions here, as in every SwiftPM build (none defines NDEBUG): the theme
 # target checks that ThemeSourcePrecheck keeps every input that would trip one away from toml++.
 # QUARRY_FUZZ=1 adds the quarry-fuzz target to Package.swift (absent from the normal build).
-# --disable-default-traits: no PostgreSQL store (no parser of its is fuzzed; it would add SwiftNIO
-# and BoringSSL to this build).
-build=(env QUARRY_FUZZ=1 swift build --scratch-path .build-fuzz -c release --disable-default-traits
+build=(env QUARRY_FUZZ=1 swift build --scratch-path .build-fuzz -c release
        -Xswiftc -sanitize=fuzzer -Xcxx -fsanitize=fuzzer-no-link --product quarry-fuzz)
 "${build[@]}" >/dev/null
 fuzzer="$("${build[@]}" --show-bin-path)/quarry-fuzz"

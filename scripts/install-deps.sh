@@ -3,7 +3,7 @@
 set -euo pipefail
 # postgresql: the throwaway server of the PostgreSQL tests (scripts/postgres.sh), never started
 # as a system service by Quarry.
-packages=(libsqlite3-dev libncursesw5-dev zlib1g-dev tmux sqlite3 postgresql)
+packages=(libsqlite3-dev libncursesw5-dev zlib1g-dev libpq-dev tmux sqlite3 postgresql)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 import Quarry
 
@@ -55,4 +54,3 @@ public final class TemporaryPostgreSQLStore: ForwardingStore, PersistentHistoryS
         try base.setHistoryConsumerToken(token, consumer: consumer)
     }
 }
-#endif

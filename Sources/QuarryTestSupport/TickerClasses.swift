@@ -94,9 +94,7 @@ public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// `allCases` run on it wherever it exists and never fail for want of it.
     public static var allCases: [StoreKind] {
         var kinds: [StoreKind] = [.memory, .sqlite, .json]
-        #if PostgreSQL
         if PostgreSQLTestServer.isAvailable { kinds.append(.postgreSQL) }
-        #endif
         return kinds
     }
 }
@@ -116,10 +114,8 @@ public final class TestStore: @unchecked Sendable {
     private let jsonStore = Mutex<TemporaryJSONStore?>(nil)
     /// For ``StoreKind/postgreSQL``: the store's URL on the test server, a schema of its own.
     public let postgreSQLURL: String?
-    #if PostgreSQL
     /// The schema, dropped when the last coordinator's store and this test store are gone.
     private let schema: TemporaryPostgreSQLSchema?
-    #endif
 
     /// Creates an empty store of `kind` (``StoreKind/postgreSQL``: in a fresh schema of the test
     /// server, `nil` URL without one, so ``coordinator(_:)`` says why it cannot open).
@@ -128,9 +124,7 @@ public final class TestStore: @unchecked Sendable {
         self.model = model
         self.memory = InMemoryStore(model: model)
         self.postgreSQLURL = kind == .postgreSQL ? PostgreSQLTestServer.freshStoreURL(label: "teststore") : nil
-        #if PostgreSQL
         self.schema = postgreSQLURL.flatMap { try? TemporaryPostgreSQLSchema(url: PostgreSQLStoreURL(parsing: $0)) }
-        #endif
     }
 
     /// The SQLite file's URL (for ``StoreKind/json``: the store folder's URL; for
@@ -154,12 +148,8 @@ public final class TestStore: @unchecked Sendable {
             }
             return StoreCoordinator(store: store, name: name)
         case .postgreSQL:
-            #if PostgreSQL
             guard let schema else { throw StoreError.cannotOpen(path: "postgres://", reason: PostgreSQLTestServer.skipReason) }
             return StoreCoordinator(store: try TemporaryPostgreSQLStore(schema: schema, model: model), name: name)
-            #else
-            throw StoreError.cannotOpen(path: "postgres://", reason: "this build has no PostgreSQL store (the PostgreSQL trait is off)")
-            #endif
         }
     }
 

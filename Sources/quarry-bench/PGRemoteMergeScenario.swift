@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 @_spi(Benchmarks) import Quarry
 import QuarryDemo
@@ -94,4 +93,3 @@ func runPGRemoteMergeWriter(_ arguments: [String]) throws {
     let importer = ObjectContext(concurrencyType: .privateQueue, coordinator: StoreCoordinator(store: store, name: "writer"), name: "importer")
     try serveWriterRounds(importer: importer, n: n, k: k) { store.lastCommitUptime }
 }
-#endif

@@ -21,11 +21,9 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "outside-write": runOutsideWriteScenario,
     "chunked-import": runChunkedImportScenario,
 ]
-#if PostgreSQL
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario
 scenarios["pg-remote-merge"] = runPGRemoteMergeScenario
-#endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The second process of `remote-merge` (it takes a path, not only numbers).
@@ -44,7 +42,6 @@ if arguments.first == "write-scale-model" {
     }
     exit(0)
 }
-#if PostgreSQL
 // The second process of `pg-remote-merge` (it takes a URL).
 if arguments.first == "pg-remote-merge-writer" {
     do { try runPGRemoteMergeWriter(Array(arguments.dropFirst())) } catch {
@@ -53,7 +50,6 @@ if arguments.first == "pg-remote-merge-writer" {
     }
     exit(0)
 }
-#endif
 guard let name = arguments.first, let scenario = scenarios[name] else {
     print("usage: quarry-bench SCENARIO [--n N] [--scale N]\nscenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
     exit(arguments.isEmpty ? 0 : 2)

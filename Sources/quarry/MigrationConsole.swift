@@ -48,11 +48,7 @@ enum MigrationConsole {
         switch target {
         case .sqlite(let url): return try SQLiteStore.migrationPlan(url: url, to: model, versions: versions)
         case .postgreSQL(let url):
-            #if PostgreSQL
             return try PostgreSQLStore.migrationPlan(url: url, to: model, versions: versions)
-            #else
-            throw CommandFailure(PostgreSQLSupport.unavailableError(url.description).description)
-            #endif
         }
     }
 
@@ -62,13 +58,9 @@ enum MigrationConsole {
         switch target {
         case .sqlite(let url): return try migrate(url, to: model, versions: versions)
         case .postgreSQL(let url):
-            #if PostgreSQL
             let bar = ProgressBar()
             defer { bar.finish() }
             return try PostgreSQLStore.migrate(url: url, to: model, versions: versions) { progress in draw(progress, on: bar) }
-            #else
-            throw CommandFailure(PostgreSQLSupport.unavailableError(url.description).description)
-            #endif
         }
     }
 

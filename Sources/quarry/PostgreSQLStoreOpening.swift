@@ -5,12 +5,8 @@ import Quarry
 /// ``StoreLocation/postgreSQL(url:)``): every message names the URL without its password.
 enum PostgreSQLStoreOpening {
     /// `argument` parsed.
-    /// - Throws: a ``CommandFailure`` when this quarry was built without PostgreSQL support, or
-    ///   the URL is malformed (naming it, without its password).
+    /// - Throws: a ``CommandFailure`` when the URL is malformed (naming it, without its password).
     static func url(_ argument: String) throws -> PostgreSQLStoreURL {
-        guard PostgreSQLSupport.isAvailable else {
-            throw CommandFailure(PostgreSQLSupport.unavailableError(argument).description)
-        }
         do {
             return try PostgreSQLStoreURL(parsing: argument)
         } catch {
@@ -32,32 +28,22 @@ enum PostgreSQLStoreOpening {
     /// Whether a store has been made at `argument`.
     static func exists(_ argument: String) throws -> Bool {
         let url = try url(argument)
-        #if PostgreSQL
         return try PostgreSQLStore.storeExists(url: url)
-        #else
-        throw CommandFailure(PostgreSQLSupport.unavailableError(url.description).description)
-        #endif
     }
 
     /// The store at `argument` with `model` (the one it records when `nil`).
     static func store(_ argument: String, model: ManagedObjectModel?, readOnly: Bool) throws -> any PersistentHistoryStore {
         let url = try url(argument)
-        #if PostgreSQL
         guard try PostgreSQLStore.storeExists(url: url) || model != nil else {
             throw CommandFailure("\(url): no Quarry store in schema '\(url.schema)'")
         }
         return try PostgreSQLStore(url: url, model: model, options: .init(readOnly: readOnly, maximumConnections: 2))
-        #else
-        throw CommandFailure(PostgreSQLSupport.unavailableError(url.description).description)
-        #endif
     }
 
     /// Drops the store this command made at `argument` after the command failed (its
     /// failure is what is reported, so a failed drop is not).
     static func destroy(_ argument: String) {
-        #if PostgreSQL
         if let url = try? url(argument) { try? PostgreSQLStore.destroy(url: url) }
-        #endif
     }
 
     /// The URL as shown to the user (no password).

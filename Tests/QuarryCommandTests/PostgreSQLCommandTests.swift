@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 @testable import Quarry
 import QuarryTestSupport
@@ -179,4 +178,3 @@ struct PostgreSQLCommandTests {
         #expect(!bad.standardError.contains("hunter22"))
     }
 }
-#endif

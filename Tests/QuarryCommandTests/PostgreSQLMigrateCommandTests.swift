@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 @testable import Quarry
 import QuarryTestSupport
@@ -82,4 +81,3 @@ struct PostgreSQLMigrateCommandTests {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 import Quarry
 import QuarryDemo
@@ -294,4 +293,3 @@ struct SeveralHostsError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
-#endif

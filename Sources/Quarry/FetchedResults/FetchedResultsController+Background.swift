@@ -12,7 +12,7 @@ extension FetchedResultsController {
     /// 1. *Index*, on a background queue: the controller's cache file when it is still valid
     ///    (see ``cacheName``), else the store query producing the sorted index (IDs and sort
     ///    keys), run under `cancellation`, which stops it within a few thousand SQLite steps
-    ///    (on PostgreSQL: once the server acts on `pg_cancel_backend`);
+    ///    (on PostgreSQL: once the server acts on the cancel request);
     ///    the cache file is rewritten after a query.
     /// 2. *Install*, on the context's queue: the index becomes the results, the changes the
     ///    context saw since the fetch began are applied to it (so no merge in between is lost),

@@ -11,8 +11,7 @@ extension PersistentStack {
         case inMemory
         /// `PostgreSQLStore`: a schema on a PostgreSQL server, named by a `postgres://` URL as
         /// ``Options/storeURL`` (see ``PostgreSQLStoreURL``); the main and writer coordinators
-        /// each get their own store instance (and connections). A build without the
-        /// `PostgreSQL` trait refuses it with ``PostgreSQLSupport/unavailableReason``.
+        /// each get their own store instance (and connections).
         case postgreSQL
 
         /// The type a store URL implies: `.postgreSQL` for a `postgres://` or `postgresql://`

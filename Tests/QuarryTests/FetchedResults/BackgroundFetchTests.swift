@@ -1,8 +1,5 @@
 import Dispatch
 import Foundation
-#if PostgreSQL
-import PostgresNIO
-#endif
 import Testing
 @testable import Quarry
 import QuarryTestSupport
@@ -81,7 +78,6 @@ struct BackgroundFetchTests {
         #expect(context.performAndWait { controller.snapshot } == before)
     }
 
-    #if PostgreSQL
     @Test("on PostgreSQL, a fetch cancelled while its query runs on the server ends with .cancelled and leaves the results as they were",
           .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
     func cancelWhilePostgreSQLQueryRuns() async throws {
@@ -99,7 +95,7 @@ struct BackgroundFetchTests {
         store.pool.beforeCancellableQuery.withLock { hook in
             hook = { connection in
                 sender.sending()
-                _ = try connection.query(PostgresQuery(unsafeSQL: PostgreSQLActivity.endlessSleep(marker: marker)), logger: connection.logger).wait()
+                _ = try connection.query(PostgreSQLActivity.endlessSleep(marker: marker))
             }
         }
         let cancellation = QueryCancellation()
@@ -122,7 +118,6 @@ struct BackgroundFetchTests {
         #expect(try await fetch(controller, QueryCancellation()) == nil)
         #expect(context.performAndWait { controller.count } == 24)
     }
-    #endif
 
     @Test("a token cancelled before the fetch starts never queries")
     func cancelledBeforeStart() async throws {

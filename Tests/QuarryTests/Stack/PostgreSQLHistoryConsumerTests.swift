@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 import Testing
 @testable import Quarry
@@ -38,4 +37,3 @@ struct PostgreSQLHistoryConsumerTests {
         #expect(try PersistentStack(model: model, storeURL: url).lastMergedHistoryToken(consumer: "viewer") == nil)
     }
 }
-#endif

@@ -8,7 +8,7 @@ import Synchronization
 /// ``QueryCancellationError/cancelled`` soon after ``cancel()``: on SQLite it checks the token
 /// every few thousand virtual-machine steps (SQLite's progress handler); on PostgreSQL the store
 /// registers a cancel handler (``onCancel(_:)``) that asks the server to cancel that query
-/// (`pg_cancel_backend`). Cancelling never touches other connections or other queries, unlike
+/// (libpq's cancel request). Cancelling never touches other connections or other queries, unlike
 /// `sqlite3_interrupt`.
 ///
 /// ```swift

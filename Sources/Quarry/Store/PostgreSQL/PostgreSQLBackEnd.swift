@@ -3,13 +3,11 @@ import Foundation
 extension PersistentStack.Options {
     /// The PostgreSQL store URL of these options (``storeURL``).
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when none is given, it is not a
-    ///   PostgreSQL URL, a seed store is set, or this build has no PostgreSQL support (the
-    ///   password never shown).
+    ///   PostgreSQL URL, or a seed store is set (the password never shown).
     func postgreSQLStoreURL() throws -> PostgreSQLStoreURL {
         guard let url = storeURL else {
             throw StoreError.cannotOpen(path: "postgres://", reason: "a PostgreSQL stack needs its store's URL as storeURL (postgres://user@host:port/database?schema=name)")
         }
-        guard PostgreSQLSupport.isAvailable else { throw PostgreSQLSupport.unavailableError(url.absoluteString) }
         let parsed = try PostgreSQLStoreURL(parsing: url.absoluteString)
         if seedStoreURL != nil {
             throw StoreError.cannotOpen(path: parsed.description, reason: "a seed store is a file: a PostgreSQL store cannot be seeded from one")
@@ -18,7 +16,6 @@ extension PersistentStack.Options {
     }
 }
 
-#if PostgreSQL
 /// A stack's PostgreSQL back end: a schema on a server, opened once per coordinator (each
 /// store instance with its own connection pool), both writing history with one origin, and
 /// followed through `LISTEN` (``PostgreSQLChangeFeed``).
@@ -54,13 +51,3 @@ struct PostgreSQLBackEnd: StoreBackEnd {
         try PostgreSQLStore.destroy(url: writer.storeURL)
     }
 }
-#else
-/// A build without the `PostgreSQL` trait: a PostgreSQL store is refused, naming its URL.
-enum PostgreSQLBackEnd {
-    /// Throws ``PostgreSQLSupport/unavailableError(_:)`` (after checking the URL, as a build
-    /// with the trait would).
-    static func open(model: ManagedObjectModel, options: PersistentStack.Options) throws -> any StoreBackEnd {
-        throw PostgreSQLSupport.unavailableError(try options.postgreSQLStoreURL().description)
-    }
-}
-#endif

@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 
 /// A PostgreSQL store's change feed: its ``PostgreSQLListener`` `LISTEN`s to the store's
@@ -32,4 +31,3 @@ final class PostgreSQLChangeFeed: ChangeFeed {
 
     func cancel() { listener.cancel() }
 }
-#endif

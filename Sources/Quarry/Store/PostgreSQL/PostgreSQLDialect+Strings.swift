@@ -1,4 +1,3 @@
-#if PostgreSQL
 extension PostgreSQLDialect {
     /// A string operator on two text operands with PostgreSQL's built-ins: `starts_with`,
     /// `right`, `strpos`, `LIKE` on the NFC form, `MATCHES` as an ARE (see ``PostgreSQLDialect``).
@@ -66,4 +65,3 @@ extension PostgreSQLDialect {
         return out
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 
 /// How PostgreSQL spells what ``SQLQueryCompiler`` writes, keeping the in-memory back end's
@@ -160,4 +159,3 @@ struct PostgreSQLDialect: SQLDialect {
         return Fragment("COALESCE(" + parts.joined(separator: " OR ") + ", false)")
     }
 }
-#endif

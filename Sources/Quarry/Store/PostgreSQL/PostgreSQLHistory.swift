@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 /// The persistent-history tables of a ``PostgreSQLStore``: the rows of the SQLite store's
 /// (see the SQLite store's `Z_HISTORYTRANSACTION` and `Z_HISTORYCHANGE`: one transaction row per save, one change row per updated or
@@ -26,7 +24,8 @@ enum PostgreSQLHistorySchema {
 }
 
 /// Appends one save's history transaction inside the save's transaction (the rows of
-/// ``SaveChanges/forEachHistoryRow(model:tombstones:_:)``, in multi-row inserts), then notifies the
+/// ``SaveChanges/forEachHistoryRow(model:tombstones:_:)``, by binary `COPY` when there are many,
+/// else in multi-row inserts), then notifies the
 /// store's channel with `<token>:<origin>` (delivered at commit, dropped on rollback).
 struct PostgreSQLHistoryWriter {
     let model: ManagedObjectModel
@@ -35,7 +34,7 @@ struct PostgreSQLHistoryWriter {
 
     /// Records `changes` as one transaction; returns its token.
     func record(_ changes: SaveChanges, tombstones: [ObjectID: String], author: String?, connection: PostgreSQLConnection) throws -> HistoryToken {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(Date().timeIntervalSinceReferenceDate)
         b.append(author ?? HistoryAuthor.processLabel)
         b.append(origin.uuidString)
@@ -44,17 +43,34 @@ struct PostgreSQLHistoryWriter {
             INSERT INTO "Z_HISTORYTRANSACTION" ("Z_TOKEN", "Z_TIMESTAMP", "Z_AUTHOR", "Z_ORIGIN", "Z_PROCESS") \#
             VALUES (nextval('"Z_HISTORYTOKEN"'), $1, $2, $3, $4) RETURNING "Z_TOKEN"
             """#, b)
-        guard let token = try inserted.first.flatMap({ try $0.makeRandomAccess()[0].decode(Int64?.self) }) else {
+        guard let token = try inserted.first.flatMap({ try $0[0].decode(Int64?.self) }) else {
             throw StoreError.postgreSQL(store: connection.pool.url.description, sqlState: "", message: "no history token returned")
         }
 
-        // Multi-row inserts of 7 parameters per row, well under PostgreSQL's 65,535.
         var rows: [HistoryChangeRow] = []
         changes.forEachHistoryRow(model: model, tombstones: tombstones) { rows.append($0) }
+        if rows.count >= PostgreSQLSaveRows.copyThreshold {
+            var fields = PGBindings(capacity: rows.count * 8)
+            for (i, row) in rows.enumerated() {
+                fields.append(token)
+                fields.append(Int64(i + 1))
+                fields.append(row.entity)
+                fields.append(row.primaryKey)
+                fields.append(row.count)
+                fields.append(row.typeCode)
+                fields.append(row.keys)
+                fields.append(row.tombstone)
+            }
+            try connection.copyIn(
+                #"COPY "Z_HISTORYCHANGE" ("Z_TOKEN", "Z_SEQ", "Z_ENTITY", "Z_PK", "Z_COUNT", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE") FROM STDIN (FORMAT binary)"#,
+                data: PGCopyData(rowsOf: fields, fieldsPerRow: 8))
+            rows = []
+        }
+        // A few rows: one multi-row insert of 7 parameters per row (PostgreSQL takes 65,535).
         var sequence: Int64 = 0
         for start in stride(from: 0, to: rows.count, by: 5_000) {
             let chunk = rows[start..<min(rows.count, start + 5_000)]
-            var binds = PostgresBindings(capacity: chunk.count * 7 + 1)
+            var binds = PGBindings(capacity: chunk.count * 7 + 1)
             binds.append(token)
             var values: [String] = []
             values.reserveCapacity(chunk.count)
@@ -75,11 +91,10 @@ struct PostgreSQLHistoryWriter {
                 INSERT INTO "Z_HISTORYCHANGE" ("Z_TOKEN", "Z_SEQ", "Z_ENTITY", "Z_PK", "Z_COUNT", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE") VALUES 
                 """# + values.joined(separator: ", "), binds)
         }
-        var notify = PostgresBindings()
+        var notify = PGBindings()
         notify.append(channel)
         notify.append("\(token):\(origin.uuidString)")
         try connection.execute("SELECT pg_notify($1, $2)", notify)
         return HistoryToken(token)
     }
 }
-#endif

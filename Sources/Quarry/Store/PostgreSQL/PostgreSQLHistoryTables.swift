@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 /// A ``PostgreSQLStore``'s history tables and metadata on one connection, for the shared
 /// history code (``SQLHistoryAccess``): PostgreSQL's text of each statement, in the caller's
@@ -22,18 +20,17 @@ struct PostgreSQLHistoryTables: SQLHistoryAccess {
     func forEachTransaction(after: Int64, limit: Int?, _ body: (HistoryTransactionRow) throws -> Void) throws {
         var sql = #"SELECT "Z_TOKEN", "Z_TIMESTAMP", "Z_AUTHOR", "Z_ORIGIN", "Z_PROCESS" FROM "Z_HISTORYTRANSACTION" WHERE "Z_TOKEN" > $1 ORDER BY "Z_TOKEN""#
         if let limit { sql += " LIMIT \(limit)" }
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(after)
         for row in try connection.query(sql, b) {
-            let cells = row.makeRandomAccess()
-            try body(HistoryTransactionRow(token: try cells[0].decode(Int64.self), timestamp: try cells[1].decode(Double.self),
-                                           author: try cells[2].decode(String?.self), origin: try cells[3].decode(String?.self),
-                                           processID: try cells[4].decode(Int64.self)))
+            try body(HistoryTransactionRow(token: try row[0].decode(Int64.self), timestamp: try row[1].decode(Double.self),
+                                           author: try row[2].decode(String?.self), origin: try row[3].decode(String?.self),
+                                           processID: try row[4].decode(Int64.self)))
         }
     }
 
     func forEachChange(from first: Int64, through last: Int64, _ body: (Int64, HistoryChangeRow) throws -> Void) throws {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(first)
         b.append(last)
         let rows = try connection.query(#"""
@@ -41,27 +38,26 @@ struct PostgreSQLHistoryTables: SQLHistoryAccess {
             WHERE "Z_TOKEN" BETWEEN $1 AND $2 ORDER BY "Z_TOKEN", "Z_SEQ"
             """#, b)
         for row in rows {
-            let cells = row.makeRandomAccess()
-            try body(try cells[0].decode(Int64.self), HistoryChangeRow(
-                entity: try cells[1].decode(String.self), primaryKey: try cells[2].decode(Int64.self), count: try cells[6].decode(Int64.self),
-                typeCode: try cells[3].decode(Int64.self), keys: try cells[4].decode(String?.self), tombstone: try cells[5].decode(String?.self)))
+            try body(try row[0].decode(Int64.self), HistoryChangeRow(
+                entity: try row[1].decode(String.self), primaryKey: try row[2].decode(Int64.self), count: try row[6].decode(Int64.self),
+                typeCode: try row[3].decode(Int64.self), keys: try row[4].decode(String?.self), tombstone: try row[5].decode(String?.self)))
         }
     }
 
     func newestToken(below bound: Int64) throws -> Int64? {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(bound)
         return try integer(#"SELECT MAX("Z_TOKEN") FROM "Z_HISTORYTRANSACTION" WHERE "Z_TOKEN" < $1"#, b)
     }
 
     func newestToken(committedBefore date: Date) throws -> Int64? {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(date.timeIntervalSinceReferenceDate)
         return try integer(#"SELECT MAX("Z_TOKEN") FROM "Z_HISTORYTRANSACTION" WHERE "Z_TIMESTAMP" < $1"#, b)
     }
 
     func deleteTransactions(below bound: Int64) throws -> Int {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(bound)
         try connection.execute(#"DELETE FROM "Z_HISTORYCHANGE" WHERE "Z_TOKEN" < $1"#, b)
         return try connection.execute(#"DELETE FROM "Z_HISTORYTRANSACTION" WHERE "Z_TOKEN" < $1"#, b)
@@ -79,7 +75,7 @@ struct PostgreSQLHistoryTables: SQLHistoryAccess {
 
     func metadataValue(_ key: String) throws -> String? {
         try connection.query(#"SELECT "value" FROM "Z_METADATA" WHERE "key" = $1"#, PostgreSQLStore.bindings(key))
-            .first.flatMap { try $0.makeRandomAccess()[0].decode(String?.self) }
+            .first.flatMap { try $0[0].decode(String?.self) }
     }
 
     /// One statement (an upsert), so concurrent writers leave one of their values.
@@ -97,8 +93,7 @@ struct PostgreSQLHistoryTables: SQLHistoryAccess {
     }
 
     /// The integer in the first column of the first row `sql` returns, `nil` for none or NULL.
-    private func integer(_ sql: String, _ binds: PostgresBindings) throws -> Int64? {
-        try connection.query(sql, binds).first.flatMap { try $0.makeRandomAccess()[0].decode(Int64?.self) }
+    private func integer(_ sql: String, _ binds: PGBindings) throws -> Int64? {
+        try connection.query(sql, binds).first.flatMap { try $0[0].decode(Int64?.self) }
     }
 }
-#endif

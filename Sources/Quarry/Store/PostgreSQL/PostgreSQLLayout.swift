@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 /// Where everything lives in a PostgreSQL store: ``StoreLayout``'s tables and names (so both
 /// stores are laid out alike), PostgreSQL types, shadow columns and key sequences.
@@ -167,4 +165,3 @@ struct PostgreSQLLayout: Sendable {
         """
     }
 }
-#endif

@@ -1,16 +1,13 @@
-#if PostgreSQL
 import Dispatch
 import Foundation
-import NIOCore
-import PostgresNIO
 import Synchronization
 
 /// Notices commits to a PostgreSQL store made by any connection on any host: the store's saves
 /// `NOTIFY` its channel in their transaction, and the listener `LISTEN`s on a connection of its
 /// own (made by ``PostgreSQLConnectionPool/connect()``, never shared with queries).
 ///
-/// A notification arrives on the connection's event loop and is handed to the listener's serial
-/// queue, where it schedules `onNotify`; a burst of notifications that arrive before it runs costs one run
+/// A notification arrives on the connection's wait thread (``PostgreSQLNotificationWaiter``) and
+/// is handed to the listener's serial queue, where it schedules `onNotify`; a burst of notifications that arrive before it runs costs one run
 /// (it reads everything committed since the last one). The history reader `onNotify` calls is
 /// therefore confined to that queue.
 ///
@@ -23,7 +20,7 @@ import Synchronization
 /// `onReconnectFailure` (on the queue) with its error, so the failure is seen while the
 /// listener keeps trying.
 final class PostgreSQLListener: @unchecked Sendable {
-    // `connection`, `listenContext`, `retryDelay` and `generation` are confined to `queue`
+    // `waiter`, `retryDelay` and `generation` are confined to `queue`
     // ("Quarry.PostgreSQLListener <url>"); `cancelled` and `scheduled` are Mutexes.
 
     /// The serial queue `onNotify`, the (re)connections and the clean-up run on.
@@ -36,8 +33,8 @@ final class PostgreSQLListener: @unchecked Sendable {
     private let cancelled = Mutex(false)
     /// Whether a run of `onNotify` is scheduled and has not started: later notifications join it.
     private let scheduled = Mutex(false)
-    private var connection: PostgresConnection?
-    private var listenContext: PostgresListenContext?
+    /// The thread waiting on the current connection (`nil` while reconnecting).
+    private var waiter: PostgreSQLNotificationWaiter?
     /// The delay before the next reconnection (or retry) attempt.
     private var retryDelay = PostgreSQLListener.firstDelay
     /// Counts connections made, so the close of a replaced one is told from the current one's.
@@ -85,48 +82,33 @@ final class PostgreSQLListener: @unchecked Sendable {
     func cancel() {
         guard !cancelled.withLock({ c in defer { c = true }; return c }) else { return }
         let stop: @Sendable () -> Void = { [self] in
-            listenContext?.stop()
-            listenContext = nil
-            if let connection { Self.close(connection) }
-            connection = nil
+            waiter?.stop()
+            waiter = nil
         }
         if DispatchQueue.getSpecific(key: onQueue) == true { stop() } else { queue.sync(execute: stop) }
     }
 
     private var isCancelled: Bool { cancelled.withLock { $0 } }
 
-    /// On `queue`: connects, adds the notification handler and waits until `LISTEN` ran.
+    /// On `queue`: connects, `LISTEN`s (in effect once it returns), and starts the thread that
+    /// waits for notifications on the connection.
     private func listen() throws {
         let connection = try pool.connect()
-        generation += 1
-        let current = generation
-        // The event loop's callbacks only hop to `queue`, holding the listener weakly: were they to
-        // hold it, its release (and the store's, whose pool waits on futures) could happen on
-        // the event loop, where waiting traps.
-        let queue = self.queue
-        let listener = WeakListener(self)
-        let context = connection.addListener(channel: channel) { _, _ in queue.async { listener.value?.notified() } }
         do {
-            // The handler sends its own `LISTEN` first; this one (harmless twice) returns only
-            // once listening is in effect, as a connection runs its queries in order.
-            let sql = "LISTEN \(sqlIdentifier(channel))"
-            _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: connection.logger).wait()
+            try connection.execute("LISTEN \(sqlIdentifier(channel))")
         } catch {
-            context.stop()
-            Self.close(connection)
             throw pool.error(error)
         }
-        self.connection = connection
-        self.listenContext = context
-        connection.closeFuture.whenComplete { _ in
-            queue.async { listener.value?.connectionClosed(generation: current) }
-        }
-    }
-
-    /// Closes `connection` without waiting, keeping it until it is closed (PostgresNIO
-    /// asserts that a connection is closed before it is released).
-    private static func close(_ connection: PostgresConnection) {
-        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
+        generation += 1
+        let current = generation
+        // The wait thread's handlers only hop to `queue`, holding the listener weakly: the
+        // listener (and the waiter) are released on `queue` or by their owner, never there.
+        let queue = self.queue
+        let listener = WeakListener(self)
+        waiter = try PostgreSQLNotificationWaiter(
+            connection: connection, label: queue.label,
+            onNotify: { _ in queue.async { listener.value?.notified() } },
+            onLost: { _ in queue.async { listener.value?.connectionClosed(generation: current) } })
     }
 
     /// On `queue`, for a notification: one run of `onNotify` for a burst.
@@ -150,15 +132,15 @@ final class PostgreSQLListener: @unchecked Sendable {
     /// On `queue`: the connection closed; reconnect unless cancelled or already replaced.
     private func connectionClosed(generation closed: Int) {
         guard !isCancelled, closed == generation else { return }
-        listenContext = nil
-        connection = nil
+        waiter?.stop()
+        waiter = nil
         connectionEvents.withLock { $0 }?(.lost)
         retry { $0.reconnect() }
     }
 
     /// On `queue`: one reconnection attempt; once listening, catches up.
     private func reconnect() {
-        guard !isCancelled, connection == nil else { return }
+        guard !isCancelled, waiter == nil else { return }
         do {
             try listen()
         } catch {
@@ -182,12 +164,11 @@ final class PostgreSQLListener: @unchecked Sendable {
     }
 }
 
-/// A weak reference to a listener for the event loop's callbacks, read only on the listener's
-/// queue (so the listener is never retained, nor released, on the event loop).
+/// A weak reference to a listener for the wait thread's handlers, read only on the listener's
+/// queue (so the listener is never retained, nor released, on the wait thread).
 private final class WeakListener: @unchecked Sendable {
     // `value` is written once in `init` and read only on the listener's queue.
     weak var value: PostgreSQLListener?
 
     init(_ value: PostgreSQLListener) { self.value = value }
 }
-#endif

@@ -1,7 +1,4 @@
-#if PostgreSQL
 import Foundation
-import NIOCore
-import PostgresNIO
 
 /// Runs one planned migration step (``MigrationStep``: the same plan as an SQLite store's) on
 /// a PostgreSQL store, inside the caller's transaction, through the shared order of work
@@ -41,7 +38,7 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
     func execute(_ sql: String) throws { try connection.execute(sql) }
 
     func integer(_ sql: String) throws -> Int64 {
-        try connection.query(sql).first.flatMap { try $0.makeRandomAccess()[0].decode(Int64?.self) } ?? 0
+        try connection.query(sql).first.flatMap { try $0[0].decode(Int64?.self) } ?? 0
     }
 
     func pairTable(_ i: Int) -> String { PostgreSQLLayout.q("\(MigrationStep.scratchPrefix)PAIRS_\(i)") }
@@ -58,7 +55,7 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
             WHERE n.nspname = $1 AND NOT x.indisprimary AND t.relname NOT LIKE 'Z\\_HISTORY%' AND t.relname <> 'Z_METADATA'
             """, PostgreSQLStore.bindings(connection.pool.url.schema))
         for row in rows {
-            let name = try row.makeRandomAccess()[0].decode(String.self)
+            let name = try row[0].decode(String.self)
             try connection.execute("DROP INDEX \(PostgreSQLLayout.q(name))")
         }
     }
@@ -68,7 +65,7 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
         var handedOut: [String: Int64] = [:]
         for (o, table) in oldLayout.base.tables.enumerated() {
             let sequence = PostgreSQLLayout.q(oldLayout.sequence(ofTable: o))
-            guard let row = try connection.query("SELECT last_value, is_called FROM \(sequence)").first?.makeRandomAccess() else {
+            guard let row = try connection.query("SELECT last_value, is_called FROM \(sequence)").first else {
                 throw StoreError.postgreSQL(store: connection.pool.url.description, sqlState: "", message: "sequence \(sequence) has no row")
             }
             let last = try row[0].decode(Int64.self)
@@ -162,13 +159,12 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
         let name = table.columns[c].name
         var rows: [(key: Int64, text: String)] = []
         for row in try connection.query("SELECT \"Z_PK\", \(q(name)) FROM \(q(table.name)) WHERE \(q(name)) IS NOT NULL") {
-            let cells = row.makeRandomAccess()
-            rows.append((try cells[0].decode(Int64.self), try cells[1].decode(String.self)))
+            rows.append((try row[0].decode(Int64.self), try row[1].decode(String.self)))
         }
         let targets = PostgreSQLLayout.shadowSuffixes.map { q(name + $0) }
         for start in stride(from: 0, to: rows.count, by: Self.shadowBatch) {
             let batch = rows[start..<min(start + Self.shadowBatch, rows.count)]
-            var b = PostgresBindings()
+            var b = PGBindings()
             var tuples: [String] = []
             for (i, row) in batch.enumerated() {
                 let n = i * 6
@@ -183,4 +179,3 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
         }
     }
 }
-#endif

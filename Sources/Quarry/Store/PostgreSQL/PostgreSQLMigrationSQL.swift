@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 
 /// The PostgreSQL dialect of a migration's column expressions: attribute conversions and
@@ -48,4 +47,3 @@ enum PostgreSQLMigrationSQL {
         }
     }
 }
-#endif

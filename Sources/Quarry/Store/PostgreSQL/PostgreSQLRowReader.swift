@@ -1,5 +1,3 @@
-#if PostgreSQL
-import PostgresNIO
 
 /// Reads rows of root tables into ``Snapshot``s on a given connection: a pooled one for
 /// ``PostgreSQLStore/snapshots(for:)``, the saving one inside a save for a conflicting row.
@@ -23,22 +21,22 @@ struct PostgreSQLRowReader: Sendable {
         for id in ids where !id.isTemporary && Int(id.entityIndex) < layout.base.entities.count {
             keysByTable[layout.base.entities[Int(id.entityIndex)].tableIndex, default: []].append(id.primaryKey)
         }
-        let sink = PostgreSQLRowSink<(ObjectID, Snapshot)>()
+        var found: [(ObjectID, Snapshot)] = []
         for (table, keys) in keysByTable.sorted(by: { $0.key < $1.key }) {
             var start = 0
             while start < keys.count {
                 let chunk = Array(keys[start..<min(start + Self.chunkSize, keys.count)])
                 start += Self.chunkSize
-                var b = PostgresBindings()
+                var b = PGBindings()
                 b.append(chunk)
                 let decoder = self
                 try connection.forEachRow(selectRow(table: table) + " WHERE \"Z_PK\" = ANY($1)", b) { row in
                     let decoded = try decoder.decodeRow(row)
-                    if wanted.contains(decoded.0) { sink.items.append(decoded) }
+                    if wanted.contains(decoded.0) { found.append(decoded) }
                 }
             }
         }
-        return Dictionary(sink.items, uniquingKeysWith: { a, _ in a })
+        return Dictionary(found, uniquingKeysWith: { a, _ in a })
     }
 
     /// The state of one row, or `nil` when it does not exist.
@@ -48,27 +46,25 @@ struct PostgreSQLRowReader: Sendable {
 
     /// Decodes a row of ``selectRow(table:)``.
     /// - Throws: ``ColumnDecodingError`` naming a column whose value does not have its type.
-    func decodeRow(_ row: PostgresRow) throws -> (ObjectID, Snapshot) {
-        let cells = row.makeRandomAccess()
-        let entityIndex = Int(try PostgreSQLValues.integer(cells[1]) ?? 0)
-        let id = ObjectID(entityIndex: entityIndex, primaryKey: try PostgreSQLValues.integer(cells[0]) ?? 0)
+    func decodeRow(_ row: PGRow) throws -> (ObjectID, Snapshot) {
+        let entityIndex = Int(try PostgreSQLValues.integer(row[1]) ?? 0)
+        let id = ObjectID(entityIndex: entityIndex, primaryKey: try PostgreSQLValues.integer(row[0]) ?? 0)
         let entity = model.entities[entityIndex]
         let entityLayout = layout.base.entities[entityIndex]
         var values: [Value] = []
         values.reserveCapacity(entity.attributes.count)
         for (i, attribute) in entity.attributes.enumerated() {
             if let column = entityLayout.attributeColumns[i] {
-                values.append(try PostgreSQLValues.decode(cells[3 + column], type: attribute.type))
+                values.append(try PostgreSQLValues.decode(row[3 + column], type: attribute.type))
             } else {
                 values.append(.null)
             }
         }
         let toOne: [ObjectID?] = try entityLayout.toOne.map { columns in
-            guard let columns, let key = try PostgreSQLValues.integer(cells[3 + columns.key]) else { return nil }
-            let destination = try columns.entity.flatMap { try PostgreSQLValues.integer(cells[3 + $0]) }.map(Int.init) ?? columns.destinationIndex
+            guard let columns, let key = try PostgreSQLValues.integer(row[3 + columns.key]) else { return nil }
+            let destination = try columns.entity.flatMap { try PostgreSQLValues.integer(row[3 + $0]) }.map(Int.init) ?? columns.destinationIndex
             return ObjectID(entityIndex: destination, primaryKey: key)
         }
-        return (id, Snapshot(values: values, toOne: toOne, version: try PostgreSQLValues.integer(cells[2]) ?? 0))
+        return (id, Snapshot(values: values, toOne: toOne, version: try PostgreSQLValues.integer(row[2]) ?? 0))
     }
 }
-#endif

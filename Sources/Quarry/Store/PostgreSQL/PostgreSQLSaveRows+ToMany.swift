@@ -1,11 +1,9 @@
-#if PostgreSQL
-import PostgresNIO
 
 /// Join tables and order columns, a list of keys a statement (PostgreSQL arrays).
 extension PostgreSQLSaveRows {
     func writeOrder(_ ids: [ObjectID], table: String, column: String) throws {
         // One statement: each key with its position.
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(ids.map(\.primaryKey))
         try connection.execute("""
             UPDATE \(PostgreSQLLayout.q(table)) t SET \(PostgreSQLLayout.q(column)) = o.pos - 1 \
@@ -14,21 +12,21 @@ extension PostgreSQLSaveRows {
     }
 
     func joinKeys(_ join: StoreLayout.JoinTable, side: SQLJoinSide, otherSide key: Int64) throws -> [Int64] {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(key)
         let order = side == .destination ? #" ORDER BY "Z_ORD", "Z_DST""# : ""
         return try connection.query("SELECT \(PostgreSQLLayout.q(side.column)) FROM \(PostgreSQLLayout.q(join.name)) WHERE \(PostgreSQLLayout.q(side.other.column)) = $1\(order)", b)
-            .compactMap { try PostgreSQLValues.integer($0.makeRandomAccess()[0]) }
+            .compactMap { try PostgreSQLValues.integer($0[0]) }
     }
 
     func deleteJoinRows(_ join: StoreLayout.JoinTable, side: SQLJoinSide, key: Int64) throws {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(key)
         try connection.execute("DELETE FROM \(PostgreSQLLayout.q(join.name)) WHERE \(PostgreSQLLayout.q(side.column)) = $1", b)
     }
 
     func deleteJoinRows(_ join: StoreLayout.JoinTable, side: SQLJoinSide, keys: [Int64], otherSide other: Int64) throws {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(keys)
         b.append(other)
         try connection.execute(
@@ -37,7 +35,7 @@ extension PostgreSQLSaveRows {
 
     /// One statement for every row: an upsert from four arrays.
     func insertJoinRows(_ join: StoreLayout.JoinTable, source: Int64, destinations: [(id: ObjectID, order: Int64)]) throws {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append([Int64](repeating: source, count: destinations.count))
         b.append(destinations.map(\.id.primaryKey))
         b.append(destinations.map { Int64($0.id.entityIndex) })
@@ -53,7 +51,7 @@ extension PostgreSQLSaveRows {
     func appendJoinRows(_ join: StoreLayout.JoinTable, sources: [Int64], destination: ObjectID) throws {
         let t = PostgreSQLLayout.q(join.name)
         for source in sources {
-            var b = PostgresBindings()
+            var b = PGBindings()
             b.append(source)
             b.append(destination.primaryKey)
             b.append(Int64(destination.entityIndex))
@@ -64,4 +62,3 @@ extension PostgreSQLSaveRows {
         }
     }
 }
-#endif

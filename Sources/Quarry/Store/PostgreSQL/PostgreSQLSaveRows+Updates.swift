@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 /// Runs of versioned updates in one round trip.
 extension PostgreSQLSaveRows {
@@ -9,17 +7,17 @@ extension PostgreSQLSaveRows {
     /// version each change was made from).
     func updateRows(_ run: ArraySlice<ObjectChange>, shape: SQLUpdateShape) throws -> Set<Int64> {
         let columns = update(shape).columns
-        var b = PostgresBindings(capacity: run.count * (2 + PostgreSQLValues.bindCount(columns)))
+        var b = PGBindings(capacity: run.count * (2 + PostgreSQLValues.bindCount(columns)))
         for change in run {
             b.append(change.id.primaryKey)
             b.append(change.snapshot.version)
             PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
         }
-        let sink = PostgreSQLRowSink<Int64>()
+        var updated: Set<Int64> = []
         try connection.forEachRow(batchUpdateSQL(entity: shape.entity, columns: columns, rows: run.count), b) { row in
-            if let key = try PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
+            if let key = try PostgreSQLValues.integer(row[0]) { updated.insert(key) }
         }
-        return Set(sink.items)
+        return updated
     }
 
     /// `UPDATE t SET … FROM (VALUES ($1::bigint, $2::bigint, …), …) v WHERE t."Z_PK" = v."pk"
@@ -48,4 +46,3 @@ extension PostgreSQLSaveRows {
         return sql
     }
 }
-#endif

@@ -1,11 +1,10 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 /// The PostgreSQL rows of one save of a ``PostgreSQLStore``, for the shared save template
 /// (``SQLSaveOperation/run(_:rows:)``), inside the save's transaction on one pooled
-/// connection: keys from the tables' sequences, runs of rows in one multi-row statement each
-/// (under ``parameterBudget``).
+/// connection: keys from the tables' sequences, new rows by binary `COPY` (runs of at least
+/// ``copyThreshold``) or one multi-row `INSERT` (under ``parameterBudget``), updates in runs of
+/// one multi-row statement each.
 ///
 /// Not thread-safe and never shared: it lives for one call of ``PostgreSQLStore/save(_:resolve:)``.
 final class PostgreSQLSaveRows: SQLSaveRows {
@@ -19,6 +18,12 @@ final class PostgreSQLSaveRows: SQLSaveRows {
     /// Parameters per multi-row statement: under PostgreSQL's 65,535, and small enough that
     /// the statement text stays cheap to parse.
     static let parameterBudget = 30_000
+    /// Runs of at least this many new rows go in by binary `COPY`: one round trip and no
+    /// statement text to parse, where a multi-row `INSERT`'s parse and planning grow with its
+    /// rows; shorter runs skip `COPY`'s extra round trip.
+    static let copyThreshold = 32
+    /// The most new rows one `COPY` sends (its data is made in memory first).
+    static let copyRun = 20_000
 
     init(store: PostgreSQLStore, connection: PostgreSQLConnection) {
         layout = store.layout
@@ -28,30 +33,47 @@ final class PostgreSQLSaveRows: SQLSaveRows {
 
     /// Takes the keys from the table's sequence.
     func allocateKeys(_ count: Int64, table: Int) throws -> [Int64] {
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(count)
-        let sink = PostgreSQLRowSink<Int64>()
-        sink.items.reserveCapacity(Int(count))
+        var keys: [Int64] = []
+        keys.reserveCapacity(Int(count))
         try connection.forEachRow("SELECT nextval('\(PostgreSQLLayout.q(layout.sequence(ofTable: table)))') FROM generate_series(1, $1)", b) { row in
-            if let key = try PostgreSQLValues.integer(row.makeRandomAccess()[0]) { sink.items.append(key) }
+            if let key = try PostgreSQLValues.integer(row[0]) { keys.append(key) }
         }
-        return sink.items.sorted()
+        return keys.sorted()
     }
 
-    func maxInsertRun(entity: Int) -> Int {
-        max(1, Self.parameterBudget / (3 + PostgreSQLValues.bindCount(layout.slotColumns[entity])))
-    }
+    func maxInsertRun(entity: Int) -> Int { Self.copyRun }
 
     func insertRows(_ run: ArraySlice<ObjectChange>, entity e: Int) throws {
         let columns = layout.slotColumns[e]
-        var b = PostgresBindings(capacity: run.count * (3 + PostgreSQLValues.bindCount(columns)))
+        let perRow = 3 + PostgreSQLValues.bindCount(columns)
+        let statementRows = max(1, Self.parameterBudget / perRow)
+        if run.count >= Self.copyThreshold || run.count > statementRows {
+            try connection.copyIn(copySQL(entity: e), data: PGCopyData(rowsOf: values(of: run, entity: e), fieldsPerRow: perRow))
+            return
+        }
+        try connection.execute(insertSQL(entity: e, rows: run.count), values(of: run, entity: e))
+    }
+
+    /// The fields of `run`'s rows, in ``insertSQL(entity:rows:)``'s and ``copySQL(entity:)``'s
+    /// column order: key, entity, version 1, then the slot columns with their shadows.
+    private func values(of run: ArraySlice<ObjectChange>, entity e: Int) -> PGBindings {
+        let columns = layout.slotColumns[e]
+        var b = PGBindings(capacity: run.count * (3 + PostgreSQLValues.bindCount(columns)))
         for change in run {
             b.append(change.id.primaryKey)
             b.append(Int64(e))
             b.append(Int64(1))
             PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
         }
-        try connection.execute(insertSQL(entity: e, rows: run.count), b)
+        return b
+    }
+
+    /// `COPY t ("Z_PK", "Z_ENT", "Z_OPT", …) FROM STDIN (FORMAT binary)`.
+    func copySQL(entity e: Int) -> String {
+        let names = PostgreSQLLayout.columnList(layout.slotColumns[e])
+        return "COPY \(PostgreSQLLayout.q(layout.slots.tableName[e])) (\"Z_PK\", \"Z_ENT\", \"Z_OPT\"\(names.map { ", " + $0 }.joined())) FROM STDIN (FORMAT binary)"
     }
 
     /// `INSERT INTO t ("Z_PK", "Z_ENT", "Z_OPT", …) VALUES ($1, …), (…)` for `rows` rows.
@@ -80,7 +102,7 @@ final class PostgreSQLSaveRows: SQLSaveRows {
 
     func updateRow(_ change: ObjectChange, shape: SQLUpdateShape) throws -> Bool {
         let (columns, sql) = update(shape)
-        var b = PostgresBindings()
+        var b = PGBindings()
         PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
         b.append(change.id.primaryKey)
         b.append(change.snapshot.version)
@@ -105,7 +127,7 @@ final class PostgreSQLSaveRows: SQLSaveRows {
 
     func deleteRow(_ id: ObjectID, version: Int64?) throws -> Bool {
         let table = PostgreSQLLayout.q(layout.base.table(ofEntity: Int(id.entityIndex)).name)
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(id.primaryKey)
         guard let version else { return try connection.execute("DELETE FROM \(table) WHERE \"Z_PK\" = $1", b) == 1 }
         b.append(version)
@@ -115,7 +137,7 @@ final class PostgreSQLSaveRows: SQLSaveRows {
     func overwrite(_ id: ObjectID, with snapshot: Snapshot, version: Int64, exists: Bool) throws {
         let e = Int(id.entityIndex)
         let columns = layout.slotColumns[e]
-        var b = PostgresBindings()
+        var b = PGBindings()
         if exists {
             PostgreSQLValues.append(columns, of: snapshot, to: &b)
             let n = PostgreSQLValues.bindCount(columns)
@@ -132,4 +154,3 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 
 extension PostgreSQLStore {
@@ -10,4 +9,3 @@ extension PostgreSQLStore {
         try PostgreSQLChangeFeed(store: self, origin: origin, deliver: deliver)
     }
 }
-#endif

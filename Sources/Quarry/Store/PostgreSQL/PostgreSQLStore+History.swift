@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 /// Persistent history: the shared SQL history (``SQLHistoryStore``) over
 /// ``PostgreSQLHistoryTables``, on a pooled connection.
@@ -16,4 +14,3 @@ extension PostgreSQLStore: SQLHistoryStore {
         return try pool.transaction { connection in try body(PostgreSQLHistoryTables(connection: connection)) }
     }
 }
-#endif

@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 extension PostgreSQLStore {
     /// The token `consumer` last merged, from `"Z_METADATA"` (`history.consumer.<name>`, the
@@ -18,4 +16,3 @@ extension PostgreSQLStore {
         try read { connection in try PostgreSQLHistoryTables(connection: connection).setHistoryConsumerToken(token, consumer: consumer) }
     }
 }
-#endif

@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 extension PostgreSQLStore {
     /// The stored metadata and whether the store records history, or `nil` when the schema
@@ -17,9 +15,8 @@ extension PostgreSQLStore {
     static func readMetadata(_ connection: PostgreSQLConnection, path: String) throws -> (metadata: StoreMetadata, records: Bool) {
         var values: [String: String] = [:]
         for row in try connection.query(#"SELECT "key", "value" FROM "Z_METADATA""#) {
-            let cells = row.makeRandomAccess()
             // A key is never NULL (the primary key).
-            if let key = try PostgreSQLValues.text(cells[0]) { values[key] = try PostgreSQLValues.text(cells[1]) }
+            if let key = try PostgreSQLValues.text(row[0]) { values[key] = try PostgreSQLValues.text(row[1]) }
         }
         let metadata = try StoreMetadata(values: values, path: path)
         return (metadata, values[MetadataKey.recordsHistory] != "0")
@@ -52,7 +49,7 @@ extension PostgreSQLStore {
             ]
             rows += model.entities.map { (MetadataKey.entityHashPrefix + $0.name, $0.versionHash) }
             for (key, value) in rows {
-                var b = PostgresBindings()
+                var b = PGBindings()
                 b.append(key)
                 b.append(value)
                 try connection.execute(#"INSERT INTO "Z_METADATA" ("key", "value") VALUES ($1, $2)"#, b)
@@ -72,7 +69,7 @@ extension PostgreSQLStore {
     public func modificationToken() throws -> String? {
         let saved = try read { connection in
             try connection.query(#"SELECT "value" FROM "Z_METADATA" WHERE "key" = $1"#, Self.bindings(MetadataKey.saveToken))
-                .first.flatMap { try PostgreSQLValues.text($0.makeRandomAccess()[0]) }
+                .first.flatMap { try PostgreSQLValues.text($0[0]) }
         }
         return "\(identifier.uuidString) \(saved ?? "0")"
     }
@@ -85,4 +82,3 @@ extension PostgreSQLStore {
             """#, bindings(MetadataKey.saveToken))
     }
 }
-#endif

@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 extension PostgreSQLStore {
     /// What migrating the store at `url` to `model` would do, or `nil` when the store already
@@ -75,7 +73,7 @@ extension PostgreSQLStore {
     static func replaceModel(_ connection: PostgreSQLConnection, with model: ManagedObjectModel) throws {
         try connection.execute(#"DELETE FROM "Z_METADATA" WHERE starts_with("key", $1)"#, bindings(MetadataKey.entityHashPrefix))
         for (key, value) in StoreMetadata.rows(recording: model) {
-            var b = PostgresBindings()
+            var b = PGBindings()
             b.append(key)
             b.append(value)
             try connection.execute(#"""
@@ -88,18 +86,18 @@ extension PostgreSQLStore {
 /// A PostgreSQL connection answers a migration step's checks and row counts.
 extension PostgreSQLConnection: MigrationDataReader {
     func count(_ sql: String) throws -> Int {
-        try query(sql).first.map { try $0.makeRandomAccess()[0].decode(Int.self) } ?? 0
+        try query(sql).first.map { try $0[0].decode(Int.self) } ?? 0
     }
 
     func rows(_ sql: String) throws -> [[String]] {
         try query(sql).map { row in
-            try row.makeRandomAccess().map { cell -> String in
-                guard cell.bytes != nil else { return "NULL" }
-                switch cell.dataType {
+            try row.cells.map { cell -> String in
+                guard !cell.isNull else { return "NULL" }
+                switch cell.type {
                 case .int2, .int4, .int8: return String(try cell.decode(Int64.self))
                 case .float4, .float8: return String(try cell.decode(Double.self))
                 case .text, .varchar, .bpchar, .name: return "\"\(try cell.decode(String.self))\""
-                default: return "<\(cell.dataType)>"
+                default: return "<\(cell.type)>"
                 }
             }
         }
@@ -107,4 +105,3 @@ extension PostgreSQLConnection: MigrationDataReader {
 
     func literal(_ value: Value) -> String { PostgreSQLMigrationSQL.literal(value) }
 }
-#endif

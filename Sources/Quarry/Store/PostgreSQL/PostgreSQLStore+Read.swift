@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 
 extension PostgreSQLStore {
     /// `true`: a query under a cancelled ``QueryCancellation`` is cancelled on the server.
@@ -50,12 +48,11 @@ extension PostgreSQLStore {
                 sql = "SELECT \"Z_DST\", \"Z_DST_ENT\" FROM \(q(join.name)) WHERE \"Z_SRC\" = $1 ORDER BY \"Z_ORD\", \"Z_DST\""
             }
         }
-        var b = PostgresBindings()
+        var b = PGBindings()
         b.append(id.primaryKey)
         return try read { connection in
             try connection.query(sql, b).map { row in
-                let cells = row.makeRandomAccess()
-                return ObjectID(entityIndex: Int(try PostgreSQLValues.integer(cells[1]) ?? 0), primaryKey: try PostgreSQLValues.integer(cells[0]) ?? 0)
+                return ObjectID(entityIndex: Int(try PostgreSQLValues.integer(row[1]) ?? 0), primaryKey: try PostgreSQLValues.integer(row[0]) ?? 0)
             }
         }
     }
@@ -73,7 +70,7 @@ extension PostgreSQLStore {
         let sql = try compiler.select(request, columns: ["1"]).countSQL.text
         let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         return try read { connection in
-            try connection.query(sql, binds).first.flatMap { try PostgreSQLValues.integer($0.makeRandomAccess()[0]) }.map(Int.init) ?? 0
+            try connection.query(sql, binds).first.flatMap { try PostgreSQLValues.integer($0[0]) }.map(Int.init) ?? 0
         }
     }
 
@@ -90,21 +87,19 @@ extension PostgreSQLStore {
         let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         let first = idColumns.count
         let types = outputs.map(\.type)
-        let sink = PostgreSQLRowSink<(id: ObjectID, keys: [Value])>()
+        var rows: [(id: ObjectID, keys: [Value])] = []
         try read { connection in
             try connection.forEachRow(sql, binds) { row in
-                let cells = row.makeRandomAccess()
-                let entity = try single ?? Int(PostgreSQLValues.integer(cells[1]) ?? 0)
+                let entity = try single ?? Int(PostgreSQLValues.integer(row[1]) ?? 0)
                 var keys: [Value] = []
                 keys.reserveCapacity(types.count)
                 for (i, type) in types.enumerated() {
-                    let cell = cells[first + i]
+                    let cell = row[first + i]
                     if let type { keys.append(try PostgreSQLValues.decode(cell, type: type)) } else { keys.append(try PostgreSQLValues.integer(cell).map(Value.integer) ?? .null) }
                 }
-                sink.items.append((ObjectID(entityIndex: entity, primaryKey: try PostgreSQLValues.integer(cells[0]) ?? 0), keys))
+                rows.append((ObjectID(entityIndex: entity, primaryKey: try PostgreSQLValues.integer(row[0]) ?? 0), keys))
             }
         }
-        return sink.items
+        return rows
     }
 }
-#endif

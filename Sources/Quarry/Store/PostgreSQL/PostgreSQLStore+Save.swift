@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 
 extension PostgreSQLStore {
@@ -51,4 +50,3 @@ extension PostgreSQLStore {
         return StoreError.uniquenessViolation(entity: entity ?? "?", keys: keys)
     }
 }
-#endif

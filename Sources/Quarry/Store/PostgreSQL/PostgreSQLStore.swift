@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 import Synchronization
 
 /// The PostgreSQL persistent store: the SQLite store's layout and semantics in one PostgreSQL
@@ -34,11 +32,11 @@ import Synchronization
 /// (see ``PostgreSQLDialect``).
 ///
 /// A query started under a current ``QueryCancellation`` is cancelled on the server
-/// (`pg_cancel_backend` from another connection) when the token is, and then throws
+/// (libpq's cancel request, sent on a connection of its own) when the token is, and then throws
 /// ``QueryCancellationError/cancelled``.
 ///
-/// Thread safety: every method may be called from any thread except a SwiftNIO event loop;
-/// each call blocks on ``PostgreSQLConnectionPool`` (the one sync/async bridge).
+/// Thread safety: every method may be called from any thread; each call blocks its thread on
+/// a connection of ``PostgreSQLConnectionPool`` until the server answered.
 public final class PostgreSQLStore: PersistentHistoryStore {
     /// How a store is opened.
     public struct Options: Sendable {
@@ -192,8 +190,8 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     }
 
     /// One text bind.
-    static func bindings(_ text: String) -> PostgresBindings {
-        var b = PostgresBindings()
+    static func bindings(_ text: String) -> PGBindings {
+        var b = PGBindings()
         b.append(text)
         return b
     }
@@ -208,4 +206,3 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         try pool.withConnection(body)
     }
 }
-#endif

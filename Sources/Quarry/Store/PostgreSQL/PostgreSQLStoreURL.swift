@@ -2,27 +2,33 @@ import Foundation
 
 /// Where a PostgreSQL store lives: `postgres://user@host:port/database?schema=name`.
 ///
-/// Accepted wherever a store path is (`quarry browse URL`, `demo --store URL`, …). The
-/// password comes, in order, from the URL itself (`user:password@`, discouraged: it shows in
-/// `ps`), `PGPASSWORD`, or the password file (`PGPASSFILE`, else `~/.pgpass`, libpq's format
-/// `host:port:database:user:password` with `*` wildcards and `\:` escapes). `sslmode=require`
-/// (or `verify-full`, `verify-ca`) in the query asks for TLS; `prefer` tries it; `disable`
-/// (and loopback hosts by default) never does. `schema` (default `public`) is the PostgreSQL
-/// schema the store's tables live in, so one database can hold several stores.
+/// Accepted wherever a store path is (`quarry browse URL`, `demo --store URL`, …). Connections
+/// are made by libpq (``connectionParameters``), so the password comes, as for `psql`, from the
+/// URL itself (`user:password@`, discouraged: it shows in `ps`), `PGPASSWORD`, or the password
+/// file (`PGPASSFILE`, else `~/.pgpass`). `sslmode` is libpq's (`disable`, `allow`, `prefer`,
+/// `require`, `verify-ca`, `verify-full`; loopback hosts default to `disable`, others to
+/// `prefer`). `schema` (default `public`) is the PostgreSQL schema the store's tables live in,
+/// so one database can hold several stores.
 ///
 /// ```swift
 /// let url = try PostgreSQLStoreURL(parsing: "postgres://quarry@127.0.0.1:5432/quarry?schema=demo")
 /// url.description   // "postgres://quarry@127.0.0.1:5432/quarry?schema=demo" (never the password)
 /// ```
 public struct PostgreSQLStoreURL: Sendable, Hashable, CustomStringConvertible {
-    /// How TLS is used (libpq's `sslmode`, reduced to what PostgresNIO distinguishes).
-    public enum TLSMode: String, Sendable, Hashable {
-        /// Never (`sslmode=disable`, `allow`).
+    /// How TLS is used: libpq's `sslmode`.
+    public enum TLSMode: String, Sendable, Hashable, CaseIterable {
+        /// Never.
         case disable
-        /// When the server offers it (`sslmode=prefer`).
+        /// Without TLS, then with it if the server insists.
+        case allow
+        /// With TLS when the server offers it, else without.
         case prefer
-        /// Always, refusing a server without it (`require`, `verify-ca`, `verify-full`).
+        /// Always, refusing a server without it (the certificate is not checked).
         case require
+        /// Always, with a server certificate signed by a trusted authority.
+        case verifyCA = "verify-ca"
+        /// Always, with a trusted certificate naming the host.
+        case verifyFull = "verify-full"
     }
 
     /// The role connected as.
@@ -77,13 +83,10 @@ public struct PostgreSQLStoreURL: Sendable, Hashable, CustomStringConvertible {
                 }
                 schema = value
             case "sslmode":
-                switch item.value ?? "" {
-                case "disable", "allow": tls = .disable
-                case "prefer": tls = .prefer
-                case "require", "verify-ca", "verify-full": tls = .require
-                default:
-                    throw StoreError.cannotOpen(path: shown, reason: "unknown sslmode '\(item.value ?? "")' (disable, prefer, require, verify-ca, verify-full)")
+                guard let mode = TLSMode(rawValue: item.value ?? "") else {
+                    throw StoreError.cannotOpen(path: shown, reason: "unknown sslmode '\(item.value ?? "")' (\(TLSMode.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
+                tls = mode
             case "user":
                 if let value = item.value, !value.isEmpty { user = value }
             default:
@@ -104,38 +107,20 @@ public struct PostgreSQLStoreURL: Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
-    /// The password to log in with: the URL's, else `PGPASSWORD`, else the first matching line
-    /// of the password file (`PGPASSFILE`, else `~/.pgpass`); `nil` when none is found (the
-    /// server may not ask for one).
-    public func password(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let urlPassword { return urlPassword }
-        if let password = environment["PGPASSWORD"] { return password }
-        let file = environment["PGPASSFILE"]
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".pgpass").path
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil } // an unreadable password file gives no password, as libpq does; the server's refusal names the user
-        return Self.passwordFileMatch(text, host: host, port: port, database: database, user: user)
-    }
-
-    /// The password of the first line of a libpq password file matching the connection (`*`
-    /// matches anything; `\:` and `\\` are escapes; `#` starts a comment line).
-    static func passwordFileMatch(_ text: String, host: String, port: Int, database: String, user: String) -> String? {
-        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
-            var fields: [String] = [], field = "", escaped = false
-            for character in line {
-                if escaped { field.append(character); escaped = false }
-                else if character == "\\" { escaped = true }
-                else if character == ":" && fields.count < 4 { fields.append(field); field = "" }
-                else { field.append(character) }
-            }
-            fields.append(field)
-            guard fields.count == 5 else { continue }
-            let wanted = [host, String(port), database, user]
-            let hostMatches = fields[0] == "*" || fields[0] == host || (fields[0] == "localhost" && isLoopback(host))
-            if hostMatches && zip(fields[1...3], wanted[1...3]).allSatisfy({ $0 == "*" || $0 == $1 }) {
-                return fields[4]
-            }
-        }
-        return nil
+    /// libpq's connection parameters for this URL: the server, database, role, `sslmode`, the
+    /// URL's password when it has one (else libpq finds one: `PGPASSWORD`, `PGPASSFILE` or
+    /// `~/.pgpass`), the store's schema as `search_path`, `application_name` `quarry` and a
+    /// 10-second connect timeout.
+    public var connectionParameters: [(key: String, value: String)] {
+        var parameters: [(key: String, value: String)] = [
+            ("host", host), ("port", String(port)), ("dbname", database), ("user", user),
+            ("sslmode", tls.rawValue), ("application_name", "quarry"), ("connect_timeout", "10"),
+            // A backslash escapes a space or a backslash in libpq's `options`.
+            ("options", "-c search_path=" + sqlIdentifier(schema).replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: " ", with: "\\ ")),
+        ]
+        if let urlPassword { parameters.append(("password", urlPassword)) }
+        return parameters
     }
 
     /// Whether `host` is this machine (no TLS by default, as libpq's `prefer` would find none).

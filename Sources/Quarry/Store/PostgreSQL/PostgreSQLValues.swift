@@ -1,13 +1,10 @@
-#if PostgreSQL
 import Foundation
-import NIOCore
-import PostgresNIO
 
 /// How values go into and come out of a PostgreSQL store's columns (see ``PostgreSQLStore``
 /// for the types), shadow columns included.
 enum PostgreSQLValues {
     /// Appends `value` as a column of `kind` stores it.
-    static func append(_ value: Value, kind: PostgreSQLLayout.Kind, to b: inout PostgresBindings) {
+    static func append(_ value: Value, kind: PostgreSQLLayout.Kind, to b: inout PGBindings) {
         switch kind {
         case .integer:
             switch value {
@@ -27,12 +24,12 @@ enum PostgreSQLValues {
         case .text:
             if case .decimal(let d) = value { b.append(d.description) } else if let text = ValueOrdering.text(of: value) { b.append(text) } else { b.appendNull() }
         case .blob:
-            if case .data(let d) = value { b.append(ByteBuffer(bytes: d)) } else { b.appendNull() }
+            if case .data(let d) = value { b.append(d) } else { b.appendNull() }
         }
     }
 
     /// Appends the five shadow values of a text column holding `value` (see ``PostgreSQLStore``).
-    static func appendShadows(_ value: Value, to b: inout PostgresBindings) {
+    static func appendShadows(_ value: Value, to b: inout PGBindings) {
         guard let text = ValueOrdering.text(of: value) else {
             for _ in 0..<5 { b.appendNull() }
             return
@@ -42,11 +39,11 @@ enum PostgreSQLValues {
             // Byte equality (Swift's `==` is canonical equivalence): NULL means "the value itself".
             if form.utf8.elementsEqual(text.utf8) { b.appendNull() } else { b.append(form) }
         }
-        b.append(ByteBuffer(bytes: PostgreSQLStandardSortKey.key(text)))
+        b.append(bytes: PostgreSQLStandardSortKey.key(text))
     }
 
     /// Appends the values of `columns` (and their shadows) from `snapshot`.
-    static func append(_ columns: [PostgreSQLLayout.SlotColumn], of snapshot: Snapshot, to b: inout PostgresBindings) {
+    static func append(_ columns: [PostgreSQLLayout.SlotColumn], of snapshot: Snapshot, to b: inout PGBindings) {
         for column in columns {
             switch column.slot {
             case .attribute(let i), .transformed(let i, _):
@@ -68,8 +65,8 @@ enum PostgreSQLValues {
     /// The value of `cell` as an attribute of `type` (`.null` for SQL `NULL`).
     /// - Throws: ``ColumnDecodingError`` naming the column when the value does not have the
     ///   attribute's type (never read as `NULL`).
-    static func decode(_ cell: PostgresCell, type: AttributeType) throws -> Value {
-        guard cell.bytes != nil else { return .null }
+    static func decode(_ cell: PGCell, type: AttributeType) throws -> Value {
+        guard !cell.isNull else { return .null }
         switch type {
         case .integer16, .integer32, .integer64: return .integer(try read(cell, Int64.self, "integer"))
         case .boolean: return .bool(try read(cell, Int64.self, "boolean") != 0)
@@ -93,29 +90,29 @@ enum PostgreSQLValues {
 
     /// `cell` as an integer (`nil` for `NULL`).
     /// - Throws: ``ColumnDecodingError`` naming the column when it holds no integer.
-    static func integer(_ cell: PostgresCell) throws -> Int64? {
-        guard cell.bytes != nil else { return nil }
+    static func integer(_ cell: PGCell) throws -> Int64? {
+        guard !cell.isNull else { return nil }
         return try read(cell, Int64.self, "integer")
     }
 
     /// `cell` as text (`nil` for `NULL`).
     /// - Throws: ``ColumnDecodingError`` naming the column when it holds no text.
-    static func text(_ cell: PostgresCell) throws -> String? {
-        guard cell.bytes != nil else { return nil }
+    static func text(_ cell: PGCell) throws -> String? {
+        guard !cell.isNull else { return nil }
         return try read(cell, String.self, "string")
     }
 
     /// `cell` decoded as `type`, or an error naming its column.
-    private static func read<T: PostgresDecodable>(_ cell: PostgresCell, _ type: T.Type, _ expected: String) throws -> T {
+    private static func read<T: PGDecodable>(_ cell: PGCell, _ type: T.Type, _ expected: String) throws -> T {
         do {
             return try cell.decode(T.self)
-        } catch {
-            throw ColumnDecodingError(column: cell.columnName, expected: expected, reason: "\(error)")
+        } catch let error as ColumnDecodingError {
+            throw ColumnDecodingError(column: error.column, expected: expected, reason: error.reason)
         }
     }
 
     /// `cell`'s text parsed by `parse`, or an error naming its column.
-    private static func parse<T>(_ cell: PostgresCell, _ expected: String, _ parse: (String) -> T?) throws -> T {
+    private static func parse<T>(_ cell: PGCell, _ expected: String, _ parse: (String) -> T?) throws -> T {
         let text = try read(cell, String.self, expected)
         guard let value = parse(text) else {
             throw ColumnDecodingError(column: cell.columnName, expected: expected, reason: "'\(text.prefix(40))' is not one")
@@ -135,14 +132,14 @@ enum PostgreSQLParameter: Sendable {
     case texts([String])
 
     /// `parameters` as bindings.
-    static func bindings(_ parameters: [PostgreSQLParameter]) -> PostgresBindings {
-        var b = PostgresBindings(capacity: parameters.count)
+    static func bindings(_ parameters: [PostgreSQLParameter]) -> PGBindings {
+        var b = PGBindings(capacity: parameters.count)
         for p in parameters {
             switch p {
             case .integer(let i): b.append(i)
             case .double(let d): b.append(d)
             case .text(let t): b.append(t)
-            case .bytes(let d): b.append(ByteBuffer(bytes: d))
+            case .bytes(let d): b.append(d)
             case .integers(let a): b.append(a)
             case .doubles(let a): b.append(a)
             case .texts(let a): b.append(a)
@@ -151,11 +148,3 @@ enum PostgreSQLParameter: Sendable {
         return b
     }
 }
-
-/// Collects what a streamed query's rows decode to: written only by the row callback on the
-/// connection's event loop while the caller blocks in the pool's `wait()`, read by the caller
-/// after it returns (the future's completion orders the two), so it is never shared.
-final class PostgreSQLRowSink<T>: @unchecked Sendable {
-    var items: [T] = []
-}
-#endif

@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 import Synchronization
 import Testing
 @testable import Quarry
@@ -51,7 +49,7 @@ struct PostgreSQLRemoteChangeTests {
         let store = try #require(stack.mainContext.coordinator.store as? PostgreSQLStore)
         let pool = try PostgreSQLConnectionPool(url: try PostgreSQLStoreURL(parsing: url.absoluteString), maximumConnections: 1)
         defer { pool.close() }
-        var binds = PostgresBindings()
+        var binds = PGBindings()
         binds.append("LISTEN \(sqlIdentifier(store.notificationChannel))")
         return try pool.withConnection { connection in
             try connection.query("""
@@ -176,4 +174,3 @@ struct PostgreSQLRemoteChangeTests {
         }
     }
 }
-#endif

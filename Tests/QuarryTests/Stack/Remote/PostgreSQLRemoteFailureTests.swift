@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 import Testing
 @testable import Quarry
@@ -39,4 +38,3 @@ struct PostgreSQLRemoteFailureTests {
         }
     }
 }
-#endif

@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 @testable import Quarry
 import QuarryTestSupport
 
@@ -64,7 +62,7 @@ enum PostgreSQLActivity {
         if sender.waitUntilStarted() { throw NeverRan(marker: marker) }
         let pool = try PostgreSQLConnectionPool(url: PostgreSQLStoreURL(parsing: PostgreSQLTestServer.url!), maximumConnections: 1)
         defer { pool.close() }
-        var binds = PostgresBindings()
+        var binds = PGBindings()
         binds.append("%" + marker + "%")
         return try pool.withConnection { connection in
             while true {
@@ -87,4 +85,3 @@ enum PostgreSQLActivity {
         }
     }
 }
-#endif

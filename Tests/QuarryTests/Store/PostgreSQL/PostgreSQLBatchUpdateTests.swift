@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 import Testing
 @testable import Quarry
@@ -44,4 +43,3 @@ struct PostgreSQLBatchUpdateTests {
         }
     }
 }
-#endif

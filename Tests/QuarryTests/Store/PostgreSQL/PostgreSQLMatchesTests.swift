@@ -1,4 +1,3 @@
-#if PostgreSQL
 import Foundation
 import Testing
 @testable import Quarry
@@ -40,4 +39,3 @@ struct PostgreSQLMatchesTests {
         }
     }
 }
-#endif

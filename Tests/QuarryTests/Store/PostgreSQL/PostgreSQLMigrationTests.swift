@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 @testable import Quarry
 import QuarryTestSupport
 import Testing
@@ -50,8 +48,8 @@ final class PostgreSQLMigrationFixture {
         defer { store.close() }
         return try store.read { connection in
             let schema = PostgreSQLStore.bindings(url.schema)
-            func texts(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> [String] {
-                try connection.query(sql, binds).map { try $0.makeRandomAccess()[0].decode(String.self) }
+            func texts(_ sql: String, _ binds: PGBindings = PGBindings()) throws -> [String] {
+                try connection.query(sql, binds).map { try $0[0].decode(String.self) }
             }
             var lines = try texts("""
                 SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns \
@@ -286,4 +284,3 @@ struct PostgreSQLMigrationTests {
         #expect(try fixture.content() == before)
     }
 }
-#endif

@@ -1,11 +1,9 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 import Testing
 @testable import Quarry
 import QuarryTestSupport
 
-/// ``QueryCancellation`` on PostgreSQL: `pg_cancel_backend` for the cancelled query only.
+/// ``QueryCancellation`` on PostgreSQL: a cancel request for the cancelled query only.
 @Suite("PostgreSQL query cancellation", .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
 struct PostgreSQLQueryCancellationTests {
     @Test("a query cancelled while it runs ends with .cancelled; its connection is usable and another query is unaffected")
@@ -16,8 +14,8 @@ struct PostgreSQLQueryCancellationTests {
         let lock = Int64.random(in: 1...Int64.max)
         let blocker = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer { blocker.close() }
-        let lockBinds = { () -> PostgresBindings in
-            var b = PostgresBindings()
+        let lockBinds = { () -> PGBindings in
+            var b = PGBindings()
             b.append(lock)
             return b
         }()
@@ -68,4 +66,3 @@ struct PostgreSQLQueryCancellationTests {
         #expect(result == 7)
     }
 }
-#endif

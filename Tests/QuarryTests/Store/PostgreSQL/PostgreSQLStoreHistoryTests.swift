@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 import Testing
 @_spi(Benchmarks) @testable import Quarry
 import QuarryTestSupport
@@ -22,13 +20,14 @@ struct PostgreSQLStoreHistoryTests {
         changes.inserts = (0..<5).map { PostgreSQLScratchStore.insert(sector, ["name": .string("S\($0)")]) }
         changes.author = "importer"
         let listener = try store.pool.connect()
-        let (payload, result) = try await listener.listen(on: store.notificationChannel) { notifications in
-            // LISTEN has completed here: the notification of the save's commit cannot be missed.
-            let result = try store.save(changes) { _ in .fail }
-            var iterator = notifications.makeAsyncIterator()
-            return (try await iterator.next()?.payload, result)
-        }
-        try await listener.close()
+        // LISTEN has completed once this returns: the notification of the save's commit cannot be missed.
+        try listener.execute("LISTEN \(sqlIdentifier(store.notificationChannel))")
+        let (notifications, received) = AsyncStream<[PGConnection.Notification]>.makeStream()
+        let waiter = try PostgreSQLNotificationWaiter(connection: listener, label: "history test",
+                                                      onNotify: { received.yield($0) }, onLost: { _ in received.finish() })
+        defer { waiter.stop() }
+        let result = try store.save(changes) { _ in .fail }
+        let payload = try await nextElement(of: notifications, awaiting: "the save's notification")?.first?.payload
         let token = try #require(result.historyToken)
         #expect(payload == "\(token.value):\(origin.uuidString)")
         #expect(store.lastCommitUptime > 0)
@@ -79,4 +78,3 @@ struct PostgreSQLStoreHistoryTests {
         }
     }
 }
-#endif

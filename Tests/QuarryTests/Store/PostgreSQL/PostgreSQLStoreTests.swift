@@ -1,6 +1,4 @@
-#if PostgreSQL
 import Foundation
-import PostgresNIO
 import Testing
 @testable import Quarry
 import QuarryTestSupport
@@ -285,4 +283,3 @@ struct PostgreSQLStoreTests {
         }
     }
 }
-#endif

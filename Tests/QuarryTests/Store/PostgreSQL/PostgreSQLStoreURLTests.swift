@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Quarry
 
-/// Store URLs: parsing, defaults, passwords from the environment and the password file.
+/// Store URLs: parsing, defaults, and the parameters libpq connects with.
 @Suite("PostgreSQL store URLs")
 struct PostgreSQLStoreURLTests {
     @Test("a full URL gives user, host, port, database, schema and TLS; the description never shows the password")
@@ -14,7 +14,7 @@ struct PostgreSQLStoreURLTests {
         #expect(url.database == "sales")
         #expect(url.schema == "quarry")
         #expect(url.tls == .require)
-        #expect(url.password(environment: [:]) == "s3cret")
+        #expect(url.urlPassword == "s3cret")
         #expect(url.description == "postgres://ann@db.example.com:6543/sales?schema=quarry&sslmode=require")
         #expect(!url.description.contains("s3cret"))
     }
@@ -26,6 +26,13 @@ struct PostgreSQLStoreURLTests {
         #expect(local.schema == "public")
         #expect(local.tls == .disable)
         #expect(try PostgreSQLStoreURL(parsing: "postgres://bob@db.example.com/db").tls == .prefer)
+    }
+
+    @Test("every libpq sslmode is accepted as itself", arguments: PostgreSQLStoreURL.TLSMode.allCases)
+    func sslModes(mode: PostgreSQLStoreURL.TLSMode) throws {
+        let url = try PostgreSQLStoreURL(parsing: "postgres://bob@db.example.com/db?sslmode=\(mode.rawValue)")
+        #expect(url.tls == mode)
+        #expect(url.connectionParameters.first { $0.key == "sslmode" }?.value == mode.rawValue)
     }
 
     @Test("malformed URLs are refused naming what is missing, without the password", arguments: [
@@ -43,23 +50,16 @@ struct PostgreSQLStoreURLTests {
         }
     }
 
-    @Test("PGPASSWORD comes before the password file; the file's first matching line wins, with wildcards and escapes")
-    func passwordSources() throws {
-        let url = try PostgreSQLStoreURL(parsing: "postgres://ann@127.0.0.1:5433/sales")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("pgpass")
-        try """
-        # comment
-        otherhost:5433:sales:ann:wrong
-        localhost:5433:*:ann:pa\\:ss
-        *:*:*:*:fallback
-        """.write(to: file, atomically: true, encoding: .utf8)
-        #expect(url.password(environment: ["PGPASSFILE": file.path]) == "pa:ss")
-        #expect(url.password(environment: ["PGPASSFILE": file.path, "PGPASSWORD": "env"]) == "env")
-        let other = try PostgreSQLStoreURL(parsing: "postgres://carl@10.0.0.9/x")
-        #expect(other.password(environment: ["PGPASSFILE": file.path]) == "fallback")
-        #expect(other.password(environment: ["PGPASSFILE": directory.appendingPathComponent("none").path]) == nil)
+    @Test("libpq gets the server, database, role, sslmode, schema and the URL's password; without one, none (libpq then reads PGPASSWORD or the password file)")
+    func connectionParameters() throws {
+        let url = try PostgreSQLStoreURL(parsing: "postgres://ann:s3cret@db.example.com:6543/sales?schema=my%20schema&sslmode=verify-full")
+        let parameters = Dictionary(url.connectionParameters, uniquingKeysWith: { a, _ in a })
+        #expect(parameters["host"] == "db.example.com" && parameters["port"] == "6543")
+        #expect(parameters["dbname"] == "sales" && parameters["user"] == "ann")
+        #expect(parameters["sslmode"] == "verify-full" && parameters["password"] == "s3cret")
+        #expect(parameters["options"] == #"-c search_path="my\ schema""#, "a space in the schema escaped for libpq's options")
+        #expect(parameters["application_name"] == "quarry")
+        let bare = try PostgreSQLStoreURL(parsing: "postgres://carl@10.0.0.9/x")
+        #expect(!bare.connectionParameters.contains { $0.key == "password" })
     }
 }

@@ -53,7 +53,6 @@ struct SQLQueryCompilerTests {
         #expect(arguments == ["[" + (0..<20).map(String.init).joined(separator: ",") + "]"])
     }
 
-    #if PostgreSQL
     func postgreSQLCompiler() -> SQLQueryCompiler<PostgreSQLDialect> {
         let layout = PostgreSQLLayout(model: model)
         return SQLQueryCompiler(dialect: PostgreSQLDialect(layout: layout), layout: layout.base, model: model)
@@ -85,5 +84,4 @@ struct SQLQueryCompilerTests {
             Issue.record("\(parameters)")
         }
     }
-    #endif
 }
