@@ -13,6 +13,11 @@
 enum PostgreSQLStandardSortKey {
     /// The sort key of `s`.
     static func key(_ s: String) -> [UInt8] {
+        s.utf8.allSatisfy({ $0 < 0x80 }) ? asciiKey(s) : chunkedKey(s)
+    }
+
+    /// ``key(_:)`` by ``StandardStringOrder``'s chunks of the case-folded string: any string.
+    static func chunkedKey(_ s: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count * 2 + 8)
         for chunk in StandardStringOrder.chunks(StringMatching.fold(s, .caseInsensitive)) {
@@ -33,6 +38,43 @@ enum PostgreSQLStandardSortKey {
         }
         out.append(0x00)
         out += s.utf8
+        return out
+    }
+
+    /// ``key(_:)`` of an ASCII string, from its bytes: the same chunks (runs of `0`–`9` and of
+    /// anything else, of the lowercased bytes) without making a string per chunk.
+    static func asciiKey(_ s: String) -> [UInt8] {
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2 + 8)
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        var i = 0
+        while i < bytes.count {
+            let digits = isDigit(bytes[i])
+            var j = i
+            while j < bytes.count && isDigit(bytes[j]) == digits { j += 1 }
+            if digits {
+                var start = i
+                while start < j && bytes[start] == 0x30 { start += 1 }
+                let n = UInt32(j - start)
+                out.append(0x01)
+                out += [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)]
+                out += bytes[start..<j]
+            } else {
+                out.append(0x02)
+                for byte in bytes[i..<j] {
+                    switch byte {
+                    case 0: out += [0x00, 0xFF]
+                    case 0x41...0x5A: out.append(byte + 0x20)
+                    default: out.append(byte)
+                    }
+                }
+                out += [0x00, 0x00]
+            }
+            i = j
+        }
+        out.append(0x00)
+        out += bytes
         return out
     }
 }

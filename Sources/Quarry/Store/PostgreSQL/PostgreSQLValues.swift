@@ -34,6 +34,17 @@ enum PostgreSQLValues {
             for _ in 0..<5 { b.appendNull() }
             return
         }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII: already NFC, nothing to strip for [d]; [c] and [cd] are its lowercase.
+            let hasUpper = text.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+            let lower = hasUpper ? StringMatching.fold(text, .caseInsensitive) : nil
+            b.appendNull()
+            b.append(lower)
+            b.appendNull()
+            b.append(lower)
+            b.append(bytes: PostgreSQLStandardSortKey.key(text))
+            return
+        }
         for form in [text.precomposedStringWithCanonicalMapping, StringMatching.fold(text, .caseInsensitive),
                      StringMatching.fold(text, .diacriticInsensitive), StringMatching.fold(text, [.caseInsensitive, .diacriticInsensitive])] {
             // Byte equality (Swift's `==` is canonical equivalence): NULL means "the value itself".

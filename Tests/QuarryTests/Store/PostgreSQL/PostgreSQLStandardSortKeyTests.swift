@@ -40,4 +40,16 @@ struct PostgreSQLStandardSortKeyTests {
         }
         #expect(sorted == ["file01", "file1", "file2", "file10", "File10b", "file10c"])
     }
+
+    @Test("an ASCII string's key, made from its bytes, is the key the chunked path makes")
+    func asciiKeyIsTheChunkedKey() {
+        var rng = FuzzRandom(seed: 0xA5C1_1005)
+        let alphabet: [String] = ["a", "Z", "q", "0", "1", "9", "007", " ", "-", "\u{0}", "\r\n", "\t", "~", "_", "M", "5"]
+        var strings = ["", "0", "00", "000a", "a0", "A00b", "x\u{0}y", "\u{0}", "FILE002", "file2A", "\r\n12\r\n"]
+        for _ in 0..<2_000 {
+            strings.append((0..<rng.below(9)).map { _ in alphabet[rng.below(alphabet.count)] }.joined())
+        }
+        let differing = strings.filter { PostgreSQLStandardSortKey.asciiKey($0) != PostgreSQLStandardSortKey.chunkedKey($0) }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map(\.debugDescription))")
+    }
 }
