@@ -175,10 +175,10 @@ struct PostgreSQLConnection {
         try cancellable { try connection.execute(sql, binds) }
     }
 
-    /// Runs `sql`, a binary `COPY … FROM STDIN`, with `data` as its input; returns how many
-    /// rows were stored (see ``PGConnection/copyIn(_:data:)``).
+    /// Runs `sql`, a binary `COPY … FROM STDIN`, with the rows `rows` writes as its input;
+    /// returns how many rows were stored (see ``PGConnection/copyIn(_:rows:)``).
     @discardableResult
-    func copyIn(_ sql: String, data: PGCopyData) throws -> Int {
-        try cancellable { try connection.copyIn(sql, data: data) }
+    func copyIn(_ sql: String, rows: (inout PGCopyWriter) throws -> Void) throws -> Int {
+        try cancellable { try connection.copyIn(sql, rows: rows) }
     }
 }

@@ -50,20 +50,21 @@ struct PostgreSQLHistoryWriter {
         var rows: [HistoryChangeRow] = []
         changes.forEachHistoryRow(model: model, tombstones: tombstones) { rows.append($0) }
         if rows.count >= PostgreSQLSaveRows.copyThreshold {
-            var fields = PGBindings(capacity: rows.count * 8)
-            for (i, row) in rows.enumerated() {
-                fields.append(token)
-                fields.append(Int64(i + 1))
-                fields.append(row.entity)
-                fields.append(row.primaryKey)
-                fields.append(row.count)
-                fields.append(row.typeCode)
-                fields.append(row.keys)
-                fields.append(row.tombstone)
-            }
             try connection.copyIn(
-                #"COPY "Z_HISTORYCHANGE" ("Z_TOKEN", "Z_SEQ", "Z_ENTITY", "Z_PK", "Z_COUNT", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE") FROM STDIN (FORMAT binary)"#,
-                data: PGCopyData(rowsOf: fields, fieldsPerRow: 8))
+                #"COPY "Z_HISTORYCHANGE" ("Z_TOKEN", "Z_SEQ", "Z_ENTITY", "Z_PK", "Z_COUNT", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE") FROM STDIN (FORMAT binary)"#
+            ) { writer in
+                for (i, row) in rows.enumerated() {
+                    writer.beginRow(fields: 8)
+                    writer.append(token)
+                    writer.append(Int64(i + 1))
+                    writer.append(row.entity)
+                    writer.append(row.primaryKey)
+                    writer.append(row.count)
+                    writer.append(row.typeCode)
+                    writer.append(row.keys)
+                    writer.append(row.tombstone)
+                }
+            }
             rows = []
         }
         // A few rows: one multi-row insert of 7 parameters per row (PostgreSQL takes 65,535).

@@ -31,16 +31,14 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         self.connection = connection
     }
 
-    /// Takes the keys from the table's sequence.
+    /// Takes the keys from the table's sequence, in one array (one row, not one a key).
     func allocateKeys(_ count: Int64, table: Int) throws -> [Int64] {
+        guard count > 0 else { return [] }
         var b = PGBindings()
         b.append(count)
-        var keys: [Int64] = []
-        keys.reserveCapacity(Int(count))
-        try connection.forEachRow("SELECT nextval('\(PostgreSQLLayout.q(layout.sequence(ofTable: table)))') FROM generate_series(1, $1)", b) { row in
-            if let key = try PostgreSQLValues.integer(row[0]) { keys.append(key) }
-        }
-        return keys.sorted()
+        let sequence = PostgreSQLLayout.q(layout.sequence(ofTable: table))
+        let result = try connection.query("SELECT array_agg(nextval('\(sequence)')) FROM generate_series(1, $1)", b)
+        return try (result.first?.decode([Int64].self) ?? []).sorted()
     }
 
     func maxInsertRun(entity: Int) -> Int { Self.copyRun }
@@ -50,24 +48,26 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         let perRow = 3 + PostgreSQLValues.bindCount(columns)
         let statementRows = max(1, Self.parameterBudget / perRow)
         if run.count >= Self.copyThreshold || run.count > statementRows {
-            try connection.copyIn(copySQL(entity: e), data: PGCopyData(rowsOf: values(of: run, entity: e), fieldsPerRow: perRow))
+            try connection.copyIn(copySQL(entity: e)) { writer in
+                for change in run {
+                    writer.beginRow(fields: perRow)
+                    Self.append(change, entity: e, columns: columns, to: &writer)
+                }
+            }
             return
         }
-        try connection.execute(insertSQL(entity: e, rows: run.count), values(of: run, entity: e))
+        var b = PGBindings(capacity: run.count * perRow)
+        for change in run { Self.append(change, entity: e, columns: columns, to: &b) }
+        try connection.execute(insertSQL(entity: e, rows: run.count), b)
     }
 
-    /// The fields of `run`'s rows, in ``insertSQL(entity:rows:)``'s and ``copySQL(entity:)``'s
+    /// The fields of a new row, in ``insertSQL(entity:rows:)``'s and ``copySQL(entity:)``'s
     /// column order: key, entity, version 1, then the slot columns with their shadows.
-    private func values(of run: ArraySlice<ObjectChange>, entity e: Int) -> PGBindings {
-        let columns = layout.slotColumns[e]
-        var b = PGBindings(capacity: run.count * (3 + PostgreSQLValues.bindCount(columns)))
-        for change in run {
-            b.append(change.id.primaryKey)
-            b.append(Int64(e))
-            b.append(Int64(1))
-            PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
-        }
-        return b
+    private static func append<W: PGFieldWriter>(_ change: ObjectChange, entity e: Int, columns: [PostgreSQLLayout.SlotColumn], to b: inout W) {
+        b.append(change.id.primaryKey)
+        b.append(Int64(e))
+        b.append(Int64(1))
+        PostgreSQLValues.append(columns, of: change.snapshot, to: &b)
     }
 
     /// `COPY t ("Z_PK", "Z_ENT", "Z_OPT", …) FROM STDIN (FORMAT binary)`.

@@ -4,7 +4,7 @@ import Foundation
 /// for the types), shadow columns included.
 enum PostgreSQLValues {
     /// Appends `value` as a column of `kind` stores it.
-    static func append(_ value: Value, kind: PostgreSQLLayout.Kind, to b: inout PGBindings) {
+    static func append<W: PGFieldWriter>(_ value: Value, kind: PostgreSQLLayout.Kind, to b: inout W) {
         switch kind {
         case .integer:
             switch value {
@@ -29,7 +29,7 @@ enum PostgreSQLValues {
     }
 
     /// Appends the five shadow values of a text column holding `value` (see ``PostgreSQLStore``).
-    static func appendShadows(_ value: Value, to b: inout PGBindings) {
+    static func appendShadows<W: PGFieldWriter>(_ value: Value, to b: inout W) {
         guard let text = ValueOrdering.text(of: value) else {
             for _ in 0..<5 { b.appendNull() }
             return
@@ -54,7 +54,7 @@ enum PostgreSQLValues {
     }
 
     /// Appends the values of `columns` (and their shadows) from `snapshot`.
-    static func append(_ columns: [PostgreSQLLayout.SlotColumn], of snapshot: Snapshot, to b: inout PGBindings) {
+    static func append<W: PGFieldWriter>(_ columns: [PostgreSQLLayout.SlotColumn], of snapshot: Snapshot, to b: inout W) {
         for column in columns {
             switch column.slot {
             case .attribute(let i), .transformed(let i, _):

@@ -78,6 +78,13 @@ struct PostgreSQLConnectionPoolTests {
         #expect(try row[9].decode(Bool.self))
         #expect(try row[10].decode(Int64.self) == 2)
         #expect(try row[11].decode(String.self) == "x")
+        let arrays = try pool.withConnection {
+            try $0.query("SELECT ARRAY[5, -1, 9000000000]::bigint[], '{}'::bigint[], ARRAY[7, 8]::integer[], ARRAY[1, NULL]::bigint[]")
+        }[0]
+        #expect(try arrays[0].decode([Int64].self) == [5, -1, 9_000_000_000])
+        #expect(try arrays[1].decode([Int64].self) == [])
+        #expect(try arrays[2].decode([Int64].self) == [7, 8])
+        #expect(throws: ColumnDecodingError.self) { try arrays[3].decode([Int64].self) }
     }
 
     @Test("a value of another type is a decoding error naming the column, never a wrong value or NULL")

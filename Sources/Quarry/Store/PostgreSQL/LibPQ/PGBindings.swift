@@ -7,7 +7,7 @@ import Foundation
 /// precision`, `String` `text`, `Data` `bytea`, and arrays of `Int64`, `Double` and `String`
 /// their one-dimensional array types; `appendNull()` is an untyped `NULL` (the server infers its
 /// type from the statement).
-struct PGBindings: Sendable {
+struct PGBindings: PGFieldWriter, Sendable {
     /// Every parameter's bytes, back to back.
     private(set) var storage: [UInt8] = []
     /// Where each parameter starts in ``storage`` (`-1` for `NULL`).
@@ -80,21 +80,6 @@ struct PGBindings: Sendable {
         end()
     }
 
-    /// Appends a `text`, or `NULL` for `nil`.
-    mutating func append(_ value: String?) {
-        if let value { append(value) } else { appendNull() }
-    }
-
-    /// Appends a `bigint`, or `NULL` for `nil`.
-    mutating func append(_ value: Int64?) {
-        if let value { append(value) } else { appendNull() }
-    }
-
-    /// Appends a `double precision`, or `NULL` for `nil`.
-    mutating func append(_ value: Double?) {
-        if let value { append(value) } else { appendNull() }
-    }
-
     /// Appends a `bigint[]`.
     mutating func append(_ values: [Int64]) {
         appendArray(.int8Array, element: .int8, count: values.count) { b, i in
@@ -148,7 +133,7 @@ struct PGBindings: Sendable {
 
     /// Appends `value` in network byte order.
     private mutating func putInteger<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { storage.append(contentsOf: $0) }
+        storage.appendBigEndian(value)
     }
 
     /// Calls `body` with libpq's parallel arrays for these parameters: types, value pointers

@@ -1,19 +1,19 @@
 import CLibPQ
+import Foundation
 
 extension PGConnection {
-    /// How many bytes of `COPY` data go to libpq per call.
-    static let copyChunkBytes = 1 << 20
-
-    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, sending `data` (``PGCopyData``'s
-    /// bytes) as its input; returns how many rows the server stored.
+    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with the rows `rows` writes as its
+    /// input; returns how many rows the server stored.
     ///
-    /// One statement, one round trip for any number of rows: the server parses no statement
-    /// text per row and checks each row's types once, which is why a bulk write goes this way.
-    /// A row the server refuses (a uniqueness clash, a `NOT NULL` column) fails the whole
-    /// `COPY`, and nothing of it is stored.
-    /// - Throws: ``PGError``: the server's error (with its SQLSTATE), or the connection's.
+    /// One statement for any number of rows: the server parses no statement text per row and
+    /// checks each row's types once. The rows are sent while `rows` still makes them (every
+    /// ``PGCopyWriter/flushBytes``), so the server stores the first ones while the client
+    /// makes the next. A row the server refuses (a uniqueness clash, a `NOT NULL` column) fails
+    /// the whole `COPY`, and nothing of it is stored; so does an error `rows` throws.
+    /// - Throws: ``PGError``: the server's error (with its SQLSTATE), or the connection's; or
+    ///   `rows`' error.
     @discardableResult
-    func copyIn(_ sql: String, data: PGCopyData) throws -> Int {
+    func copyIn(_ sql: String, rows: (inout PGCopyWriter) throws -> Void) throws -> Int {
         guard let started = PQexec(handle, sql) else { throw PGError.connection(PGError.message(handle)) }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             let error = PGError.from(started, connection: handle)
@@ -21,28 +21,20 @@ extension PGConnection {
             throw error
         }
         PQclear(started)
-        var sendFailure: PGError?
-        data.bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { characters in
-                var offset = 0
-                while offset < characters.count {
-                    let length = min(Self.copyChunkBytes, characters.count - offset)
-                    guard PQputCopyData(handle, characters.baseAddress! + offset, Int32(length)) == 1 else {
-                        sendFailure = .connection(PGError.message(handle))
-                        return
-                    }
-                    offset += length
-                }
-            }
+        var writer = PGCopyWriter(connection: self)
+        var abandoned: (any Error)?
+        do {
+            try rows(&writer)
+            writer.finish()
+        } catch {
+            abandoned = error
         }
-        // Ending the copy with an error message (when sending failed) makes the server refuse it.
-        let ended = sendFailure == nil ? PQputCopyEnd(handle, nil) : PQputCopyEnd(handle, "the client could not send the data")
-        guard ended == 1 else {
-            drainResults()
-            throw PGError.connection(PGError.message(handle))
-        }
+        let reason = abandoned != nil ? "the client stopped the copy" : writer.failure.map { _ in "the client could not send the data" }
+        // Ending the copy with an error message makes the server refuse all of it.
+        let ended = reason.map { PQputCopyEnd(handle, $0) } ?? PQputCopyEnd(handle, nil)
         var stored = 0
-        var failure: PGError? = sendFailure
+        var failure: (any Error)? = abandoned ?? writer.failure
+        if ended != 1, failure == nil { failure = PGError.connection(PGError.message(handle)) }
         while let raw = PQgetResult(handle) {
             if PQresultStatus(raw) == PGRES_COMMAND_OK {
                 stored = Int(String(cString: PQcmdTuples(raw))) ?? 0
@@ -55,48 +47,77 @@ extension PGConnection {
         return stored
     }
 
-    /// Reads and drops whatever results are left, so the connection can run the next statement.
-    func drainResults() {
-        while let raw = PQgetResult(handle) { PQclear(raw) }
+    /// Hands `bytes` to libpq as `COPY` data; `false` when the connection failed.
+    fileprivate func putCopyData(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) == 1 }
+        }
     }
 }
 
-/// The input of a binary `COPY … FROM STDIN`: PostgreSQL's binary copy format (a signature,
-/// then each row as its field count and each field's length and bytes, then `-1`), made from
-/// ``PGBindings`` whose values are the rows' fields in order, each in its column's binary form.
-struct PGCopyData: Sendable {
-    /// The bytes to send.
-    private(set) var bytes: [UInt8]
+/// The rows of a binary `COPY … FROM STDIN` as they are written (see
+/// ``PGConnection/copyIn(_:rows:)``): PostgreSQL's binary copy format, a signature, then each
+/// row as its field count and each field's length and bytes, then `-1`; handed to libpq in
+/// pieces of about ``flushBytes``.
+struct PGCopyWriter: PGFieldWriter {
+    /// How many bytes are gathered before they are sent.
+    static let flushBytes = 256 << 10
+    private let connection: PGConnection
+    private var buffer: [UInt8] = []
+    /// Set when sending failed; what is written after that is dropped.
+    private(set) var failure: PGError?
 
-    /// The rows of `values`, `fieldsPerRow` values each, in order.
-    init(rowsOf values: PGBindings, fieldsPerRow: Int) {
-        precondition(fieldsPerRow > 0 && values.count % fieldsPerRow == 0,
-                     "\(values.count) values are not whole rows of \(fieldsPerRow)")
-        let rows = values.count / fieldsPerRow
-        bytes = []
-        bytes.reserveCapacity(19 + 2 + values.storage.count + values.count * 4 + rows * 2)
-        bytes.append(contentsOf: Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00])
-        append(UInt32(0))  // flags
-        append(UInt32(0))  // header extension length
-        values.storage.withUnsafeBufferPointer { storage in
-            for row in 0..<rows {
-                append(UInt16(fieldsPerRow))
-                for field in row * fieldsPerRow..<(row + 1) * fieldsPerRow {
-                    let offset = values.offsets[field]
-                    if offset < 0 {
-                        append(UInt32(bitPattern: -1))
-                    } else {
-                        let length = Int(values.lengths[field])
-                        append(UInt32(length))
-                        bytes.append(contentsOf: storage[offset..<offset + length])
-                    }
-                }
-            }
-        }
-        append(UInt16(bitPattern: -1))
+    fileprivate init(connection: PGConnection) {
+        self.connection = connection
+        buffer.reserveCapacity(Self.flushBytes + 4096)
+        buffer.append(contentsOf: Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00])
+        buffer.appendBigEndian(UInt32(0))  // flags
+        buffer.appendBigEndian(UInt32(0))  // header extension length
     }
 
-    private mutating func append<T: FixedWidthInteger>(_ value: T) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+    /// Starts a row of `fields` fields; the values that follow are its fields, in order.
+    mutating func beginRow(fields: Int) {
+        if buffer.count >= Self.flushBytes { flush() }
+        buffer.appendBigEndian(UInt16(fields))
+    }
+
+    mutating func appendNull() { buffer.appendBigEndian(UInt32(bitPattern: -1)) }
+
+    mutating func append(_ value: Int64) {
+        buffer.appendBigEndian(UInt32(8))
+        buffer.appendBigEndian(value)
+    }
+
+    mutating func append(_ value: Double) {
+        buffer.appendBigEndian(UInt32(8))
+        buffer.appendBigEndian(value.bitPattern)
+    }
+
+    mutating func append(_ value: String) {
+        let utf8 = value.utf8
+        buffer.appendBigEndian(UInt32(utf8.count))
+        buffer.append(contentsOf: utf8)
+    }
+
+    mutating func append(_ value: Data) {
+        buffer.appendBigEndian(UInt32(value.count))
+        buffer.append(contentsOf: value)
+    }
+
+    mutating func append(bytes value: [UInt8]) {
+        buffer.appendBigEndian(UInt32(value.count))
+        buffer.append(contentsOf: value)
+    }
+
+    /// Writes the end marker and sends what is left.
+    fileprivate mutating func finish() {
+        buffer.appendBigEndian(UInt16.max)
+        flush()
+    }
+
+    private mutating func flush() {
+        guard failure == nil, !buffer.isEmpty else { return }
+        if !connection.putCopyData(buffer) { failure = .connection(PGError.message(connection.handle)) }
+        buffer.removeAll(keepingCapacity: true)
     }
 }

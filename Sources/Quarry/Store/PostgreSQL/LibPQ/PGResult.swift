@@ -182,3 +182,37 @@ extension Optional: PGDecodable where Wrapped: PGDecodable {
         cell.isNull ? nil : try Wrapped.decode(cell)
     }
 }
+
+extension Array: PGDecodable where Element == Int64 {
+    /// A one-dimensional `bigint[]` (or `integer[]`) without `NULL`s, from PostgreSQL's binary
+    /// array format: dimensions, flags, element type, then each dimension's length and lower
+    /// bound, then each element's length and bytes.
+    static func decode(_ cell: PGCell) throws -> [Int64] {
+        guard !cell.isNull, cell.type == .int8Array || cell.type == .int4Array else { throw cell.mismatch("integer array") }
+        let b = cell.bytes
+        func int32(at offset: Int) -> Int { Int(Int32(bitPattern: UInt32(b[offset]) << 24 | UInt32(b[offset + 1]) << 16 | UInt32(b[offset + 2]) << 8 | UInt32(b[offset + 3]))) }
+        guard b.count >= 12 else { throw cell.mismatch("integer array", "a truncated array") }
+        let dimensions = int32(at: 0)
+        if dimensions == 0 { return [] }
+        guard dimensions == 1, b.count >= 20 else { throw cell.mismatch("integer array", "\(dimensions) dimensions") }
+        let count = int32(at: 12)
+        guard count >= 0, count <= (b.count - 20) / 4 else { throw cell.mismatch("integer array", "a length of \(count)") }
+        var values: [Int64] = []
+        values.reserveCapacity(count)
+        var offset = 20
+        for _ in 0..<count {
+            guard offset + 4 <= b.count else { throw cell.mismatch("integer array", "a truncated array") }
+            let length = int32(at: offset)
+            offset += 4
+            guard length == 8 || length == 4, offset + length <= b.count else {
+                throw cell.mismatch("integer array", length < 0 ? "it holds NULL" : "an element of \(length) bytes")
+            }
+            var v: UInt64 = 0
+            for i in 0..<length { v = v << 8 | UInt64(b[offset + i]) }
+            let shift = UInt64(64 - 8 * length)
+            values.append(Int64(bitPattern: v << shift) >> shift)
+            offset += length
+        }
+        return values
+    }
+}

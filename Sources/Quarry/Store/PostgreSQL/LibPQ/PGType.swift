@@ -26,6 +26,7 @@ struct PGType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     static let uuid = PGType(rawValue: 2950)
     static let jsonb = PGType(rawValue: 3802)
     static let int8Array = PGType(rawValue: 1016)
+    static let int4Array = PGType(rawValue: 1007)
     static let float8Array = PGType(rawValue: 1022)
     static let textArray = PGType(rawValue: 1009)
 
@@ -50,6 +51,7 @@ struct PGType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         case .uuid: return "uuid"
         case .jsonb: return "jsonb"
         case .int8Array: return "bigint[]"
+        case .int4Array: return "integer[]"
         case .float8Array: return "double precision[]"
         case .textArray: return "text[]"
         default: return "oid \(rawValue)"
