@@ -19,6 +19,7 @@ declare -A bench_targets=(
   [filter-worst-seconds]="<= 1 s"  [filter-paste-seconds]="<= 1 s"  [filter-paste-terminal-seconds]="<= 1 s"
   [outside-write-worst-seconds]="<= 1 s"
   [chunked-import-growth-mb]="<= 50 MB"
+  [fresh-build-seconds]="<= 420 s"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -44,6 +45,7 @@ declare -A bench_meanings=(
   [remote-merge-from-save-start]="the same from the writer's save start"
   [pg-import]="raw binary COPY / importer (PostgreSQL)"
   [pg-import-vs-prepared]="raw prepared inserts / importer (PostgreSQL)"
+  [fresh-build-seconds]="README's first command, fresh clone → demo, s"
   [pg-remote-merge]="re-run fetch / commit → FRC (PostgreSQL)"
   [pg-remote-merge-from-save-start]="the same from the writer's save start"
   [browse-first-screen]="VisiData first screen / browser's"

@@ -18,7 +18,9 @@
 # - `commands`: `quarry` commands timed from launch to exit (scripts/bench-commands.sh):
 #   `convert` of a 250,000-ticker JSON store beside `import` of its tickers, and `model`,
 #   `create` and `migrate` on a 10,000-entity model.
-# - --only NAME,...: those scenarios only (`browse` and `commands` included); --quick: smaller n and fewer
+# - `fresh-build` (last; not with --quick): README's first command on a fresh clone of HEAD, from
+#   Enter to the demo's first rows, with each module's share (scripts/bench-fresh-build.sh).
+# - --only NAME,...: those scenarios only (`browse`, `commands` and `fresh-build` included); --quick: smaller n and fewer
 #   rounds, for a smoke run (the table says so: its figures are not comparable with the
 #   targets); --no-build: use the release binaries already built.
 # A scenario that fails is named on stderr and in the table (FAILED), the others still run, and
@@ -125,7 +127,7 @@ postgres_ready() {
 scenarios=$("$bench" | sed -n 's/^scenarios: //p' | tr -d ',')
 [ -n "$scenarios" ] || { echo "bench.sh: quarry-bench listed no scenarios" >&2; exit 1; }
 for name in $(tr ',' ' ' <<<"$only"); do
-  [[ " $scenarios browse commands " == *" $name "* ]] || { echo "bench.sh: no scenario '$name' (scenarios: $scenarios browse commands)" >&2; exit 2; }
+  [[ " $scenarios browse commands fresh-build " == *" $name "* ]] || { echo "bench.sh: no scenario '$name' (scenarios: $scenarios browse commands fresh-build)" >&2; exit 2; }
 done
 for name in $scenarios; do
   selected "$name" || continue
@@ -157,6 +159,18 @@ if selected commands; then
   else
     echo "bench.sh: scenario commands FAILED: $(tail -1 "$work/commands.out")" >&2
     record_failure commands "$(tail -1 "$work/commands.out" | cut -c1-60)"; failed=1
+  fi
+fi
+
+# Last: it builds a fresh clone from scratch, the longest run here (skipped by --quick).
+if selected fresh-build && [ "$quick" = 0 ]; then
+  echo
+  echo "## fresh-build: README's first command on a fresh clone, to the demo's first rows"
+  if bash scripts/bench-fresh-build.sh --work "$work" --socket "$socket-fresh" | tee "$work/fresh.out"; then
+    while read -r figure value; do record "$figure" "$value"; done < <(awk '$1 == "figure" { print $2, $3 }' "$work/fresh.out")
+  else
+    echo "bench.sh: scenario fresh-build FAILED: $(tail -1 "$work/fresh.out")" >&2
+    record_failure fresh-build "$(tail -1 "$work/fresh.out" | cut -c1-60)"; failed=1
   fi
 fi
 

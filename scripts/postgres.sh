@@ -8,7 +8,9 @@
 #
 # The server runs as an unprivileged user (the caller, or the `postgres` system user when the
 # caller is root: initdb refuses root), listens on loopback only (and a Unix socket in its own
-# folder), and trades durability for speed (fsync off): it holds nothing worth keeping. The
+# folder), and trades durability for speed (fsync off): it holds nothing worth keeping. Its
+# write-ahead log carries logical decoding (`wal_level=logical`), so changes can be streamed
+# to replication clients (slots and senders for 20 of them). The
 # role `quarry` has a random password, written to the folder's pgpass file: point PGPASSFILE
 # at `$(bash scripts/postgres.sh pgpass)` (or export PGPASSWORD) before connecting.
 # QUARRY_PG_DIR chooses the folder (default: /tmp/quarry-postgres-$UID).
@@ -43,7 +45,8 @@ case "${1:-}" in
     echo "$port" > "$dir/port"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start -o \
       "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=400 \
-       -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB" \
+       -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB \
+       -c wal_level=logical -c max_replication_slots=20 -c max_wal_senders=20" \
       >/dev/null || { tail -20 "$dir/server.log" >&2; exit 1; }
     PGPASSFILE="$dir/pgpass" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U quarry -d postgres \
       -c "CREATE DATABASE quarry" >/dev/null
