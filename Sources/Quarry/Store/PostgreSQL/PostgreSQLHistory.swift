@@ -56,37 +56,18 @@ struct PostgreSQLHistoryWriter {
                 for (i, row) in rows.enumerated() {
                     writer.beginRow(fields: 8)
                     writer.append(token)
-                    writer.append(Int64(i + 1))
-                    writer.append(row.entity)
-                    writer.append(row.primaryKey)
-                    writer.append(row.count)
-                    writer.append(row.typeCode)
-                    writer.append(row.keys)
-                    writer.append(row.tombstone)
+                    Self.append(row, sequence: Int64(i + 1), to: &writer)
                 }
             }
-            rows = []
-        }
-        // A few rows: one multi-row insert of 7 parameters per row (PostgreSQL takes 65,535).
-        var sequence: Int64 = 0
-        for start in stride(from: 0, to: rows.count, by: 5_000) {
-            let chunk = rows[start..<min(rows.count, start + 5_000)]
-            var binds = PGBindings(capacity: chunk.count * 7 + 1)
+        } else if !rows.isEmpty {
+            // A few rows: one multi-row insert, the token bound once as $1.
+            var binds = PGBindings(capacity: rows.count * 7 + 1)
             binds.append(token)
             var values: [String] = []
-            values.reserveCapacity(chunk.count)
-            var n = 1
-            for row in chunk {
-                sequence += 1
-                binds.append(sequence)
-                binds.append(row.entity)
-                binds.append(row.primaryKey)
-                binds.append(row.count)
-                binds.append(row.typeCode)
-                binds.append(row.keys)
-                binds.append(row.tombstone)
-                values.append("($1, $\(n + 1), $\(n + 2), $\(n + 3), $\(n + 4), $\(n + 5), $\(n + 6), $\(n + 7))")
-                n += 7
+            for (i, row) in rows.enumerated() {
+                Self.append(row, sequence: Int64(i + 1), to: &binds)
+                let n = 1 + 7 * i
+                values.append("($1, " + (n + 1...n + 7).map { "$\($0)" }.joined(separator: ", ") + ")")
             }
             try connection.execute(#"""
                 INSERT INTO "Z_HISTORYCHANGE" ("Z_TOKEN", "Z_SEQ", "Z_ENTITY", "Z_PK", "Z_COUNT", "Z_TYPE", "Z_KEYS", "Z_TOMBSTONE") VALUES 
@@ -97,5 +78,17 @@ struct PostgreSQLHistoryWriter {
         notify.append("\(token):\(origin.uuidString)")
         try connection.execute("SELECT pg_notify($1, $2)", notify)
         return HistoryToken(token)
+    }
+
+    /// A history row's fields after its token: sequence number, entity, key, count, type,
+    /// changed keys, tombstone.
+    private static func append<W: PGFieldWriter>(_ row: HistoryChangeRow, sequence: Int64, to b: inout W) {
+        b.append(sequence)
+        b.append(row.entity)
+        b.append(row.primaryKey)
+        b.append(row.count)
+        b.append(row.typeCode)
+        b.append(row.keys)
+        b.append(row.tombstone)
     }
 }
