@@ -181,4 +181,10 @@ struct PostgreSQLConnection {
     func copyIn(_ sql: String, rows: (inout PGCopyWriter) throws -> Void) throws -> Int {
         try cancellable { try connection.copyIn(sql, rows: rows) }
     }
+
+    /// Runs `statements` in one round trip (see ``PGConnection/pipeline(_:)``); returns each
+    /// one's result.
+    func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
+        try cancellable { try connection.pipeline(statements) }
+    }
 }

@@ -77,8 +77,12 @@ extension PostgreSQLStore {
     /// Advances the save token inside a save (see ``modificationToken()``). Its row lock,
     /// held to the commit, also makes saves commit in the order of their history tokens.
     static func bumpModificationToken(_ connection: PostgreSQLConnection) throws {
-        try connection.execute(#"""
-            UPDATE "Z_METADATA" SET "value" = (COALESCE(NULLIF("value", ''), '0')::bigint + 1)::text WHERE "key" = $1
-            """#, bindings(MetadataKey.saveToken))
+        try connection.execute(modificationTokenBump.sql, modificationTokenBump.binds)
     }
+
+    /// The statement ``bumpModificationToken(_:)`` runs (a save with history sends it in one
+    /// round trip with its history statements).
+    static let modificationTokenBump = PGStatement(#"""
+        UPDATE "Z_METADATA" SET "value" = (COALESCE(NULLIF("value", ''), '0')::bigint + 1)::text WHERE "key" = $1
+        """#, bindings(MetadataKey.saveToken))
 }

@@ -22,10 +22,12 @@ extension PostgreSQLStore {
             do {
                 let result = try pool.transaction { connection in
                     var result = try operation.run(changes, rows: PostgreSQLSaveRows(store: self, connection: connection))
-                    try Self.bumpModificationToken(connection)
                     if recordsHistory && !result.changes.isEmpty {
                         let writer = PostgreSQLHistoryWriter(model: model, origin: historyOrigin, channel: notificationChannel)
-                        result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author, connection: connection)
+                        result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author,
+                                                                after: Self.modificationTokenBump, connection: connection)
+                    } else {
+                        try Self.bumpModificationToken(connection)
                     }
                     return result
                 }

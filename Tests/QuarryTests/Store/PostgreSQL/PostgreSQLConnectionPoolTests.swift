@@ -142,4 +142,32 @@ struct PostgreSQLConnectionPoolTests {
             return message.contains("authentication failed for user") && !message.contains("not-the-password-42")
         }
     }
+
+    @Test("a pipeline runs its statements in order in one round trip; one that fails skips the rest and its error is thrown")
+    func pipeline() throws {
+        let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL()!)
+        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
+        defer { pool.close() }
+        try pool.withConnection { try $0.execute("CREATE SCHEMA \(sqlIdentifier(url.schema))") }
+        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE") } }
+        var seven = PGBindings()
+        seven.append(Int64(7))
+        let results = try pool.withConnection { connection in
+            try connection.pipeline([PGStatement("CREATE TABLE t (v bigint PRIMARY KEY)"), PGStatement("INSERT INTO t VALUES ($1)", seven),
+                                     PGStatement("SELECT v + 1 FROM t")])
+        }
+        #expect(results.count == 3)
+        #expect(try results[2][0].decode(Int64.self) == 8)
+        #expect {
+            try pool.transaction { connection in
+                _ = try connection.pipeline([PGStatement("INSERT INTO t VALUES (8)"), PGStatement("INSERT INTO t VALUES ($1)", seven),
+                                             PGStatement("INSERT INTO t VALUES (9)")])
+            }
+        } throws: { error in
+            guard case StoreError.postgreSQL(_, let state, _) = error else { return false }
+            return state == "23505"
+        }
+        let stored = try pool.withConnection { try $0.query("SELECT array_agg(v ORDER BY v) FROM t")[0].decode([Int64].self) }
+        #expect(stored == [7], "the failed transaction left nothing, and the connection works")
+    }
 }
