@@ -27,11 +27,10 @@ struct PostgreSQLConnectionPoolTests {
 
     @Test("many callers share at most maximumConnections connections; a transaction that throws rolls back")
     func sharedConnectionsAndRollback() throws {
-        let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL()!)
-        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 2)
-        defer { pool.close() }
-        try pool.withConnection { try $0.execute("CREATE SCHEMA \(sqlIdentifier(url.schema))") }
-        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE") } }
+        try withScratchSchema(maximumConnections: 2) { pool in try sharedConnectionsAndRollback(pool) }
+    }
+
+    private func sharedConnectionsAndRollback(_ pool: PostgreSQLConnectionPool) throws {
         try pool.withConnection { try $0.execute("CREATE TABLE t (v bigint)") }
         DispatchQueue.concurrentPerform(iterations: 8) { i in
             var binds = PGBindings()
@@ -145,11 +144,10 @@ struct PostgreSQLConnectionPoolTests {
 
     @Test("a pipeline runs its statements in order in one round trip; one that fails skips the rest and its error is thrown")
     func pipeline() throws {
-        let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL()!)
-        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
-        defer { pool.close() }
-        try pool.withConnection { try $0.execute("CREATE SCHEMA \(sqlIdentifier(url.schema))") }
-        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE") } }
+        try withScratchSchema(maximumConnections: 1) { pool in try pipeline(pool) }
+    }
+
+    private func pipeline(_ pool: PostgreSQLConnectionPool) throws {
         var seven = PGBindings()
         seven.append(Int64(7))
         let results = try pool.withConnection { connection in
@@ -169,5 +167,16 @@ struct PostgreSQLConnectionPoolTests {
         }
         let stored = try pool.withConnection { try $0.query("SELECT array_agg(v ORDER BY v) FROM t")[0].decode([Int64].self) }
         #expect(stored == [7], "the failed transaction left nothing, and the connection works")
+    }
+
+    /// Runs `body` with a pool on a new schema of the test server (its `search_path`), dropped
+    /// afterwards.
+    private func withScratchSchema(maximumConnections: Int, _ body: (PostgreSQLConnectionPool) throws -> Void) throws {
+        let url = try PostgreSQLStoreURL(parsing: PostgreSQLTestServer.freshStoreURL()!)
+        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: maximumConnections)
+        defer { pool.close() }
+        try pool.withConnection { try $0.execute("CREATE SCHEMA \(sqlIdentifier(url.schema))") }
+        defer { _ = try? pool.withConnection { try $0.execute("DROP SCHEMA \(sqlIdentifier(url.schema)) CASCADE") } }
+        try body(pool)
     }
 }
