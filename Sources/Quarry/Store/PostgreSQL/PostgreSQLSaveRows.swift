@@ -22,7 +22,8 @@ final class PostgreSQLSaveRows: SQLSaveRows {
     /// statement text to parse, where a multi-row `INSERT`'s parse and planning grow with its
     /// rows; shorter runs skip `COPY`'s extra round trip.
     static let copyThreshold = 32
-    /// The most new rows one `COPY` sends (its data is made in memory first).
+    /// The most new rows one `COPY` takes: the save template's runs. The rows are streamed as
+    /// they are encoded, so this bounds one statement's work, not memory.
     static let copyRun = 20_000
 
     init(store: PostgreSQLStore, connection: PostgreSQLConnection) {

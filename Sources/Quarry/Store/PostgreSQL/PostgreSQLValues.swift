@@ -42,7 +42,7 @@ enum PostgreSQLValues {
             b.append(lower)
             b.appendNull()
             b.append(lower)
-            b.append(bytes: PostgreSQLStandardSortKey.key(text))
+            b.append(bytes: PostgreSQLStandardSortKey.asciiKey(text))
             return
         }
         for form in [text.precomposedStringWithCanonicalMapping, StringMatching.fold(text, .caseInsensitive),

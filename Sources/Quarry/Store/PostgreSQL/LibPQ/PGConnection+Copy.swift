@@ -22,19 +22,18 @@ extension PGConnection {
         }
         PQclear(started)
         var writer = PGCopyWriter(connection: self)
-        var abandoned: (any Error)?
+        var failure: (any Error)?
         do {
             try rows(&writer)
             writer.finish()
+            failure = writer.failure
         } catch {
-            abandoned = error
+            failure = error
         }
-        let reason = abandoned != nil ? "the client stopped the copy" : writer.failure.map { _ in "the client could not send the data" }
         // Ending the copy with an error message makes the server refuse all of it.
-        let ended = reason.map { PQputCopyEnd(handle, $0) } ?? PQputCopyEnd(handle, nil)
-        var stored = 0
-        var failure: (any Error)? = abandoned ?? writer.failure
+        let ended = failure == nil ? PQputCopyEnd(handle, nil) : PQputCopyEnd(handle, "the client stopped the copy")
         if ended != 1, failure == nil { failure = PGError.connection(PGError.message(handle)) }
+        var stored = 0
         while let raw = PQgetResult(handle) {
             if PQresultStatus(raw) == PGRES_COMMAND_OK {
                 stored = Int(String(cString: PQcmdTuples(raw))) ?? 0

@@ -22,9 +22,8 @@ enum PGError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The error a failed `result` carries (`nil` result: the connection's message).
-    static func from(_ result: OpaquePointer?, connection: OpaquePointer) -> PGError {
-        guard let result else { return .connection(message(connection)) }
+    /// The error a failed `result` carries.
+    static func from(_ result: OpaquePointer, connection: OpaquePointer) -> PGError {
         func field(_ code: Character) -> String? {
             PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
         }

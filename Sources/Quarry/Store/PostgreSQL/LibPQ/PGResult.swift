@@ -95,10 +95,16 @@ struct PGCell: Sendable {
     }
 
     /// The value's bytes read as a big-endian integer of `size` bytes, sign-extended.
-    func signedInteger(size: Int) -> Int64 {
-        let b = bytes
+    func signedInteger(size: Int) -> Int64 { bytes.bigEndianInteger(at: 0, size: size) }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The `size` bytes at `offset` (1 to 8) read as a big-endian integer (PostgreSQL's
+    /// network byte order), sign-extended.
+    func bigEndianInteger(at offset: Int, size: Int) -> Int64 {
+        precondition(size >= 1 && size <= 8 && offset >= 0 && offset + size <= count, "\(size) bytes at \(offset) of \(count)")
         var v: UInt64 = 0
-        for i in 0..<size { v = v << 8 | UInt64(b[i]) }
+        for i in offset..<offset + size { v = v << 8 | UInt64(self[i]) }
         let shift = UInt64(64 - 8 * size)
         return Int64(bitPattern: v << shift) >> shift
     }
@@ -190,7 +196,7 @@ extension Array: PGDecodable where Element == Int64 {
     static func decode(_ cell: PGCell) throws -> [Int64] {
         guard !cell.isNull, cell.type == .int8Array || cell.type == .int4Array else { throw cell.mismatch("integer array") }
         let b = cell.bytes
-        func int32(at offset: Int) -> Int { Int(Int32(bitPattern: UInt32(b[offset]) << 24 | UInt32(b[offset + 1]) << 16 | UInt32(b[offset + 2]) << 8 | UInt32(b[offset + 3]))) }
+        func int32(at offset: Int) -> Int { Int(b.bigEndianInteger(at: offset, size: 4)) }
         guard b.count >= 12 else { throw cell.mismatch("integer array", "a truncated array") }
         let dimensions = int32(at: 0)
         if dimensions == 0 { return [] }
@@ -207,10 +213,7 @@ extension Array: PGDecodable where Element == Int64 {
             guard length == 8 || length == 4, offset + length <= b.count else {
                 throw cell.mismatch("integer array", length < 0 ? "it holds NULL" : "an element of \(length) bytes")
             }
-            var v: UInt64 = 0
-            for i in 0..<length { v = v << 8 | UInt64(b[offset + i]) }
-            let shift = UInt64(64 - 8 * length)
-            values.append(Int64(bitPattern: v << shift) >> shift)
+            values.append(b.bigEndianInteger(at: offset, size: length))
             offset += length
         }
         return values
