@@ -4,13 +4,16 @@
 #
 #   bash scripts/postgres.sh start   # initdb in a temporary folder, start on 127.0.0.1, print the URL
 #   bash scripts/postgres.sh url     # print the URL of the running server
+#   bash scripts/postgres.sh log     # print the path of the server's log
 #   bash scripts/postgres.sh stop    # stop the server and delete its folder
 #
 # The server runs as an unprivileged user (the caller, or the `postgres` system user when the
 # caller is root: initdb refuses root), listens on loopback only (and a Unix socket in its own
 # folder), and trades durability for speed (fsync off): it holds nothing worth keeping. Its
 # write-ahead log carries logical decoding (`wal_level=logical`), so changes can be streamed
-# to replication clients (slots and senders for 20 of them). The
+# to replication clients (slots and senders for 20 of them). Every statement that writes
+# (data or schema) is logged with the program that sent it (`app=quarry`, `app=psql`) in
+# `bash scripts/postgres.sh log`'s file, so a read-only session can be shown to write nothing. The
 # role `quarry` has a random password, written to the folder's pgpass file: point PGPASSFILE
 # at `$(bash scripts/postgres.sh pgpass)` (or export PGPASSWORD) before connecting.
 # QUARRY_PG_DIR chooses the folder (default: /tmp/quarry-postgres-$UID).
@@ -46,7 +49,8 @@ case "${1:-}" in
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start -o \
       "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=400 \
        -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=256MB \
-       -c wal_level=logical -c max_replication_slots=20 -c max_wal_senders=20" \
+       -c wal_level=logical -c max_replication_slots=20 -c max_wal_senders=20 \
+       -c log_statement=mod -c log_parameter_max_length=0 -c log_line_prefix='%m [%p] app=%a user=%u '" \
       >/dev/null || { tail -20 "$dir/server.log" >&2; exit 1; }
     PGPASSFILE="$dir/pgpass" "$bin/psql" -q -h 127.0.0.1 -p "$port" -U quarry -d postgres \
       -c "CREATE DATABASE quarry" >/dev/null
@@ -59,12 +63,15 @@ case "${1:-}" in
   pgpass)
     echo "$dir/pgpass"
     ;;
+  log)
+    echo "$dir/server.log"
+    ;;
   stop)
     if running; then as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null; fi
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: bash scripts/postgres.sh start|url|pgpass|stop" >&2
+    echo "usage: bash scripts/postgres.sh start|url|pgpass|log|stop" >&2
     exit 2
     ;;
 esac

@@ -89,10 +89,17 @@ struct BrowseCommand: AsyncParsableCommand {
         if let foreign, write {
             throw ValidationError("\(store): a \(foreign.kind.rawValue) Quarry did not make is opened read-only; --write is not supported for it")
         }
-        let readOnly = readOnly || foreign != nil
+        // A PostgreSQL schema Quarry did not make is read as it is, read-only, with the model
+        // read from its catalog.
+        let foreignSchema = location.isPostgreSQL ? try PostgreSQLStoreOpening.isForeign(store) : false
+        if foreignSchema {
+            if write { throw ValidationError("\(location.shown): a PostgreSQL schema Quarry did not make is opened read-only; --write is not supported for it") }
+            if model != nil { throw ValidationError("--model: \(location.shown) is a schema Quarry did not make; its model is read from its catalog") }
+        }
+        let readOnly = readOnly || foreign != nil || foreignSchema
         let creating: Bool
         switch location {
-        case .postgreSQL: creating = try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
+        case .postgreSQL: creating = foreignSchema ? false : try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
         case .foreignDatabase: creating = false
         case .jsonFolder, .sqliteFile: creating = try Self.needsCreating(url, model: model, readOnly: readOnly)
         }
@@ -116,6 +123,17 @@ struct BrowseCommand: AsyncParsableCommand {
         } else {
             entityDescription = try Self.largestEntity(in: objectModel, location: creating ? nil : location, foreign: foreign)
         }
+        var estimatedRowCount: Int?
+        var foreignSchemaMessage: String?
+        if foreignSchema {
+            let opened = try PostgreSQLStoreOpening.store(store, model: objectModel, readOnly: true)
+            defer { opened.close() }
+            if let schema = opened.foreign {
+                estimatedRowCount = schema.estimatedRows[entityDescription.name].flatMap { $0 > 0 ? $0 : nil }
+                foreignSchemaMessage = "read-only " + PostgreSQLStoreOpening.foreignOrigin(schema).replacingOccurrences(of: ", read-only", with: "") +
+                    (schema.warnings.isEmpty ? "" : " (\(schema.warnings.count) warning\(schema.warnings.count == 1 ? "" : "s") on stderr)")
+            }
+        }
         // Empty for an entity with nothing sortable (only binary attributes): object-ID order.
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
         if let filter {
@@ -136,6 +154,7 @@ struct BrowseCommand: AsyncParsableCommand {
         let cellFormats = try Self.cellFormats(formats, model: objectModel)
         var startMessage = foreign.map { "read-only \($0.kind.rawValue); model from \($0.modelSource)" +
             ($0.warnings.isEmpty ? "" : " (\($0.warnings.count) warning\($0.warnings.count == 1 ? "" : "s") on stderr)") }
+        if let foreignSchemaMessage { startMessage = foreignSchemaMessage }
         if creating {
             // Everything that could refuse the command has been checked: a new store is only
             // made for a browser that will open on it.
@@ -157,6 +176,7 @@ struct BrowseCommand: AsyncParsableCommand {
         configuration.cellFormats = cellFormats
         configuration.selectionAction = selectionAction
         configuration.firstScreenRows = BrowserConfiguration.previewRows
+        configuration.estimatedRowCount = estimatedRowCount
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: themeOption.theme)
     }
 
@@ -209,9 +229,13 @@ struct BrowseCommand: AsyncParsableCommand {
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
         guard let location else { return concrete[0] }
         let store = try StoreOpening.readOnlyStore(location, model: model, foreign: foreign)
+        // A schema Quarry did not make may hold tables too large to count: the planner's
+        // estimates decide, when it has made some.
+        let estimates = (store as? PostgreSQLStore)?.foreign?.estimatedRows ?? [:]
+        let estimated = estimates.values.contains { $0 > 0 }
         var best = concrete[0], bestCount = -1
         for entity in concrete {
-            let count = try store.count(for: StoreQuery(entity: entity, includesSubentities: false))
+            let count = try estimated ? estimates[entity.name] ?? 0 : store.count(for: StoreQuery(entity: entity, includesSubentities: false))
             if count > bestCount { (best, bestCount) = (entity, count) }
         }
         return best

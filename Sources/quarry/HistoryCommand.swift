@@ -84,6 +84,9 @@ struct HistoryCommand: ParsableCommand {
 
     /// The store as one that records history, or a failure saying it records none.
     static func historyStore(_ store: any PersistentHistoryStore, location: StoreLocation) throws -> any PersistentHistoryStore {
+        if (store as? PostgreSQLStore)?.foreign != nil {
+            throw CommandFailure("\(location.shown): a PostgreSQL schema Quarry did not make records no Quarry history")
+        }
         guard store.recordsHistory else {
             throw CommandFailure("\(location.shown): records no persistent history (made before history existed and not opened for writing since, or with history turned off)")
         }

@@ -70,8 +70,11 @@ struct ModelCommand: ParsableCommand {
         switch try StoreLocation.store(orModelFile: modelOrStore) {
         case let .postgreSQL(argument)?:
             let location = StoreLocation.postgreSQL(url: argument)
-            model = try StoreOpening.recordedModel(location)
-            source = "\(location.shown) (the model recorded in the store)"
+            let store = try PostgreSQLStoreOpening.store(argument, model: nil, readOnly: true)
+            ModelLoading.reportWarnings(of: store.model)
+            PostgreSQLStoreOpening.reportWarnings(of: store)
+            model = store.model
+            source = "\(location.shown) (\(store.foreign.map(PostgreSQLStoreOpening.foreignOrigin) ?? "the model recorded in the store"))"
         case .foreignDatabase(let path)?:
             let foreign = try StoreOpening.foreignDatabase(at: path)
             model = foreign.model

@@ -31,13 +31,36 @@ enum PostgreSQLStoreOpening {
         return try PostgreSQLStore.storeExists(url: url)
     }
 
-    /// The store at `argument` with `model` (the one it records when `nil`).
-    static func store(_ argument: String, model: ManagedObjectModel?, readOnly: Bool) throws -> any PersistentHistoryStore {
+    /// Whether the schema at `argument` holds tables or views and no Quarry store: a schema
+    /// Quarry did not make, only ever read (``PostgreSQLStore/foreign``).
+    static func isForeign(_ argument: String) throws -> Bool {
+        try PostgreSQLStore.schemaKind(url: url(argument)) == .foreign
+    }
+
+    /// The store at `argument` with `model` (the one it records when `nil`); a schema Quarry
+    /// did not make opens read-only with the model read from its catalog (see
+    /// ``reportWarnings(of:)``).
+    static func store(_ argument: String, model: ManagedObjectModel?, readOnly: Bool) throws -> PostgreSQLStore {
         let url = try url(argument)
-        guard try PostgreSQLStore.storeExists(url: url) || model != nil else {
-            throw CommandFailure("\(url): no Quarry store in schema '\(url.schema)'")
+        let store: PostgreSQLStore
+        do {
+            store = try PostgreSQLStore(url: url, model: model, options: .init(readOnly: readOnly, maximumConnections: 2))
+        } catch StoreError.missingMetadata {
+            throw CommandFailure("\(url): no Quarry store in schema '\(url.schema)', and no table or view to read there")
         }
-        return try PostgreSQLStore(url: url, model: model, options: .init(readOnly: readOnly, maximumConnections: 2))
+        return store
+    }
+
+    /// Prints on stderr what reading a schema Quarry did not make skipped or guessed.
+    static func reportWarnings(of store: PostgreSQLStore) {
+        for warning in store.foreign?.warnings ?? [] {
+            FileHandle.standardError.write(Data("quarry: warning: \(ConsoleText.escapedLines(warning))\n".utf8))
+        }
+    }
+
+    /// How `quarry` describes a schema Quarry did not make, after its URL.
+    static func foreignOrigin(_ foreign: ForeignPostgreSQLSchema) -> String {
+        "PostgreSQL schema Quarry did not make, read-only; model from \(foreign.modelSource)"
     }
 
     /// Drops the store this command made at `argument` after the command failed (its

@@ -28,7 +28,10 @@ struct StatsCommand: ParsableCommand {
         var origin: String?
         switch location {
         case .postgreSQL(let url):
-            opened = try PostgreSQLStoreOpening.store(url, model: nil, readOnly: true)
+            let store = try PostgreSQLStoreOpening.store(url, model: nil, readOnly: true)
+            opened = store
+            PostgreSQLStoreOpening.reportWarnings(of: store)
+            origin = store.foreign.map(PostgreSQLStoreOpening.foreignOrigin)
         case .jsonFolder(let path):
             opened = try JSONStore(url: URL(fileURLWithPath: path), model: nil, readOnly: true)
             origin = "JSON store folder"

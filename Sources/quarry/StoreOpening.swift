@@ -54,7 +54,9 @@ enum StoreOpening {
         let model: ManagedObjectModel
         switch location {
         case .postgreSQL(let url):
-            model = try PostgreSQLStoreOpening.store(url, model: nil, readOnly: true).model
+            let store = try PostgreSQLStoreOpening.store(url, model: nil, readOnly: true)
+            PostgreSQLStoreOpening.reportWarnings(of: store)
+            model = store.model
         case .jsonFolder(let path):
             model = try JSONStore.recordedModel(url: URL(fileURLWithPath: path))
         case .sqliteFile(let path), .foreignDatabase(let path):

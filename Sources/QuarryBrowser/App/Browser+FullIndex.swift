@@ -34,8 +34,13 @@ extension Browser {
         }
     }
 
-    /// "≥300…" while the table shows a preview, else the row count.
-    var rowCountText: String { table.isComplete ? "\(table.rowCount)" : "≥\(table.rowCount)…" }
+    /// "≥300…" while the table shows a preview ("≈1000000…" when the store gave an estimate
+    /// of an unfiltered table's rows), else the row count.
+    var rowCountText: String {
+        if table.isComplete { return "\(table.rowCount)" }
+        if let estimate = configuration.estimatedRowCount, configuration.filter == nil, estimate > table.rowCount { return "≈\(estimate)…" }
+        return "≥\(table.rowCount)…"
+    }
 }
 
 /// Hands the full index's arrival to the browser, which does not exist yet when the table

@@ -31,6 +31,10 @@ public struct BrowserConfiguration: Sendable {
     /// reads the whole index before the first screen. `quarry` uses ``previewRows``; 0 by
     /// default.
     public var firstScreenRows = 0
+    /// The store's estimate of the first table's rows (PostgreSQL's `reltuples` for a schema
+    /// Quarry did not make), shown as `≈N…` while the first screen is a preview of an
+    /// unfiltered table, until the exact count arrives with the full index; `nil` shows `≥N…`.
+    public var estimatedRowCount: Int?
     /// The token the full index's query runs under after a preview (Esc does not cancel it: the
     /// browser needs every row); tests pass one whose progress hook holds the query.
     public var fullIndexCancellation: QueryCancellation?

@@ -45,7 +45,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .modelMismatch(let p, let e):
             return "\(p): store was made with a different model; entities that differ: \(e.joined(separator: ", "))"
         case .missingMetadata(let p): return "\(p): not a Quarry store (no metadata table) and no model was given"
-        case .notAQuarryStore(let p): return "\(p): not a Quarry store (an SQLite database with other tables and no Z_METADATA); left untouched"
+        case .notAQuarryStore(let p): return "\(p): not a Quarry store (tables of its own and no Z_METADATA); left untouched"
         case .foreignLog(let p):
             return "\(p): the write-ahead log \(p)-wal beside it belongs to another database (with it, the file is no longer this Quarry store); both left untouched: move the -wal away to open the store as last checkpointed"
         case .mismatchedLog(let p, let why):

@@ -43,9 +43,9 @@ struct ForeignKeyLinks {
                     warnings.append("\(what) refers to no single key column: its column is shown, not followed")
                     continue
                 }
-                let name = relationshipName(column.sqlName, destination: objects[destinationIndex].entityName,
+                let name = ForeignNames.relationshipName(column.sqlName, destination: objects[destinationIndex].entityName,
                                             taken: &propertyNames[sourceIndex])
-                let inverseName = inverseName(of: object.entityName, column: column.sqlName, taken: &propertyNames[destinationIndex])
+                let inverseName = ForeignNames.inverseName(of: object.entityName, column: column.sqlName, taken: &propertyNames[destinationIndex])
                 links.append(Link(source: sourceIndex, relationship: name, destination: destinationIndex, inverse: inverseName,
                                   keyExpression: key))
             }
@@ -77,27 +77,5 @@ struct ForeignKeyLinks {
         }
     }
 
-    /// The to-one's name: the column without its `_id`/`Id` suffix (`author_id` → `author`,
-    /// `authorId` → `author`), else the destination's name, else `<column>_ref`, unused in the entity.
-    static func relationshipName(_ column: String, destination: String, taken: inout Set<String>) -> String {
-        var candidates: [String] = []
-        let lower = column.lowercased()
-        if lower.hasSuffix("_id"), column.count > 3 { candidates.append(String(column.dropLast(3))) }
-        if column.hasSuffix("Id") || column.hasSuffix("ID"), column.count > 2 { candidates.append(String(column.dropLast(2))) }
-        candidates += [destination, "\(column)_ref"]
-        for candidate in candidates where !candidate.isEmpty && !taken.contains(candidate.lowercased()) {
-            taken.insert(candidate.lowercased())
-            return candidate
-        }
-        return SQLiteIntrospection.unique("\(column)_ref", in: &taken)
-    }
 
-    /// The inverse to-many's name: the referencing entity's, else `<entity>_by_<column>`.
-    static func inverseName(of entity: String, column: String, taken: inout Set<String>) -> String {
-        if !taken.contains(entity.lowercased()) {
-            taken.insert(entity.lowercased())
-            return entity
-        }
-        return SQLiteIntrospection.unique("\(entity)_by_\(column)", in: &taken)
-    }
 }

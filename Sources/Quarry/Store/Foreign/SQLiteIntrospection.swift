@@ -75,7 +75,7 @@ struct SQLiteIntrospection {
                 warnings.append("\(path): \(type) \(name) skipped: cannot be read (\(Self.message(error)))")
                 continue
             }
-            let entityName = unique(sanitized(name, what: "\(type) \(name)", path: path, warnings: &warnings), in: &entityNames)
+            let entityName = ForeignNames.unique(ForeignNames.sanitized(name, what: "\(type) \(name)", path: path, warnings: &warnings), in: &entityNames)
             let columns = try readColumns(db, object: name, mainSource: mainSource, path: path, warnings: &warnings)
             if columns.isEmpty {
                 warnings.append("\(path): \(type) \(name) skipped: it has no columns Quarry can show")
@@ -100,7 +100,7 @@ struct SQLiteIntrospection {
             guard hidden != 1 else { continue }
             let declared: String = row["type"] ?? ""
             let kind = try SQLiteColumnKind.decide(db, column: sqlName, declaredType: declared, source: mainSource)
-            let attribute = unique(sanitized(sqlName.isEmpty ? "column\(columns.count + 1)" : sqlName, what: "column \(object).\(sqlName)",
+            let attribute = ForeignNames.unique(ForeignNames.sanitized(sqlName.isEmpty ? "column\(columns.count + 1)" : sqlName, what: "column \(object).\(sqlName)",
                                              path: path, warnings: &warnings), in: &names)
             columns.append(Column(sqlName: sqlName, attributeName: attribute, declaredType: declared,
                                   primaryKeyPosition: row["pk"] ?? 0, notNull: (row["notnull"] ?? 0) != 0, kind: kind))
@@ -123,27 +123,6 @@ struct SQLiteIntrospection {
         }
         guard !keyColumns.isEmpty else { return .copy("q_table_\(index)") }
         return .keyTable("q_key_\(index)", columns: keyColumns.map(\.sqlName))
-    }
-
-    /// `name` with `.` (the key-path separator) and control characters replaced by `_`.
-    static func sanitized(_ name: String, what: String, path: String, warnings: inout [String]) -> String {
-        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map {
-            $0 == "." || $0.properties.generalCategory.isControlLike ? "_" : $0
-        }))
-        if cleaned != name { warnings.append("\(path): \(what) is shown as \(cleaned) (a name cannot hold '.' or control characters)") }
-        return cleaned
-    }
-
-    /// `name`, or `name_2`, `name_3`… when a case-insensitively equal name was taken.
-    static func unique(_ name: String, in taken: inout Set<String>) -> String {
-        var candidate = name
-        var n = 2
-        while taken.contains(candidate.lowercased()) {
-            candidate = "\(name)_\(n)"
-            n += 1
-        }
-        taken.insert(candidate.lowercased())
-        return candidate
     }
 
     static func message(_ error: any Error) -> String {

@@ -33,12 +33,18 @@ final class PostgreSQLConnectionPool: Sendable {
 
     /// A pool for `url`; connects once to check the server, the credentials and the database.
     ///
+    /// - Parameter readOnlySessions: Every connection a read-only session
+    ///   (`default_transaction_read_only`), so the server refuses any write on it: how a schema
+    ///   Quarry did not make is read.
     /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` saying why the first
     ///   connection failed (no server, refused password, unknown database).
-    init(url: PostgreSQLStoreURL, maximumConnections: Int = 4) throws {
+    init(url: PostgreSQLStoreURL, maximumConnections: Int = 4, readOnlySessions: Bool = false) throws {
         self.url = url
         self.maximumConnections = maximumConnections
-        self.parameters = url.connectionParameters
+        self.parameters = url.connectionParameters.map { parameter in
+            guard readOnlySessions, parameter.key == "options" else { return parameter }
+            return (parameter.key, parameter.value + " -c default_transaction_read_only=on")
+        }
         try withConnection { _ in }
     }
 

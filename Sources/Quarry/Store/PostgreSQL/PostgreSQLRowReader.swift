@@ -4,6 +4,8 @@
 struct PostgreSQLRowReader: Sendable {
     let layout: PostgreSQLLayout
     let model: ManagedObjectModel
+    /// What every statement starts with (``PostgreSQLStore/prelude``).
+    var prelude = ""
 
     /// Keys per `= ANY($1)` array.
     static let chunkSize = 10_000
@@ -11,7 +13,7 @@ struct PostgreSQLRowReader: Sendable {
     /// `SELECT "Z_PK", "Z_ENT", "Z_OPT", <data columns> FROM <table>` (shadows left out).
     func selectRow(table: Int) -> String {
         let t = layout.base.tables[table]
-        return "SELECT \"Z_PK\", \"Z_ENT\", \"Z_OPT\"\(t.columns.map { ", " + PostgreSQLLayout.q($0.name) }.joined()) FROM \(PostgreSQLLayout.q(t.name))"
+        return prelude + "SELECT \"Z_PK\", \"Z_ENT\", \"Z_OPT\"\(t.columns.map { ", " + PostgreSQLLayout.q($0.name) }.joined()) FROM \(PostgreSQLLayout.q(t.name))"
     }
 
     /// The committed state of each of `ids` that exists with the ID's entity.

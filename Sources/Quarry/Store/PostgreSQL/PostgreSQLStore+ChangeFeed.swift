@@ -5,7 +5,9 @@ extension PostgreSQLStore {
     /// ``PostgreSQLChangeFeed``), for a stack whose saves carry `origin`.
     /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` when the listening connection
     ///   cannot be made or the history cannot be read.
+    /// `nil` for a schema Quarry did not make: it has no history to follow.
     func changeFeed(origin: UUID, deliver: @escaping @Sendable (RemoteCommit) -> Void) throws -> (any ChangeFeed)? {
-        try PostgreSQLChangeFeed(store: self, origin: origin, deliver: deliver)
+        guard foreign == nil else { return nil }
+        return try PostgreSQLChangeFeed(store: self, origin: origin, deliver: deliver)
     }
 }

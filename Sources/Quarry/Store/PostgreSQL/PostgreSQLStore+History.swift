@@ -3,8 +3,12 @@ import Foundation
 /// Persistent history: the shared SQL history (``SQLHistoryStore``) over
 /// ``PostgreSQLHistoryTables``, on a pooled connection.
 extension PostgreSQLStore: SQLHistoryStore {
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` for a schema Quarry did not make.
     func readingHistory<T>(_ body: (PostgreSQLHistoryTables) throws -> T) throws -> T {
-        try read { connection in try body(PostgreSQLHistoryTables(connection: connection)) }
+        guard foreign == nil else {
+            throw StoreError.cannotOpen(path: storeURL.description, reason: "a schema Quarry did not make has no persistent history")
+        }
+        return try read { connection in try body(PostgreSQLHistoryTables(connection: connection)) }
     }
 
     /// One transaction.

@@ -2,9 +2,10 @@ import Foundation
 
 extension PostgreSQLStore {
     /// The token `consumer` last merged, from `"Z_METADATA"` (`history.consumer.<name>`, the
-    /// SQLite store's key), `nil` when none is stored.
+    /// SQLite store's key), `nil` when none is stored (always for a schema Quarry did not make).
     public func historyConsumerToken(_ consumer: String) throws -> HistoryToken? {
-        try read { connection in try PostgreSQLHistoryTables(connection: connection).historyConsumerToken(consumer) }
+        guard foreign == nil else { return nil }
+        return try read { connection in try PostgreSQLHistoryTables(connection: connection).historyConsumerToken(consumer) }
     }
 
     /// Stores (or, for `nil`, removes) the token `consumer` last merged, in one statement (an

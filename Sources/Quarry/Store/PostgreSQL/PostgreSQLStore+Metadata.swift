@@ -66,7 +66,9 @@ extension PostgreSQLStore {
     /// changes, so the token changes with every commit from any host (and a rolled-back save
     /// leaves it as it was).
     /// - Throws: ``ColumnDecodingError`` naming the column when the token's row is not text.
+    /// `nil` for a schema Quarry did not make (it has no token).
     public func modificationToken() throws -> String? {
+        guard foreign == nil else { return nil }
         let saved = try read { connection in
             try connection.query(#"SELECT "value" FROM "Z_METADATA" WHERE "key" = $1"#, Self.bindings(MetadataKey.saveToken))
                 .first.flatMap { try PostgreSQLValues.text($0[0]) }

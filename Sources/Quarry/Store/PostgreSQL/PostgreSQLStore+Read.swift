@@ -4,7 +4,7 @@ extension PostgreSQLStore {
     /// `true`: a query under a cancelled ``QueryCancellation`` is cancelled on the server.
     public var cancelsQueries: Bool { true }
 
-    var rowReader: PostgreSQLRowReader { PostgreSQLRowReader(layout: layout, model: model) }
+    var rowReader: PostgreSQLRowReader { PostgreSQLRowReader(layout: layout, model: model, prelude: prelude) }
 
     /// A compiler of queries into this store's SQL.
     func compiler() -> SQLQueryCompiler<PostgreSQLDialect> {
@@ -36,16 +36,16 @@ extension PostgreSQLStore {
                 where_ += " AND \"Z_ENT\" IN (\(destinations.map(String.init).joined(separator: ", ")))"
             }
             let order = orderColumn.map { "\(q($0)) NULLS FIRST, \"Z_PK\"" } ?? "\"Z_PK\""
-            sql = "SELECT \"Z_PK\", \"Z_ENT\" FROM \(q(table)) WHERE \(where_) ORDER BY \(order)"
+            sql = prelude + "SELECT \"Z_PK\", \"Z_ENT\" FROM \(q(table)) WHERE \(where_) ORDER BY \(order)"
         case .joinTable(let index, let reversed, _):
             let join = layout.base.joinTables[index]
             if reversed {
-                sql = """
+                sql = prelude + """
                     SELECT j."Z_SRC", t."Z_ENT" FROM \(q(join.name)) j JOIN \(q(join.sourceTable)) t \
                     ON t."Z_PK" = j."Z_SRC" WHERE j."Z_DST" = $1 ORDER BY j."Z_SRC"
                     """
             } else {
-                sql = "SELECT \"Z_DST\", \"Z_DST_ENT\" FROM \(q(join.name)) WHERE \"Z_SRC\" = $1 ORDER BY \"Z_ORD\", \"Z_DST\""
+                sql = prelude + "SELECT \"Z_DST\", \"Z_DST_ENT\" FROM \(q(join.name)) WHERE \"Z_SRC\" = $1 ORDER BY \"Z_ORD\", \"Z_DST\""
             }
         }
         var b = PGBindings()
@@ -67,7 +67,7 @@ extension PostgreSQLStore {
     /// How many objects `request` selects, counted by the server.
     public func count(for request: StoreQuery) throws -> Int {
         var compiler = compiler()
-        let sql = try compiler.select(request, columns: ["1"]).countSQL.text
+        let sql = try prelude + compiler.select(request, columns: ["1"]).countSQL.text
         let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         return try read { connection in
             try connection.query(sql, binds).first.flatMap { try PostgreSQLValues.integer($0[0]) }.map(Int.init) ?? 0
@@ -83,7 +83,7 @@ extension PostgreSQLStore {
         let table = layout.base.table(ofEntity: request.entity.index)
         let single = table.entityIndices.count == 1 ? table.entityIndices[0] : nil
         let idColumns = single == nil ? [#"t0."Z_PK""#, #"t0."Z_ENT""#] : [#"t0."Z_PK""#]
-        let sql = try compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql.text
+        let sql = try prelude + compiler.select(request, columns: idColumns + outputs.map(\.sql)).sql.text
         let binds = PostgreSQLParameter.bindings(compiler.dialect.parameters)
         let first = idColumns.count
         let types = outputs.map(\.type)

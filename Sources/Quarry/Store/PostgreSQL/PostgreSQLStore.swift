@@ -70,6 +70,9 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     public let historyOrigin: UUID
     /// Whether saves append persistent history (fixed when the store was made).
     public let recordsHistory: Bool
+    /// The schema Quarry did not make that this store reads (always read-only), or `nil` for a
+    /// Quarry store (see ``ForeignPostgreSQLSchema``).
+    public let foreign: ForeignPostgreSQLSchema?
 
     let pool: PostgreSQLConnectionPool
     let layout: PostgreSQLLayout
@@ -97,7 +100,8 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     }
 
     /// Opens the store at `url`, creating its schema, tables and metadata in one transaction
-    /// when the schema holds no store.
+    /// when the schema holds no store. Opened read-only or without a model, a schema with
+    /// tables and no Quarry store is read as it is (``foreign``).
     ///
     /// - Parameters:
     ///   - url: The server, database and schema.
@@ -109,15 +113,26 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     ///   read-only, ``StoreError/postgreSQL(store:sqlState:message:)`` from the server.
     public init(url: PostgreSQLStoreURL, model: ManagedObjectModel?, options: Options = .init()) throws {
         self.storeURL = url
-        self.options = options
         self.historyOrigin = options.historyOrigin ?? UUID()
-        let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: max(1, options.maximumConnections))
-        self.pool = pool
+        var pool = try PostgreSQLConnectionPool(url: url, maximumConnections: max(1, options.maximumConnections))
         let path = url.description
         let opened: (metadata: StoreMetadata, records: Bool)
+        var foreign: ForeignPostgreSQLSchema?
+        let hasICU: Bool
         do {
+            // Whether the server has ICU decides how MATCHES runs (PostgreSQLDialect) and how a
+            // schema Quarry did not make folds case.
+            hasICU = try pool.withConnection { try !$0.query("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'").isEmpty }
             if let found = try Self.readMetadata(pool: pool, path: path) {
                 opened = found
+            } else if options.readOnly || model == nil,
+                      let schema = try Self.readForeignSchema(pool: pool, foldCollation: hasICU ? "und-x-icu" : "default") {
+                // Tables Quarry did not make: read as they are, on read-only sessions only.
+                pool.close()
+                pool = try PostgreSQLConnectionPool(url: url, maximumConnections: max(1, options.maximumConnections), readOnlySessions: true)
+                foreign = schema
+                opened = (StoreMetadata(identifier: Self.foreignIdentifier(url), model: schema.model, modelVersionHash: schema.model.versionHash,
+                                        entityVersionHashes: schema.model.entityVersionHashes), false)
             } else {
                 guard let model, !options.readOnly else { throw StoreError.missingMetadata(path: path) }
                 opened = try Self.create(pool: pool, model: model, path: path, recordsHistory: options.recordsHistory)
@@ -126,25 +141,21 @@ public final class PostgreSQLStore: PersistentHistoryStore {
             pool.close()
             throw error
         }
+        self.pool = pool
         if let model, model.versionHash != opened.metadata.modelVersionHash {
             pool.close()
             var entities = StoreMetadata.differingEntities(stored: opened.metadata.entityVersionHashes, current: model)
             if entities.isEmpty { entities = model.entities.map(\.name) }
             throw StoreError.modelMismatch(path: path, entities: entities)
         }
+        var options = options
+        if foreign != nil { options.readOnly = true }
+        self.options = options
+        self.foreign = foreign
         self.identifier = opened.metadata.identifier
         self.model = model ?? opened.metadata.model
         self.recordsHistory = opened.records
         self.layout = PostgreSQLLayout(model: self.model)
-        // Whether the server has ICU decides how MATCHES runs (PostgreSQLDialect): a server that
-        // cannot say fails the opening, as any other query of it would.
-        let hasICU: Bool
-        do {
-            hasICU = try pool.withConnection { try !$0.query("SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu'").isEmpty }
-        } catch {
-            pool.close()
-            throw error
-        }
         self.regexCollation = hasICU ? "und-x-icu" : "C"
     }
 

@@ -9,7 +9,7 @@ import Testing
 struct InMemoryStoreConcurrencyTests {
     @Test(arguments: InMemoryStoreFixture.Kind.allCases) func concurrentSavesAllocateDistinctPrimaryKeys(kind: InMemoryStoreFixture.Kind) throws {
         let f = InMemoryStoreFixture(kind: kind, checksFolderAfterSaves: false)
-        let saved = Mutex<[ObjectID]>([])
+        let saved = LockedValue<[ObjectID]>([])
         let failures = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for i in 0..<25 {
