@@ -29,7 +29,7 @@ public enum ForeignShopSchema {
             CREATE TABLE \(s).quote (symbol text, day date, close numeric(12,2), company_id bigint REFERENCES \(s).company(id), \
             PRIMARY KEY (symbol, day))
             """,
-            "CREATE TABLE \(s).note (body text, company_name varchar(80) REFERENCES \(s).company(name))",
+            "CREATE TABLE \(s).note (body text, company_name varchar(80) REFERENCES \(s).company(name) ON UPDATE CASCADE ON DELETE SET NULL)",
             "CREATE VIEW \(s).big_companies AS SELECT id, name, price FROM \(s).company WHERE price > 5",
             "INSERT INTO \(s).sector (name) SELECT 'sector ' || g FROM generate_series(1, 12) g",
             """

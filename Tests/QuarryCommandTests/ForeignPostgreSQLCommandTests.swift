@@ -81,6 +81,13 @@ struct ForeignPostgreSQLCommandTests {
             let status = try await tmux.waitForRow { $0.contains("row 1/300") && $0.contains("read-only PostgreSQL schema Quarry did not make") }
             #expect(status != nil, "\((try? tmux.screen()) ?? [])")
             #expect(try tmux.screen().contains { $0.hasPrefix("Company 1 ") && $0.contains("0.01") && $0.contains("2000-01-02") })
+            // Another session's UPDATE shows on screen, followed through logical replication.
+            let parsed = try PostgreSQLStoreURL(parsing: url)
+            let admin = try PostgreSQLConnectionPool(url: parsed, maximumConnections: 1)
+            defer { admin.close() }
+            _ = try admin.withConnection { try $0.execute("UPDATE \(sqlIdentifier(parsed.schema)).company SET price = 4242.42 WHERE id = 1") }
+            let updated = try await tmux.waitForRow { $0.hasPrefix("Company 1 ") && $0.contains("4242.42") }
+            #expect(updated != nil, "\((try? tmux.screen()) ?? [])")
             try tmux.send("q")
             #expect(try await tmux.waitForSessionEnd())
         }

@@ -139,6 +139,7 @@ extension Browser {
         case .commandLine: openCommandLine()
         case .history: openHistory()
         case .pause: togglePause()
+        case .refresh: refresh()
         case .edit: afterPendingFetch { self.beginEdit(new: false) }
         case .add: beginEdit(new: true)
         case .delete: afterPendingFetch { self.confirmDelete() }

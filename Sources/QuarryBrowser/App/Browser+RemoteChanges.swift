@@ -19,7 +19,9 @@ extension Browser {
                 // A failed read on the remote path (history, data_version, the listener) is an
                 // error on the status line, like a fetched-results error; else an outside write.
                 if let error = change.error {
-                    self.message = (Self.remoteErrorPrefix + "\(error)", true)
+                    // Not live at all: say how the rows can be brought up to date meanwhile.
+                    let hint = if case .notLive = error { " (R re-reads the rows)" } else { "" }
+                    self.message = (Self.remoteErrorPrefix + "\(error)" + hint, true)
                 } else if change.isExternal {
                     self.message = (Self.externalChangeMessage, false)
                 } else if self.showsRemoteError, self.stack.lastRemoteError == nil {

@@ -170,6 +170,23 @@ public final class Browser {
         }
     }
 
+    /// Re-reads the table's rows from the store, off the main queue (Esc cancels), as resuming
+    /// the live merge does: what shows other programs' changes where the store is not live.
+    func refresh() {
+        stack.mainContext.reset()
+        do {
+            try startFetch(table.query, label: "refreshing") { [weak self] error in
+                switch error {
+                case nil: self?.message = ("refreshed", false)
+                case QueryCancellationError.cancelled?: self?.message = ("refresh cancelled; rows may be stale (R refreshes)", true)
+                case let error?: self?.message = ("refresh failed: \(error)", true)
+                }
+            }
+        } catch {
+            message = ("refresh failed: \(error)", true)
+        }
+    }
+
     /// Asks to quit, first confirming when an edit or add form is open.
     ///
     /// Answering no (`n`, Esc) puts the form back exactly as it was, typed values and caret

@@ -72,6 +72,8 @@ public enum KeyHelp {
         .init("Objects", "x", [.character("x"): .export], "export the view (entity, filter, sort, visible columns) to CSV, .jsonl or .json",
               details: "export the view (entity, filter, sort, visible columns) to a file it asks for (`<Entity>.csv` suggested; `.jsonl` and `.json` choose those formats), off the main queue with progress on the status line; Esc cancels and leaves no file"),
         .init("Live", "p", [.character("p"): .pause], "pause / resume the live merge", details: "pause / resume the live merge (resuming refetches)"),
+        .init("Live", "R", [.character("R"): .refresh], "re-read the rows from the store",
+              details: "re-read the rows from the store: how other programs' changes show where the store is not followed live (the status line says why)"),
         .init("Live", "Ctrl-L", [.control("l"): .redraw], "redraw the screen"),
         .init("Live", "?  F1", [.character("?"): .help, .function(1): .help], "this help (Esc closes)"),
         .init("Live", "q", [.character("q"): .quit], "quit"),

@@ -43,6 +43,8 @@ public enum TableAction: Sendable, Hashable {
     case edit, add, delete, export
     /// Pause or resume the live merge.
     case pause
+    /// Re-read the rows from the store (how others' changes show where the store is not live).
+    case refresh
     /// Redraw the screen.
     case redraw
     /// The help overlay.

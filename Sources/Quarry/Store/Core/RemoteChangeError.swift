@@ -24,12 +24,16 @@ public enum RemoteChangeError: Error, Sendable, Equatable, CustomStringConvertib
     /// made again yet: commits are not noticed until it is (the listener keeps trying, and
     /// catches up once it listens again).
     case listenerDisconnected(store: String, reason: String)
+    /// Other programs' commits to the store cannot be followed at all (a PostgreSQL schema
+    /// Quarry did not make, on a server or with a role that cannot stream its changes): they
+    /// show when the results are re-fetched. `reason` says why and what would make it live.
+    case notLive(store: String, reason: String)
 
     /// The store the failure concerns.
     public var store: String {
         switch self {
         case .historyUnreadable(let store, _), .objectsUnreadable(let store, _),
-             .changeCheckFailed(let store, _), .listenerDisconnected(let store, _):
+             .changeCheckFailed(let store, _), .listenerDisconnected(let store, _), .notLive(let store, _):
             return store
         }
     }
@@ -38,7 +42,7 @@ public enum RemoteChangeError: Error, Sendable, Equatable, CustomStringConvertib
     public var reason: String {
         switch self {
         case .historyUnreadable(_, let reason), .objectsUnreadable(_, let reason),
-             .changeCheckFailed(_, let reason), .listenerDisconnected(_, let reason):
+             .changeCheckFailed(_, let reason), .listenerDisconnected(_, let reason), .notLive(_, let reason):
             return reason
         }
     }
@@ -53,6 +57,8 @@ public enum RemoteChangeError: Error, Sendable, Equatable, CustomStringConvertib
             return "cannot check \(store) for other writers' commits: \(reason)"
         case .listenerDisconnected(let store, let reason):
             return "lost the connection listening for commits to \(store) and cannot reconnect yet: \(reason)"
+        case .notLive(let store, let reason):
+            return "other programs' changes to \(store) do not show live: \(reason)"
         }
     }
 }

@@ -168,14 +168,14 @@ struct ForeignPostgreSQLSchemaTests {
 
     @Test("a stack opens the schema read-only and a fetched-results controller sections and sorts its rows")
     func stackAndController() async throws {
-        try await Self.withShopAsync { url in
+        try await Self.withShopAsync { url, _ in
             let model = try Self.open(url).model
             var options = PersistentStack.Options()
             options.storeURL = URL(string: url.description)!
             options.storeType = .postgreSQL
             options.readOnly = true
             let stack = try PersistentStack(model: model, options: options)
-            #expect(!stack.watchesRemoteChanges)
+            #expect(stack.watchesRemoteChanges, "followed through logical replication")
             try await MainActor.run {
                 let request = FetchRequest(entityName: "company", predicate: try ObjectPredicate(format: "price >= 12.9"),
                                            sortDescriptors: [SortKey("sector.name"), SortKey("name")])
@@ -190,7 +190,7 @@ struct ForeignPostgreSQLSchemaTests {
     }
 
     /// ``withShop(rows:_:)`` for an async body.
-    static func withShopAsync(_ body: (PostgreSQLStoreURL) async throws -> Void) async throws {
+    static func withShopAsync(rows: Int = 1_300, _ body: (PostgreSQLStoreURL, PostgreSQLConnectionPool) async throws -> Void) async throws {
         let url = try PostgreSQLStoreURL(parsing: try #require(PostgreSQLTestServer.freshStoreURL(label: "shop")))
         let admin = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer {
@@ -199,9 +199,9 @@ struct ForeignPostgreSQLSchemaTests {
             admin.close()
         }
         try admin.withConnection { connection in
-            for sql in ForeignShopSchema.statements(schema: url.schema, rows: 1_300) { _ = try connection.execute(sql) }
+            for sql in ForeignShopSchema.statements(schema: url.schema, rows: rows) { _ = try connection.execute(sql) }
         }
-        try await body(url)
+        try await body(url, admin)
     }
 
     @Test("a relation the role may not read is skipped with a warning naming it and the role; the rest opens")

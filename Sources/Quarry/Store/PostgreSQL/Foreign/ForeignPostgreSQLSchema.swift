@@ -34,6 +34,19 @@ public struct ForeignPostgreSQLSchema: Sendable {
     public let estimatedRows: [String: Int]
     /// The `WITH … ` clause every query of the store starts with (ends with a space).
     let prelude: String
+    /// How each relation read maps to its entity, by relation name: what a change feed needs
+    /// to turn a changed row into an object ID.
+    let relations: [String: Relation]
+
+    /// One relation read: its entity, its kind, and how its rows are keyed.
+    struct Relation: Sendable {
+        var entity: Int
+        /// `pg_class.relkind`.
+        var relkind: String
+        var key: PostgreSQLIntrospection.Key
+        /// The primary key's columns (unquoted) and types, in key order.
+        var keyColumns: [(name: String, type: String)]
+    }
 
     /// The folding collation `[c]` uses: `und-x-icu` when the server has it.
     init(reading introspection: PostgreSQLIntrospection, schema: String, foldCollation: String) throws {
@@ -81,6 +94,10 @@ public struct ForeignPostgreSQLSchema: Sendable {
         self.warnings = introspection.warnings
         self.estimatedRows = Dictionary(objects.map { ($0.entityName, $0.estimatedRows) }, uniquingKeysWith: { a, _ in a })
         self.prelude = clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " "
+        self.relations = Dictionary(objects.map { object in
+            (object.sqlName, Relation(entity: model.entity(named: object.entityName)!.index, relkind: object.relkind,
+                                      key: object.key, keyColumns: object.keyColumns))
+        }, uniquingKeysWith: { a, _ in a })
     }
 
     /// `"<layout table>" AS NOT MATERIALIZED (SELECT <key> AS "Z_PK", … FROM <relation> AS s)`.
@@ -119,7 +136,7 @@ public struct ForeignPostgreSQLSchema: Sendable {
     }
 
     /// A text's 64-bit hash without its sign bit.
-    private static func hashed(_ text: String) -> String {
+    static func hashed(_ text: String) -> String {
         "(hashtextextended(\(text), 0) & 9223372036854775807)"
     }
 

@@ -45,6 +45,9 @@ struct PostgreSQLIntrospection {
         var estimatedRows: Int
         var columns: [Column]
         var key: Key
+        /// The primary key's columns and their types (`format_type`), in key order; empty
+        /// without one.
+        var keyColumns: [(name: String, type: String)] = []
 
         var isView: Bool { relkind == "v" }
         /// `"schema"."relation"`.
@@ -138,9 +141,9 @@ struct PostgreSQLIntrospection {
 
     private static func readKeys(_ connection: PostgreSQLConnection, schema: String, byOID: [Int64: Int],
                                  into result: inout PostgreSQLIntrospection) throws {
-        var keys: [Int: [(column: String, type: String)]] = [:]
+        var keys: [Int: [(column: String, type: String, formatted: String)]] = [:]
         let rows = try connection.query("""
-            SELECT i.indrelid::bigint, a.attname::text, t.typname::text
+            SELECT i.indrelid::bigint, a.attname::text, t.typname::text, format_type(a.atttypid, a.atttypmod)
             FROM pg_index i
             JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace
             CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, position)
@@ -151,11 +154,12 @@ struct PostgreSQLIntrospection {
             """, PostgreSQLStore.bindings(schema))
         for row in rows {
             guard let index = byOID[try row[0].decode(Int64.self)] else { continue }
-            keys[index, default: []].append((try row[1].decode(String.self), try row[2].decode(String.self)))
+            keys[index, default: []].append((try row[1].decode(String.self), try row[2].decode(String.self), try row[3].decode(String.self)))
         }
         for index in result.objects.indices {
             let object = result.objects[index]
             if let key = keys[index] {
+                result.objects[index].keyColumns = key.map { ($0.column, $0.formatted) }
                 if key.count == 1, ["int2", "int4", "int8"].contains(key[0].type) {
                     result.objects[index].key = .integer(sqlIdentifier(key[0].column))
                 } else {
