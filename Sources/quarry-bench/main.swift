@@ -24,6 +24,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario
 scenarios["pg-remote-merge"] = runPGRemoteMergeScenario
+scenarios["pg-foreign-live"] = runPGForeignLiveScenario
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The second process of `remote-merge` (it takes a path, not only numbers).
