@@ -20,6 +20,7 @@ declare -A bench_targets=(
   [outside-write-worst-seconds]="<= 1 s"
   [chunked-import-growth-mb]="<= 50 MB"
   [fresh-build-seconds]="<= 420 s"
+  [pg-scale-p95-ms]="<= 100 ms"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -49,6 +50,9 @@ declare -A bench_meanings=(
   [pg-remote-merge]="re-run fetch / commit → FRC (PostgreSQL)"
   [pg-remote-merge-from-save-start]="the same from the writer's save start"
   [pg-foreign-live]="re-run browser's query / psql UPDATE → FRC (replication)"
+  [pg-scale-rate]="2 writer processes' sustained commits/s (3 watchers)"
+  [pg-scale-p50-ms]="commit → watcher's didChangeContent p50, ms"
+  [pg-scale-p95-ms]="commit → watcher's didChangeContent p95, ms"
   [browse-first-screen]="VisiData first screen / browser's"
   [browse-first-screen-sorted]="VisiData sorted first screen / browser's"
   [browse-first-screen-direct]="vd +:Ticker:1:1 / browse --sort symbol, 160x50"

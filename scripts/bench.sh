@@ -68,6 +68,7 @@ quick_arguments() {
     import-live) echo --n 20000 --rows 20000 ;;
     history-cost) echo --n 20000 --rounds 2 ;;
     pg-import) echo --n 10000 --rounds 1 ;;
+    pg-scale) echo --n 20000 --seconds 5 ;;
     frc-update|frc-update-rounds|frc-vs-grdb|remote-merge|pg-remote-merge|pg-foreign-live) echo --n 100000 --rounds 3 ;;
     filter-scale) echo --n 20000 ;;
     chunked-import) echo --n 200000 ;;

@@ -28,7 +28,7 @@ func runPGRemoteMergeScenario(_ args: BenchArguments) throws {
 
 /// A new store URL on `server` (parsed, and as text for stack options and the writer's
 /// command line: it keeps any password the server URL carries).
-private func pgRemoteMergeStore(server: String) throws -> (PostgreSQLStoreURL, String) {
+func pgRemoteMergeStore(server: String) throws -> (PostgreSQLStoreURL, String) {
     let text = server + (server.contains("?") ? "&" : "?") + "schema=bench_merge_\(UUID().uuidString.prefix(8).lowercased())"
     return (try PostgreSQLStoreURL(parsing: text), text)
 }
@@ -37,7 +37,7 @@ private func pgRemoteMergeStore(server: String) throws -> (PostgreSQLStoreURL, S
 /// `remote-merge` scenario's data) through the coordinator's batch insert, 20,000 rows per
 /// transaction, then prunes the seeding's history; checks the rows got the keys 1...n the
 /// writer addresses them by.
-private func seedIndexedRows(n: Int, url: PostgreSQLStoreURL) throws {
+func seedIndexedRows(n: Int, url: PostgreSQLStoreURL) throws {
     let store = try PostgreSQLStore(url: url, model: indexedRowModel)
     defer { store.close() }
     let coordinator = StoreCoordinator(store: store, name: "seeder")

@@ -162,8 +162,8 @@ func runRemoteMergeWriter(_ arguments: [String]) throws {
     try serveWriterRounds(importer: stack.importerContext(), n: n, k: k) { store.lastCommitUptime }
 }
 
-/// A writer mode's `--n N --k K --store STORE`.
-func writerArguments(_ arguments: [String], usage: String) throws -> (store: String, n: Int, k: Int) {
+/// A writer mode's `--key value` pairs.
+func writerOptions(_ arguments: [String]) -> [String: String] {
     var values: [String: String] = [:]
     var index = 0
     while index + 1 < arguments.count {
@@ -172,6 +172,12 @@ func writerArguments(_ arguments: [String], usage: String) throws -> (store: Str
         values.updateValue(value, forKey: key)
         index += 2
     }
+    return values
+}
+
+/// A writer mode's `--n N --k K --store STORE`.
+func writerArguments(_ arguments: [String], usage: String) throws -> (store: String, n: Int, k: Int) {
+    let values = writerOptions(arguments)
     guard let store = values["store"], let n = values["n"].flatMap({ Int($0) }), let k = values["k"].flatMap({ Int($0) }) else {
         throw BenchError.usage(usage)
     }

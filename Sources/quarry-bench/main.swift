@@ -25,6 +25,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
 scenarios["pg-import"] = runPGImportScenario
 scenarios["pg-remote-merge"] = runPGRemoteMergeScenario
 scenarios["pg-foreign-live"] = runPGForeignLiveScenario
+scenarios["pg-scale"] = runPGScaleScenario
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The second process of `remote-merge` (it takes a path, not only numbers).
@@ -47,6 +48,14 @@ if arguments.first == "write-scale-model" {
 if arguments.first == "pg-remote-merge-writer" {
     do { try runPGRemoteMergeWriter(Array(arguments.dropFirst())) } catch {
         FileHandle.standardError.write(Data("quarry-bench pg-remote-merge-writer: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
+}
+// The writer processes of `pg-scale`.
+if arguments.first == "pg-scale-writer" {
+    do { try runPGScaleWriter(Array(arguments.dropFirst())) } catch {
+        FileHandle.standardError.write(Data("quarry-bench pg-scale-writer: \(error)\n".utf8))
         exit(1)
     }
     exit(0)
