@@ -5,7 +5,6 @@ import QuarryTestSupport
 
 /// Other programs' commits to a PostgreSQL schema Quarry did not make reach a stack through
 /// logical replication (``PostgreSQLReplicationFeed``), or the stack says why they cannot.
-/// Serialized: the reconnection test ends every replication connection of the server.
 @Suite("PostgreSQL schemas Quarry did not make, live", .serialized,
        .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
 struct ForeignPostgreSQLLiveTests {
@@ -122,7 +121,10 @@ struct ForeignPostgreSQLLiveTests {
             // Every change from the loss on, until the re-fetch that covers the gap.
             let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
             let token = stack.addRemoteChangeObserver { continuation.yield($0) }
-            try Self.run(admin, "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name LIKE 'quarry\\_%' AND active_pid IS NOT NULL")
+            // This stack's replication connection only (other suites stream meanwhile).
+            let feed = try #require(stack.state.withLock { $0.remoteWatch }?.changeFeed as? PostgreSQLReplicationFeed)
+            let slot = try #require(feed.currentSlot.withLock { $0 })
+            try Self.run(admin, "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = '\(slot)'")
             let lost = try await withDeadline(defaultEventDeadline, awaiting: "the loss, then the re-fetch after reconnecting") { () -> [RemoteChange] in
                 var seen: [RemoteChange] = []
                 for await change in stream {

@@ -39,7 +39,10 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
     /// How long `init` waits for the first slot.
     static let startDeadline: DispatchTimeInterval = .seconds(2)
     private let stopped = Mutex(false)
-    private var thread: Thread?
+    /// The feed's thread (weak: it holds the feed while it runs, not the other way round).
+    private weak var thread: Thread?
+    /// The slot being streamed from, `nil` between connections (tests end its connection).
+    let currentSlot = Mutex<String?>(nil)
     /// The stream's relations by OID, mapped to the schema's entities (`nil`: not one of ours).
     private var relations: [UInt32: Mapped?] = [:]
 
@@ -108,6 +111,8 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
         while !isStopped {
             do {
                 let stream = try PostgreSQLReplicationStream(url: store.storeURL, publication: publication)
+                currentSlot.withLock { $0 = stream.slot }
+                defer { currentSlot.withLock { $0 = nil } }
                 relations = [:]
                 backoff = 0.1
                 // Commits made while no slot existed (after a loss, or after init stopped
@@ -156,7 +161,7 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
                 case .delete(let oid, let old):
                     record(oid, new: old, old: nil, type: .delete, into: &changes, external: &external)
                 case .truncate(let oids):
-                    if oids.contains(where: { relations[$0] != nil }) { external = true }
+                    if oids.contains(where: { (relations[$0] ?? nil) != nil }) { external = true }
                 case .commit(let end):
                     deliver(changes, external: external, position: end)
                     try stream.acknowledge(end)
