@@ -47,4 +47,15 @@ public enum ForeignShopSchema {
             "ANALYZE \(s).company",
         ]
     }
+
+    /// Makes the schema `schema` with `rows` companies, each statement run by `execute` (on a
+    /// connection of the test's own that may write).
+    public static func create(schema: String, rows: Int, execute: (String) throws -> Void) throws {
+        for sql in statements(schema: schema, rows: rows) { try execute(sql) }
+    }
+
+    /// The statement dropping the schema with everything in it.
+    public static func dropStatement(schema: String) -> String {
+        "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"
+    }
 }

@@ -18,12 +18,10 @@ struct ForeignPostgreSQLCommandTests {
         let admin = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer {
             // Clean-up of the scratch schema: a failure leaves it on the throwaway server only.
-            _ = try? admin.withConnection { try $0.execute("DROP SCHEMA IF EXISTS \(sqlIdentifier(url.schema)) CASCADE") }
+            _ = try? admin.withConnection { try $0.execute(ForeignShopSchema.dropStatement(schema: url.schema)) }
             admin.close()
         }
-        try admin.withConnection { connection in
-            for sql in ForeignShopSchema.statements(schema: url.schema, rows: rows) { _ = try connection.execute(sql) }
-        }
+        try ForeignShopSchema.create(schema: url.schema, rows: rows) { sql in _ = try admin.withConnection { try $0.execute(sql) } }
         try await body(argument)
     }
 

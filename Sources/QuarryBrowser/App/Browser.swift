@@ -153,37 +153,33 @@ public final class Browser {
         if isPaused {
             message = ("live merge paused (p resumes)", false)
         } else {
-            stack.mainContext.reset()
-            // Off the main queue like any query the user started: Esc cancels it (the rows then
-            // stay as they were when paused, until the next p or filter).
-            do {
-                try startFetch(table.query, label: "refetching") { [weak self] error in
-                    switch error {
-                    case nil: self?.message = ("live merge resumed", false)
-                    case QueryCancellationError.cancelled?: self?.message = ("refetch cancelled; rows may be stale (f Enter refetches)", true)
-                    case let error?: self?.message = ("refetch failed: \(error)", true)
-                    }
-                }
-            } catch {
-                message = ("refetch failed: \(error)", true)
-            }
+            refetch(label: "refetching", done: "live merge resumed", cancelled: "refetch cancelled; rows may be stale (f Enter refetches)",
+                    failed: "refetch failed")
         }
     }
 
-    /// Re-reads the table's rows from the store, off the main queue (Esc cancels), as resuming
-    /// the live merge does: what shows other programs' changes where the store is not live.
+    /// Re-reads the table's rows from the store, as resuming the live merge does: what shows
+    /// other programs' changes where the store is not live.
     func refresh() {
+        refetch(label: "refreshing", done: "refreshed", cancelled: "refresh cancelled; rows may be stale (R refreshes)",
+                failed: "refresh failed")
+    }
+
+    /// Forgets the main context's objects and re-runs the table's query off the main queue, like
+    /// any query the user started (Esc cancels it: the rows then stay as they were), saying
+    /// `done`, `cancelled` or `failed: <error>` on the status line when it ends.
+    private func refetch(label: String, done: String, cancelled: String, failed: String) {
         stack.mainContext.reset()
         do {
-            try startFetch(table.query, label: "refreshing") { [weak self] error in
+            try startFetch(table.query, label: label) { [weak self] error in
                 switch error {
-                case nil: self?.message = ("refreshed", false)
-                case QueryCancellationError.cancelled?: self?.message = ("refresh cancelled; rows may be stale (R refreshes)", true)
-                case let error?: self?.message = ("refresh failed: \(error)", true)
+                case nil: self?.message = (done, false)
+                case QueryCancellationError.cancelled?: self?.message = (cancelled, true)
+                case let error?: self?.message = ("\(failed): \(error)", true)
                 }
             }
         } catch {
-            message = ("refresh failed: \(error)", true)
+            message = ("\(failed): \(error)", true)
         }
     }
 

@@ -45,7 +45,8 @@ struct ForeignPostgreSQLLiveTests {
 
     @Test("another session's updates, inserts, deletes and key changes reach a controller, merged in commit order")
     func otherSessionsCommitsAreMerged() async throws {
-        try await ForeignPostgreSQLSchemaTests.withShopAsync(rows: 20) { url, admin in
+        try await ForeignPostgreSQLSchemaTests.withShopAsync(rows: 20) { shop in
+            let (url, admin) = (shop.url, shop.admin)
             let stack = try Self.stack(url)
             #expect(stack.watchesRemoteChanges)
             let controller = try await Self.controller(stack, "company", sort: [SortKey("id")])
@@ -76,46 +77,36 @@ struct ForeignPostgreSQLLiveTests {
 
     @Test("a role that may not replicate: the stack says why changes do not show live and what would make them")
     func roleWithoutReplicationIsNotLive() async throws {
-        try await ForeignPostgreSQLSchemaTests.withShopAsync(rows: 5) { url, admin in
-            let role = "q_plain_\(UUID().uuidString.prefix(8).lowercased())"
-            try Self.run(admin, "CREATE ROLE \(role) LOGIN PASSWORD 'pw-\(role)'")
-            try Self.run(admin, "GRANT USAGE ON SCHEMA \(sqlIdentifier(url.schema)) TO \(role)")
-            try Self.run(admin, "GRANT SELECT ON ALL TABLES IN SCHEMA \(sqlIdentifier(url.schema)) TO \(role)")
-            defer {
-                // Clean-up of the scratch role.
-                _ = try? admin.withConnection { c in
-                    _ = try c.execute("DROP OWNED BY \(role)")
-                    return try c.execute("DROP ROLE \(role)")
+        try await ForeignPostgreSQLSchemaTests.withShopAsync(rows: 5) { shop in
+            let schema = sqlIdentifier(shop.url.schema)
+            try await shop.withRole(["GRANT USAGE ON SCHEMA \(schema) TO ROLE", "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO ROLE"]) { limited, role in
+                // The stack says it while it opens: the observer is added on the main queue before the
+                // main queue hands the change on.
+                let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
+                let (stack, token) = try await MainActor.run {
+                    let stack = try Self.stack(limited)
+                    return (stack, stack.addRemoteChangeObserver { continuation.yield($0) })
                 }
+                defer { token.cancel() }
+                let change = try await withDeadline(defaultEventDeadline, awaiting: "the stack to say it is not live") { () -> RemoteChange? in
+                    for await change in stream where change.error != nil { return change }
+                    return nil
+                }
+                guard case .notLive(let store, let reason)? = change?.error else {
+                    Issue.record("expected notLive, got \(String(describing: change))")
+                    return
+                }
+                #expect(await MainActor.run { stack.lastRemoteError } == change?.error)
+                #expect(store == limited.description && !reason.contains("pw-"))
+                #expect(reason == "the role \(role) may not replicate; after ALTER ROLE \(role) REPLICATION (by a superuser) changes show live")
             }
-            var limited = url
-            limited.user = role
-            limited.urlPassword = "pw-\(role)"
-            // The stack says it while it opens: the observer is added on the main queue before the
-            // main queue hands the change on.
-            let (stream, continuation) = AsyncStream<RemoteChange>.makeStream()
-            let (stack, token) = try await MainActor.run {
-                let stack = try Self.stack(limited)
-                return (stack, stack.addRemoteChangeObserver { continuation.yield($0) })
-            }
-            defer { token.cancel() }
-            let change = try await withDeadline(defaultEventDeadline, awaiting: "the stack to say it is not live") { () -> RemoteChange? in
-                for await change in stream where change.error != nil { return change }
-                return nil
-            }
-            guard case .notLive(let store, let reason)? = change?.error else {
-                Issue.record("expected notLive, got \(String(describing: change))")
-                return
-            }
-            #expect(await MainActor.run { stack.lastRemoteError } == change?.error)
-            #expect(store == limited.description && !reason.contains("pw-"))
-            #expect(reason == "the role \(role) may not replicate; after ALTER ROLE \(role) REPLICATION (by a superuser) changes show live")
         }
     }
 
     @Test("a lost replication connection is reported, made again, and followed by one re-fetch; later commits merge again")
     func lostConnectionReconnects() async throws {
-        try await ForeignPostgreSQLSchemaTests.withShopAsync(rows: 10) { url, admin in
+        try await ForeignPostgreSQLSchemaTests.withShopAsync(rows: 10) { shop in
+            let (url, admin) = (shop.url, shop.admin)
             let stack = try Self.stack(url)
             let controller = try await Self.controller(stack, "company", sort: [SortKey("id")])
             // Every change from the loss on, until the re-fetch that covers the gap.

@@ -9,20 +9,50 @@ import QuarryTestSupport
 @Suite("PostgreSQL schemas Quarry did not make, read as they are",
        .enabled(if: PostgreSQLTestServer.isAvailable, Comment(rawValue: PostgreSQLTestServer.skipReason)))
 struct ForeignPostgreSQLSchemaTests {
-    /// Runs `body` with the URL of a fresh schema holding ``ForeignShopSchema`` with `rows`
-    /// companies and a pool that may write it (the test's own), dropped afterwards.
-    static func withShop<T>(rows: Int = 1_300, _ body: (PostgreSQLStoreURL, PostgreSQLConnectionPool) throws -> T) throws -> T {
-        let url = try PostgreSQLStoreURL(parsing: try #require(PostgreSQLTestServer.freshStoreURL(label: "shop")))
-        let admin = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
-        defer {
-            // Clean-up of the scratch schema: a failure leaves it on the throwaway server only.
-            _ = try? admin.withConnection { try $0.execute("DROP SCHEMA IF EXISTS \(sqlIdentifier(url.schema)) CASCADE") }
+    /// A fresh schema holding ``ForeignShopSchema`` with `rows` companies, and a pool that may
+    /// write it (the test's own); ``drop()`` removes it.
+    struct Shop {
+        let url: PostgreSQLStoreURL
+        let admin: PostgreSQLConnectionPool
+
+        init(rows: Int) throws {
+            url = try PostgreSQLStoreURL(parsing: try #require(PostgreSQLTestServer.freshStoreURL(label: "shop")))
+            admin = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
+            try ForeignShopSchema.create(schema: url.schema, rows: rows) { sql in _ = try admin.withConnection { try $0.execute(sql) } }
+        }
+
+        /// Drops the schema and closes the pool: a failure leaves the schema on the throwaway
+        /// server only.
+        func drop() {
+            _ = try? admin.withConnection { try $0.execute(ForeignShopSchema.dropStatement(schema: url.schema)) }
             admin.close()
         }
-        try admin.withConnection { connection in
-            for sql in ForeignShopSchema.statements(schema: url.schema, rows: rows) { _ = try connection.execute(sql) }
+
+        /// Runs `body` with a new login role (its password in the URL it gets) granted `grants`
+        /// (statements with `ROLE` for its name), dropped afterwards.
+        func withRole<T>(_ grants: [String], _ body: (PostgreSQLStoreURL, String) async throws -> T) async throws -> T {
+            let role = "q_role_\(UUID().uuidString.prefix(8).lowercased())"
+            _ = try admin.withConnection { try $0.execute("CREATE ROLE \(role) LOGIN PASSWORD 'pw-\(role)'") }
+            defer {
+                // Clean-up of the scratch role, as of the schema.
+                _ = try? admin.withConnection { c in
+                    _ = try c.execute("DROP OWNED BY \(role)")
+                    return try c.execute("DROP ROLE \(role)")
+                }
+            }
+            for grant in grants { _ = try admin.withConnection { try $0.execute(grant.replacingOccurrences(of: "ROLE", with: role)) } }
+            var limited = url
+            limited.user = role
+            limited.urlPassword = "pw-\(role)"
+            return try await body(limited, role)
         }
-        return try body(url, admin)
+    }
+
+    /// Runs `body` with a fresh ``Shop`` of `rows` companies, dropped afterwards.
+    static func withShop<T>(rows: Int = 1_300, _ body: (PostgreSQLStoreURL, PostgreSQLConnectionPool) throws -> T) throws -> T {
+        let shop = try Shop(rows: rows)
+        defer { shop.drop() }
+        return try body(shop.url, shop.admin)
     }
 
     static func open(_ url: PostgreSQLStoreURL) throws -> PostgreSQLStore {
@@ -168,7 +198,8 @@ struct ForeignPostgreSQLSchemaTests {
 
     @Test("a stack opens the schema read-only and a fetched-results controller sections and sorts its rows")
     func stackAndController() async throws {
-        try await Self.withShopAsync { url, _ in
+        try await Self.withShopAsync { shop in
+            let url = shop.url
             let model = try Self.open(url).model
             var options = PersistentStack.Options()
             options.storeURL = URL(string: url.description)!
@@ -190,46 +221,25 @@ struct ForeignPostgreSQLSchemaTests {
     }
 
     /// ``withShop(rows:_:)`` for an async body.
-    static func withShopAsync(rows: Int = 1_300, _ body: (PostgreSQLStoreURL, PostgreSQLConnectionPool) async throws -> Void) async throws {
-        let url = try PostgreSQLStoreURL(parsing: try #require(PostgreSQLTestServer.freshStoreURL(label: "shop")))
-        let admin = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
-        defer {
-            // Clean-up of the scratch schema: a failure leaves it on the throwaway server only.
-            _ = try? admin.withConnection { try $0.execute("DROP SCHEMA IF EXISTS \(sqlIdentifier(url.schema)) CASCADE") }
-            admin.close()
-        }
-        try admin.withConnection { connection in
-            for sql in ForeignShopSchema.statements(schema: url.schema, rows: rows) { _ = try connection.execute(sql) }
-        }
-        try await body(url, admin)
+    static func withShopAsync(rows: Int = 1_300, _ body: (Shop) async throws -> Void) async throws {
+        let shop = try Shop(rows: rows)
+        defer { shop.drop() }
+        try await body(shop)
     }
 
     @Test("a relation the role may not read is skipped with a warning naming it and the role; the rest opens")
-    func relationWithoutRights() throws {
-        try Self.withShop(rows: 20) { url, admin in
-            let role = "q_reader_\(UUID().uuidString.prefix(8).lowercased())"
-            try admin.withConnection { c in
-                _ = try c.execute("CREATE ROLE \(role) LOGIN PASSWORD 'secret-\(role)'")
-                _ = try c.execute("GRANT USAGE ON SCHEMA \(sqlIdentifier(url.schema)) TO \(role)")
-                _ = try c.execute("GRANT SELECT ON ALL TABLES IN SCHEMA \(sqlIdentifier(url.schema)) TO \(role)")
-                _ = try c.execute("REVOKE SELECT ON \(sqlIdentifier(url.schema)).quote FROM \(role)")
+    func relationWithoutRights() async throws {
+        try await Self.withShopAsync(rows: 20) { shop in
+            let schema = sqlIdentifier(shop.url.schema)
+            try await shop.withRole(["GRANT USAGE ON SCHEMA \(schema) TO ROLE", "GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO ROLE",
+                                     "REVOKE SELECT ON \(schema).quote FROM ROLE"]) { limited, role in
+                let store = try Self.open(limited)
+                defer { store.close() }
+                #expect(store.model.entity(named: "quote") == nil)
+                #expect(store.foreign?.warnings == ["\(limited): table quote skipped: the role \(role) may not read it"])
+                #expect(try Self.count(store, "company") == 20)
+                #expect(!store.foreign!.warnings[0].contains("pw-"), "the password is never shown")
             }
-            defer {
-                // Clean-up of the scratch role, as of the schema.
-                _ = try? admin.withConnection { c in
-                    _ = try c.execute("DROP OWNED BY \(role)")
-                    return try c.execute("DROP ROLE \(role)")
-                }
-            }
-            var limited = url
-            limited.user = role
-            limited.urlPassword = "secret-\(role)"
-            let store = try Self.open(limited)
-            defer { store.close() }
-            #expect(store.model.entity(named: "quote") == nil)
-            #expect(store.foreign?.warnings == ["\(limited): table quote skipped: the role \(role) may not read it"])
-            #expect(try Self.count(store, "company") == 20)
-            #expect(!store.foreign!.warnings[0].contains("secret"), "the password is never shown")
         }
     }
 }

@@ -22,23 +22,19 @@ import Synchronization
 /// external change, since commits made meanwhile were not streamed: after the re-fetch nothing
 /// is missed, and nothing streamed before is handed over twice.
 ///
-/// `@unchecked Sendable`: the wake pipe's descriptors never change after `init`; `relations`
-/// and the reporter are used only by the feed's thread; `stopped` is a Mutex.
+/// `@unchecked Sendable`: `relations` and the reporter are used only by the feed's thread.
 final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
     private let store: PostgreSQLStore
     private let schema: ForeignPostgreSQLSchema
     private let publication: String
     private let reporter: ChangeFeedReporter
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
-    private let ended = DispatchSemaphore(value: 0)
+    private let wake: WakePipe
     private let started = DispatchSemaphore(value: 0)
     /// Where the first slot is: `init` waits for it until ``startDeadline``.
     private let start = Mutex(StartState.waiting)
     private enum StartState { case waiting, streaming, gaveUp }
     /// How long `init` waits for the first slot.
     static let startDeadline: DispatchTimeInterval = .seconds(2)
-    private let stopped = Mutex(false)
     /// The feed's thread (weak: it holds the feed while it runs, not the other way round).
     private weak var thread: Thread?
     /// The slot being streamed from, `nil` between connections (tests end its connection).
@@ -66,18 +62,13 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
     /// - Throws: ``PGError/connection(_:)`` when the wake pipe cannot be made.
     init(store: PostgreSQLStore, schema: ForeignPostgreSQLSchema, publication: String,
          deliver: @escaping @Sendable (RemoteCommit) -> Void) throws {
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
-            throw PGError.connection("could not make the replication feed's wake pipe: \(String(cString: strerror(errno)))")
-        }
+        wake = try WakePipe(purpose: "replication feed")
         self.store = store
         self.schema = schema
         self.publication = publication
         self.reporter = ChangeFeedReporter(deliver: deliver)
-        wakeRead = descriptors[0]
-        wakeWrite = descriptors[1]
         let thread = Thread { [self] in
-            defer { ended.signal() }
+            defer { wake.threadEnded() }
             run()
         }
         thread.name = "Quarry.PostgreSQLReplication \(store.storeURL)"
@@ -88,20 +79,10 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
         }
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
     /// Stops streaming; returns once the feed's thread ended (at once when called on it).
-    func cancel() {
-        guard !stopped.withLock({ s in defer { s = true }; return s }) else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)  // the pipe is empty and ours: one byte always fits
-        if Thread.current !== thread { ended.wait() }
-    }
+    func cancel() { wake.stop(waiting: Thread.current !== thread) }
 
-    private var isStopped: Bool { stopped.withLock { $0 } }
+    private var isStopped: Bool { wake.isStopped }
 
     /// Streams, reconnecting with backoff after a loss, until cancelled.
     private func run() {
@@ -132,7 +113,7 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
                 started.signal()
                 guard !isStopped else { return }
                 reporter.failed(.listenerDisconnected(store: store.storeURL.description, reason: "\(error)"), refetch: false)
-                var descriptor = pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)
+                var descriptor = pollfd(fd: wake.readDescriptor, events: Int16(POLLIN), revents: 0)
                 _ = poll(&descriptor, 1, Int32(backoff * 1000))
                 backoff = min(backoff * 2, 5)
             }
@@ -144,7 +125,7 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
         var changes: [RowChange] = []
         var external = false
         while true {
-            switch try stream.next(wakingOn: wakeRead) {
+            switch try stream.next(wakingOn: wake.readDescriptor) {
             case .woken: return
             case .idle: try stream.acknowledge()
             case .message(let message):
