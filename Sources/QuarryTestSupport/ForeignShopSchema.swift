@@ -54,8 +54,9 @@ public enum ForeignShopSchema {
         for sql in statements(schema: schema, rows: rows) { try execute(sql) }
     }
 
-    /// The statement dropping the schema with everything in it.
-    public static func dropStatement(schema: String) -> String {
-        "DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE"
+    /// The statements dropping the schema with everything in it, and the publication a live
+    /// stack on it made (`quarry_<schema>`: test schemas are already lower-case identifiers).
+    public static func dropStatements(schema: String) -> [String] {
+        ["DROP SCHEMA IF EXISTS \"\(schema)\" CASCADE", "DROP PUBLICATION IF EXISTS \"quarry_\(schema)\""]
     }
 }

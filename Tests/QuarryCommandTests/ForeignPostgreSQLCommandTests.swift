@@ -18,7 +18,7 @@ struct ForeignPostgreSQLCommandTests {
         let admin = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer {
             // Clean-up of the scratch schema: a failure leaves it on the throwaway server only.
-            _ = try? admin.withConnection { try $0.execute(ForeignShopSchema.dropStatement(schema: url.schema)) }
+            for sql in ForeignShopSchema.dropStatements(schema: url.schema) { _ = try? admin.withConnection { try $0.execute(sql) } }
             admin.close()
         }
         try ForeignShopSchema.create(schema: url.schema, rows: rows) { sql in _ = try admin.withConnection { try $0.execute(sql) } }

@@ -24,7 +24,7 @@ struct ForeignPostgreSQLSchemaTests {
         /// Drops the schema and closes the pool: a failure leaves the schema on the throwaway
         /// server only.
         func drop() {
-            _ = try? admin.withConnection { try $0.execute(ForeignShopSchema.dropStatement(schema: url.schema)) }
+            for sql in ForeignShopSchema.dropStatements(schema: url.schema) { _ = try? admin.withConnection { try $0.execute(sql) } }
             admin.close()
         }
 
