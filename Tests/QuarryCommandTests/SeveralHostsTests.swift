@@ -252,12 +252,15 @@ enum SeveralHosts {
         /// Returns once `count` sessions wait for this lock, directly or behind a session that
         /// does (a second importer's insert waits for the first's uncommitted row of the same
         /// symbol), each inside a transaction; throws once `alive` no longer holds. Each look is
-        /// one `psql` query.
+        /// one `psql` query. Client sessions only: a replication slot being made by another test
+        /// meanwhile waits for every open transaction, this one's included, without being one
+        /// of the importers.
         func waitForBlockedTransactions(_ count: Int, while alive: () -> Bool) throws {
             let query = """
                 WITH RECURSIVE blocked(pid) AS (
-                SELECT pid FROM pg_stat_activity WHERE \(backend) = ANY (pg_blocking_pids(pid))
-                UNION SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY (pg_blocking_pids(a.pid)))
+                SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND \(backend) = ANY (pg_blocking_pids(pid))
+                UNION SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY (pg_blocking_pids(a.pid))
+                WHERE a.backend_type = 'client backend')
                 SELECT count(*) FROM blocked
                 """
             while alive() {
