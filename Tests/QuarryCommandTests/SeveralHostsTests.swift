@@ -49,7 +49,7 @@ struct SeveralHostsTests {
         // Hold the tickers' table: each importer's next save has read its tickers and waits
         // inside its transaction, at its first insert.
         let lock = try SeveralHosts.TableLock(schema: storeURL.schema, table: "Ticker")
-        try lock.waitForBlockedTransactions(2, while: { killed.isRunning && survivor.isRunning })
+        let blockedSessions = try lock.waitForBlockedTransactions(2, while: { killed.isRunning && survivor.isRunning })
         let beforeKill = try SeveralHosts.freshRows(model: model, url: storeURL)
         let committedBeforeKill = SeveralHosts.saveNumbers(beforeKill)
         killed.send(SIGKILL)
@@ -91,7 +91,7 @@ struct SeveralHostsTests {
         #expect((killedSaves + survivorSaves).map(\.number).sorted() == perSave.keys.sorted().map(Int.init))
         let waited = try #require(survivorSaves.first { $0.number == Int(lastBeforeKill) + 1 }, "\(survivor.standardOutput)")
         #expect(waited.updated > 0 && waited.resolvedConflicts == waited.updated,
-                "\(waited); save \(lastBeforeKill + 1) waited; survivor printed:\n\(survivor.standardOutput)\(survivor.standardError)\nkilled printed:\n\(killed.standardOutput)")
+                "\(waited); save \(lastBeforeKill + 1) waited; the sessions seen waiting: \(blockedSessions); survivor printed:\n\(survivor.standardOutput)\(survivor.standardError)\nkilled printed:\n\(killed.standardOutput)")
         #expect(survivorSaves.contains { $0.resolvedConflicts == 0 }, "saves with no other writer in between have no conflicts")
         let totals = survivor.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
         #expect(totals.hasPrefix("imported \(survivorSaves.count) saves: ")
@@ -255,19 +255,25 @@ enum SeveralHosts {
         /// one `psql` query. Client sessions only: a replication slot being made by another test
         /// meanwhile waits for every open transaction, this one's included, without being one
         /// of the importers.
-        func waitForBlockedTransactions(_ count: Int, while alive: () -> Bool) throws {
+        /// Returns the waiting sessions (pid, program, statement), for a failure to name them.
+        @discardableResult
+        func waitForBlockedTransactions(_ count: Int, while alive: () -> Bool) throws -> String {
             let query = """
                 WITH RECURSIVE blocked(pid) AS (
                 SELECT pid FROM pg_stat_activity WHERE backend_type = 'client backend' AND \(backend) = ANY (pg_blocking_pids(pid))
                 UNION SELECT a.pid FROM pg_stat_activity a JOIN blocked b ON b.pid = ANY (pg_blocking_pids(a.pid))
                 WHERE a.backend_type = 'client backend')
-                SELECT count(*) FROM blocked
+                SELECT count(*), string_agg(a.pid || ' ' || a.application_name || ': ' || left(a.query, 60), '; ')
+                FROM blocked b JOIN pg_stat_activity a ON a.pid = b.pid
                 """
             while alive() {
                 let result = try CommandRunner.run(URL(fileURLWithPath: try #require(SeveralHosts.psql)),
                                                    ["-X", "-A", "-t", "-c", query, try #require(PostgreSQLTestServer.url)])
                 guard result.status == 0 else { throw SeveralHostsError("psql: \(result.standardError)") }
-                if let waiting = Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)), waiting >= count { return }
+                let fields = result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", maxSplits: 1)
+                if let waiting = fields.first.flatMap({ Int($0) }), waiting >= count {
+                    return fields.count > 1 ? String(fields[1]) : ""
+                }
             }
             throw SeveralHostsError("a process stopped before \(count) transactions waited for the lock")
         }
