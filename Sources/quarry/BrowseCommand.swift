@@ -91,21 +91,23 @@ struct BrowseCommand: AsyncParsableCommand {
         }
         // A PostgreSQL schema Quarry did not make is read as it is, read-only, with the model
         // read from its catalog.
-        let foreignSchema = location.isPostgreSQL ? try PostgreSQLStoreOpening.isForeign(store) : false
-        if foreignSchema {
+        let foreignSchema = try location.isPostgreSQL && PostgreSQLStoreOpening.isForeign(store) ? Self.foreignSchema(store) : nil
+        if foreignSchema != nil {
             if write { throw ValidationError("\(location.shown): a PostgreSQL schema Quarry did not make is opened read-only; --write is not supported for it") }
             if model != nil { throw ValidationError("--model: \(location.shown) is a schema Quarry did not make; its model is read from its catalog") }
         }
-        let readOnly = readOnly || foreign != nil || foreignSchema
+        let readOnly = readOnly || foreign != nil || foreignSchema != nil
         let creating: Bool
         switch location {
-        case .postgreSQL: creating = foreignSchema ? false : try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
+        case .postgreSQL: creating = foreignSchema != nil ? false : try Self.needsCreatingPostgreSQL(store, model: model, readOnly: readOnly)
         case .foreignDatabase: creating = false
         case .jsonFolder, .sqliteFile: creating = try Self.needsCreating(url, model: model, readOnly: readOnly)
         }
         let objectModel: ManagedObjectModel
         if let foreign {
             objectModel = foreign.model
+        } else if let foreignSchema {
+            objectModel = foreignSchema.model
         } else if let model {
             objectModel = try ModelLoading.load(modelAt: model)
         } else {
@@ -121,18 +123,8 @@ struct BrowseCommand: AsyncParsableCommand {
             }
             entityDescription = found
         } else {
-            entityDescription = try Self.largestEntity(in: objectModel, location: creating ? nil : location, foreign: foreign)
-        }
-        var estimatedRowCount: Int?
-        var foreignSchemaMessage: String?
-        if foreignSchema {
-            let opened = try PostgreSQLStoreOpening.store(store, model: objectModel, readOnly: true)
-            defer { opened.close() }
-            if let schema = opened.foreign {
-                estimatedRowCount = schema.estimatedRows[entityDescription.name].flatMap { $0 > 0 ? $0 : nil }
-                foreignSchemaMessage = "read-only " + PostgreSQLStoreOpening.foreignOrigin(schema).replacingOccurrences(of: ", read-only", with: "") +
-                    (schema.warnings.isEmpty ? "" : " (\(schema.warnings.count) warning\(schema.warnings.count == 1 ? "" : "s") on stderr)")
-            }
+            entityDescription = try Self.largestEntity(in: objectModel, location: creating ? nil : location, foreign: foreign,
+                                                       estimatedRows: foreignSchema?.estimatedRows ?? [:])
         }
         // Empty for an entity with nothing sortable (only binary attributes): object-ID order.
         let sortKeys = try sort.map(Self.parseSort) ?? BrowserConfiguration.defaultSort(for: entityDescription)
@@ -152,9 +144,8 @@ struct BrowseCommand: AsyncParsableCommand {
             throw ValidationError("\(error)")
         }
         let cellFormats = try Self.cellFormats(formats, model: objectModel)
-        var startMessage = foreign.map { "read-only \($0.kind.rawValue); model from \($0.modelSource)" +
-            ($0.warnings.isEmpty ? "" : " (\($0.warnings.count) warning\($0.warnings.count == 1 ? "" : "s") on stderr)") }
-        if let foreignSchemaMessage { startMessage = foreignSchemaMessage }
+        var startMessage = foreign.map { "read-only \($0.kind.rawValue); model from \($0.modelSource)" + Self.warningsNote($0.warnings) }
+            ?? foreignSchema.map { "read-only PostgreSQL schema Quarry did not make; model from \($0.modelSource)" + Self.warningsNote($0.warnings) }
         if creating {
             // Everything that could refuse the command has been checked: a new store is only
             // made for a browser that will open on it.
@@ -176,7 +167,7 @@ struct BrowseCommand: AsyncParsableCommand {
         configuration.cellFormats = cellFormats
         configuration.selectionAction = selectionAction
         configuration.firstScreenRows = BrowserConfiguration.previewRows
-        configuration.estimatedRowCount = estimatedRowCount
+        configuration.estimatedRowCount = foreignSchema?.estimatedRows[entityDescription.name].flatMap { $0 > 0 ? $0 : nil }
         await BrowserLauncher.run(stack: stack, configuration: configuration, themeName: themeOption.theme)
     }
 
@@ -224,21 +215,40 @@ struct BrowseCommand: AsyncParsableCommand {
 
     /// The concrete entity with the most objects (the first in model order on a tie, and for a
     /// store not created yet, `location` nil).
-    static func largestEntity(in model: ManagedObjectModel, location: StoreLocation?, foreign: ForeignDatabase? = nil) throws -> EntityDescription {
+    ///
+    /// A schema Quarry did not make may hold tables too large to count: `estimatedRows` (the
+    /// planner's, by entity name) decide when it has made some, and nothing is opened.
+    static func largestEntity(in model: ManagedObjectModel, location: StoreLocation?, foreign: ForeignDatabase? = nil,
+                              estimatedRows: [String: Int] = [:]) throws -> EntityDescription {
         let concrete = model.entities.filter { !$0.isAbstract }
         guard !concrete.isEmpty else { throw ValidationError("the model has no concrete entity") }
         guard let location else { return concrete[0] }
-        let store = try StoreOpening.readOnlyStore(location, model: model, foreign: foreign)
-        // A schema Quarry did not make may hold tables too large to count: the planner's
-        // estimates decide, when it has made some.
-        let estimates = (store as? PostgreSQLStore)?.foreign?.estimatedRows ?? [:]
-        let estimated = estimates.values.contains { $0 > 0 }
+        let count: (EntityDescription) throws -> Int
+        if estimatedRows.values.contains(where: { $0 > 0 }) {
+            count = { estimatedRows[$0.name] ?? 0 }
+        } else {
+            let store = try StoreOpening.readOnlyStore(location, model: model, foreign: foreign)
+            count = { try store.count(for: StoreQuery(entity: $0, includesSubentities: false)) }
+        }
         var best = concrete[0], bestCount = -1
         for entity in concrete {
-            let count = try estimated ? estimates[entity.name] ?? 0 : store.count(for: StoreQuery(entity: entity, includesSubentities: false))
-            if count > bestCount { (best, bestCount) = (entity, count) }
+            let n = try count(entity)
+            if n > bestCount { (best, bestCount) = (entity, n) }
         }
         return best
+    }
+
+    /// The schema Quarry did not make at `argument`, read once (its warnings on stderr).
+    static func foreignSchema(_ argument: String) throws -> ForeignPostgreSQLSchema? {
+        let opened = try PostgreSQLStoreOpening.store(argument, model: nil, readOnly: true)
+        defer { opened.close() }
+        PostgreSQLStoreOpening.reportWarnings(of: opened)
+        return opened.foreign
+    }
+
+    /// " (N warnings on stderr)" after a start message, or nothing without warnings.
+    static func warningsNote(_ warnings: [String]) -> String {
+        warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s") on stderr)"
     }
 
     /// The cell formats of the `--formats` file at `path` for `model`; none without a file.

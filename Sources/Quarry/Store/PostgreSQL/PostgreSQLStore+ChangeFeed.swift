@@ -3,11 +3,11 @@ import Foundation
 extension PostgreSQLStore {
     /// Follows every connection's commits to this store, from any host (a
     /// ``PostgreSQLChangeFeed``), for a stack whose saves carry `origin`.
-    /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` when the listening connection
-    ///   cannot be made or the history cannot be read.
     /// For a schema Quarry did not make, logical replication of its tables
     /// (``PostgreSQLReplicationFeed``) when the server and role allow it
     /// (``PostgreSQLReplicationSetup``), else a feed that says once why it is not live.
+    /// - Throws: ``StoreError/postgreSQL(store:sqlState:message:)`` when the listening connection
+    ///   cannot be made or the history cannot be read.
     func changeFeed(origin: UUID, deliver: @escaping @Sendable (RemoteCommit) -> Void) throws -> (any ChangeFeed)? {
         if let foreign {
             switch PostgreSQLReplicationSetup.prepare(store: self, schema: foreign) {

@@ -65,8 +65,8 @@ extension PostgreSQLStore {
     /// Every save transaction increments the `saveToken` row of `"Z_METADATA"` with its
     /// changes, so the token changes with every commit from any host (and a rolled-back save
     /// leaves it as it was).
-    /// - Throws: ``ColumnDecodingError`` naming the column when the token's row is not text.
     /// `nil` for a schema Quarry did not make (it has no token).
+    /// - Throws: ``ColumnDecodingError`` naming the column when the token's row is not text.
     public func modificationToken() throws -> String? {
         guard foreign == nil else { return nil }
         let saved = try read { connection in

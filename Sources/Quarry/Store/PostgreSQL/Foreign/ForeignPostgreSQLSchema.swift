@@ -48,7 +48,9 @@ public struct ForeignPostgreSQLSchema: Sendable {
         var keyColumns: [(name: String, type: String)]
     }
 
-    /// The folding collation `[c]` uses: `und-x-icu` when the server has it.
+    /// The schema's model and prelude from what `introspection` read.
+    /// - Parameter foldCollation: The collation `[c]` folds case under (`und-x-icu` when the
+    ///   server has it).
     init(reading introspection: PostgreSQLIntrospection, schema: String, foldCollation: String) throws {
         let objects = introspection.objects.filter { !$0.columns.isEmpty }
         var definitions = objects.map { object in
@@ -69,34 +71,30 @@ public struct ForeignPostgreSQLSchema: Sendable {
         }
         let model = try ManagedObjectModel(ModelDefinition(entities: definitions), namePolicy: .anyText)
         let layout = PostgreSQLLayout(model: model)
+        // Each object's entity index (the model orders entities its own way).
+        let entities = objects.map { model.entity(named: $0.entityName)!.index }
         var expressions: [StoreLayout.ColumnKey: String] = [:]
-        for object in objects {
-            let entity = model.entity(named: object.entityName)!.index
+        for (object, entity) in zip(objects, entities) {
             for column in object.columns {
                 expressions[.attribute(entity: entity, name: column.attributeName)] = column.kind.expression
             }
         }
         for (link, source, destination) in links {
-            let entity = model.entity(named: objects[source].entityName)!.index
-            expressions[.toOneKey(entity: entity, relationship: link.relationship)] =
+            expressions[.toOneKey(entity: entities[source], relationship: link.relationship)] =
                 Self.reference(from: "s.\(sqlIdentifier(link.column))", to: objects[destination],
                                column: link.referencedColumn, schema: schema)
         }
-        var clauses: [String] = []
-        for object in objects {
-            let entity = model.entity(named: object.entityName)!
-            let tableIndex = layout.base.entities[entity.index].tableIndex
-            clauses.append(Self.clause(object: object, entity: entity.index, table: tableIndex, layout: layout,
-                                       expressions: expressions, schema: schema, foldCollation: foldCollation))
+        let clauses = zip(objects, entities).map { object, entity in
+            Self.clause(object: object, entity: entity, table: layout.base.entities[entity].tableIndex, layout: layout,
+                        expressions: expressions, schema: schema, foldCollation: foldCollation)
         }
         self.schema = schema
         self.model = model
         self.warnings = introspection.warnings
         self.estimatedRows = Dictionary(objects.map { ($0.entityName, $0.estimatedRows) }, uniquingKeysWith: { a, _ in a })
         self.prelude = clauses.isEmpty ? "" : "WITH " + clauses.joined(separator: ", ") + " "
-        self.relations = Dictionary(objects.map { object in
-            (object.sqlName, Relation(entity: model.entity(named: object.entityName)!.index, relkind: object.relkind,
-                                      key: object.key, keyColumns: object.keyColumns))
+        self.relations = Dictionary(zip(objects, entities).map { object, entity in
+            (object.sqlName, Relation(entity: entity, relkind: object.relkind, key: object.key, keyColumns: object.keyColumns))
         }, uniquingKeysWith: { a, _ in a })
     }
 

@@ -87,7 +87,6 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
     /// Streams, reconnecting with backoff after a loss, until cancelled.
     private func run() {
         var backoff = 0.1
-        var streamedBefore = false
         defer { started.signal() }
         while !isStopped {
             do {
@@ -96,15 +95,14 @@ final class PostgreSQLReplicationFeed: ChangeFeed, @unchecked Sendable {
                 defer { currentSlot.withLock { $0 = nil } }
                 relations = [:]
                 backoff = 0.1
-                // Commits made while no slot existed (after a loss, or after init stopped
-                // waiting) were not streamed: re-fetch once.
-                let late = start.withLock { s -> Bool in
+                // Commits made while no slot existed (after init stopped waiting, or after a
+                // loss: any stream but the one init waited for) were not streamed: re-fetch once.
+                let gap = start.withLock { s -> Bool in
                     defer { s = .streaming }
-                    return s == .gaveUp
+                    return s != .waiting
                 }
                 started.signal()
-                if streamedBefore || late { reporter.read(.external) }
-                streamedBefore = true
+                if gap { reporter.read(.external) }
                 try follow(stream)
                 return
             } catch {

@@ -60,7 +60,8 @@ final class PostgreSQLReplicationStream {
                 return .message(try PGOutputMessage(decoding: bytes[25...]))
             case UInt8(ascii: "k"):
                 // Keepalive: WAL end, send time, then whether a reply is wanted now.
-                return bytes.count >= 18 && bytes[17] == 1 ? .idle : (statusDue ? .idle : try next(wakingOn: wake))
+                let replyWanted = bytes.count >= 18 && bytes[17] == 1
+                return replyWanted || statusDue ? .idle : try next(wakingOn: wake)
             default:
                 return .idle
             }
