@@ -24,9 +24,10 @@ let package = Package(
         .target(name: "CPrefetch"),
         // The system zlib, for the raw DEFLATE around a Core Data store's Z_MODELCACHE.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // libpq, PostgreSQL's own client library, under the PostgreSQL store (Debian's libpq-dev;
-        // the module map includes <postgresql/libpq-fe.h> and links -lpq).
-        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // libpq, PostgreSQL's own client library, under the PostgreSQL store (Debian's libpq-dev
+        // for <postgresql/libpq-fe.h>). Not linked: opened on first use (dlopen), so a launch
+        // that never touches PostgreSQL does not load it and the twenty libraries it needs.
+        .target(name: "CLibPQ"),
         .target(
             name: "Quarry",
             dependencies: [

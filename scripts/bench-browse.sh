@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The browser benchmark of scripts/bench.sh (called by it; prints `figure NAME VALUE` lines for
-# its table), in a real terminal: tmux 120x40, polled with capture-pane every 2 ms (each poll, a capture and a grep, takes about 5 ms more).
+# its table), in a real terminal: tmux 120x40. Every timed wait goes through
+# scripts/tmux-first-screen.py, which captures the pane when tmux reports its output (a control-mode
+# client), so a screen is seen within about a millisecond of being drawn, for Quarry and VisiData
+# alike; untimed waits poll (wait_for).
 #   1. `quarry demo`: time to the first screen on a fresh store (seeding 100,000 tickers) and
 #      on the reopened one.
 #   2. A demo store of ROWS tickers (`quarry demo --seed-only --no-import`), then side by side:
@@ -63,11 +66,15 @@ start_session() { # start_session [COLUMNS ROWS] (120x40 unless given)
   wait_for 30 'bench\$'
 }
 pane_child() { pgrep -P "$(tmux -L "$socket" display-message -p -t bench '#{pane_pid}')" | head -1; }
-run_in_pane() { tmux -L "$socket" send-keys -t bench -l "$1"; tmux -L "$socket" send-keys -t bench Enter; }
 keys() { tmux -L "$socket" send-keys -t bench -l "$1"; }
 memory_mb() { awk -v key="$2:" '$1 == key { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; } # memory_mb PID VmHWM|VmRSS
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 figure() { echo "figure $1 $2"; }
+timed() { # timed TIMEOUT [--keys TEXT]... REGEX...: seconds from typing the keys ({Enter}: Enter) to every REGEX on screen
+  local timeout=$1; shift
+  python3 scripts/tmux-first-screen.py --socket "$socket" --target bench --timeout "$timeout" "$@"
+}
+add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a + b }'; }
 
 # VisiData, from PyPI, in a virtual environment of its own (made once, reused after).
 venv=.build/visidata-venv
@@ -81,15 +88,14 @@ echo "VisiData: $("$vd" --version 2>/dev/null | head -1) ($vd)"
 
 echo "# quarry demo: first screen (120x40, 100000 tickers)"
 start_session
-t0=$(now); run_in_pane "$quarry demo --store $work/demo.sqlite"
-wait_for 120 'row 1/'; t1=$(now)
-echo "demo first screen, fresh store (seeds 100000 tickers): $(elapsed "$t0" "$t1") s"
-figure demo-first-screen-fresh "$(elapsed "$t0" "$t1")"
+t=$(timed 120 --keys "$quarry demo --store $work/demo.sqlite" --keys '{Enter}' 'row 1/')
+echo "demo first screen, fresh store (seeds 100000 tickers): $t s"
+figure demo-first-screen-fresh "$t"
 keys q; wait_for 60 '^bench\$ ?$'
-t0=$(now); run_in_pane "$quarry demo --store $work/demo.sqlite"
-wait_for 120 'row 1/'; t1=$(now)
-echo "demo first screen, reopened store: $(elapsed "$t0" "$t1") s"
-figure demo-first-screen-reopened "$(elapsed "$t0" "$t1")"
+tmux -L "$socket" send-keys -t bench clear Enter; wait_for 30 '^bench\$ ?$'
+t=$(timed 120 --keys "$quarry demo --store $work/demo.sqlite" --keys '{Enter}' 'row 1/')
+echo "demo first screen, reopened store: $t s"
+figure demo-first-screen-reopened "$t"
 keys q; wait_for 60 '^bench\$ ?$'
 
 store="$work/tickers.sqlite"
@@ -99,13 +105,10 @@ first_symbol=$(sqlite3 "file:$store?mode=ro" "SELECT min(symbol) FROM Ticker")
 
 echo "# quarry browse $store --entity Ticker --sort symbol"
 start_session
-t0=$(now); run_in_pane "$quarry browse $store --entity Ticker --sort symbol; echo quarry-exit-\$?"
-wait_for 300 'row 1/|quarry-exit-[0-9]+'; t1=$(now)
+quarry_first=$(timed 300 --keys "$quarry browse $store --entity Ticker --sort symbol; echo quarry-exit-\$?" --keys '{Enter}' 'row 1/|quarry-exit-[0-9]+')
 if capture | grep -qE 'quarry-exit-[0-9]+'; then echo "quarry browse ended: $(capture | grep -vE '^bench\$|^$' | head -3 | tr '\n' ' ')"; exit 1; fi
-quarry_first=$(elapsed "$t0" "$t1")
 pid=$(pane_child)
-t0=$(now); keys G; wait_for 300 "row $rows/$rows"; t1=$(now)
-quarry_g=$(elapsed "$t0" "$t1")
+quarry_g=$(timed 300 --keys G "row $rows/$rows")
 quarry_hwm=$(memory_mb "$pid" VmHWM) quarry_rss=$(memory_mb "$pid" VmRSS)
 # Idle CPU: nothing is written to the store; any tick is the browser's own work.
 ticks_before=$(cpu_ticks "$pid"); sleep 10; idle_ticks=$(( $(cpu_ticks "$pid") - ticks_before ))
@@ -114,33 +117,24 @@ echo "quarry   first screen sorted by symbol: $quarry_first s; G to the last row
 
 echo "# vd $store (VisiData: open Ticker, then sort by symbol)"
 start_session
-t0=$(now); run_in_pane "$vd $store; echo vd-exit-\$?"
-wait_for 120 ' tables' '^ Ticker '
-keys '/'; keys '^Ticker$'; tmux -L "$socket" send-keys -t bench Enter
-tmux -L "$socket" send-keys -t bench Enter
-wait_for 300 '2›Ticker' '^ +[0-9]+ ║'; t1=$(now)
-wait_for 900 "2›Ticker.* $rows rows"; t2=$(now)
-keys c; keys symbol; tmux -L "$socket" send-keys -t bench Enter; keys '['
-wait_for 900 '↑symbol' "sort-asc +$rows rows"
-deadline=$(( $(date +%s) + 300 ))
-until capture | sed -n 3p | grep -qE "[│║] $first_symbol +[│║]"; do
-  [ "$(date +%s)" -lt "$deadline" ] || { echo "timeout waiting for $first_symbol on VisiData's first row" >&2; capture >&2; exit 1; }
-  sleep 0.002
-done
-t3=$(now)
+# Each step is timed from its keys to its screen and the steps are added: launch to the table
+# list, the keys opening Ticker to its first rows, then to all rows loaded, then sorting.
+t_list=$(timed 120 --keys "$vd $store; echo vd-exit-\$?" --keys '{Enter}' ' tables' '^ Ticker ')
+t_open=$(timed 300 --keys '/' --keys '^Ticker$' --keys '{Enter}' --keys '{Enter}' '2›Ticker' '^ +[0-9]+ ║')
+t_load=$(timed 900 "2›Ticker.* $rows rows")
+t_sort=$(timed 900 --keys c --keys symbol --keys '{Enter}' --keys '[' '↑symbol' "sort-asc +$rows rows" "@3:[│║] $first_symbol +[│║]")
 pid=$(pane_child)
 vd_hwm=$(memory_mb "$pid" VmHWM) vd_rss=$(memory_mb "$pid" VmRSS)
 keys gq; wait_for 60 'vd-exit-[0-9]+'
-vd_first=$(elapsed "$t0" "$t1") vd_loaded=$(elapsed "$t0" "$t2") vd_sorted=$(elapsed "$t0" "$t3")
+vd_first=$(add "$t_list" "$t_open") vd_loaded=$(add "$vd_first" "$t_load") vd_sorted=$(add "$vd_loaded" "$t_sort")
 echo "visidata first screen (unsorted, still loading): $vd_first s; all rows loaded: $vd_loaded s; first screen sorted by symbol: $vd_sorted s; VmHWM $vd_hwm MB, VmRSS $vd_rss MB (sorted)"
 
 # 3. Direct opens, 160x50: each program started on the table, to its first data rows.
 direct_open() { # direct_open COMMAND READY-REGEX: seconds from launch to READY-REGEX on screen
   start_session 160 50
-  local t0 t1; t0=$(now); run_in_pane "$1; echo direct-exit-\$?"
-  wait_for 300 "$2|direct-exit-[0-9]+"; t1=$(now)
+  local t; t=$(timed 300 --keys "$1; echo direct-exit-\$?" --keys '{Enter}' "$2|direct-exit-[0-9]+")
   if capture | grep -qE 'direct-exit-[0-9]+'; then echo "'$1' ended before its first screen: $(capture | grep -vE '^bench\$|^$' | head -3 | tr '\n' ' ')" >&2; exit 1; fi
-  elapsed "$t0" "$t1"
+  echo "$t"
 }
 median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # Five rounds, the three opens alternating in each; each figure is the median of its five, so

@@ -32,6 +32,7 @@ final class RawPostgreSQLConnection {
     /// Connects with the URL's libpq parameters (password from the URL, `PGPASSWORD` or the
     /// password file, as the store's connections).
     init(_ url: PostgreSQLStoreURL) throws {
+        if let loadError = quarry_libpq_load() { throw BenchError.check(String(cString: loadError)) }
         let parameters = url.connectionParameters
         let keys: [UnsafePointer<CChar>?] = parameters.map { UnsafePointer(strdup($0.key)) } + [nil]
         let values: [UnsafePointer<CChar>?] = parameters.map { UnsafePointer(strdup($0.value)) } + [nil]

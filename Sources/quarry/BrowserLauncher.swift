@@ -12,16 +12,18 @@ import QuarryTUI
 enum BrowserLauncher {
     /// The theme named by `--theme` or `QUARRY_THEME`, and a message when a theme file was
     /// malformed (the default theme is used then). The app adapts it to the terminal's colours.
-    static func theme(named name: String?) -> (Theme, String?) {
-        let resolution = ThemeLoader.resolve(name: name, environment: ProcessInfo.processInfo.environment,
-                                             searchDirectories: themeSearchDirectories)
+    /// - Parameter searchDirectories: where to look (``themeSearchDirectories(environment:)``).
+    static func theme(named name: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+                      searchDirectories: [URL]? = nil) -> (Theme, String?) {
+        let resolution = ThemeLoader.resolve(name: name, environment: environment,
+                                             searchDirectories: searchDirectories ?? themeSearchDirectories(environment: environment))
         return (resolution.theme, resolution.problem.map { "theme: \($0) (using the default theme)" })
     }
 
     /// Where `--theme` and `:theme` look for themes: the user's, then the shipped `Themes/`.
-    static var themeSearchDirectories: [URL] {
+    static func themeSearchDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        return ThemeLoader.defaultSearchDirectories(environment: ProcessInfo.processInfo.environment, executableURL: executable)
+        return ThemeLoader.defaultSearchDirectories(environment: environment, executableURL: executable)
     }
 
     /// Exits with status 2 and a message unless standard input and output are a terminal.
@@ -50,13 +52,17 @@ enum BrowserLauncher {
         requireTerminal()
         let terminal = CursesTerminal(mouse: configuration.usesMouse)
         var configuration = configuration
-        if configuration.historyFile == nil { configuration.historyFile = BrowserConfiguration.defaultHistoryFile() }
-        let (theme, problem) = theme(named: themeName)
+        // Read once: making the environment's dictionary and finding the theme folders (the
+        // executable's ancestors) cost a millisecond of the first screen each time.
+        let environment = ProcessInfo.processInfo.environment
+        if configuration.historyFile == nil { configuration.historyFile = BrowserConfiguration.defaultHistoryFile(environment: environment) }
+        let searchDirectories = themeSearchDirectories(environment: environment)
+        let (theme, problem) = theme(named: themeName, environment: environment, searchDirectories: searchDirectories)
         configuration.theme = theme
         // `:theme NAME` switches among the same themes `--theme` chooses from.
-        configuration.themeSearchDirectories = themeSearchDirectories
+        configuration.themeSearchDirectories = searchDirectories
         if let problem { configuration.startMessage = problem }
-        if let path = ProcessInfo.processInfo.environment[FullIndexHold.environmentKey] {
+        if let path = environment[FullIndexHold.environmentKey] {
             configuration.fullIndexCancellation = FullIndexHold(fifo: path).cancellation
         }
         do {

@@ -55,9 +55,17 @@ public struct BrowserConfiguration: Sendable {
     /// at each use, so a theme added meanwhile is found); `default` is always offered, compiled
     /// in. By default the places `--theme` searches
     /// (``ThemeLoader/defaultSearchDirectories(environment:executableURL:)``: the user's own
-    /// themes, then the shipped `Themes/` folder).
-    public var themeSearchDirectories = ThemeLoader.defaultSearchDirectories(
-        environment: ProcessInfo.processInfo.environment, executableURL: Bundle.main.executableURL)
+    /// themes, then the shipped `Themes/` folder), found when first read rather than when the
+    /// configuration is made.
+    public var themeSearchDirectories: [URL] {
+        get {
+            chosenThemeSearchDirectories ?? ThemeLoader.defaultSearchDirectories(
+                environment: ProcessInfo.processInfo.environment, executableURL: Bundle.main.executableURL)
+        }
+        set { chosenThemeSearchDirectories = newValue }
+    }
+    /// ``themeSearchDirectories`` once set; `nil` for the default places.
+    private var chosenThemeSearchDirectories: [URL]?
     /// How the table shows the cells of some columns (`quarry browse --formats FILE`, read by
     /// ``CellFormatFile``); other columns show their default text. Only table cells are
     /// formatted: the detail page and the edit form keep the raw values (an edit parses what

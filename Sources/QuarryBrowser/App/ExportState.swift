@@ -20,8 +20,9 @@ struct ExportState {
     var pending: PendingExport?
     /// Callers of ``Browser/exportsSettled()`` waiting for it to end.
     var waiters: [CheckedContinuation<Void, Never>] = []
-    /// Where exports run (one at a time).
-    let queue: OperationQueue = {
+    /// Where exports run (one at a time); made by the first export, not at launch, where
+    /// making an `OperationQueue` delayed the first screen by a third of a millisecond.
+    private(set) lazy var queue: OperationQueue = {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         queue.name = "Quarry.BrowserExport"

@@ -25,8 +25,10 @@ final class PGConnection: @unchecked Sendable {
     /// Connects with libpq's connection parameters (`host`, `port`, `dbname`, `user`,
     /// `sslmode`, …, see libpq's documentation); libpq itself adds what the environment and the
     /// password file say (`PGPASSWORD`, `PGPASSFILE` or `~/.pgpass`, `PGSERVICE`, …).
-    /// - Throws: ``PGError/connection(_:)`` with libpq's message when it fails.
+    /// - Throws: ``PGError/connection(_:)`` with libpq's message when it fails, or saying that
+    ///   libpq itself could not be loaded (it is opened on the first connection, not at launch).
     init(parameters: [(key: String, value: String)]) throws {
+        if let loadError = quarry_libpq_load() { throw PGError.connection(String(cString: loadError)) }
         let keys: [UnsafePointer<CChar>?] = parameters.map { UnsafePointer(strdup($0.key)) } + [nil]
         let values: [UnsafePointer<CChar>?] = parameters.map { UnsafePointer(strdup($0.value)) } + [nil]
         defer {
