@@ -22,6 +22,6 @@ final class ModelSourcePositions {
 
     private static func name(_ entity: String, _ property: String?, _ key: String?) -> String {
         // No name holds a NUL, so these names cannot collide.
-        [entity, property ?? "", key ?? ""].joined(separator: "\u{0}")
+        entity + "\u{0}" + (property ?? "") + "\u{0}" + (key ?? "")
     }
 }

@@ -75,7 +75,10 @@ struct JSONModelDecoder {
         let context = "entity '\(entity)': attribute '\(name)'"
         let fields = try object(node, context: context, allowed: Self.attributeKeys)
         positions.record(fields.valueOffset("name"), entity: entity, property: name)
-        for key in ["regex", "max"] { positions.record(fields.valueOffset(key), entity: entity, property: name, key: key) }
+        // Only keys present: a fault about `regex` or `max` is only found where one is given.
+        for key in ["regex", "max"] {
+            if let node = fields.node(key) { positions.record(node.offset, entity: entity, property: name, key: key) }
+        }
         let typeName = try fields.string("type", required: true)!
         guard let type = AttributeType(rawValue: typeName) else {
             let known = AttributeType.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")

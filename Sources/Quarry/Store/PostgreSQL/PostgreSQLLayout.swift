@@ -110,7 +110,7 @@ struct PostgreSQLLayout: Sendable {
         var sql = [#"CREATE TABLE "Z_METADATA" ("key" text COLLATE "C" PRIMARY KEY, "value" text)"#]
         for (t, table) in base.tables.enumerated() {
             sql.append(createTableStatement(t))
-            sql.append("CREATE SEQUENCE \(q(sequence(ofTable: t)))")
+            sql.append(PostgreSQLKeyBlocks.createSequence(q(sequence(ofTable: t))))
             if table.entityIndices.count > 1 { sql.append("CREATE INDEX ON \(q(table.name)) (\"Z_ENT\")") }
             for column in table.columns where column.isForeignKey {
                 sql.append("CREATE INDEX ON \(q(table.name)) (\(q(column.name)))")

@@ -65,11 +65,7 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
         var handedOut: [String: Int64] = [:]
         for (o, table) in oldLayout.base.tables.enumerated() {
             let sequence = PostgreSQLLayout.q(oldLayout.sequence(ofTable: o))
-            guard let row = try connection.query("SELECT last_value, is_called FROM \(sequence)").first else {
-                throw StoreError.postgreSQL(store: connection.pool.url.description, sqlState: "", message: "sequence \(sequence) has no row")
-            }
-            let last = try row[0].decode(Int64.self)
-            handedOut[table.name] = try row[1].decode(Bool.self) ? last : last - 1
+            handedOut[table.name] = try PostgreSQLKeyBlocks.handedOut(sequence: oldLayout.sequence(ofTable: o), on: connection)
             try connection.execute("DROP SEQUENCE \(sequence)")
         }
         return handedOut
@@ -105,7 +101,7 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
     func setKeyFloors(_ floor: [Int64]) throws {
         for t in newLayout.base.tables.indices {
             let sequence = PostgreSQLLayout.q(newLayout.sequence(ofTable: t))
-            try connection.execute("CREATE SEQUENCE \(sequence)")
+            try connection.execute(PostgreSQLKeyBlocks.createSequence(sequence))
             if floor[t] > 0 { try connection.execute("SELECT setval('\(sequence)', \(floor[t]))") }
         }
     }

@@ -11,6 +11,9 @@ final class PostgreSQLSaveRows: SQLSaveRows {
     let connection: PostgreSQLConnection
     let layout: PostgreSQLLayout
     private let reader: PostgreSQLRowReader
+    /// The store saved to: where keys left over from a save's blocks wait for the next save
+    /// (``PostgreSQLStore/reservedKeys``).
+    private let store: PostgreSQLStore
     /// Per update shape (``SQLUpdateShape/id``): the columns (with shadows) it writes and its
     /// one-row statement's text.
     private var updates: [(columns: [PostgreSQLLayout.SlotColumn], sql: String)?] = []
@@ -30,16 +33,25 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         layout = store.layout
         reader = PostgreSQLRowReader(layout: store.layout, model: store.model)
         self.connection = connection
+        self.store = store
     }
 
-    /// Takes the keys from the table's sequence, in one array (one row, not one a key).
+    /// Takes `count` keys: first those this store reserved before, then whole blocks of the
+    /// table's sequence (``PostgreSQLKeyBlocks``), the rest of the last block kept for later.
     func allocateKeys(_ count: Int64, table: Int) throws -> [Int64] {
         guard count > 0 else { return [] }
-        var b = PGBindings()
-        b.append(count)
-        let sequence = PostgreSQLLayout.q(layout.sequence(ofTable: table))
-        let result = try connection.query("SELECT array_agg(nextval('\(sequence)')) FROM generate_series(1, $1)", b)
-        return try (result.first?.decode([Int64].self) ?? []).sorted()
+        var keys = store.reservedKeys.withLock { PostgreSQLKeyBlocks.take(count, from: &$0[table]) }
+        let missing = count - Int64(keys.count)
+        guard missing > 0 else { return keys }
+        let blocks = try PostgreSQLKeyBlocks.reserve(missing, sequence: layout.sequence(ofTable: table), on: connection)
+        keys.reserveCapacity(Int(count))
+        var left = blocks.remainder(after: missing)
+        keys += blocks.keys(missing)
+        // A block another save left meanwhile is kept if it has more keys.
+        store.reservedKeys.withLock { reserved in
+            if (reserved[table]?.count ?? 0) < (left?.count ?? 0) { swap(&reserved[table], &left) }
+        }
+        return keys
     }
 
     func maxInsertRun(entity: Int) -> Int { Self.copyRun }

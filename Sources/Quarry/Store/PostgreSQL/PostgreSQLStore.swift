@@ -79,6 +79,9 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     /// The collation `MATCHES` runs under: `und-x-icu` when the server has ICU, else `C`.
     let regexCollation: String
     private let commitUptime = Atomic<UInt64>(0)
+    /// Keys this store took from its tables' sequences and has not handed out yet, by table
+    /// (``PostgreSQLKeyBlocks``).
+    let reservedKeys = Mutex<[Int: PostgreSQLKeyBlocks.Reserved]>([:])
 
     /// The store URL as a `URL`.
     public var url: URL? { URL(string: storeURL.description) }
