@@ -39,12 +39,15 @@ class ControlClient:
             pass
 
     def readline(self):
+        """The client's next line; notes a %output notification (see wait_output)."""
         while b"\n" not in self.pending:
-            chunk = self.process.stdout.read1(65536) if hasattr(self.process.stdout, "read1") else self.process.stdout.read(65536)
+            chunk = self.process.stdout.read(65536)  # unbuffered: whatever has arrived
             if not chunk:
                 raise RuntimeError("tmux control client ended")
             self.pending += chunk
         line, _, self.pending = self.pending.partition(b"\n")
+        if line.startswith(b"%output"):
+            self.output_seen = True
         return line
 
     def command(self, text):
@@ -54,12 +57,8 @@ class ControlClient:
 
     def read_block(self):
         """The next reply block's lines (between %begin and %end); raises on %error."""
-        while True:
-            line = self.readline()
-            if line.startswith(b"%output"):
-                self.output_seen = True
-            elif line.startswith(b"%begin"):
-                break
+        while not self.readline().startswith(b"%begin"):
+            pass
         reply = []
         while True:
             line = self.readline()
@@ -72,9 +71,7 @@ class ControlClient:
     def wait_output(self):
         """Blocks until the pane outputs something (at once if it already did)."""
         while not self.output_seen:
-            line = self.readline()
-            if line.startswith(b"%output"):
-                self.output_seen = True
+            self.readline()
         self.output_seen = False
 
     def close(self):
@@ -119,7 +116,13 @@ def main():
     deadline = started + arguments.timeout
     screen = []
     # A watchdog: tmux reports output, so a silent pane is only waited on until the deadline.
-    timer = threading.Timer(arguments.timeout, lambda: client.process.kill())
+    timed_out = threading.Event()
+
+    def expire():
+        timed_out.set()
+        client.process.kill()
+
+    timer = threading.Timer(arguments.timeout, expire)
     timer.daemon = True
     timer.start()
     try:
@@ -128,11 +131,13 @@ def main():
             if all(matches(screen, line, pattern) for line, pattern in patterns):
                 elapsed = time.monotonic() - started
                 break
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline:  # output keeps coming, never the screen
+                timed_out.set()
                 raise RuntimeError("timeout")
             client.wait_output()
-    except RuntimeError as error:
-        sys.stderr.write("tmux-first-screen: %s waiting for: %s\n" % (error, " ".join(arguments.patterns)))
+    except (RuntimeError, OSError) as error:  # OSError: the watchdog killed the client mid-write
+        reason = "timeout after %g s" % arguments.timeout if timed_out.is_set() else str(error)
+        sys.stderr.write("tmux-first-screen: %s waiting for: %s\n" % (reason, " ".join(arguments.patterns)))
         sys.stderr.write(b"\n".join(screen).decode(errors="replace") + "\n")
         sys.exit(1)
     timer.cancel()

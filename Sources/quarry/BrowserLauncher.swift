@@ -13,15 +13,13 @@ enum BrowserLauncher {
     /// The theme named by `--theme` or `QUARRY_THEME`, and a message when a theme file was
     /// malformed (the default theme is used then). The app adapts it to the terminal's colours.
     /// - Parameter searchDirectories: where to look (``themeSearchDirectories(environment:)``).
-    static func theme(named name: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
-                      searchDirectories: [URL]? = nil) -> (Theme, String?) {
-        let resolution = ThemeLoader.resolve(name: name, environment: environment,
-                                             searchDirectories: searchDirectories ?? themeSearchDirectories(environment: environment))
+    static func theme(named name: String?, environment: [String: String], searchDirectories: [URL]) -> (Theme, String?) {
+        let resolution = ThemeLoader.resolve(name: name, environment: environment, searchDirectories: searchDirectories)
         return (resolution.theme, resolution.problem.map { "theme: \($0) (using the default theme)" })
     }
 
     /// Where `--theme` and `:theme` look for themes: the user's, then the shipped `Themes/`.
-    static func themeSearchDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+    static func themeSearchDirectories(environment: [String: String]) -> [URL] {
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         return ThemeLoader.defaultSearchDirectories(environment: environment, executableURL: executable)
     }
@@ -52,8 +50,8 @@ enum BrowserLauncher {
         requireTerminal()
         let terminal = CursesTerminal(mouse: configuration.usesMouse)
         var configuration = configuration
-        // Read once: making the environment's dictionary and finding the theme folders (the
-        // executable's ancestors) cost a millisecond of the first screen each time.
+        // Read once: the environment's dictionary was made four times and the theme folders
+        // (the executable's ancestors) searched three times before the first screen.
         let environment = ProcessInfo.processInfo.environment
         if configuration.historyFile == nil { configuration.historyFile = BrowserConfiguration.defaultHistoryFile(environment: environment) }
         let searchDirectories = themeSearchDirectories(environment: environment)

@@ -77,16 +77,16 @@ enum PostgreSQLKeyBlocks {
             generate_series(1, ceil($1::float8 / s.seqincrement)::int) WHERE s.seqrelid = $2::regclass
             """, b)
         var starts: [Int64] = []
-        var size: Int64 = 1
+        var increment: Int64 = 1
         for row in rows {
             starts.append(try row[0].decode(Int64.self))
-            size = try row[1].decode(Int64.self)
+            increment = try row[1].decode(Int64.self)
         }
-        guard !starts.isEmpty, size > 0 else {
+        guard !starts.isEmpty, increment > 0 else {
             throw StoreError.postgreSQL(store: connection.pool.url.description, sqlState: "",
                                         message: "sequence \(sequence) gave no keys (its increment must be positive)")
         }
-        return Blocks(starts: starts.sorted(), size: size)
+        return Blocks(starts: starts.sorted(), size: increment)
     }
 
     /// The largest key `sequence` (unquoted) may have handed out: the end of its last block.
