@@ -9,9 +9,12 @@
 # (-timeout) or running out of memory fails the run; the input is kept under .build-fuzz/crashes
 # and printed, so it can become a regression test.
 # Usage: bash scripts/fuzz.sh [TARGET...]   (FUZZ_SECONDS per target, default 30; one target per core at a time)
+#        bash scripts/fuzz.sh --build-only   (only the build: scripts/test.sh runs it beside the crash test)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(predicate xcode json theme modelcache)
 # toml++ keeps its assertions here, as in every SwiftPM build (none defines NDEBUG): the theme
@@ -20,6 +23,7 @@ targets=("$@")
 build=(env QUARRY_FUZZ=1 swift build --scratch-path .build-fuzz -c release
        -Xswiftc -sanitize=fuzzer -Xcxx -fsanitize=fuzzer-no-link --product quarry-fuzz)
 "${build[@]}" >/dev/null
+if [ "$build_only" -eq 1 ]; then exit 0; fi
 fuzzer="$("${build[@]}" --show-bin-path)/quarry-fuzz"
 crashes=.build-fuzz/crashes
 mkdir -p "$crashes"

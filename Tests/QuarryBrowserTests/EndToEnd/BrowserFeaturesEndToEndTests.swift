@@ -72,7 +72,12 @@ struct BrowserFeaturesEndToEndTests {
         let (tmux, _) = try await browsing(arguments: "--entity Ticker --section sector.name --sort symbol")
         defer { tmux.shutDown() }
         try tmux.send("z", "a")
-        var screen = try await e2e.waitFor(tmux, text: "· collapsed")
+        // The header changes before the rows under it are redrawn (tmux may capture the pane
+        // between the two writes), so the wait is for the whole collapsed frame.
+        var screen = try await e2e.waitFor(tmux, "the first section collapsed, the next header under it") { lines in
+            guard let n = lines.firstIndex(where: { $0.contains("· collapsed") }), n + 1 < lines.count else { return false }
+            return lines[n + 1].hasPrefix("▸ ")
+        }
         let collapsed = try #require(screen.firstIndex { $0.contains("· collapsed") })
         #expect(screen[collapsed + 1].hasPrefix("▸ "))
         try mouse(tmux, .press, x: 2, y: collapsed)
