@@ -67,8 +67,8 @@ status=0
 # Without the PostgreSQL test server (its tests skip): libpq is not built for TSan, so TSan
 # would see only half of each connection's hand-over between threads.
 # QUARRY_TSAN=1: Package.swift keeps only the engine's and the demo's targets for this build.
-# --no-parallel: the 89 tests take 34 s one after another and 133 s side by side on 2 cores
-# (each test starts its own queues; under TSan they only crowd each other).
+# --no-parallel: the 89 tests took 34 s one after another and 133 s side by side on 2 cores
+# (measured on a fresh clone; why side by side is that much slower under TSan is not known).
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp" QUARRY_TSAN=1 \
   env -u QUARRY_TEST_POSTGRES_URL swift test --sanitize=thread --scratch-path .build-tsan --no-parallel \
   --filter "PersistentStack|FetchedResults|ConcurrencyTests|NotificationAndMerge|MergedObject|BatchInsert|BlockArena|DemoImporter|RemoteChangeTests|RemoteHistoryReader" \
