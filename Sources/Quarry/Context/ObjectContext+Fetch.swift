@@ -17,13 +17,13 @@ extension ObjectContext {
         let updated = includesPendingChanges ? updatedObjects.values.filter { ofKind($0.objectID) } : []
         let hasDeletes = includesPendingChanges && deletedObjects.keys.contains(where: ofKind)
         guard !inserted.isEmpty || !updated.isEmpty || hasDeletes else {
-            return try source.sourceObjectIDs(for: query).map(resolve)
+            return resolved(try source.sourceObjectIDs(for: query))
         }
         var unbounded = query
         unbounded.limit = 0
         unbounded.offset = 0
         let changedHere = Set(updated.map(\.objectID))
-        var ids = try source.sourceObjectIDs(for: unbounded).map(resolve).filter { deletedObjects[$0] == nil && !changedHere.contains($0) }
+        var ids = resolved(try source.sourceObjectIDs(for: unbounded)).filter { deletedObjects[$0] == nil && !changedHere.contains($0) }
         let local = (updated.sorted { $0.objectID < $1.objectID } + inserted).filter { evaluator?.evaluate($0) ?? true }
         if let sorter {
             ids += local.map(\.objectID)

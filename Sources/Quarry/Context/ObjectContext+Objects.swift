@@ -149,6 +149,15 @@ extension ObjectContext {
         return permanentIDs[id] ?? source.sourcePermanentID(for: id) ?? id
     }
 
+    /// `ids` with each temporary ID resolved (``resolve(_:)``): the same array, neither copied
+    /// nor written, when none is temporary (every store's answer), so a fetch of a million IDs
+    /// is not copied a second time.
+    func resolved(_ ids: consuming [ObjectID]) -> [ObjectID] {
+        var ids = ids
+        for i in ids.indices where ids[i].isTemporary { ids[i] = resolve(ids[i]) }
+        return ids
+    }
+
     /// The current contents of to-many `relationship` of `object`, loading them if needed.
     func toManyContents(of object: ManagedObject, relationship r: Int) throws -> [ObjectID] {
         object.fireFault()

@@ -54,7 +54,7 @@ enum PredicateFormatter {
         }
     }
 
-    private static func literal(_ v: Value) -> String {
+    static func literal(_ v: Value) -> String {
         switch v {
         case .null: return "nil"
         case .bool(let b): return b ? "TRUE" : "FALSE"

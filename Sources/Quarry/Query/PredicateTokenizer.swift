@@ -8,7 +8,7 @@ struct PredicateToken: Equatable {
         case placeholderValue        // %@ (also %d, %f, %i, %s)
         case placeholderKey          // %K
         case variable(String)        // $NAME
-        case symbol(String)          // ( ) { } [ ] , . == != < <= > >= && || !
+        case symbol(String)          // ( ) { } [ ] , . == != < <= > >= && || ! + - * /
         case end
     }
     var kind: Kind
@@ -101,7 +101,9 @@ struct PredicateTokenizer {
                 if symbols2.contains(two) {
                     i += 2
                     add(.symbol(two), start, i)
-                } else if "(){}[],.<>=!".contains(c) {
+                } else if "(){}[],.<>=!+-*/".contains(c) {
+                    // `+ - * /` are for value expressions (``ValueExpression``); the predicate
+                    // parser refuses them where it expects a comparison.
                     i += 1
                     add(.symbol(String(c)), start, i)
                 } else {

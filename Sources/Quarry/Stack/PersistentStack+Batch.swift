@@ -1,0 +1,21 @@
+extension PersistentStack {
+    /// Runs a batch update through the writer coordinator (see
+    /// ``StoreCoordinator/execute(_:)-(BatchUpdateRequest)``): with
+    /// ``BatchUpdateRequest/mergesChanges`` (the default) the main context merges it as it merges
+    /// an importer's save (its objects refreshed, its fetched-results controllers told with
+    /// ordinary diffs), on the main queue, right after the commit.
+    /// - Throws: ``BatchRequestError``, ``QueryError``, ``StoreError``.
+    @discardableResult
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        try writerCoordinator.execute(request)
+    }
+
+    /// Runs a batch delete through the writer coordinator (see
+    /// ``StoreCoordinator/execute(_:)-(BatchDeleteRequest)``), merged into the main context like
+    /// ``execute(_:)-(BatchUpdateRequest)``.
+    /// - Throws: ``BatchRequestError``, ``QueryError``, ``StoreError``.
+    @discardableResult
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        try writerCoordinator.execute(request)
+    }
+}
