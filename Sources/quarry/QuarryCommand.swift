@@ -16,6 +16,8 @@ struct QuarryCommand: AsyncParsableCommand {
         ExportCommand.self,
         ImportCommand.self,
         ConvertCommand.self,
+        UpdateCommand.self,
+        DeleteCommand.self,
         StatsCommand.self,
         HistoryCommand.self,
         KeysCommand.self,

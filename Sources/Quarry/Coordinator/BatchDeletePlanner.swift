@@ -19,7 +19,13 @@ struct BatchDeletePlanner {
     /// pass (``PersistentStore/allRelatedIDs(ofEntity:relationship:)``) instead of per object.
     private static let wholeEntityReadThreshold = 64
 
-    init(store: PersistentStore) { self.store = store }
+    /// Told as objects are planned.
+    private let progress: (@Sendable (BatchProgress) -> Void)?
+
+    init(store: PersistentStore, progress: (@Sendable (BatchProgress) -> Void)? = nil) {
+        self.store = store
+        self.progress = progress
+    }
 
     /// Whether `id` is among the objects to delete.
     func isDeleted(_ id: ObjectID) -> Bool { deleted[id] != nil }
@@ -28,6 +34,7 @@ struct BatchDeletePlanner {
     /// and *deny* relationships. Objects no longer in the store are skipped.
     mutating func delete(_ ids: [ObjectID]) throws {
         var frontier = ids
+        var total = ids.count
         while !frontier.isEmpty {
             var reached: [ObjectID] = []
             var start = 0
@@ -41,6 +48,7 @@ struct BatchDeletePlanner {
                     order.append(id)
                     reached.append(id)
                 }
+                progress?(BatchProgress(done: order.count, total: total, written: false))
             }
             var next: [ObjectID] = []
             for (e, objects) in Dictionary(grouping: reached, by: { Int($0.entityIndex) }).sorted(by: { $0.key < $1.key }) {
@@ -60,6 +68,7 @@ struct BatchDeletePlanner {
                 }
             }
             frontier = next
+            total = order.count + next.count
         }
     }
 

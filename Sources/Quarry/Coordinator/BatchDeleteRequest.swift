@@ -34,6 +34,8 @@ public struct BatchDeleteRequest: Sendable {
     public var mergesChanges = true
     /// The author recorded in persistent history (`nil`: "batch delete").
     public var author: String?
+    /// Called on the executing thread as objects are planned (cascades found), and once written.
+    public var progress: (@Sendable (BatchProgress) -> Void)?
 
     /// Deletes the objects `fetchRequest` selects.
     public init(fetchRequest: FetchRequest) { selection = .fetch(fetchRequest) }
@@ -75,13 +77,14 @@ extension StoreCoordinator {
                 var seen = Set<ObjectID>()
                 selected = ids.filter { seen.insert($0).inserted }
             } else { selected = [] }
-            var planner = BatchDeletePlanner(store: store)
+            var planner = BatchDeletePlanner(store: store, progress: request.progress)
             try planner.delete(selected)
             selected = selected.filter(planner.isDeleted)
             var changes = try planner.changes()
             guard !changes.isEmpty else { return BatchResult(count: 0, objectIDs: request.returnsObjectIDs ? [] : nil) }
             changes.author = request.author ?? "batch delete"
             let saved = try commitBatch(changes, notifies: request.mergesChanges)
+            request.progress?(BatchProgress(done: changes.deletes.count, total: changes.deletes.count, written: true))
             return BatchResult(count: selected.count, objectIDs: request.returnsObjectIDs ? selected.sorted() : nil,
                                changes: saved.changes, historyToken: saved.historyToken)
         }

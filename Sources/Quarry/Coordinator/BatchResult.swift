@@ -24,6 +24,24 @@ public struct BatchResult: Sendable {
     }
 }
 
+/// How far a batch request has come: `done` of `total` objects read and computed (or, for a
+/// delete, planned), then `written` once the store has committed them.
+public struct BatchProgress: Sendable, Equatable {
+    /// Objects handled so far.
+    public var done: Int
+    /// Objects the request selected (a delete's cascades are added as they are found).
+    public var total: Int
+    /// Whether the store has committed the request.
+    public var written: Bool
+
+    /// Creates a progress report.
+    public init(done: Int, total: Int, written: Bool) {
+        self.done = done
+        self.total = total
+        self.written = written
+    }
+}
+
 /// Why a batch update or delete was refused. Nothing was written.
 public enum BatchRequestError: Error, Equatable, CustomStringConvertible {
     /// The model has no such entity.

@@ -34,6 +34,8 @@ public struct BatchUpdateRequest: Sendable {
     public var mergesChanges = true
     /// The author recorded in persistent history (`nil`: "batch update").
     public var author: String?
+    /// Called on the executing thread as objects are read and computed, and once written.
+    public var progress: (@Sendable (BatchProgress) -> Void)?
 
     /// Creates a request setting `propertiesToUpdate`.
     public init(entityName: String, predicate: ObjectPredicate? = nil, propertiesToUpdate: [(key: String, value: ValueExpression)]) {
@@ -88,10 +90,12 @@ extension StoreCoordinator {
                     changes.updates.append(ObjectChange(id: id, snapshot: new, committed: old, changed: plan.mask(of: id)))
                     updated.append(id)
                 }
+                request.progress?(BatchProgress(done: start, total: ids.count, written: false))
             }
             try failures.throwFirst()
             guard !changes.updates.isEmpty else { return BatchResult(count: 0, objectIDs: request.returnsObjectIDs ? [] : nil) }
             let saved = try commitBatch(changes, notifies: request.mergesChanges)
+            request.progress?(BatchProgress(done: ids.count, total: ids.count, written: true))
             return BatchResult(count: updated.count, objectIDs: request.returnsObjectIDs ? updated : nil,
                                changes: saved.changes, historyToken: saved.historyToken)
         }
