@@ -84,6 +84,8 @@ extension PersistentStack {
             case .merge(let changes, let tokens):
                 guard merges else { return }
                 main.merge(fromDidSave: changes)
+                // Counted with the in-process merges: a browser's status line says "merged" for both.
+                self.state.withLock { $0.lastMerge = Date(); $0.mergeCount += 1 }
                 change = RemoteChange(storeURL: storeURL, tokens: tokens, isExternal: false)
             case .external:
                 guard merges else { return }

@@ -211,7 +211,8 @@ public final class PersistentStack: @unchecked Sendable {
         set { state.withLock { $0.options.mergesIncomingSavedObjects = newValue } }
     }
 
-    /// When the last smart merge ran, and how many have run.
+    /// When the last merge into the main context ran, and how many have run: the smart merges of
+    /// this stack's importers' saves and the merges of other connections' commits alike.
     public var mergeStatistics: (last: Date?, count: Int) { state.withLock { ($0.lastMerge, $0.mergeCount) } }
 
     /// Calls `block` on the main queue after each smart merge into the main context.
