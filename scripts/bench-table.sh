@@ -21,6 +21,7 @@ declare -A bench_targets=(
   [chunked-import-growth-mb]="<= 50 MB"
   [fresh-build-seconds]="<= 420 s"
   [pg-scale-p95-ms]="<= 100 ms"
+  [batch-delete]=">= 20"          [batch-update]=">= 0.5"        [batch-merge]=">= 20"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -33,6 +34,9 @@ declare -A bench_meanings=(
   [export]="sqlite3 -csv / ExportOperation"
   [export-memory]="export's peak memory rise, MB"
   [fetch-ids]="raw SELECT rowid / fetchObjectIDs"
+  [batch-delete]="fetch + delete + save / BatchDeleteRequest"
+  [batch-update]="raw UPDATE … WHERE / BatchUpdateRequest"
+  [batch-merge]="re-run fetch / batch update's commit → FRC"
   [frc-fetch]="raw SELECT rowid / performFetch"
   [frc-fetch-resident]="performFetch's resident MB per million"
   [frc-update]="re-run fetch / incremental update"

@@ -73,6 +73,8 @@ quick_arguments() {
     filter-scale) echo --n 20000 ;;
     chunked-import) echo --n 200000 ;;
     migrate-add|migrate-copy|export|fetch-ids) echo --n 100000 --rounds 1 ;;
+    batch-delete|batch-update) echo --n 100000 ;;
+    batch-merge) echo --n 100000 --rounds 2 ;;
     *) echo --n 100000 ;;
   esac
 }

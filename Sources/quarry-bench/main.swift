@@ -20,6 +20,9 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "filter-scale": runFilterScaleScenario,
     "outside-write": runOutsideWriteScenario,
     "chunked-import": runChunkedImportScenario,
+    "batch-delete": runBatchDeleteScenario,
+    "batch-update": runBatchUpdateScenario,
+    "batch-merge": runBatchMergeScenario,
 ]
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario

@@ -19,7 +19,9 @@ extension SQLiteSaveRows {
     }
 
     func deleteJoinRows(_ join: StoreLayout.JoinTable, side: SQLJoinSide, key: Int64) throws {
-        try db.execute(sql: "DELETE FROM \(sqlIdentifier(join.name)) WHERE \(side.column) = ?", arguments: [key])
+        let statement = SQLiteRawStatement(try db.cachedStatement(sql: "DELETE FROM \(sqlIdentifier(join.name)) WHERE \(side.column) = ?"))
+        statement.bind(key, at: 1)
+        try statement.execute()
     }
 
     func deleteJoinRows(_ join: StoreLayout.JoinTable, side: SQLJoinSide, keys: [Int64], otherSide other: Int64) throws {

@@ -25,14 +25,16 @@ extension SQLiteStore {
             do {
                 return try pool.writeWithoutTransaction { db in
                     var result = StoreSaveResult()
-                    try db.inTransaction(.immediate) {
-                        result = try operation.run(changes, rows: SQLiteSaveRows(store: self, db: db))
-                        if recordsHistory && !result.changes.isEmpty {
-                            let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
-                            result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author, db: db)
+                    try Self.withWriteCache(db, rows: changes.updates.count + changes.deletes.count) {
+                        try db.inTransaction(.immediate) {
+                            result = try operation.run(changes, rows: SQLiteSaveRows(store: self, db: db))
+                            if recordsHistory && !result.changes.isEmpty {
+                                let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
+                                result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author, db: db)
+                            }
+                            try Self.bumpModificationToken(db)
+                            return .commit
                         }
-                        try Self.bumpModificationToken(db)
-                        return .commit
                     }
                     return result
                 }
@@ -40,5 +42,28 @@ extension SQLiteStore {
                 throw Self.storeError(error, path: path, entity: operation.currentEntity.map { model.entities[$0].name })
             }
         }
+    }
+
+    /// How many updated and deleted rows make a save big enough for ``writeCacheKiB``.
+    static let largeSaveRows = 10_000
+
+    /// The page cache, in KiB, of the writer connection during a big save.
+    static let writeCacheKiB = 65_536
+
+    /// Runs `body` (a save changing `rows` existing rows) with `db`'s page cache at
+    /// ``writeCacheKiB`` when `rows` reaches ``largeSaveRows``, then puts the setting back.
+    ///
+    /// Updates and deletes reach rows and index entries all over the file: with SQLite's
+    /// default cache (2 MB) a batch delete of 100,000 of a million rows reads pages again and
+    /// again, and spills dirty pages to the log before the commit (measured, `quarry-bench
+    /// batch-delete`: 1.63 s with the default cache, 1.32–1.37 s with this one). Smaller saves
+    /// keep the default.
+    static func withWriteCache<T>(_ db: Database, rows: Int, _ body: () throws -> T) throws -> T {
+        guard rows >= largeSaveRows else { return try body() }
+        let saved = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -\(writeCacheKiB)")
+        // Best-effort: a setting not put back leaves the writer a bigger cache, never wrong rows.
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(saved)") }
+        return try body()
     }
 }
