@@ -2,9 +2,28 @@ import ArgumentParser
 import Foundation
 import Quarry
 
+/// The arguments `quarry update` and `quarry delete` share: the store, the entity, `--where`,
+/// `--yes` and `--dry-run`.
+struct BatchSelectionOptions: ParsableArguments {
+    @Argument(help: "The store (a Quarry SQLite store, JSON store folder or postgres:// store URL).")
+    var store: String
+
+    @Option(name: .long, help: "The entity whose objects change.")
+    var entity: String
+
+    @Option(name: .customLong("where"), help: "A predicate selecting the objects (default: all of them).")
+    var predicate: String?
+
+    @Flag(name: .long, help: "Do not ask before changing the objects.")
+    var yes = false
+
+    @Flag(name: .long, help: "Only count the objects that would change.")
+    var dryRun = false
+}
+
 /// What `quarry update` and `quarry delete` share: the store opened for writing (a store Quarry
 /// did not make refused, naming it), the entity and `--where` checked before anything is
-/// counted, the question before anything changes, the progress line.
+/// counted, the count, the question before anything changes, the progress line.
 enum BatchCommandSupport {
     /// Opens `store` for writing with the model it records.
     static func open(_ store: String) throws -> PersistentStack {
@@ -49,10 +68,37 @@ enum BatchCommandSupport {
         }
     }
 
-    /// A progress callback drawing `bar`, labelled `verb` (e.g. "computed", "planned").
-    static func progress(_ bar: ProgressBar, _ verb: String) -> @Sendable (BatchProgress) -> Void {
-        { progress in
-            bar.draw(done: progress.done, total: progress.total, label: progress.written ? "written" : verb)
+    /// Opens the store `options` name, checks the entity and `--where`, counts the objects and
+    /// says the count (`--dry-run`: `would VERB N objects`, then stops), asks unless `--yes`, then
+    /// runs `execute` with a progress callback (labelled `verb`) and returns its result; `nil`
+    /// when nothing ran. `prepare` checks the rest of the command line before anything is counted.
+    static func run(_ options: BatchSelectionOptions, verb: String, consequence: (EntityDescription) -> String = { _ in "" },
+                    prepare: (EntityDescription, ObjectPredicate?) throws -> Void = { _, _ in },
+                    execute: (PersistentStack, EntityDescription, ObjectPredicate?, @escaping @Sendable (BatchProgress) -> Void) throws -> BatchResult)
+        throws -> (result: BatchResult, entity: EntityDescription)? {
+        let stack = try open(options.store)
+        let (described, objectPredicate) = try selection(stack, entity: options.entity, predicate: options.predicate)
+        try prepare(described, objectPredicate)
+        let count = try count(stack, entity: described.name, predicate: objectPredicate)
+        let what = objects(count, described.name) + consequence(described)
+        if options.dryRun {
+            print("would \(verb) \(what)")
+            return nil
+        }
+        guard count > 0 else {
+            print("no \(described.name) object matches: nothing to \(verb)")
+            return nil
+        }
+        try confirm("\(verb) \(what)?", yes: options.yes)
+        let bar = ProgressBar()
+        let progress: @Sendable (BatchProgress) -> Void = { progress in
+            bar.draw(done: progress.done, total: progress.total, label: progress.written ? "written" : "read")
+        }
+        defer { bar.finish() }
+        do {
+            return (try execute(stack, described, objectPredicate, progress), described)
+        } catch {
+            throw CommandFailure("\(error)")
         }
     }
 }

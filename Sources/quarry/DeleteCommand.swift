@@ -19,50 +19,20 @@ struct DeleteCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store (a Quarry SQLite store, JSON store folder or postgres:// store URL).")
-    var store: String
-
-    @Option(name: .long, help: "The entity whose objects are deleted.")
-    var entity: String
-
-    @Option(name: .customLong("where"), help: "A predicate selecting the objects (default: all of them).")
-    var predicate: String?
-
-    @Flag(name: .long, help: "Do not ask before deleting the objects.")
-    var yes = false
-
-    @Flag(name: .long, help: "Only count the objects that would be deleted.")
-    var dryRun = false
+    @OptionGroup var selection: BatchSelectionOptions
 
     func run() throws {
-        let stack = try BatchCommandSupport.open(store)
-        let (described, objectPredicate) = try BatchCommandSupport.selection(stack, entity: entity, predicate: predicate)
-        let count = try BatchCommandSupport.count(stack, entity: described.name, predicate: objectPredicate)
-        let what = BatchCommandSupport.objects(count, described.name)
-        let cascades = described.relationships.contains { $0.deleteRule == .cascade } ? " (and what their Cascade rules reach)" : ""
-        if dryRun {
-            print("would delete \(what)\(cascades)")
-            return
-        }
-        guard count > 0 else {
-            print("no \(described.name) object matches: nothing to delete")
-            return
-        }
-        try BatchCommandSupport.confirm("delete \(what)\(cascades)?", yes: yes)
-        let bar = ProgressBar()
-        var request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: described.name, predicate: objectPredicate))
-        request.progress = BatchCommandSupport.progress(bar, "planned")
-        request.author = "quarry delete"
-        let result: BatchResult
-        do {
-            result = try stack.execute(request)
-        } catch {
-            bar.finish()
-            throw CommandFailure("\(error)")
-        }
-        bar.finish()
-        let related = result.changes.deleted.count - result.count
-        print("deleted \(BatchCommandSupport.objects(result.count, described.name))"
+        let done = try BatchCommandSupport.run(selection, verb: "delete", consequence: { entity in
+            entity.relationships.contains { $0.deleteRule == .cascade } ? " (and what their Cascade rules reach)" : ""
+        }, execute: { stack, entity, predicate, progress in
+            var request = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: entity.name, predicate: predicate))
+            request.progress = progress
+            request.author = "quarry delete"
+            return try stack.execute(request)
+        })
+        guard let done else { return }
+        let related = done.result.changes.deleted.count - done.result.count
+        print("deleted \(BatchCommandSupport.objects(done.result.count, done.entity.name))"
               + (related > 0 ? " and \(related.formatted(.number.grouping(.automatic))) related object\(related == 1 ? "" : "s") (Cascade)" : ""))
     }
 }

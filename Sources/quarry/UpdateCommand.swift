@@ -21,55 +21,26 @@ struct UpdateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The store (a Quarry SQLite store, JSON store folder or postgres:// store URL).")
-    var store: String
-
-    @Option(name: .long, help: "The entity whose objects are updated.")
-    var entity: String
-
-    @Option(name: .customLong("where"), help: "A predicate selecting the objects (default: all of them).")
-    var predicate: String?
+    @OptionGroup var selection: BatchSelectionOptions
 
     @Option(name: .long, help: "The assignments, e.g. 'price = price * 1.1, name = uppercase(name)'.")
     var set: String
 
-    @Flag(name: .long, help: "Do not ask before changing the objects.")
-    var yes = false
-
-    @Flag(name: .long, help: "Only count the objects that would change.")
-    var dryRun = false
-
     func run() throws {
-        let stack = try BatchCommandSupport.open(store)
-        let (described, objectPredicate) = try BatchCommandSupport.selection(stack, entity: entity, predicate: predicate)
-        var request: BatchUpdateRequest
-        do {
-            request = try BatchUpdateRequest(entityName: described.name, predicate: objectPredicate, setting: set)
-        } catch {
-            throw ValidationError("--set: \(error)")
-        }
-        let count = try BatchCommandSupport.count(stack, entity: described.name, predicate: objectPredicate)
-        let what = BatchCommandSupport.objects(count, described.name)
-        if dryRun {
-            print("would update \(what)")
-            return
-        }
-        guard count > 0 else {
-            print("no \(described.name) object matches: nothing to update")
-            return
-        }
-        try BatchCommandSupport.confirm("update \(what)?", yes: yes)
-        let bar = ProgressBar()
-        request.progress = BatchCommandSupport.progress(bar, "computed")
-        request.author = "quarry update"
-        let result: BatchResult
-        do {
-            result = try stack.execute(request)
-        } catch {
-            bar.finish()
-            throw CommandFailure("\(error)")
-        }
-        bar.finish()
-        print("updated \(BatchCommandSupport.objects(result.count, described.name))")
+        var request: BatchUpdateRequest?
+        let done = try BatchCommandSupport.run(selection, verb: "update", prepare: { entity, predicate in
+            do {
+                request = try BatchUpdateRequest(entityName: entity.name, predicate: predicate, setting: set)
+            } catch {
+                throw ValidationError("--set: \(error)")
+            }
+        }, execute: { stack, _, _, progress in
+            guard var request else { throw CommandFailure("no update prepared") }
+            request.progress = progress
+            request.author = "quarry update"
+            return try stack.execute(request)
+        })
+        guard let done else { return }
+        print("updated \(BatchCommandSupport.objects(done.result.count, done.entity.name))")
     }
 }

@@ -164,13 +164,11 @@ struct PredicateParser {
 
     private mutating func parseExpression() throws -> Operand {
         let token = current
+        if let literal = token.literal {
+            position += 1
+            return .constant(literal)
+        }
         switch token.kind {
-        case .number(let v):
-            position += 1
-            return .constant(v)
-        case .string(let s):
-            position += 1
-            return .constant(.string(s))
         case .variable(let name):
             position += 1
             return .variable(name)
@@ -206,17 +204,11 @@ struct PredicateParser {
             listItemColumns = columns
             return .list(items)
         case .identifier(let word):
-            switch word.uppercased() {
-            case "TRUE", "YES": position += 1; return .constant(.bool(true))
-            case "FALSE", "NO": position += 1; return .constant(.bool(false))
-            case "NIL", "NULL": position += 1; return .constant(.null)
-            default:
-                guard !Self.reserved.contains(word.uppercased()), Self.operatorWords[word.uppercased()] == nil else {
-                    throw unexpected("a key path or value")
-                }
-                position += 1
-                return try continueKeyPath(word)
+            guard !Self.reserved.contains(word.uppercased()), Self.operatorWords[word.uppercased()] == nil else {
+                throw unexpected("a key path or value")
             }
+            position += 1
+            return try continueKeyPath(word)
         case .quotedIdentifier(let name):
             position += 1
             return try continueKeyPath(name)

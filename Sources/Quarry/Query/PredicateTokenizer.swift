@@ -16,6 +16,26 @@ struct PredicateToken: Equatable {
     var text: String
 }
 
+extension PredicateToken {
+    /// The value a literal token stands for: a number, a string, or the words `TRUE`/`YES`,
+    /// `FALSE`/`NO`, `NIL`/`NULL` (any case); `nil` for any other token. The predicate and
+    /// value-expression parsers read literals alike.
+    var literal: Value? {
+        switch kind {
+        case .number(let v): return v
+        case .string(let s): return .string(s)
+        case .identifier(let word):
+            switch word.uppercased() {
+            case "TRUE", "YES": return .bool(true)
+            case "FALSE", "NO": return .bool(false)
+            case "NIL", "NULL": return .null
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}
+
 /// Splits a format string into tokens, reporting positioned errors.
 struct PredicateTokenizer {
     static func tokenize(_ source: String) throws -> [PredicateToken] {

@@ -88,24 +88,16 @@ struct ValueExpressionParser {
 
     private mutating func parsePrimary() throws -> ValueExpression {
         let token = current
+        if let literal = token.literal {
+            position += 1
+            return .constant(literal)
+        }
         switch token.kind {
-        case .number(let v):
-            position += 1
-            return .constant(v)
-        case .string(let s):
-            position += 1
-            return .constant(.string(s))
         case .quotedIdentifier(let k):
             position += 1
             return .key(k)
         case .identifier(let word):
             position += 1
-            switch word.uppercased() {
-            case "TRUE", "YES": return .constant(.bool(true))
-            case "FALSE", "NO": return .constant(.bool(false))
-            case "NIL", "NULL": return .constant(.null)
-            default: break
-            }
             guard isSymbol("(") else { return .key(word) }
             guard let function = ExpressionFunction(rawValue: word.lowercased()) else {
                 throw QueryError.unexpected(token: word, column: token.column,

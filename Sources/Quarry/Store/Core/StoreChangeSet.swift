@@ -131,11 +131,28 @@ public struct SaveChanges: Sendable, Equatable {
         insertedSnapshots.append(stored)
     }
 
-    /// Records an updated object of `entity`, the properties that changed and the state now stored.
-    mutating func recordUpdate(_ id: ObjectID, changed: PropertyMask, of entity: EntityDescription, stored: Snapshot) {
+    /// Records an updated object of `entity`, the properties that changed and the state now
+    /// stored; `memo` makes each distinct set of changed keys once per save.
+    mutating func recordUpdate(_ id: ObjectID, changed: PropertyMask, of entity: EntityDescription, stored: Snapshot,
+                               memo: inout ChangedKeysMemo) {
         updated.append(id)
         updatedSnapshots.append(stored)
-        changedKeys[id] = Set(changed.keys(in: entity))
+        changedKeys[id] = memo.keys(changed, of: entity)
         changedBits.append(changed.lowBits)
+    }
+}
+
+/// The changed keys of each entity and changed-property mask a save records, each set made
+/// once: a save updating 100,000 objects the same way holds one set of key names, shared, not
+/// 100,000 (a `Set` shares its storage when copied).
+struct ChangedKeysMemo {
+    private var sets: [Int: [PropertyMask: Set<String>]] = [:]
+
+    /// The names of the properties in `mask`, of `entity`.
+    mutating func keys(_ mask: PropertyMask, of entity: EntityDescription) -> Set<String> {
+        if let known = sets[entity.index]?[mask] { return known }
+        let made = Set(mask.keys(in: entity))
+        sets[entity.index, default: [:]][mask] = made
+        return made
     }
 }

@@ -65,14 +65,36 @@ extension SaveChanges {
             try body(HistoryChangeRow(entity: model.entities[Int(run.first.entityIndex)].name, primaryKey: run.first.primaryKey,
                                       count: Int64(run.count), typeCode: HistoryChangeType.insert.code))
         }
-        for id in updated {
+        // Each distinct (entity, changed properties) is spelled once: a save updating 100,000
+        // objects the same way joins its key names once, not 100,000 times.
+        let bitsKnown = changedBits.count == updated.count
+        var spelled: [HistoryKeysSpelling: String] = [:]
+        for (i, id) in updated.enumerated() {
+            let keys: String?
+            if bitsKnown, changedBits[i] != .max {
+                let spelling = HistoryKeysSpelling(entity: id.entityIndex, bits: changedBits[i])
+                if let known = spelled[spelling] {
+                    keys = known
+                } else {
+                    keys = changedKeys[id].map { $0.sorted().joined(separator: ",") }
+                    spelled[spelling] = keys
+                }
+            } else {
+                keys = changedKeys[id].map { $0.sorted().joined(separator: ",") }
+            }
             try body(HistoryChangeRow(entity: model.entities[Int(id.entityIndex)].name, primaryKey: id.primaryKey, count: 1,
-                                      typeCode: HistoryChangeType.update.code,
-                                      keys: changedKeys[id].map { $0.sorted().joined(separator: ",") }))
+                                      typeCode: HistoryChangeType.update.code, keys: keys))
         }
         for id in deleted {
             try body(HistoryChangeRow(entity: model.entities[Int(id.entityIndex)].name, primaryKey: id.primaryKey, count: 1,
                                       typeCode: HistoryChangeType.delete.code, tombstone: tombstones[id]))
         }
     }
+}
+
+/// An entity and the changed properties of an update (``SaveChanges/changedBits``, below 64
+/// properties): the key under which a history writer spells the changed keys once.
+private struct HistoryKeysSpelling: Hashable {
+    let entity: Int32
+    let bits: UInt64
 }

@@ -13,6 +13,8 @@ struct InMemorySave {
     private var deleted = Set<ObjectID>()
     private var touched: [ObjectID] = []
     private var failures: [MergeConflict] = []
+    /// The changed keys recorded per entity and mask, made once per save.
+    private var keysMemo = ChangedKeysMemo()
 
     init(model: ManagedObjectModel, layout: InMemoryLayout, state: InMemoryState) {
         self.model = model
@@ -91,7 +93,7 @@ struct InMemorySave {
 
     private mutating func recordUpdate(_ change: ObjectChange, entity: EntityDescription, stored: Snapshot) {
         lists.append((change.id, change.toMany))
-        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: stored)
+        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: stored, memo: &keysMemo)
     }
 
     /// The persisted row with only the changed properties taken from the change.

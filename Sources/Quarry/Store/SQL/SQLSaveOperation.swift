@@ -27,6 +27,8 @@ final class SQLSaveOperation {
     /// Per entity, per slot list: the shape writing it (masks that write the same columns share one).
     private var shapeBySlots: [[[RowSlots.Slot]: SQLUpdateShape]]
     private var shapeCount = 0
+    /// The changed keys recorded per entity and mask, made once per save.
+    private var keysMemo = ChangedKeysMemo()
 
     init(model: ManagedObjectModel, layout: StoreLayout, slots: RowSlots, recordsHistory: Bool,
          resolve: @escaping (MergeConflict) -> ConflictResolution) {
@@ -188,7 +190,7 @@ final class SQLSaveOperation {
         let entity = model.entities[Int(change.id.entityIndex)]
         let written = stored(change.snapshot, version: change.snapshot.version + 1, entity: entity.index)
         result.written[change.id] = written
-        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written)
+        result.changes.recordUpdate(change.id, changed: change.changed, of: entity, stored: written, memo: &keysMemo)
     }
 
     /// The versioned update of `change` matched no row: reads the row as committed and applies
@@ -237,7 +239,7 @@ final class SQLSaveOperation {
             result.written[id] = written
             var changed = conflict.changed
             changed.formUnion(Self.differences(snapshot, conflict.persistedSnapshot, entity: entity))
-            result.changes.recordUpdate(id, changed: changed, of: entity, stored: written)
+            result.changes.recordUpdate(id, changed: changed, of: entity, stored: written, memo: &keysMemo)
             return true
         case .keepPersisted:
             result.rolledBack[id] = .some(conflict.persistedSnapshot)
