@@ -75,6 +75,7 @@ quick_arguments() {
     migrate-add|migrate-copy|export|fetch-ids) echo --n 100000 --rounds 1 ;;
     batch-delete|batch-update) echo --n 100000 ;;
     batch-merge) echo --n 100000 --rounds 2 ;;
+    aggregate) echo --n 100000 --rounds 1 ;;
     *) echo --n 100000 ;;
   esac
 }

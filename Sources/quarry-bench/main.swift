@@ -23,6 +23,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "batch-delete": runBatchDeleteScenario,
     "batch-update": runBatchUpdateScenario,
     "batch-merge": runBatchMergeScenario,
+    "aggregate": runAggregateScenario,
 ]
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario

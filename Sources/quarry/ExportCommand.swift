@@ -30,8 +30,11 @@ struct ExportCommand: ParsableCommand {
             help: "Sort keys, e.g. symbol or -price,symbol (default: object ID order).")
     var sort: String?
 
-    @Option(name: .long, help: "The columns, comma-separated; key paths such as sector.name allowed (default: every stored attribute).")
+    @Option(name: .long, help: "The columns, comma-separated; key paths such as sector.name allowed, and with --group-by aggregates: count(), count(KEY), count(distinct KEY), sum(KEY), avg(KEY), min(KEY), max(KEY) (default: every stored attribute).")
     var columns: String?
+
+    @Option(name: .customLong("group-by"), help: "Key paths, comma-separated: one record per group of equal values, its --columns the group keys and aggregates.")
+    var groupBy: String?
 
     @Option(name: .long, help: "csv, jsonl or json (default: from -o's extension, else csv).")
     var format: String?
@@ -56,9 +59,13 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("--where: \(error)")
         }
         let sortKeys = try sort.map(BrowseCommand.parseSort) ?? []
-        let chosen = columns?.split(separator: ",").map { ExportColumn(String($0).trimmingCharacters(in: .whitespaces)) }
         let file = output == "-" ? nil : output
         let kind = format ?? file.map { URL(fileURLWithPath: $0).pathExtension } ?? "csv"
+        if groupBy != nil || columns?.contains("(") == true {
+            try exportGroups(stack, entity: described.name, predicate: objectPredicate, sortKeys: sortKeys, file: file, kind: kind)
+            return
+        }
+        let chosen = columns?.split(separator: ",").map { ExportColumn(String($0).trimmingCharacters(in: .whitespaces)) }
         let formatter = ExportOperation.formatter(forPathExtension: kind, columns: chosen)
         let destination: ExportOperation.Destination = file.map { .file(URL(fileURLWithPath: $0)) } ?? .standardOutput
         let operation = ExportOperation(stack: stack, entityName: entity, predicate: objectPredicate,
@@ -72,6 +79,34 @@ struct ExportCommand: ParsableCommand {
         if let file {
             FileHandle.standardError.write(Data("exported \(operation.statistics.rowsWritten) \(entity) objects to \(file)\n".utf8))
         }
+    }
+}
+
+extension ExportCommand {
+    /// `--group-by` (or an aggregate in `--columns`): one record per group, computed by the
+    /// store's rows without loading objects (``GroupedExport``).
+    func exportGroups(_ stack: PersistentStack, entity: String, predicate: ObjectPredicate?, sortKeys: [SortKey],
+                      file: String?, kind: String) throws {
+        guard let columns else { throw ValidationError("--group-by needs --columns: the group keys and aggregates, e.g. 'sector.name,count(),sum(volume)'") }
+        var request = FetchRequest(entityName: entity, predicate: predicate, sortDescriptors: sortKeys)
+        do {
+            request.propertiesToFetch = try FetchedProperty.list(parsing: columns)
+        } catch {
+            throw ValidationError("--columns: \(error)")
+        }
+        request.propertiesToGroupBy = groupBy.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        let destination: ExportOperation.Destination = file.map { .file(URL(fileURLWithPath: $0)) } ?? .standardOutput
+        let formatter = ExportOperation.formatter(forPathExtension: kind, columns: nil)
+        guard let rows = formatter as? any ValueRowFormatter else { throw CommandFailure("--format \(kind): not available for grouped exports") }
+        let written: Int
+        do {
+            written = try GroupedExport.run(request, coordinator: stack.writerCoordinator, destination: destination, formatter: rows)
+        } catch let error as QueryError {
+            throw ValidationError("--columns/--group-by: \(error)")
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        if let file { FileHandle.standardError.write(Data("exported \(written) groups of \(entity) objects to \(file)\n".utf8)) }
     }
 }
 

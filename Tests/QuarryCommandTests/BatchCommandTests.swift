@@ -90,6 +90,29 @@ struct BatchCommandTests {
         #expect(founderNow.status == 0 && founderNow.standardOutput == "deleted 1 Founder object\n", "\(founderNow.standardError)")
     }
 
+    @Test func groupedExportEqualsSQLitesGroupBy() throws {
+        let store = try store()
+        let result = try QuarryExecutable.run(["export", store.path, "--entity", "Company", "--group-by", "sector.name",
+                                               "--columns", "sector.name,count(),sum(employees)", "--format", "csv"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "sector.name,count(),sum(employees)")
+        if SQLiteShell.isInstalled {
+            let sqlite = try SQLiteShell.run(store, """
+                SELECT s.name, count(*), sum(c.employees) FROM Company c LEFT JOIN Sector s ON s.Z_PK = c.sector GROUP BY s.name
+                """)
+            #expect(Array(lines.dropFirst()) == sqlite.split(separator: "\n").map { $0.replacingOccurrences(of: "|", with: ",") })
+        }
+        #expect(Array(lines.dropFirst()) == ["Energy,1,8", "Tech,2,165"])
+        let json = try QuarryExecutable.run(["export", store.path, "--entity", "Company", "--group-by", "sector.name",
+                                             "--columns", "sector.name, avg(employees), max(name)", "--where", "employees > 10", "--format", "jsonl"])
+        #expect(json.standardOutput == "{\"sector.name\":\"Tech\",\"avg(employees)\":82.5,\"max(name)\":\"Cog\"}\n", "\(json.standardError)")
+        let refused = try QuarryExecutable.run(["export", store.path, "--entity", "Company", "--group-by", "sector.name", "--columns", "name,count()"])
+        #expect(refused.status != 0 && refused.standardError.contains("'name' is neither grouped"), "\(refused.standardError)")
+        let sum = try QuarryExecutable.run(["export", store.path, "--entity", "Company", "--columns", "sum(name)"])
+        #expect(sum.status != 0 && sum.standardError.contains("'sum(name)': name is String, which cannot be summed"), "\(sum.standardError)")
+    }
+
     @Test func storesQuarryDidNotMakeAreRefused() throws {
         let url = directory.file("plain.sqlite")
         _ = try SQLiteShell.run(url, "CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1);")

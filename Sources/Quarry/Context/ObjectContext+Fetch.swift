@@ -97,21 +97,6 @@ extension ObjectContext {
         return try objectIDs(for: query, includesPendingChanges: request.includesPendingChanges).count
     }
 
-    /// Dictionaries of the chosen properties (attributes by name; to-ones as object-ID URIs
-    /// are not included) for each selected object.
-    public func fetchDictionaries(_ request: FetchRequest, properties: [String] = []) throws -> [[String: Value]] {
-        let entity = try model.requireEntity(request.entityName)
-        let keys = properties.isEmpty ? entity.attributes.map(\.name) : properties
-        let plans = try keys.map { try KeyPathPlan($0, entity: entity, model: model) }
-        let objects = try fetchObjectIDs(request).map(object(with:))
-        try faultIn(objects)
-        return try objects.map { o in
-            var row: [String: Value] = [:]
-            for (k, plan) in zip(keys, plans) { row[k] = try plan.values(of: ObjectSubject(object: o)).first ?? .null }
-            return row
-        }
-    }
-
     /// Loads the destinations of `path` (dot-separated relationships) for `objects` in batches.
     /// Their snapshots are kept until each fault fires, so a destination nobody holds yet is
     /// still served without another query.

@@ -21,6 +21,8 @@ public struct CSVFormatter: ValueRowFormatter {
     public var lineEnding: String
 
     private var resolved: ResolvedExportColumns?
+    /// The header row's names.
+    private var headers: [String] = []
     private var field: [UInt8] = []
 
     /// A CSV formatter for `columns` (every stored attribute when `nil`).
@@ -31,16 +33,23 @@ public struct CSVFormatter: ValueRowFormatter {
     }
 
     public mutating func prepare(for entity: EntityDescription, model: ManagedObjectModel) throws {
-        resolved = try ResolvedExportColumns(columns, entity: entity, model: model)
+        let resolved = try ResolvedExportColumns(columns, entity: entity, model: model)
+        self.resolved = resolved
+        headers = resolved.columns.map(\.header)
+    }
+
+    public mutating func prepare(headers: [String]) {
+        resolved = nil
+        self.headers = headers
     }
 
     public var prefetchKeyPaths: [String] { resolved?.prefetchKeyPaths ?? [] }
 
     public func header(into output: inout [UInt8]) {
-        guard includesHeader, let resolved else { return }
-        for (i, column) in resolved.columns.enumerated() {
+        guard includesHeader, !headers.isEmpty else { return }
+        for (i, header) in headers.enumerated() {
             if i > 0 { output.append(UInt8(ascii: ",")) }
-            Self.appendField(Array(column.header.utf8), to: &output)
+            Self.appendField(Array(header.utf8), to: &output)
         }
         output.append(contentsOf: lineEnding.utf8)
     }

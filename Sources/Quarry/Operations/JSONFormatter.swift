@@ -37,10 +37,15 @@ public struct JSONFormatter: ValueRowFormatter {
 
     public mutating func prepare(for entity: EntityDescription, model: ManagedObjectModel) throws {
         let resolved = try ResolvedExportColumns(columns, entity: entity, model: model)
+        prepare(headers: resolved.columns.map(\.header))
         self.resolved = resolved
-        keys = resolved.columns.map { column in
+    }
+
+    public mutating func prepare(headers: [String]) {
+        resolved = nil
+        keys = headers.map { header in
             var key: [UInt8] = []
-            Self.appendString(column.header.utf8, to: &key)
+            Self.appendString(header.utf8, to: &key)
             key.append(UInt8(ascii: ":"))
             return key
         }

@@ -9,6 +9,11 @@ public protocol ValueRowFormatter: EntityFormatter {
     /// The key paths ``format(values:into:)`` expects, in order; `nil` when records need
     /// objects. Read after ``EntityFormatter/prepare(for:model:)``.
     var valueKeyPaths: [String]? { get }
-    /// Appends the record made of `values` (one per key path of ``valueKeyPaths``).
+    /// Appends the record made of `values` (one per key path of ``valueKeyPaths``, or one per
+    /// header given to ``prepare(headers:)``).
     mutating func format(values: [Value], into output: inout [UInt8]) throws
+    /// Prepares for records that are not an entity's objects (grouped results): columns
+    /// named `headers`, each record's values given in that order. Replaces
+    /// ``EntityFormatter/prepare(for:model:)``.
+    mutating func prepare(headers: [String])
 }

@@ -1,6 +1,7 @@
 /// What to fetch: an entity, a filter, an order and a window. The form of the results is the
 /// method's: ``ObjectContext/fetch(_:)`` for objects, ``ObjectContext/fetchObjectIDs(_:)``,
-/// ``ObjectContext/fetchDictionaries(_:properties:)`` and ``ObjectContext/count(for:)``.
+/// ``ObjectContext/fetchDictionaries(_:)`` (values, groups and aggregates) and
+/// ``ObjectContext/count(for:)``.
 ///
 /// ```swift
 /// var request = FetchRequest(entityName: "Ticker")
@@ -31,6 +32,18 @@ public struct FetchRequest: Sendable {
     /// Whether results stay faults until used (default `true`, as in Core Data); `false` loads
     /// them in one batch.
     public var returnsObjectsAsFaults = true
+    /// The columns of ``ObjectContext/fetchDictionaries(_:)``: key paths and aggregates (empty:
+    /// every attribute).
+    public var propertiesToFetch: [FetchedProperty] = []
+    /// The key paths (attributes, to-one key paths) whose values form the groups of
+    /// ``ObjectContext/fetchDictionaries(_:)``: one result per group, its aggregates over the
+    /// group's objects. Every key in ``propertiesToFetch`` must be one of them.
+    public var propertiesToGroupBy: [String] = []
+    /// Which groups are kept, over the result dictionaries' keys (`count() > 2`, or an
+    /// aggregate's name in backticks: `` `sum(volume)` > 1000 ``).
+    public var havingPredicate: ObjectPredicate?
+    /// Whether equal result dictionaries are returned once.
+    public var returnsDistinctResults = false
 
     /// Creates a request for `entityName`.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [SortKey] = []) {

@@ -1,0 +1,177 @@
+/// A dictionary fetch (``ObjectContext/fetchDictionaries(_:)``) checked against the model and
+/// computed from the store's keyed rows (``PersistentStore/forEachKeyedRow(for:keyPaths:_:)``):
+/// values, groups, aggregates, `having`, distinct results, order and window — without one
+/// managed object, the same way on every back end.
+struct DictionaryFetch {
+    /// The columns, in order: each a key path's value or an aggregate.
+    let properties: [FetchedProperty]
+    /// The key paths read per row: the group keys first, then whatever else a column reads.
+    let keyPaths: [String]
+    let query: StoreQuery
+    private let request: FetchRequest
+    private let entity: EntityDescription
+    /// Whether rows are grouped (an aggregate, or group-by keys): one result per group.
+    private let groups: Bool
+    /// Per property: the index of its key path in ``keyPaths`` (`nil`: `count()`).
+    private let slots: [Int?]
+    /// Per property: how a sum or mean adds (aggregates only).
+    private let arithmetic: [AggregateAccumulator.Arithmetic]
+    private let having: ResultRowFilter?
+
+    /// - Throws: ``QueryError`` naming the key, aggregate or column at fault: an unknown key, a
+    ///   key path through a to-many, a sum of something that is not a number, a column that is
+    ///   neither grouped nor aggregated, a `having` on something that is not a column.
+    init(_ request: FetchRequest, model: ManagedObjectModel) throws {
+        let entity = try model.requireEntity(request.entityName)
+        self.entity = entity
+        self.request = request
+        let properties = request.propertiesToFetch.isEmpty
+            ? entity.attributes.filter { !$0.isTransient }.map { FetchedProperty.key($0.name) } : request.propertiesToFetch
+        self.properties = properties
+        let aggregates = properties.contains { if case .aggregate = $0 { return true } else { return false } }
+        groups = aggregates || !request.propertiesToGroupBy.isEmpty
+        var keyPaths: [String] = []
+        func slot(_ path: String, role: String) throws -> Int {
+            let plan = try KeyPathPlan(path, entity: entity, model: model)
+            guard !plan.crossesToMany, !plan.endsWithCount else {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "\(role) goes through a to-many relationship (one value per object is needed)")
+            }
+            guard case .attribute = plan.terminal else {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "\(role) must end at an attribute")
+            }
+            if let known = keyPaths.firstIndex(of: path) { return known }
+            keyPaths.append(path)
+            return keyPaths.count - 1
+        }
+        for path in request.propertiesToGroupBy { _ = try slot(path, role: "a group-by key") }
+        var slots: [Int?] = []
+        var arithmetic: [AggregateAccumulator.Arithmetic] = []
+        for property in properties {
+            switch property {
+            case .key(let path):
+                if groups, !request.propertiesToGroupBy.contains(path) {
+                    throw QueryError.invalidOperand("'\(path)' is neither grouped (propertiesToGroupBy) nor aggregated: one value per group is needed")
+                }
+                slots.append(try slot(path, role: "'\(path)'"))
+                arithmetic.append(.none)
+            case .aggregate(let function, let path):
+                guard let path else { slots.append(nil); arithmetic.append(.none); continue }
+                slots.append(try slot(path, role: "'\(property.name)'"))
+                let plan = try KeyPathPlan(path, entity: entity, model: model)
+                guard case .attribute(let a) = plan.terminal else { throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "must end at an attribute") }
+                let type = plan.finalEntity.attributes[a].type
+                switch function {
+                case .sum, .avg:
+                    switch type {
+                    case .integer16, .integer32, .integer64: arithmetic.append(.integer)
+                    case .double, .float: arithmetic.append(.double)
+                    case .decimal: arithmetic.append(.decimal)
+                    default: throw QueryError.invalidOperand("'\(property.name)': \(path) is \(type.rawValue), which cannot be summed")
+                    }
+                case .min, .max:
+                    guard type != .binary, type != .transformable, type != .undefined else {
+                        throw QueryError.invalidOperand("'\(property.name)': \(path) is \(type.rawValue), which has no order")
+                    }
+                    arithmetic.append(.none)
+                case .count, .countDistinct:
+                    arithmetic.append(.none)
+                }
+            }
+        }
+        self.keyPaths = keyPaths
+        self.slots = slots
+        self.arithmetic = arithmetic
+        having = try request.havingPredicate.map { try ResultRowFilter($0, columns: Set(properties.map(\.name))) }
+        if request.havingPredicate != nil && !groups {
+            throw QueryError.invalidOperand("having: a having predicate needs groups (propertiesToGroupBy or an aggregate)")
+        }
+        // Ungrouped rows come in the request's order and window; groups are ordered afterwards.
+        query = StoreQuery(entity: entity, includesSubentities: request.includesSubentities, predicate: request.predicate,
+                           sortDescriptors: groups ? [] : request.sortDescriptors,
+                           limit: groups || request.returnsDistinctResults ? 0 : request.fetchLimit,
+                           offset: groups || request.returnsDistinctResults ? 0 : request.fetchOffset)
+    }
+
+    /// Reads the store's rows and returns the result dictionaries.
+    /// - Throws: the store's error, or ``QueryError`` for an integer sum that leaves 64 bits.
+    func run(on store: PersistentStore) throws -> [[String: Value]] {
+        var rows: [[String: Value]]
+        if groups {
+            var index: [[Value]: Int] = [:]
+            var keys: [[Value]] = []
+            var accumulators: [[AggregateAccumulator]] = []
+            let groupCount = request.propertiesToGroupBy.count
+            let blank = zip(properties, arithmetic).map { property, arithmetic -> AggregateAccumulator in
+                if case .aggregate(let function, _) = property { return AggregateAccumulator(function, arithmetic: arithmetic) }
+                return AggregateAccumulator(.count, arithmetic: .none)
+            }
+            try store.forEachKeyedRow(for: query, keyPaths: keyPaths) { row in
+                let key = (0..<groupCount).map { row.value(ofKey: $0) }
+                let g: Int
+                if let known = index[key] {
+                    g = known
+                } else {
+                    g = keys.count
+                    index[key] = g
+                    keys.append(key)
+                    accumulators.append(blank)
+                }
+                for (p, property) in properties.enumerated() {
+                    guard case .aggregate = property else { continue }
+                    if let slot = slots[p] {
+                        try accumulators[g][p].add(row.value(ofKey: slot), name: property.name)
+                    } else {
+                        accumulators[g][p].addObject()
+                    }
+                }
+            }
+            // An aggregate over no object at all is still one result (count 0), as in SQL.
+            if keys.isEmpty && groupCount == 0 {
+                keys.append([])
+                accumulators.append(blank)
+            }
+            rows = zip(keys, accumulators).map { key, group in
+                var row: [String: Value] = [:]
+                for (p, property) in properties.enumerated() {
+                    switch property {
+                    case .key(let path): row[property.name] = key[request.propertiesToGroupBy.firstIndex(of: path)!]
+                    case .aggregate: row[property.name] = group[p].result
+                    }
+                }
+                return row
+            }
+            if let having { rows = rows.filter(having.evaluate) }
+        } else {
+            rows = []
+            try store.forEachKeyedRow(for: query, keyPaths: keyPaths) { row in
+                var result: [String: Value] = [:]
+                for (p, property) in properties.enumerated() { result[property.name] = row.value(ofKey: slots[p]!) }
+                rows.append(result)
+            }
+        }
+        if request.returnsDistinctResults {
+            var seen = Set<[String: Value]>()
+            rows = rows.filter { seen.insert($0).inserted }
+        }
+        if groups || request.returnsDistinctResults {
+            rows = ordered(rows)
+            let start = min(max(request.fetchOffset, 0), rows.count)
+            let end = request.fetchLimit > 0 ? min(rows.count, start + request.fetchLimit) : rows.count
+            rows = Array(rows[start..<end])
+        }
+        return rows
+    }
+
+    /// Groups and distinct rows in the request's order (its sort keys name result columns),
+    /// then by every column in order, ascending: the same order on every back end.
+    private func ordered(_ rows: [[String: Value]]) -> [[String: Value]] {
+        let keys = request.sortDescriptors.map { ($0.keyPath, $0.ascending) } + properties.map { ($0.name, true) }
+        return rows.sorted { a, b in
+            for (key, ascending) in keys {
+                let order = ValueOrdering.compare(a[key] ?? .null, b[key] ?? .null)
+                if order != 0 { return ascending ? order < 0 : order > 0 }
+            }
+            return false
+        }
+    }
+}
