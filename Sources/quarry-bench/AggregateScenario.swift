@@ -50,8 +50,8 @@ func runAggregateScenario(_ args: BenchArguments) throws {
         guard case .integer(let count) = row["count()"], case .integer(let volume) = row["sum(volume)"] else { continue }
         if case .string(let name) = row["sector.name"] { quarryRows[name] = (count, volume) } else { quarryRows["(nil)"] = (count, volume) }
     }
-    guard quarryRows.count == rawRows.count, rawRows.allSatisfy({ quarryRows[$0.key].map { $0 == $1 } ?? false }) else {
-        throw BenchError.check("the fetch's groups differ from the raw GROUP BY's")
+    guard quarryRows.count == rawRows.count, rawRows.allSatisfy({ entry in quarryRows[entry.key].map { $0 == entry.value } ?? false }) else {
+        throw BenchError.check("the fetch's groups \(quarryRows.sorted { $0.key < $1.key }) differ from the raw GROUP BY's \(rawRows.sorted { $0.key < $1.key })")
     }
     report("raw GROUP BY", n: n, seconds: raw)
     report("fetchDictionaries grouped", n: n, seconds: quarry)
