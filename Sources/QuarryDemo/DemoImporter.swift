@@ -21,6 +21,9 @@ public final class DemoImporter: Sendable {
         case saved(DemoSave)
         /// A save found the store busy; the importer waits `retryIn` seconds and tries again.
         case paused(retryIn: Double)
+        /// A save was refused because another writer stored its new tickers' symbols first; the
+        /// importer tries again at once, reading the counter and its tickers afresh.
+        case refusedForCollision
         /// The importer stopped: `error` is the message of the error that stopped it, if any.
         case stopped(error: String?)
     }
@@ -56,6 +59,9 @@ public final class DemoImporter: Sendable {
     static let initialBackoff = 0.1
     /// The longest wait between two attempts on a busy store.
     static let maximumBackoff = 2.0
+    /// What `quarry demo --import-only` prints for ``Event/refusedForCollision``.
+    public static let collisionLine = "save refused: another writer stored its symbols first; retrying with fresh reads"
+
     /// Refused saves in a row (symbol collisions) after which the importer gives up.
     static let maximumCollisions = 1_000
 
@@ -195,6 +201,7 @@ public final class DemoImporter: Sendable {
                 if collisions >= Self.maximumCollisions {
                     throw StoreError.uniquenessViolation(entity: entity, keys: keys)
                 }
+                onEvent(.refusedForCollision)
             }
         }
     }

@@ -4,7 +4,8 @@ import QuarryDemo
 import Synchronization
 
 /// `quarry demo --import-only`: the live importer without a user interface. It prints one line
-/// per save that reached the store (``DemoSave``), as the save lands, and runs until an error
+/// per save that reached the store (``DemoSave``), as the save lands (and one per save refused
+/// for a symbol collision, ``DemoImporter/collisionLine``), and runs until an error
 /// stops it or the process gets `SIGINT` or `SIGTERM`: then the importer finishes the save under
 /// way and the totals are printed (``DemoImporterTotals``). The caller then exits as a shell
 /// expects of a process a signal ended (128 + the signal: 130, 143), so scripts can tell.
@@ -22,6 +23,7 @@ enum HeadlessImport {
         let importer = DemoImporter(stack: stack, rate: rate) { event in
             // Unbuffered: a process killed mid-run has printed every save that reached the store.
             if case .saved(let save) = event { FileHandle.standardOutput.write(Data("\(save)\n".utf8)) }
+            if case .refusedForCollision = event { FileHandle.standardOutput.write(Data("\(DemoImporter.collisionLine)\n".utf8)) }
         }
         let stopSignals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)

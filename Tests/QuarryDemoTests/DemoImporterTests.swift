@@ -99,7 +99,7 @@ struct DemoImporterTests {
                     try other.inDatabase { try $0.execute(sql: "COMMIT") }
                 case .saved:
                     savedAfterRelease = pausedStatus != nil
-                case .stopped:
+                case .stopped, .refusedForCollision:
                     break
                 }
                 if savedAfterRelease { break }
