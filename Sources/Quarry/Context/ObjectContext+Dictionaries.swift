@@ -27,8 +27,7 @@ extension ObjectContext {
         let fetch = try DictionaryFetch(request, model: model)
         var root = self
         while let parent = root.parent { root = parent }
-        let grouped = !request.propertiesToGroupBy.isEmpty || fetch.properties.contains { if case .aggregate = $0 { return true } else { return false } }
-        if grouped || ((!request.includesPendingChanges || !hasChanges) && parent == nil) {
+        if fetch.groups || ((!request.includesPendingChanges || !hasChanges) && parent == nil) {
             return try fetch.run(on: root.coordinator.store)
         }
         // Unsaved changes to honour: the values of this context's objects.

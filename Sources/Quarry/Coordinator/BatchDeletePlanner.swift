@@ -37,12 +37,10 @@ struct BatchDeletePlanner {
         var total = ids.count
         while !frontier.isEmpty {
             var reached: [ObjectID] = []
-            var start = 0
-            while start < frontier.count {
-                let chunk = Array(frontier[start..<min(frontier.count, start + StoreCoordinator.batchReadSize)])
-                start += chunk.count
-                let rows = try store.snapshots(for: chunk.filter { deleted[$0] == nil })
-                for id in chunk where deleted[id] == nil {
+            var seen = Set<ObjectID>()
+            let pending = frontier.filter { deleted[$0] == nil && seen.insert($0).inserted }
+            try store.forEachSnapshotChunk(of: pending) { chunk, rows in
+                for id in chunk {
                     guard let row = rows[id] else { continue }
                     deleted[id] = row
                     order.append(id)

@@ -59,24 +59,24 @@ extension StoreCoordinator {
     ///   empty; nothing deleted), ``QueryError`` for a bad predicate, ``StoreError``.
     @discardableResult
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
-        let query: StoreQuery?
+        // What each attempt selects: the fetch, run afresh, or the given IDs, each once.
+        let select: () throws -> [ObjectID]
         switch request.selection {
         case .fetch(let fetch):
             guard let entity = model.entity(named: fetch.entityName) else { throw BatchRequestError.invalidEntity(fetch.entityName) }
-            query = StoreQuery(entity: entity, includesSubentities: fetch.includesSubentities, predicate: fetch.predicate,
-                               sortDescriptors: fetch.sortDescriptors, limit: fetch.fetchLimit, offset: fetch.fetchOffset)
+            let query = StoreQuery(entity: entity, includesSubentities: fetch.includesSubentities, predicate: fetch.predicate,
+                                   sortDescriptors: fetch.sortDescriptors, limit: fetch.fetchLimit, offset: fetch.fetchOffset)
+            select = { try self.store.objectIDs(for: query) }
         case .objectIDs(let ids):
             if let bad = ids.first(where: { $0.isTemporary || !model.entities.indices.contains(Int($0.entityIndex)) }) {
                 throw BatchRequestError.invalidKey(entity: "?", key: bad.description, reason: "is not the ID of a saved object")
             }
-            query = nil
+            var seen = Set<ObjectID>()
+            let unique = ids.filter { seen.insert($0).inserted }
+            select = { unique }
         }
         return try retryingConflicts {
-            var selected: [ObjectID]
-            if let query { selected = try store.objectIDs(for: query) } else if case .objectIDs(let ids) = request.selection {
-                var seen = Set<ObjectID>()
-                selected = ids.filter { seen.insert($0).inserted }
-            } else { selected = [] }
+            var selected = try select()
             var planner = BatchDeletePlanner(store: store, progress: request.progress)
             try planner.delete(selected)
             selected = selected.filter(planner.isDeleted)

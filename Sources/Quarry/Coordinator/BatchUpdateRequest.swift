@@ -77,11 +77,7 @@ extension StoreCoordinator {
             var updated: [ObjectID] = []
             updated.reserveCapacity(ids.count)
             let now = Date()
-            var start = 0
-            while start < ids.count {
-                let chunk = Array(ids[start..<min(ids.count, start + Self.batchReadSize)])
-                start += chunk.count
-                let rows = try store.snapshots(for: chunk)
+            try store.forEachSnapshotChunk(of: ids) { chunk, rows in
                 for id in chunk {
                     // Gone since the IDs were read: as if deleted before the request.
                     guard let old = rows[id] else { continue }
@@ -90,7 +86,7 @@ extension StoreCoordinator {
                     changes.updates.append(ObjectChange(id: id, snapshot: new, committed: old, changed: plan.mask(of: id)))
                     updated.append(id)
                 }
-                request.progress?(BatchProgress(done: start, total: ids.count, written: false))
+                request.progress?(BatchProgress(done: chunk.endIndex, total: ids.count, written: false))
             }
             try failures.throwFirst()
             guard !changes.updates.isEmpty else { return BatchResult(count: 0, objectIDs: request.returnsObjectIDs ? [] : nil) }

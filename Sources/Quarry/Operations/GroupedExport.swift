@@ -12,16 +12,18 @@
 ///                       formatter: CSVFormatter())
 /// ```
 public enum GroupedExport {
-    /// Fetches `request`'s results on a context of `coordinator` and writes them through
+    /// Fetches `request`'s results from `coordinator`'s store (as
+    /// ``ObjectContext/fetchDictionaries(_:)`` computes them) and writes them through
     /// `formatter`; returns how many records were written.
     /// - Throws: ``QueryError`` naming the key or aggregate at fault, the store's error, or the
     ///   destination's (nothing is left at a file destination after an error).
     @discardableResult
     public static func run(_ request: FetchRequest, coordinator: StoreCoordinator, destination: ExportOperation.Destination,
                            formatter: some ValueRowFormatter) throws -> Int {
-        let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "grouped export")
-        let rows = try context.performAndWait { try context.fetchDictionaries(request) }
-        let names = try DictionaryFetch(request, model: coordinator.model).properties.map(\.name)
+        // Read from the store: there is no context whose unsaved changes would count.
+        let fetch = try DictionaryFetch(request, model: coordinator.model)
+        let rows = try fetch.run(on: coordinator.store)
+        let names = fetch.properties.map(\.name)
         var formatter = formatter
         formatter.prepare(headers: names)
         let sink = try ExportSink(destination)

@@ -9,9 +9,8 @@ struct DictionaryFetch {
     let keyPaths: [String]
     let query: StoreQuery
     private let request: FetchRequest
-    private let entity: EntityDescription
     /// Whether rows are grouped (an aggregate, or group-by keys): one result per group.
-    private let groups: Bool
+    let groups: Bool
     /// Per property: the index of its key path in ``keyPaths`` (`nil`: `count()`).
     private let slots: [Int?]
     /// Per property: how a sum or mean adds (aggregates only).
@@ -23,7 +22,6 @@ struct DictionaryFetch {
     ///   neither grouped nor aggregated, a `having` on something that is not a column.
     init(_ request: FetchRequest, model: ManagedObjectModel) throws {
         let entity = try model.requireEntity(request.entityName)
-        self.entity = entity
         self.request = request
         let properties = request.propertiesToFetch.isEmpty
             ? entity.attributes.filter { !$0.isTransient }.map { FetchedProperty.key($0.name) } : request.propertiesToFetch
@@ -31,17 +29,19 @@ struct DictionaryFetch {
         let aggregates = properties.contains { if case .aggregate = $0 { return true } else { return false } }
         groups = aggregates || !request.propertiesToGroupBy.isEmpty
         var keyPaths: [String] = []
-        func slot(_ path: String, role: String) throws -> Int {
+        /// The index of `path` in `keyPaths` (added if new) and the type of the attribute it reads.
+        func slot(_ path: String, role: String) throws -> (index: Int, type: AttributeType) {
             let plan = try KeyPathPlan(path, entity: entity, model: model)
             guard !plan.crossesToMany, !plan.endsWithCount else {
                 throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "\(role) goes through a to-many relationship (one value per object is needed)")
             }
-            guard case .attribute = plan.terminal else {
+            guard case .attribute(let a) = plan.terminal else {
                 throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "\(role) must end at an attribute")
             }
-            if let known = keyPaths.firstIndex(of: path) { return known }
+            let type = plan.finalEntity.attributes[a].type
+            if let known = keyPaths.firstIndex(of: path) { return (known, type) }
             keyPaths.append(path)
-            return keyPaths.count - 1
+            return (keyPaths.count - 1, type)
         }
         for path in request.propertiesToGroupBy { _ = try slot(path, role: "a group-by key") }
         var slots: [Int?] = []
@@ -52,14 +52,12 @@ struct DictionaryFetch {
                 if groups, !request.propertiesToGroupBy.contains(path) {
                     throw QueryError.invalidOperand("'\(path)' is neither grouped (propertiesToGroupBy) nor aggregated: one value per group is needed")
                 }
-                slots.append(try slot(path, role: "'\(path)'"))
+                slots.append(try slot(path, role: "'\(path)'").index)
                 arithmetic.append(.none)
             case .aggregate(let function, let path):
                 guard let path else { slots.append(nil); arithmetic.append(.none); continue }
-                slots.append(try slot(path, role: "'\(property.name)'"))
-                let plan = try KeyPathPlan(path, entity: entity, model: model)
-                guard case .attribute(let a) = plan.terminal else { throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "must end at an attribute") }
-                let type = plan.finalEntity.attributes[a].type
+                let (index, type) = try slot(path, role: "'\(property.name)'")
+                slots.append(index)
                 switch function {
                 case .sum, .avg:
                     switch type {

@@ -272,13 +272,10 @@ extension ValueExpression {
         return false
     }
 
+    /// A number as a double (``Value/numericValue``), booleans left out: they are no numbers here.
     private static func double(_ v: Value) -> Double? {
-        switch v {
-        case .integer(let i): return Double(i)
-        case .double(let d): return d
-        case .decimal(let d): return NSDecimalNumber(decimal: d.decimal).doubleValue
-        default: return nil
-        }
+        if case .bool = v { return nil }
+        return v.numericValue
     }
 
     private static func decimal(_ v: Value) -> Decimal? {
