@@ -131,7 +131,7 @@ public final class FetchedResultsController: @unchecked Sendable {
     deinit { observation?.cancel() }
 
     /// The property bits of `keys` in `entity` (every bit when one has no bit below 64).
-    private static func bits(of keys: Set<String>, in entity: EntityDescription) -> UInt64 {
+    static func bits(of keys: Set<String>, in entity: EntityDescription) -> UInt64 {
         var bits: UInt64 = 0
         for key in keys {
             let index = entity.attributes.firstIndex { $0.name == key }

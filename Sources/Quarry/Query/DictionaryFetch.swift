@@ -8,14 +8,17 @@ struct DictionaryFetch {
     /// The key paths read per row: the group keys first, then whatever else a column reads.
     let keyPaths: [String]
     let query: StoreQuery
-    private let request: FetchRequest
+    let request: FetchRequest
     /// Whether rows are grouped (an aggregate, or group-by keys): one result per group.
     let groups: Bool
     /// Per property: the index of its key path in ``keyPaths`` (`nil`: `count()`).
-    private let slots: [Int?]
+    let slots: [Int?]
     /// Per property: how a sum or mean adds (aggregates only).
-    private let arithmetic: [AggregateAccumulator.Arithmetic]
-    private let having: ResultRowFilter?
+    let arithmetic: [AggregateAccumulator.Arithmetic]
+    /// The `having` predicate over result columns, if any.
+    let having: ResultRowFilter?
+    /// How many of ``keyPaths`` are group-by keys (they come first).
+    var groupKeyCount: Int { request.propertiesToGroupBy.count }
 
     /// - Throws: ``QueryError`` naming the key, aggregate or column at fault: an unknown key, a
     ///   key path through a to-many, a sum of something that is not a number, a column that is
@@ -163,13 +166,20 @@ struct DictionaryFetch {
     /// Groups and distinct rows in the request's order (its sort keys name result columns),
     /// then by every column in order, ascending: the same order on every back end.
     private func ordered(_ rows: [[String: Value]]) -> [[String: Value]] {
-        let keys = request.sortDescriptors.map { ($0.keyPath, $0.ascending) } + properties.map { ($0.name, true) }
-        return rows.sorted { a, b in
-            for (key, ascending) in keys {
-                let order = ValueOrdering.compare(a[key] ?? .null, b[key] ?? .null)
-                if order != 0 { return ascending ? order < 0 : order > 0 }
-            }
-            return false
+        rows.sorted { order($0, $1) < 0 }
+    }
+
+    /// Where result `a` goes relative to `b` (negative: before; 0: in no order): by the
+    /// request's sort keys (which name result columns), then by every column, ascending.
+    func order(_ a: [String: Value], _ b: [String: Value]) -> Int {
+        for key in request.sortDescriptors {
+            let order = ValueOrdering.compare(a[key.keyPath] ?? .null, b[key.keyPath] ?? .null)
+            if order != 0 { return key.ascending ? order : -order }
         }
+        for property in properties {
+            let order = ValueOrdering.compare(a[property.name] ?? .null, b[property.name] ?? .null)
+            if order != 0 { return order }
+        }
+        return 0
     }
 }
