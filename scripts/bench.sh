@@ -76,6 +76,7 @@ quick_arguments() {
     batch-delete|batch-update) echo --n 100000 ;;
     batch-merge) echo --n 100000 --rounds 2 ;;
     aggregate) echo --n 100000 --rounds 1 ;;
+    aggregate-update) echo --n 100000 --rounds 3 ;;
     *) echo --n 100000 ;;
   esac
 }

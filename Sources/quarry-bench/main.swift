@@ -24,6 +24,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "batch-update": runBatchUpdateScenario,
     "batch-merge": runBatchMergeScenario,
     "aggregate": runAggregateScenario,
+    "aggregate-update": runAggregateUpdateScenario,
 ]
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario

@@ -23,6 +23,16 @@ public struct BatchInsertRequest: Sendable {
     /// with ``relationships``).
     public private(set) var rows: [(values: [Value], destinations: [ObjectID?])] = []
 
+    /// What happens to a row whose uniqueness-constraint key an object already has (or an
+    /// earlier row of the request has): ``BatchInsertConflictPolicy/fail`` by default.
+    public var uniquenessConflicts = BatchInsertConflictPolicy.fail
+    /// Whether ``PersistentStack/execute(_:)-(BatchInsertRequest)`` merges the insert into the
+    /// main context (as an importer's save is merged): `true` by default. ``StoreCoordinator/batchInsert(_:)``
+    /// never tells a context, as Core Data's batch insert does not.
+    public var mergesChanges = true
+    /// The author recorded in persistent history (`"batch insert"` when `nil`).
+    public var author: String?
+
     /// Creates an empty request.
     public init(entityName: String, attributes: [String], relationships: [String] = []) {
         self.entityName = entityName
@@ -37,6 +47,17 @@ public struct BatchInsertRequest: Sendable {
 
     /// Reserves room for `count` rows.
     public mutating func reserveCapacity(_ count: Int) { rows.reserveCapacity(count) }
+}
+
+/// What a batch insert does with a row whose uniqueness-constraint key is taken.
+public enum BatchInsertConflictPolicy: Sendable, Equatable {
+    /// The request is refused with the store's uniqueness error; nothing is written.
+    case fail
+    /// An upsert, as Core Data's batch insert does under a property-trump merge policy: the row
+    /// updates the object holding its key — the attributes and to-ones the request gives
+    /// overwrite it, its other properties stay. Rows of the request sharing a key are one
+    /// object, the later row's values winning. A key holding `nil` never matches.
+    case update
 }
 
 /// Why a ``BatchInsertRequest`` was refused; nothing was written.
@@ -76,6 +97,41 @@ extension StoreCoordinator {
     /// - Throws: ``BatchInsertError`` naming the row and key at fault, or the store's error.
     @discardableResult
     public func batchInsert(_ request: BatchInsertRequest) throws -> SaveChanges {
+        let rows = try BatchInsertRows(request, model: model)
+        return try retryingConflicts { try store.save(try rows.changes(on: store, model: model)) { _ in .fail }.changes }
+    }
+
+    /// Runs a batch insert (see ``batchInsert(_:)``) and tells this coordinator's observers
+    /// when ``BatchInsertRequest/mergesChanges`` (so a stack merges it into its main context).
+    /// The result counts the rows written (one per object: rows sharing a key count once) and
+    /// lists the objects, inserted ones first (in row order), then updated ones.
+    /// - Throws: ``BatchInsertError``, ``BatchRequestError/keptConflicting(attempts:)``, or the store's error.
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        let rows = try BatchInsertRows(request, model: model)
+        return try retryingConflicts {
+            let changes = try rows.changes(on: store, model: model)
+            guard !changes.isEmpty else { return BatchResult(count: 0, objectIDs: []) }
+            let saved = try commitBatch(changes, notifies: request.mergesChanges)
+            let ids = saved.changes.inserted + saved.changes.updated
+            return BatchResult(count: ids.count, objectIDs: ids, changes: saved.changes, historyToken: saved.historyToken)
+        }
+    }
+}
+
+/// A ``BatchInsertRequest``'s rows checked against the model (types, required values,
+/// destinations) and turned into stored states, before anything is read or written.
+struct BatchInsertRows {
+    let entity: EntityDescription
+    let attributeIndexes: [Int]
+    let relationshipIndexes: [Int]
+    /// Each row's state, in request order.
+    let snapshots: [Snapshot]
+    let policy: BatchInsertConflictPolicy
+    let author: String
+
+    /// - Throws: ``BatchInsertError`` naming the row and key at fault.
+    init(_ request: BatchInsertRequest, model: ManagedObjectModel) throws {
         guard let entity = model.entity(named: request.entityName), !entity.isAbstract else {
             throw BatchInsertError.invalidEntity(request.entityName)
         }
@@ -120,8 +176,8 @@ extension StoreCoordinator {
         // Destination entity index → whether it is a kind of each link's destination.
         let accepts = links.map { link in model.entities.map { $0.isKind(of: link.destination) } }
 
-        var changes = StoreChangeSet()
-        changes.inserts.reserveCapacity(request.rows.count)
+        var snapshots: [Snapshot] = []
+        snapshots.reserveCapacity(request.rows.count)
         let blank = Snapshot(defaultsFor: entity)
         for (n, row) in request.rows.enumerated() {
             guard row.values.count == columns.count else {
@@ -157,10 +213,30 @@ extension StoreCoordinator {
                 }
                 snapshot.toOne[link.index] = destination
             }
-            changes.inserts.append(ObjectChange(id: .temporary(entityIndex: entity.index), snapshot: snapshot))
+            snapshots.append(snapshot)
         }
-        guard !changes.isEmpty else { return SaveChanges() }
-        // Inserts never conflict: there is nothing to resolve.
-        return try store.save(changes) { _ in .fail }.changes
+        self.entity = entity
+        self.attributeIndexes = attributeIndexes
+        self.relationshipIndexes = relationshipIndexes
+        self.snapshots = snapshots
+        policy = request.uniquenessConflicts
+        author = request.author ?? "batch insert"
+    }
+
+    /// The store changes that write the rows: inserts, and under
+    /// ``BatchInsertConflictPolicy/update`` updates of the objects holding their keys (read now,
+    /// each checked against the version read).
+    /// - Throws: ``BatchInsertError`` for a row whose keys name two objects; the store's error.
+    func changes(on store: PersistentStore, model: ManagedObjectModel) throws -> StoreChangeSet {
+        var changes: StoreChangeSet
+        if policy == .update && !entity.uniquenessConstraints.isEmpty {
+            changes = try BatchInsertUpsert(entity: entity, givenAttributes: attributeIndexes, givenRelationships: relationshipIndexes)
+                .changes(for: snapshots, store: store, model: model)
+        } else {
+            changes = StoreChangeSet()
+            changes.inserts = snapshots.map { ObjectChange(id: .temporary(entityIndex: entity.index), snapshot: $0) }
+        }
+        changes.author = author
+        return changes
     }
 }

@@ -19,3 +19,14 @@ extension PersistentStack {
         try writerCoordinator.execute(request)
     }
 }
+
+extension PersistentStack {
+    /// Runs a batch insert through the writer coordinator (see
+    /// ``StoreCoordinator/execute(_:)-(BatchInsertRequest)``), merged into the main context like
+    /// ``execute(_:)-(BatchUpdateRequest)`` unless ``BatchInsertRequest/mergesChanges`` is off.
+    /// - Throws: ``BatchInsertError``, ``BatchRequestError``, ``StoreError``.
+    @discardableResult
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        try writerCoordinator.execute(request)
+    }
+}
