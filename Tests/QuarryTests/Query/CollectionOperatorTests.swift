@@ -144,6 +144,55 @@ struct CollectionOperatorTests {
         }
     }
 
+    /// Funds holding decimal amounts and 16-bit share counts.
+    static func fundModel() throws -> ManagedObjectModel {
+        var b = ModelBuilder()
+        b.entity("Fund") { e in
+            e.attribute("name", .string)
+            e.toMany("holdings", destination: "Holding", inverse: "fund")
+        }
+        b.entity("Holding") { e in
+            e.attribute("amount", .decimal)
+            e.attribute("shares", .integer16)
+            e.toOne("fund", destination: "Fund", inverse: "holdings")
+        }
+        return try ManagedObjectModel(b.definition)
+    }
+
+    @Test("decimals sum and average as doubles, 16-bit integers as integers, in every store and in memory", arguments: StoreKind.allCases)
+    func decimalsAndSmallIntegers(kind: StoreKind) throws {
+        let context = try TestStore(kind, model: try Self.fundModel()).context()
+        try context.performAndWait {
+            let fund = try context.insertObject(entityName: "Fund")
+            try fund.setValue(.string("F"), forKey: "name")
+            for (amount, shares) in [("1", 3), ("0.25", 4), ("2.5", 5)] {
+                let holding = try context.insertObject(entityName: "Holding")
+                try holding.setValue(.decimal(Decimal(string: amount)!), forKey: "amount")
+                try holding.setValue(.integer(Int64(shares)), forKey: "shares")
+                try holding.setObject(fund, forKey: "fund")
+            }
+            let empty = try context.insertObject(entityName: "Fund")
+            try empty.setValue(.string("E"), forKey: "name")
+            try context.save()
+            let entity = try #require(context.model.entity(named: "Fund"))
+            let cases: [(String, Set<String>)] = [
+                ("holdings.@sum.amount == 3.75", ["F"]), ("holdings.@avg.amount == 1.25", ["F"]), ("holdings.@max.amount == 2.5", ["F"]),
+                ("holdings.@min.amount == 0.25", ["F"]), ("holdings.@sum.shares == 12", ["F"]), ("holdings.@avg.shares == 4", ["F"]),
+                ("holdings.@sum.amount == 0 AND holdings.@sum.shares == 0 AND holdings.@min.amount == nil", ["E"]),
+                ("SUBQUERY(holdings, $h, $h.amount < 2).@sum.amount == 1.25", ["F"]),
+            ]
+            func names(_ objects: [ManagedObject]) -> Set<String> {
+                Set(objects.map { if case .string(let s) = $0["name"] { return s } else { return "?" } })
+            }
+            for (format, expected) in cases {
+                let predicate = try ObjectPredicate(format: format)
+                #expect(names(try context.fetch(FetchRequest(entityName: "Fund", predicate: predicate))) == expected, "store: \(format)")
+                let evaluator = try PredicateEvaluator(predicate, entity: entity, model: context.model)
+                #expect(names(try context.objects(ofEntity: "Fund").filter { try evaluator.test($0) }) == expected, "memory: \(format)")
+            }
+        }
+    }
+
     @Test("sort keys, dictionary fetches and exports refuse collection operators, saying so")
     func otherUsesRefused() throws {
         let (_, context) = try Self.populated(.sqlite)
