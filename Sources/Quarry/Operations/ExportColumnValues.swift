@@ -42,6 +42,10 @@ struct ResolvedExportColumns: Sendable {
             } catch {
                 throw ExportError.invalidColumn(entity: entity.name, keyPath: column.keyPath, reason: "\(error)")
             }
+            if case .aggregate(let op, _) = plan.terminal {
+                throw ExportError.invalidColumn(entity: entity.name, keyPath: column.keyPath,
+                                                reason: "\(op.rawValue) is not exported (a column holds a to-many's values or @count)")
+            }
             var attributeIndex: Int?
             if plan.steps.isEmpty, case .attribute(let a) = plan.terminal { attributeIndex = a }
             let endsOnToMany: Bool = {

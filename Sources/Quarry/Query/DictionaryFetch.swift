@@ -35,8 +35,10 @@ struct DictionaryFetch {
         /// The index of `path` in `keyPaths` (added if new) and the type of the attribute it reads.
         func slot(_ path: String, role: String) throws -> (index: Int, type: AttributeType) {
             let plan = try KeyPathPlan(path, entity: entity, model: model)
-            guard !plan.crossesToMany, !plan.endsWithCount else {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "\(role) goes through a to-many relationship (one value per object is needed)")
+            guard !plan.crossesToMany else {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: plan.endsWithCollectionOperator
+                    ? "\(role) ends in a collection operator (@count, @sum, …), which a dictionary fetch does not read: filter with it in the predicate"
+                    : "\(role) goes through a to-many relationship (one value per object is needed)")
             }
             guard case .attribute(let a) = plan.terminal else {
                 throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "\(role) must end at an attribute")

@@ -8,8 +8,12 @@ struct KeyPathPlan {
         case attribute(Int)
         case relationship(Int)  // the destination's presence: compares as null / not null
         case count               // @count of the preceding to-many
+        /// `@sum`, `@avg`, `@min` or `@max` of an attribute of the preceding to-many's elements.
+        case aggregate(CollectionOperator, attribute: Int)
     }
 
+    /// The key path as written.
+    let keyPath: String
     let steps: [Step]
     let terminal: Terminal
     /// The entity at the end of the path (where the terminal is read).
@@ -18,31 +22,60 @@ struct KeyPathPlan {
     let entities: [EntityDescription]
     let crossesToMany: Bool
     var endsWithCount: Bool { if case .count = terminal { return true } else { return false } }
+    /// Whether the path ends in a collection operator (`@count`, `@sum`, `@avg`, `@min`,
+    /// `@max`), which reads one value from the to-many before it.
+    var endsWithCollectionOperator: Bool {
+        switch terminal {
+        case .count, .aggregate: return true
+        case .attribute, .relationship: return false
+        }
+    }
+    /// Whether the path reads one value per object: it crosses no to-many, or ends in a
+    /// collection operator.
+    var isSingleValued: Bool { !crossesToMany || endsWithCollectionOperator }
 
+    /// - Throws: ``QueryError/unknownKey(entity:key:)`` for a key the entity lacks;
+    ///   ``QueryError/invalidKeyPath(entity:keyPath:reason:)`` for a path that cannot be read
+    ///   (a collection operator not after a to-many, `@sum` of a string, two to-many keys…).
     init(_ path: String, entity: EntityDescription, model: ManagedObjectModel) throws {
         var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.allSatisfy({ !$0.isEmpty }) else {
             throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "empty key")
         }
+        func invalid(_ reason: String) -> QueryError { .invalidKeyPath(entity: entity.name, keyPath: path, reason: reason) }
+        // A collection operator and what follows it: `@count`, or `@sum.attribute`.
+        var summary: (op: CollectionOperator, attribute: String)?
         let counting = parts.last == "@count"
-        if counting { parts.removeLast() }
-        guard !parts.isEmpty else {
-            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "@count must follow a to-many key")
+        if counting {
+            parts.removeLast()
+        } else if let at = parts.firstIndex(where: { $0.hasPrefix("@") }) {
+            guard let op = CollectionOperator(rawValue: parts[at]) else {
+                if parts[at] == "@count" { throw invalid("@count ends the key path") }
+                throw invalid("unknown collection operator '\(parts[at])' (use @count, @sum, @avg, @min or @max)")
+            }
+            guard at == parts.count - 2 else {
+                throw invalid(at == parts.count - 1
+                    ? "\(op.rawValue) must be followed by an attribute of the to-many's elements, like tickers.\(op.rawValue).price"
+                    : "\(op.rawValue) takes one attribute and ends the key path")
+            }
+            summary = (op, parts[at + 1])
+            parts.removeLast(2)
         }
+        let operatorName = counting ? "@count" : summary?.op.rawValue
+        guard !parts.isEmpty else { throw invalid("\(operatorName ?? "@count") must follow a to-many key") }
         var current = entity
         var steps: [Step] = []
         var entities = [entity]
         var terminal: Terminal?
+        let summarizing = operatorName != nil
         for (n, key) in parts.enumerated() {
             let isLast = n == parts.count - 1
             if let a = current.attributeIndex(key) {
-                guard isLast, !counting else {
-                    throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "'\(key)' is an attribute, not a relationship")
-                }
+                guard isLast, !summarizing else { throw invalid("'\(key)' is an attribute, not a relationship") }
                 terminal = .attribute(a)
             } else if let r = current.relationshipIndex(key) {
                 let relationship = current.relationships[r]
-                if isLast && !relationship.isToMany && !counting {
+                if isLast && !relationship.isToMany && !summarizing {
                     terminal = .relationship(r)
                 } else {
                     steps.append(relationship.isToMany ? .toMany(r) : .toOne(r))
@@ -53,20 +86,27 @@ struct KeyPathPlan {
                 throw QueryError.unknownKey(entity: current.name, key: key)
             }
         }
-        if counting {
-            guard case .toMany? = steps.last else {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "@count must follow a to-many key")
-            }
+        if let operatorName {
+            guard case .toMany? = steps.last else { throw invalid("\(operatorName) must follow a to-many key") }
             terminal = .count
         }
+        if let summary {
+            guard let a = current.attributeIndex(summary.attribute) else {
+                if current.relationshipIndex(summary.attribute) != nil {
+                    throw invalid("\(summary.op.rawValue) needs an attribute; '\(summary.attribute)' is a relationship")
+                }
+                throw QueryError.unknownKey(entity: current.name, key: summary.attribute)
+            }
+            if let refusal = summary.op.refusal(of: current.attributes[a]) { throw invalid(refusal) }
+            terminal = .aggregate(summary.op, attribute: a)
+        }
+        self.keyPath = path
         self.steps = steps
         self.entities = entities
         self.finalEntity = current
         self.terminal = terminal ?? .relationship(-1)
         let toManySteps = steps.filter { if case .toMany = $0 { return true } else { return false } }.count
-        guard toManySteps <= 1 else {
-            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "at most one to-many key per key path")
-        }
+        guard toManySteps <= 1 else { throw invalid("at most one to-many key per key path") }
         self.crossesToMany = toManySteps == 1
     }
 
@@ -75,7 +115,7 @@ struct KeyPathPlan {
     /// crosses no to-many; `.null` when a to-one on the way is empty. No intermediate arrays.
     @inline(__always)
     func singleValue<S: PredicateSubject>(of subject: S) -> Value {
-        assert(!crossesToMany && !endsWithCount, "a single-valued key path crosses no to-many")
+        assert(!crossesToMany, "a single-valued key path crosses no to-many")
         var node = subject
         for step in steps {
             guard case .toOne(let r) = step, let destination = node.toOne(r) else { return .null }
@@ -84,13 +124,15 @@ struct KeyPathPlan {
         switch terminal {
         case .attribute(let a): return node.attributeValue(a)
         case .relationship(let r): return r < 0 ? .integer(1) : (node.toOneKey(r).map { .integer($0) } ?? .null)
-        case .count: return .null
+        case .count, .aggregate: return .null
         }
     }
 
     /// The values at the end of the path for `subject` (one for a to-one path, several across
-    /// a to-many; `@count` gives the count).
-    func values<S: PredicateSubject>(of subject: S) throws(S.ReadFailure) -> [Value] {
+    /// a to-many; a collection operator gives its one value).
+    /// - Throws: what reading a to-many throws (``PredicateSubject/ReadFailure``), or
+    ///   ``QueryError/invalidOperand(_:)`` when an integer `@sum` leaves 64 bits.
+    func values<S: PredicateSubject>(of subject: S) throws -> [Value] {
         var frontier: [S] = [subject]
         var counted = 0
         for (n, step) in steps.enumerated() {
@@ -109,6 +151,8 @@ struct KeyPathPlan {
         switch terminal {
         case .count:
             return [.integer(Int64(counted))]
+        case .aggregate(let op, let a):
+            return [try op.summarize(frontier.map { $0.attributeValue(a) }, type: finalEntity.attributes[a].type, name: keyPath)]
         case .attribute(let a):
             if frontier.isEmpty && !crossesToMany { return [.null] }
             return frontier.map { $0.attributeValue(a) }
@@ -116,6 +160,35 @@ struct KeyPathPlan {
             if frontier.isEmpty && !crossesToMany { return [.null] }
             if r < 0 { return frontier.map { _ in .integer(1) } }
             return frontier.map { $0.toOneKey(r).map { .integer($0) } ?? .null }
+        }
+    }
+
+    /// The objects the path's relationship steps lead to from `subject` (the elements of a
+    /// path that ends on a to-many, as a `SUBQUERY` filters them).
+    /// - Throws: what reading a to-many throws.
+    func destinations<S: PredicateSubject>(of subject: S) throws(S.ReadFailure) -> [S] {
+        var frontier: [S] = [subject]
+        for step in steps {
+            var next: [S] = []
+            for node in frontier {
+                switch step {
+                case .toOne(let r): if let d = node.toOne(r) { next.append(d) }
+                case .toMany(let r): next += try node.toMany(r)
+                }
+            }
+            frontier = next
+        }
+        return frontier
+    }
+
+    /// The type of the one value the path reads, when it ends at an attribute or a collection
+    /// operator (`nil` for a relationship).
+    var valueType: AttributeType? {
+        switch terminal {
+        case .attribute(let a): return finalEntity.attributes[a].type
+        case .count: return .integer64
+        case .aggregate(let op, let a): return op.resultType(over: finalEntity.attributes[a].type)
+        case .relationship: return nil
         }
     }
 }
@@ -176,7 +249,8 @@ extension KeyPathPlan {
     init(sortingBy key: SortKey, entity: EntityDescription, model: ManagedObjectModel) throws {
         self = try KeyPathPlan(key.keyPath, entity: entity, model: model)
         guard !crossesToMany else {
-            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: key.keyPath, reason: "cannot sort by a to-many key")
+            let reason = endsWithCollectionOperator ? "cannot sort by a collection operator (@count, @sum, @avg, @min, @max)" : "cannot sort by a to-many key"
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: key.keyPath, reason: reason)
         }
     }
 }

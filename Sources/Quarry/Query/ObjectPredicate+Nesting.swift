@@ -4,17 +4,27 @@ extension ObjectPredicate {
     /// formatter, evaluator, SQL compiler) can overflow the stack, on any thread.
     public static let maximumNesting = 16
 
-    /// How many levels of `NOT`, `AND` and `OR` the tree has above its deepest leaf, counted
-    /// with an explicit stack (no recursion, so any tree built in code can be measured).
+    /// How many levels of `NOT`, `AND`, `OR` and `SUBQUERY` the tree has above its deepest
+    /// leaf, counted with an explicit stack (no recursion, so any tree built in code can be measured).
     public var nestingDepth: Int {
         var deepest = 0
         var stack: [(ObjectPredicate, Int)] = [(self, 0)]
+        var operands: [Operand] = []
         while let (p, depth) = stack.popLast() {
             deepest = max(deepest, depth)
             switch p {
             case .not(let q): stack.append((q, depth + 1))
             case .and(let ps), .or(let ps): for q in ps { stack.append((q, depth + 1)) }
-            case .comparison, .truePredicate, .falsePredicate: break
+            case .comparison(let c):
+                operands = [c.lhs, c.rhs]
+                while let operand = operands.popLast() {
+                    switch operand {
+                    case .subquery(let s): stack.append((s.predicate, depth + 1))
+                    case .list(let items): operands += items
+                    case .keyPath, .constant, .variable: break
+                    }
+                }
+            case .truePredicate, .falsePredicate: break
             }
         }
         return deepest

@@ -129,6 +129,9 @@ public indirect enum Operand: Sendable, Hashable {
     case list([Operand])
     /// A variable (`$NAME`), replaced by ``ObjectPredicate/substituting(_:)`` before use.
     case variable(String)
+    /// `SUBQUERY(collection, $v, predicate).@count` (or `.@sum.key`, …): one value computed
+    /// from the elements of a to-many that pass a predicate.
+    case subquery(PredicateSubquery)
 
     /// The key path's components.
     var keyPathComponents: [String]? {
@@ -138,16 +141,26 @@ public indirect enum Operand: Sendable, Hashable {
 }
 
 extension ObjectPredicate {
-    /// Replaces every `$NAME` variable with its value from `variables`.
+    /// Replaces every `$NAME` variable with its value from `variables`, inside subqueries too
+    /// (a subquery's own variable, which names its element, is not a value and stays).
     /// - Throws: ``QueryError/unboundVariable(_:)`` naming a variable with no value.
     public func substituting(_ variables: [String: Value]) throws -> ObjectPredicate {
+        try substituting(variables, keeping: [])
+    }
+
+    /// ``substituting(_:)``, leaving the variables named in `kept` (enclosing subqueries' own) as they are.
+    private func substituting(_ variables: [String: Value], keeping kept: Set<String>) throws -> ObjectPredicate {
         func expr(_ e: Operand) throws -> Operand {
             switch e {
             case .variable(let name):
+                if kept.contains(name) { return e }
                 guard let v = variables[name] else { throw QueryError.unboundVariable(name) }
                 return .constant(v)
             case .list(let items): return .list(try items.map(expr))
-            default: return e
+            case .subquery(var s):
+                s.predicate = try s.predicate.substituting(variables, keeping: kept.union([s.variable]))
+                return .subquery(s)
+            case .keyPath, .constant: return e
             }
         }
         switch self {
@@ -156,19 +169,21 @@ extension ObjectPredicate {
             c.lhs = try expr(c.lhs)
             c.rhs = try expr(c.rhs)
             return .comparison(c)
-        case .and(let ps): return .and(try ps.map { try $0.substituting(variables) })
-        case .or(let ps): return .or(try ps.map { try $0.substituting(variables) })
-        case .not(let p): return .not(try p.substituting(variables))
+        case .and(let ps): return .and(try ps.map { try $0.substituting(variables, keeping: kept) })
+        case .or(let ps): return .or(try ps.map { try $0.substituting(variables, keeping: kept) })
+        case .not(let p): return .not(try p.substituting(variables, keeping: kept))
         }
     }
 
-    /// The names of the variables still in the predicate.
+    /// The names of the variables still in the predicate (a subquery's own variable, which
+    /// names its element, is not one).
     public var variableNames: Set<String> {
         func names(_ e: Operand) -> Set<String> {
             switch e {
             case .variable(let n): return [n]
             case .list(let items): return items.reduce(into: []) { $0.formUnion(names($1)) }
-            default: return []
+            case .subquery(let s): return s.predicate.variableNames.subtracting([s.variable])
+            case .keyPath, .constant: return []
             }
         }
         switch self {

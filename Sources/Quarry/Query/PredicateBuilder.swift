@@ -71,3 +71,24 @@ extension ObjectPredicate {
     /// The negation (`NOT`).
     public static prefix func ! (p: ObjectPredicate) -> ObjectPredicate { .not(p) }
 }
+
+/// Comparisons of a subquery's value in the Swift builder:
+/// `PredicateSubquery("tickers", variable: "t", where: PredicateKey("price") > .integer(100)) > .integer(3)`.
+extension PredicateSubquery {
+    private func compare(_ op: ComparisonOperator, _ value: Value) -> ObjectPredicate {
+        .comparison(PredicateComparison(.subquery(self), op, .constant(value)))
+    }
+
+    /// `SUBQUERY(…) == value`.
+    public static func == (s: PredicateSubquery, v: Value) -> ObjectPredicate { s.compare(.equal, v) }
+    /// `SUBQUERY(…) != value`.
+    public static func != (s: PredicateSubquery, v: Value) -> ObjectPredicate { s.compare(.notEqual, v) }
+    /// `SUBQUERY(…) < value`.
+    public static func < (s: PredicateSubquery, v: Value) -> ObjectPredicate { s.compare(.less, v) }
+    /// `SUBQUERY(…) <= value`.
+    public static func <= (s: PredicateSubquery, v: Value) -> ObjectPredicate { s.compare(.lessOrEqual, v) }
+    /// `SUBQUERY(…) > value`.
+    public static func > (s: PredicateSubquery, v: Value) -> ObjectPredicate { s.compare(.greater, v) }
+    /// `SUBQUERY(…) >= value`.
+    public static func >= (s: PredicateSubquery, v: Value) -> ObjectPredicate { s.compare(.greaterOrEqual, v) }
+}

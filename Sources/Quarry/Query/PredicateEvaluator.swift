@@ -2,8 +2,8 @@
 /// objects in memory (their current values, unsaved changes included).
 ///
 /// Compilation checks every key path against the model first (unknown keys name the entity
-/// and key; to-many keys need `ANY`, `ALL`, `NONE` or `@count`), so nothing runs on an invalid
-/// predicate. Semantics match the SQL back end exactly (see ``ValueOrdering`` and
+/// and key; to-many keys need `ANY`, `ALL`, `NONE` or a collection operator), so nothing runs
+/// on an invalid predicate. Semantics match the SQL back end exactly (see ``ValueOrdering`` and
 /// ``StringMatching``): comparisons with `nil` are false except `==`/`!=`, which treat `nil`
 /// as a value.
 public struct PredicateEvaluator: @unchecked Sendable {
@@ -103,10 +103,15 @@ enum SubjectPredicate<Subject: PredicateSubject> {
         case .variable(let name): throw QueryError.unboundVariable(name)
         case .keyPath(let path):
             let plan = try KeyPathPlan(path, entity: entity, model: model)
-            if plan.crossesToMany && !allowToMany && !plan.endsWithCount {
-                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
+            if !plan.isSingleValued && !allowToMany {
+                throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or a collection operator (@count, @sum…)")
             }
             return { o in try plan.values(of: o) }
+        case .subquery(let s):
+            let plan = try SubqueryPlan(s, entity: entity, model: model)
+            // The subquery's predicate was normalized with the one it is part of.
+            let test = try compileThrowing(s.predicate, entity: plan.element, model: model, normalizing: false)
+            return { o in [try plan.value(of: o, passing: test)] }
         }
     }
 

@@ -13,6 +13,7 @@
 ///   bounds the tightest one and inequalities one `NOT … IN`. `ANY k p OR ANY k q` is
 ///   `ANY k (p OR q)`, `ALL k p AND ALL k q` is `ALL k (p AND q)` and `NONE k p AND NONE k q`
 ///   is `NONE k (p OR q)`, so those combine the same way.
+/// - A `SUBQUERY`'s predicate is normalized too (it is evaluated once per element).
 /// - An `AND` of `OR`s that each bound one key path is led by the tightest of those bounds
 ///   (``PredicateTermFolding/hoistingBounds(_:)``), which implies them all.
 /// - Bounds combine only when their constants are of one kind (all integers, all doubles, all
@@ -24,8 +25,12 @@ enum PredicateNormalizer {
     /// The normalized form of `p`. Call after ``ObjectPredicate/checkNesting()``: it recurses.
     static func normalize(_ p: ObjectPredicate) -> ObjectPredicate {
         switch p {
-        case .truePredicate, .falsePredicate, .comparison:
+        case .truePredicate, .falsePredicate:
             return p
+        case .comparison(var c):
+            c.lhs = normalize(c.lhs)
+            c.rhs = normalize(c.rhs)
+            return .comparison(c)
         case .not(let q):
             switch normalize(q) {
             case .not(let inner): return inner
@@ -37,6 +42,19 @@ enum PredicateNormalizer {
             return junction(ps, isAnd: true)
         case .or(let ps):
             return junction(ps, isAnd: false)
+        }
+    }
+
+    /// `operand` with the predicates of its subqueries normalized.
+    private static func normalize(_ operand: Operand) -> Operand {
+        switch operand {
+        case .subquery(var s):
+            s.predicate = normalize(s.predicate)
+            return .subquery(s)
+        case .list(let items) where items.contains(where: { if case .subquery = $0 { return true } else { return false } }):
+            return .list(items.map(normalize))
+        case .keyPath, .constant, .variable, .list:
+            return operand
         }
     }
 

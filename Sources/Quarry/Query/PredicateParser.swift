@@ -9,10 +9,18 @@
 /// primary    := "(" predicate ")" | TRUEPREDICATE | FALSEPREDICATE | comparison
 /// comparison := [ANY | SOME | ALL | NONE] expr operator ["[" c|d|cd "]"] expr
 /// expr       := keypath | number | string | TRUE | YES | FALSE | NO | NIL | NULL
-///             | %@ | %K | $NAME | "{" expr ("," expr)* "}"
+///             | %@ | %K | $NAME | "{" expr ("," expr)* "}" | subquery
+/// keypath    := key ("." key)* ["." collop]   (outside a SUBQUERY)
+///             | $VAR "." key ("." key)* ["." collop]   (inside one: $VAR is its variable)
+/// key        := identifier | `quoted name`
+/// collop     := @count | (@sum | @avg | @min | @max) "." key   (after a to-many key)
+/// subquery   := SUBQUERY "(" keypath "," $VAR "," predicate ")" "." collop
 /// operator   := == | = | != | <> | < | <= | =< | > | >= | =>
 ///             | BEGINSWITH | ENDSWITH | CONTAINS | LIKE | MATCHES | IN | BETWEEN
 /// ```
+/// Inside a `SUBQUERY`, every key path starts with its variable (`$t.price`); a bare key
+/// path, or one from an enclosing subquery's variable, is an error naming its column. A
+/// `SUBQUERY` counts as two levels of nesting (``ObjectPredicate/maximumNesting``).
 struct PredicateParser {
     static let operatorWords: [String: ComparisonOperator] = [
         "BEGINSWITH": .beginsWith, "ENDSWITH": .endsWith, "CONTAINS": .contains, "LIKE": .like,
@@ -34,13 +42,16 @@ struct PredicateParser {
     }
 
     private var tokens: [PredicateToken]
-    private var position = 0
+    var position = 0
     private var arguments: [PredicateArgument]
     private var argumentIndex = 0
-    /// How many `(` and `NOT` are open: bounded, so deep input is an error, never a stack overflow.
-    private var nesting = 0
+    /// How many `(`, `NOT` and `SUBQUERY` levels are open: bounded, so deep input is an error,
+    /// never a stack overflow.
+    var nesting = 0
     /// The columns of the items of the last literal list parsed (for ``SourceColumns``).
     private var listItemColumns: [Int] = []
+    /// The variables of the `SUBQUERY`s being parsed, innermost last.
+    var subqueryVariables: [String] = []
 
     init(_ source: String, arguments: [PredicateArgument]) throws {
         self.tokens = try PredicateTokenizer.tokenize(source)
@@ -54,23 +65,26 @@ struct PredicateParser {
         return p
     }
 
-    private var current: PredicateToken { tokens[position] }
+    var current: PredicateToken { tokens[position] }
 
-    private func unexpected(_ expected: String) -> QueryError {
+    /// The token after the current one (the end token at the end).
+    var next: PredicateToken { tokens[min(position + 1, tokens.count - 1)] }
+
+    func unexpected(_ expected: String) -> QueryError {
         .unexpected(token: current.text, column: current.column, expected: expected)
     }
 
-    private func isWord(_ word: String) -> Bool {
+    func isWord(_ word: String) -> Bool {
         if case .identifier(let w) = current.kind { return w.uppercased() == word }
         return false
     }
 
-    private func isSymbol(_ s: String) -> Bool {
+    func isSymbol(_ s: String) -> Bool {
         if case .symbol(let x) = current.kind { return x == s }
         return false
     }
 
-    private mutating func parseOr() throws -> ObjectPredicate {
+    mutating func parseOr() throws -> ObjectPredicate {
         var parts = [try parseAnd()]
         while isWord("OR") || isSymbol("||") {
             position += 1
@@ -88,8 +102,8 @@ struct PredicateParser {
         return parts.count == 1 ? parts[0] : .and(parts)
     }
 
-    /// Enters one more level of `(` or `NOT` at the current token.
-    private mutating func nest() throws {
+    /// Enters one more level of `(`, `NOT` or `SUBQUERY` at the current token.
+    mutating func nest() throws {
         nesting += 1
         if nesting > ObjectPredicate.maximumNesting {
             throw QueryError.tooDeep(limit: ObjectPredicate.maximumNesting, column: current.column)
@@ -162,14 +176,29 @@ struct PredicateParser {
         return .comparison(comparison)
     }
 
-    private mutating func parseExpression() throws -> Operand {
+    mutating func parseExpression() throws -> Operand {
         let token = current
         if let literal = token.literal {
             position += 1
             return .constant(literal)
         }
+        if case .identifier(let word) = token.kind, word.uppercased() == "SUBQUERY", case .symbol("(") = next.kind {
+            return try parseSubquery()
+        }
+        if let element = subqueryVariables.last {
+            // Inside a SUBQUERY, key paths start with its variable.
+            switch token.kind {
+            case .identifier, .quotedIdentifier, .placeholderKey:
+                throw unexpected("a key path starting with $\(element) (the SUBQUERY's variable), like $\(element).key")
+            default: break
+            }
+        }
         switch token.kind {
         case .variable(let name):
+            if case .symbol(".") = next.kind { return try parseElementKeyPath() }
+            if subqueryVariables.contains(name) {
+                throw unexpected("a key of the element after $\(name), like $\(name).key")
+            }
             position += 1
             return .variable(name)
         case .placeholderValue:
@@ -218,7 +247,7 @@ struct PredicateParser {
     }
 
     /// Reads `.component` continuations after the first key path component.
-    private mutating func continueKeyPath(_ first: String) throws -> Operand {
+    mutating func continueKeyPath(_ first: String) throws -> Operand {
         var path = first
         while isSymbol(".") {
             position += 1

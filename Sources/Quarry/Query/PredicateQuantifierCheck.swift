@@ -5,10 +5,19 @@
 enum PredicateQuantifierCheck {
     /// - Throws: ``QueryError/quantifierNeedsToMany(quantifier:keyPath:column:)``.
     static func check(_ c: PredicateComparison, entity: EntityDescription, model: ManagedObjectModel) throws {
-        guard c.modifier != .direct, case .keyPath(let path) = c.lhs else { return }
-        let plan = try KeyPathPlan(path, entity: entity, model: model)
-        guard !plan.crossesToMany else { return }
-        throw QueryError.quantifierNeedsToMany(quantifier: name(of: c.modifier), keyPath: path, column: c.columns?.modifier)
+        guard c.modifier != .direct else { return }
+        switch c.lhs {
+        case .keyPath(let path):
+            let plan = try KeyPathPlan(path, entity: entity, model: model)
+            guard !plan.crossesToMany else { return }
+            throw QueryError.quantifierNeedsToMany(quantifier: name(of: c.modifier), keyPath: path, column: c.columns?.modifier)
+        case .subquery:
+            // A subquery gives one value, whatever it reads.
+            throw QueryError.quantifierNeedsToMany(quantifier: name(of: c.modifier), keyPath: PredicateFormatter.format(c.lhs),
+                                                   column: c.columns?.modifier)
+        case .constant, .list, .variable:
+            return
+        }
     }
 
     private static func name(of modifier: ComparisonModifier) -> String {

@@ -5,7 +5,8 @@
 ///
 /// Allowed: numbers with numbers, Booleans and dates (dates are stored as seconds, as Core
 /// Data's `NSNumber` bridging allows); text with strings, UUIDs and URIs; `nil` with anything;
-/// transformable attributes, relationships and `@count` never refuse a number.
+/// transformable attributes, relationships and `@count` never refuse a number. Collection
+/// operators and subqueries are typed by what they compute (``CollectionOperator``).
 enum PredicateTypeCheck {
     /// What a value or attribute compares as.
     enum Kind: Equatable {
@@ -67,15 +68,18 @@ enum PredicateTypeCheck {
         }
     }
 
-    /// The attribute type a key path operand ends at (`nil` for constants, relationships and
-    /// counts, which are not checked against constants).
+    /// The type of the value a key path or subquery operand reads, with its text for
+    /// messages (`nil` for constants and relationships, which are not checked against
+    /// constants). A count is an integer; `@sum` a number, `@avg` a double, `@min`/`@max`
+    /// the attribute's type (a date stays a date).
     private static func type(of operand: Operand, entity: EntityDescription, model: ManagedObjectModel) throws -> (String, AttributeType)? {
-        guard case .keyPath(let path) = operand else { return nil }
-        let plan = try KeyPathPlan(path, entity: entity, model: model)
-        switch plan.terminal {
-        case .attribute(let a): return (path, plan.finalEntity.attributes[a].type)
-        case .count: return (path, .integer64)
-        case .relationship: return nil
+        switch operand {
+        case .keyPath(let path):
+            return try KeyPathPlan(path, entity: entity, model: model).valueType.map { (path, $0) }
+        case .subquery(let s):
+            return (PredicateFormatter.format(.subquery(s)), try SubqueryPlan(s, entity: entity, model: model).valueType)
+        case .constant, .list, .variable:
+            return nil
         }
     }
 

@@ -15,6 +15,11 @@ struct ResultRowFilter {
             case .and(let ps), .or(let ps): try ps.forEach(check)
             case .not(let q): try check(q)
             case .comparison(let c):
+                for side in [c.lhs, c.rhs] {
+                    if case .subquery = side {
+                        throw QueryError.invalidOperand("having: a SUBQUERY reads objects, not result rows: filter with it in the request's predicate")
+                    }
+                }
                 guard case .keyPath(let key) = c.lhs, columns.contains(key) else {
                     throw QueryError.invalidOperand("having: the left side must be a column of the result (\(columns.sorted().joined(separator: ", "))), not \(PredicateFormatter.format(c.lhs))")
                 }

@@ -29,12 +29,15 @@ extension KeyPathPlan {
 }
 
 extension ObjectPredicate {
-    /// Every key path the predicate reads, in order of appearance.
+    /// Every key path the predicate reads from the evaluated object, in order of appearance:
+    /// for a subquery, its collection (a to-many: what its inner predicate reads is relative
+    /// to the elements, so the object's own state never answers it).
     var keyPaths: [String] {
         func paths(_ operand: Operand) -> [String] {
             switch operand {
             case .keyPath(let path): return [path]
             case .list(let items): return items.flatMap(paths)
+            case .subquery(let s): return [s.collection]
             case .constant, .variable: return []
             }
         }

@@ -124,9 +124,8 @@ struct PredicateParityTests {
     /// sort orders, that the store selects the same IDs in the same order as the in-memory
     /// evaluator and sorter.
     static func checkParity(_ context: ObjectContext, backEnd: String, iterations: Int = 2_000) throws {
-        let environment = ProcessInfo.processInfo.environment
-        let seed = UInt64(environment["QUARRY_PARITY_SEED"] ?? "") ?? 0xC0FF_EE42
-        let iterations = Int(environment["QUARRY_PARITY_ITERATIONS"] ?? "") ?? iterations
+        let seed = ParityHarness.seed(default: 0xC0FF_EE42)
+        let iterations = ParityHarness.iterations(default: iterations)
         var rng = FuzzRandom(seed: seed)
         try context.performAndWait {
             try Self.populate(context, rng: &rng)
@@ -137,23 +136,9 @@ struct PredicateParityTests {
             for iteration in 0..<iterations where failures < 5 {
                 let predicate = gen.predicate()
                 let keys = gen.sortKeys()
-                let sql = try context.fetchObjectIDs(FetchRequest(entityName: "Ticker", predicate: predicate, sortDescriptors: keys))
-                let evaluator = try PredicateEvaluator(predicate, entity: entity, model: context.model)
-                let sorter = try SubjectSorter<ObjectSubject>(keys, entity: entity, model: context.model)
-                let memory = sorter.sort(all.filter(evaluator.evaluate).map(\.objectID)) { ObjectSubject(object: context.object(with: $0)) }
-                if sql != memory {
+                if ParityHarness.agreement(context, entity: entity, objects: all, predicate: predicate, keys: keys,
+                                           backEnd: backEnd, seed: seed, iteration: iteration) == nil {
                     failures += 1
-                    let onlySQL = Set(sql).subtracting(memory).map { context.object(with: $0).description }
-                    let onlyMemory = Set(memory).subtracting(sql).map { context.object(with: $0).description }
-                    Issue.record("""
-                        \(backEnd) parity failure (seed \(seed), iteration \(iteration))
-                          predicate: \(predicate)
-                          sort: \(keys)
-                          counts: sql \(sql.count), memory \(memory.count)
-                          same members: \(Set(sql) == Set(memory))
-                          only in SQL: \(onlySQL.prefix(3))
-                          only in memory: \(onlyMemory.prefix(3))
-                        """)
                 }
             }
         }

@@ -44,9 +44,9 @@ extension InMemoryStore {
         let plans = try keyPaths.map { try KeyPathPlan($0, entity: request.entity, model: model) }
         let ids = try objectIDs(for: request)
         let snapshot = state.sync { $0 }
-        return ids.map { id in
+        return try ids.map { id in
             let subject = RowSubject(state: snapshot, store: self, id: id)
-            return (id, plans.map { $0.values(of: subject).first ?? .null })
+            return (id, try plans.map { try $0.values(of: subject).first ?? .null })
         }
     }
 

@@ -1,7 +1,7 @@
 extension PostgreSQLDialect {
     /// A string operator on two text operands with PostgreSQL's built-ins: `starts_with`,
     /// `right`, `strpos`, `LIKE` on the NFC form, `MATCHES` as an ARE (see ``PostgreSQLDialect``).
-    mutating func stringTest(_ op: ComparisonOperator, _ l: SQLTerm, _ r: SQLTerm, options: ComparisonOptions) throws -> Fragment {
+    mutating func stringTest(_ op: ComparisonOperator, _ l: Term, _ r: Term, options: ComparisonOptions) throws -> Fragment {
         switch op {
         case .beginsWith:
             return Fragment("COALESCE(starts_with(\(folded(l, options)), \(folded(r, options))), false)")
@@ -20,7 +20,7 @@ extension PostgreSQLDialect {
     }
 
     /// `l LIKE r`, both in NFC (or folded by `options`), the pattern in PostgreSQL's syntax.
-    private mutating func like(_ l: SQLTerm, _ r: SQLTerm, _ options: ComparisonOptions) -> String {
+    private mutating func like(_ l: Term, _ r: Term, _ options: ComparisonOptions) -> String {
         let text = options.isEmpty ? composed(l) : folded(l, options)
         let pattern: String
         if case .constant(let v) = r, let s = ValueOrdering.text(of: v) {
@@ -34,7 +34,7 @@ extension PostgreSQLDialect {
     }
 
     /// `l MATCHES r` for a constant pattern, translated by ``PostgreSQLRegex``.
-    private mutating func matches(_ l: SQLTerm, _ r: SQLTerm, _ options: ComparisonOptions) throws -> String {
+    private mutating func matches(_ l: Term, _ r: Term, _ options: ComparisonOptions) throws -> String {
         guard case .constant(let v) = r, let pattern = ValueOrdering.text(of: v) else {
             throw QueryError.invalidOperand("MATCHES on PostgreSQL needs a constant pattern")
         }
@@ -45,7 +45,7 @@ extension PostgreSQLDialect {
     }
 
     /// `term` in NFC (a text column's `__F0` shadow).
-    private mutating func composed(_ term: SQLTerm) -> String {
+    private mutating func composed(_ term: Term) -> String {
         if let column = shadowedColumn(term) { return shadow(column, suffix: "__F0") }
         if case .constant(let v) = term, let s = ValueOrdering.text(of: v) { return text(s.precomposedStringWithCanonicalMapping) }
         return render(term)

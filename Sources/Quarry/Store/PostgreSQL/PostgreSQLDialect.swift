@@ -63,9 +63,9 @@ struct PostgreSQLDialect: SQLDialect {
         return "$\(parameters.count)"
     }
 
-    mutating func value(_ term: SQLTerm) -> Fragment { Fragment(render(term)) }
+    mutating func value(_ term: Term) -> Fragment { Fragment(render(term)) }
 
-    mutating func comparable(_ term: SQLTerm, options: ComparisonOptions) -> Fragment {
+    mutating func comparable(_ term: Term, options: ComparisonOptions) -> Fragment {
         Fragment(folded(term, options))
     }
 
@@ -73,7 +73,7 @@ struct PostgreSQLDialect: SQLDialect {
         Fragment("\(alias).\(Self.identifier("Z_PK")) = ANY(\(bind(.integers(ids.map(\.primaryKey)))))")
     }
 
-    mutating func sortTerm(_ term: SQLTerm, _ comparison: SortKey.StringComparison) -> String {
+    mutating func sortTerm(_ term: Term, _ comparison: SortKey.StringComparison) -> String {
         switch comparison {
         case .binary: return render(term)
         case .caseInsensitive: return folded(term, .caseInsensitive)
@@ -86,10 +86,11 @@ struct PostgreSQLDialect: SQLDialect {
     // MARK: Rendering
 
     /// `term` as stored for comparison: decimals as numbers, text constants in byte order.
-    mutating func render(_ term: SQLTerm) -> String {
+    mutating func render(_ term: Term) -> String {
         switch term {
         case .null: return "NULL"
         case .number(let sql): return sql
+        case .expression(let fragment): return fragment.sql
         case .column(let c):
             let column = "\(c.alias).\(Self.identifier(c.name))"
             return c.type == .decimal ? "(\(column))::double precision" : column
@@ -111,7 +112,7 @@ struct PostgreSQLDialect: SQLDialect {
     mutating func text(_ s: String) -> String { "(\(bind(.text(s))) COLLATE \"C\")" }
 
     /// `term` folded by `options`: a text column's shadow, a text constant folded in Swift.
-    mutating func folded(_ term: SQLTerm, _ options: ComparisonOptions) -> String {
+    mutating func folded(_ term: Term, _ options: ComparisonOptions) -> String {
         guard !options.isEmpty else { return render(term) }
         if let column = shadowedColumn(term) { return shadow(column, suffix: "__F\(options.rawValue & 3)") }
         if case .constant(let v) = term, let s = ValueOrdering.text(of: v) { return text(StringMatching.fold(s, options)) }
@@ -119,8 +120,8 @@ struct PostgreSQLDialect: SQLDialect {
     }
 
     /// The text column `term` reads when it has shadow columns, else `nil`.
-    func shadowedColumn(_ term: SQLTerm) -> SQLColumnTerm? {
-        guard case .column(let c) = term, SQLTerm.kind(of: c.type) == .text, layout.shadowed[c.table][c.position] else { return nil }
+    func shadowedColumn(_ term: Term) -> SQLColumnTerm? {
+        guard case .column(let c) = term, Term.kind(of: c.type) == .text, layout.shadowed[c.table][c.position] else { return nil }
         return c
     }
 
@@ -129,11 +130,25 @@ struct PostgreSQLDialect: SQLDialect {
         "COALESCE(\(column.alias).\(Self.identifier(column.name + suffix)), \(column.alias).\(Self.identifier(column.name)))"
     }
 
+    // MARK: Collection operators
+
+    /// `SUM` of integers cast back to `bigint` (PostgreSQL sums them as `numeric`, which never
+    /// overflows: the cast fails where Swift and SQLite do); `AVG` over doubles (of integers
+    /// as `numeric`, rounded otherwise than Swift's mean); the rest as the default.
+    mutating func collectionAggregate(_ op: CollectionOperator, of column: SQLColumnTerm) -> String {
+        let value = render(.column(column))
+        switch (op, column.type) {
+        case (.sum, .integer16), (.sum, .integer32), (.sum, .integer64): return "SUM(\(value))::bigint"
+        case (.avg, _): return "AVG((\(value))::double precision)"
+        default: return "\(op.sqlFunction)(\(value))"
+        }
+    }
+
     // MARK: Long lists
 
     /// `left IN items` for a long list of constants: one array parameter per kind of value
     /// (`= ANY($n)`), so any number of values fits PostgreSQL's 65,535 parameters.
-    mutating func membership(of l: SQLTerm, in items: [Value], options: ComparisonOptions) -> Fragment? {
+    mutating func membership(of l: Term, in items: [Value], options: ComparisonOptions) -> Fragment? {
         let left = folded(l, options)
         var integers: [Int64] = [], doubles: [Double] = [], texts: [String] = []
         var null = false, others: [String] = []

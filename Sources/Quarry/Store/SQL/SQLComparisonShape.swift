@@ -1,13 +1,15 @@
 /// What the SQL back ends must build for one comparison, decided (and checked) once for both:
 /// the operand types are checked, a `MATCHES` pattern must compile, and each key path is
-/// planned, with to-many keys allowed only under `ANY`, `ALL`, `NONE` or `@count`.
+/// planned, with to-many keys allowed only under `ANY`, `ALL`, `NONE` or a collection operator.
 enum SQLComparisonShape {
     /// One side of a comparison that reads one value.
     enum Side {
         /// A constant (or a literal list's constants).
         case constants([Value])
-        /// A key path without to-many steps, or ending in `@count`.
+        /// A key path without to-many steps, or ending in a collection operator (`@count`, `@sum`…).
         case keyPath(KeyPathPlan)
+        /// A `SUBQUERY`'s value.
+        case subquery(SubqueryPlan)
     }
 
     /// `left op right`, each side one value (a constant on the left compares like a column).
@@ -35,7 +37,7 @@ enum SQLComparisonShape {
         if c.modifier == .direct {
             try Self.requireOneValue(plan, entity: entity, path: path)
             self = .direct(left: .keyPath(plan), right: right, negated: false)
-        } else if plan.crossesToMany && !plan.endsWithCount {
+        } else if !plan.isSingleValued {
             self = .elements(plan, right: right)
         } else {
             self = .direct(left: .keyPath(plan), right: right, negated: c.modifier == .none)
@@ -56,12 +58,14 @@ enum SQLComparisonShape {
             let plan = try KeyPathPlan(path, entity: entity, model: model)
             try requireOneValue(plan, entity: entity, path: path)
             return .keyPath(plan)
+        case .subquery(let s):
+            return .subquery(try SubqueryPlan(s, entity: entity, model: model))
         }
     }
 
     private static func requireOneValue(_ plan: KeyPathPlan, entity: EntityDescription, path: String) throws {
-        if plan.crossesToMany && !plan.endsWithCount {
-            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or @count")
+        if !plan.isSingleValued {
+            throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key needs ANY, ALL, NONE or a collection operator (@count, @sum…)")
         }
     }
 }

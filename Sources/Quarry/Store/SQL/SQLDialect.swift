@@ -14,6 +14,8 @@
 protocol SQLDialect {
     /// What a fragment carries for its placeholders (``SQLArguments``).
     associatedtype Arguments: SQLArguments
+    /// An operand in this dialect (a subquery's carries its arguments).
+    typealias Term = SQLTerm<Arguments>
 
     // MARK: Names and literals
 
@@ -40,26 +42,52 @@ protocol SQLDialect {
     static func nullSafeEquality(negated: Bool) -> String
 
     /// `term` as stored for comparison: decimals as numbers, constants bound.
-    mutating func value(_ term: SQLTerm) -> SQLFragment<Arguments>
+    mutating func value(_ term: Term) -> SQLFragment<Arguments>
     /// `term` as compared under `options`: folded by ``StringMatching/fold(_:_:)`` when
     /// `options` is not empty (so `[c]`, `[d]` and `[cd]` compare folded text).
-    mutating func comparable(_ term: SQLTerm, options: ComparisonOptions) -> SQLFragment<Arguments>
+    mutating func comparable(_ term: Term, options: ComparisonOptions) -> SQLFragment<Arguments>
     /// Whether `left` (folded by `options`) equals one of `items`, for a list longer than
     /// ``SQLQueryCompiler/inlineListLimit`` in a form whose length does not grow with the
     /// list; `nil` to keep the short form (one null-safe equality per item).
-    mutating func membership(of left: SQLTerm, in items: [Value], options: ComparisonOptions) -> SQLFragment<Arguments>?
+    mutating func membership(of left: Term, in items: [Value], options: ComparisonOptions) -> SQLFragment<Arguments>?
     /// `text op pattern` for a string operator (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`,
     /// `MATCHES`), true or false.
     /// - Throws: ``QueryError`` for a pattern the engine cannot run with Quarry's semantics.
-    mutating func stringTest(_ op: ComparisonOperator, _ text: SQLTerm, _ pattern: SQLTerm, options: ComparisonOptions) throws -> SQLFragment<Arguments>
+    mutating func stringTest(_ op: ComparisonOperator, _ text: Term, _ pattern: Term, options: ComparisonOptions) throws -> SQLFragment<Arguments>
     /// The `ORDER BY` term sorting `term` (a key path's value, never a constant) by `comparison`.
-    mutating func sortTerm(_ term: SQLTerm, _ comparison: SortKey.StringComparison) -> String
+    mutating func sortTerm(_ term: Term, _ comparison: SortKey.StringComparison) -> String
     /// Whether the primary key of the row under `alias` is one of `ids` (not empty), in a
     /// form whose length does not grow with the list.
     mutating func primaryKey(under alias: String, in ids: [ObjectID]) -> SQLFragment<Arguments>
+
+    // MARK: Collection operators
+
+    /// The select-list expression computing `op` (``CollectionOperator``) over `column` in a
+    /// subquery's rows, as the in-memory back end computes it: `nil` values left out, an
+    /// integer sum beyond 64 bits an error (never a wrap, never a wider type), a mean as a
+    /// double, decimals as doubles. The compiler turns the `NULL` of an empty `@sum` into 0.
+    /// Default: `SUM`, `AVG`, `MIN`, `MAX` of ``value(_:)`` (decimals as numbers), which
+    /// SQLite computes so.
+    mutating func collectionAggregate(_ op: CollectionOperator, of column: SQLColumnTerm) -> String
 }
 
 extension SQLDialect {
     /// Standard SQL double quotes, as SQLite and PostgreSQL read them.
     static func identifier(_ name: String) -> String { sqlIdentifier(name) }
+
+    mutating func collectionAggregate(_ op: CollectionOperator, of column: SQLColumnTerm) -> String {
+        "\(op.sqlFunction)(\(value(.column(column)).sql))"
+    }
+}
+
+extension CollectionOperator {
+    /// The SQL aggregate function computing the operator.
+    var sqlFunction: String {
+        switch self {
+        case .sum: return "SUM"
+        case .avg: return "AVG"
+        case .min: return "MIN"
+        case .max: return "MAX"
+        }
+    }
 }

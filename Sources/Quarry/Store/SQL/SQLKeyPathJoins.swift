@@ -2,7 +2,8 @@
 /// (every SQL store names its tables and columns by ``StoreLayout``; `Dialect` quotes them):
 /// one `LEFT JOIN` per distinct to-one path (a missing destination reads as `NULL`), and
 /// correlated subqueries over the elements of a to-many. Table aliases are `t1`, `t2`, … (the
-/// query's root table is `t0`).
+/// query's root table is `t0`), unique across the whole statement; a `SUBQUERY`'s condition
+/// makes its joins in a nested scope (``enterScope()``), placed inside its subquery.
 struct SQLKeyPathJoins<Dialect: SQLDialect> {
     /// The `FROM` and correlation of a subquery over the elements of a to-many relationship.
     struct Subquery {
@@ -31,6 +32,26 @@ struct SQLKeyPathJoins<Dialect: SQLDialect> {
     init(layout: StoreLayout, model: ManagedObjectModel) {
         self.layout = layout
         self.model = model
+    }
+
+    /// The joins of the scope a ``enterScope()`` left, to restore on ``leaveScope(_:)``.
+    struct SavedScope {
+        fileprivate var joins: [String]
+        fileprivate var joinAliases: [String: String]
+    }
+
+    /// Starts a nested scope (a `SUBQUERY`'s condition): the `LEFT JOIN`s made until
+    /// ``leaveScope(_:)`` belong inside the subquery, not to the enclosing query. Aliases keep
+    /// counting up, so they never clash with the enclosing query's.
+    mutating func enterScope() -> SavedScope {
+        defer { joins = []; joinAliases = [:] }
+        return SavedScope(joins: joins, joinAliases: joinAliases)
+    }
+
+    /// Ends the scope `saved` was returned for: returns its joins, restores the enclosing ones.
+    mutating func leaveScope(_ saved: SavedScope) -> [String] {
+        defer { joins = saved.joins; joinAliases = saved.joinAliases }
+        return joins
     }
 
     /// A table alias not used yet.
@@ -121,5 +142,13 @@ struct SQLKeyPathJoins<Dialect: SQLDialect> {
     /// `COUNT(*)` of the subquery's elements, as a scalar subquery.
     static func count(of sub: Subquery) -> String {
         "(SELECT COUNT(*) FROM \(sub.from) WHERE \(sub.link))"
+    }
+
+    /// `expression` (an aggregate such as `SUM(t3."ZVOLUME")`, or `COUNT(*)`) over the
+    /// subquery's elements, as a scalar subquery; `0` when there is none and `emptyIsZero`
+    /// (an empty `@sum`), else `NULL` (or 0 for `COUNT`).
+    static func aggregate(_ expression: String, of sub: Subquery, emptyIsZero: Bool) -> String {
+        let select = "(SELECT \(expression) FROM \(sub.from) WHERE \(sub.link))"
+        return emptyIsZero ? "COALESCE(\(select), 0)" : select
     }
 }

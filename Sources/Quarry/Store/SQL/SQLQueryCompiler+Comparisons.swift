@@ -2,11 +2,11 @@ extension SQLQueryCompiler {
     /// One comparison `l op r`; every form is true or false. Operands of different kinds are
     /// compared here, by ``ValueOrdering``'s order of kinds, unless the engine does it itself
     /// (``SQLDialect/comparesAcrossKinds``).
-    mutating func test(_ l: SQLTerm, _ op: ComparisonOperator, _ r: [SQLTerm], _ options: ComparisonOptions) throws -> Fragment {
+    mutating func test(_ l: Term, _ op: ComparisonOperator, _ r: [Term], _ options: ComparisonOptions) throws -> Fragment {
         let lk = l.kind
         let byKind = !Dialect.comparesAcrossKinds
         /// Whether comparing with a value of kind `rk` is decided by kinds alone.
-        func mixed(_ rk: SQLTerm.Kind) -> Bool { byKind && lk != .null && rk != .null && lk != rk }
+        func mixed(_ rk: Term.Kind) -> Bool { byKind && lk != .null && rk != .null && lk != rk }
         let no = Fragment(Dialect.booleanLiteral(false))
         switch op {
         case .equal, .notEqual:
@@ -48,23 +48,23 @@ extension SQLQueryCompiler {
     }
 
     /// `left` null-safely equal (or not, `negated`) to `right` folded by `options`.
-    private mutating func equality(_ left: Fragment, _ right: SQLTerm, _ options: ComparisonOptions, negated: Bool) -> Fragment {
+    private mutating func equality(_ left: Fragment, _ right: Term, _ options: ComparisonOptions, negated: Bool) -> Fragment {
         let r = dialect.comparable(right, options: options)
         return "(\(left) \(Dialect.nullSafeEquality(negated: negated)) \(r))"
     }
 
     /// Whether neither `a` nor `b` is `NULL`: an ordering between values of different kinds
     /// that holds whenever both are present.
-    private mutating func bothPresent(_ a: SQLTerm, _ b: SQLTerm) -> Fragment {
+    private mutating func bothPresent(_ a: Term, _ b: Term) -> Fragment {
         let x = dialect.value(a), y = dialect.value(b)
         return "(\(x) IS NOT NULL AND \(y) IS NOT NULL)"
     }
 
     /// `l BETWEEN r[0] AND r[1]` when a bound is of another kind than `l`: that side is
     /// decided by kinds, the other compared.
-    private mutating func mixedBetween(_ l: SQLTerm, _ r: [SQLTerm], _ options: ComparisonOptions) -> Fragment {
+    private mutating func mixedBetween(_ l: Term, _ r: [Term], _ options: ComparisonOptions) -> Fragment {
         let lk = l.kind
-        func side(_ bound: SQLTerm, _ op: ComparisonOperator) -> Fragment {
+        func side(_ bound: Term, _ op: ComparisonOperator) -> Fragment {
             let bk = bound.kind
             if lk != .null && bk != .null && lk != bk {
                 return Fragment(Dialect.booleanLiteral(Self.holds(op, lk.rawValue < bk.rawValue ? -1 : 1)))
@@ -79,7 +79,7 @@ extension SQLQueryCompiler {
     }
 
     /// The constants of `items`, or `nil` when one is not a constant.
-    private static func constants(_ items: [SQLTerm]) -> [Value]? {
+    private static func constants(_ items: [Term]) -> [Value]? {
         var values: [Value] = []
         values.reserveCapacity(items.count)
         for item in items {

@@ -8,11 +8,13 @@
 /// everything else); values compare in ``ValueOrdering``'s order (by the engine, or decided
 /// here from the operands' kinds when the engine cannot: ``SQLDialect/comparesAcrossKinds``);
 /// `[c]`, `[d]` and `[cd]` compare text folded by ``StringMatching/fold(_:_:)``. To-one key
-/// paths become `LEFT JOIN`s and to-many ones (`ANY`/`ALL`/`NONE`, `@count`) correlated
-/// subqueries (``SQLKeyPathJoins``); ties sort by primary key.
+/// paths become `LEFT JOIN`s and to-many ones (`ANY`/`ALL`/`NONE`, collection operators,
+/// `SUBQUERY`) correlated subqueries (``SQLKeyPathJoins``); ties sort by primary key.
 struct SQLQueryCompiler<Dialect: SQLDialect> {
     /// A piece of SQL in this dialect.
     typealias Fragment = SQLFragment<Dialect.Arguments>
+    /// An operand in this dialect.
+    typealias Term = SQLTerm<Dialect.Arguments>
 
     /// Lists up to this long compare item by item (readable SQL, index-friendly); longer ones
     /// go through ``SQLDialect/membership(of:in:options:)``.
@@ -104,10 +106,11 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
     }
 
     /// A side's terms (one, or several for a literal list).
-    private mutating func terms(_ side: SQLComparisonShape.Side, alias: String) throws -> [SQLTerm] {
+    private mutating func terms(_ side: SQLComparisonShape.Side, alias: String) throws -> [Term] {
         switch side {
-        case .constants(let values): return values.map(SQLTerm.constant)
+        case .constants(let values): return values.map(Term.constant)
         case .keyPath(let plan): return [try directTerm(plan, alias: alias)]
+        case .subquery(let plan): return [try subqueryTerm(plan, alias: alias)]
         }
     }
 
@@ -118,10 +121,10 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
     /// itself (both `nil` for foreign keys, counts and transient attributes): a transformable
     /// value is read through its transformer, as objects read it.
     /// - Throws: ``QueryError/invalidKeyPath(entity:keyPath:reason:)`` for an unknown key path
-    ///   or one crossing a to-many without `@count`.
+    ///   or one crossing a to-many without a collection operator.
     mutating func outputColumn(_ path: String, entity: EntityDescription) throws -> SQLOutputColumn {
         let plan = try KeyPathPlan(path, entity: entity, model: model)
-        guard !plan.crossesToMany || plan.endsWithCount else {
+        guard plan.isSingleValued else {
             throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "a to-many key has no single value")
         }
         switch try directTerm(plan, alias: "t0") {
@@ -129,38 +132,90 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
             guard case .attribute(let a) = plan.terminal else { preconditionFailure("a column term reads an attribute") }
             return SQLOutputColumn(sql: "\(column.alias).\(Dialect.identifier(column.name))", type: column.type,
                                    attribute: plan.finalEntity.attributes[a])
-        case .number(let sql): return SQLOutputColumn(sql: sql, type: nil, attribute: nil)
+        case .number(let sql):
+            // A count or foreign key is an integer (`nil`); a collection operator's value
+            // reads as its type, decimals computed as doubles.
+            let type = plan.valueType.map { $0 == .decimal ? .double : $0 }
+            return SQLOutputColumn(sql: sql, type: type == .integer64 ? nil : type, attribute: nil)
         case .null, .constant: return SQLOutputColumn(sql: "CAST(NULL AS BIGINT)", type: nil, attribute: nil)
+        case .expression: preconditionFailure("a key path binds no constants")
         }
     }
 
-    /// The value of a key path without to-many steps (or ending in `@count`), joining to-ones
-    /// with `LEFT JOIN` (a missing destination reads as `NULL`).
-    private mutating func directTerm(_ plan: KeyPathPlan, alias: String) throws -> SQLTerm {
-        let countAt = plan.endsWithCount ? plan.steps.count - 1 : plan.steps.count
-        let (ownerAlias, ownerEntity) = keyPaths.outerJoins(plan, upTo: countAt, alias: alias)
-        if plan.endsWithCount, case .toMany(let r) = plan.steps[countAt] {
-            return .number(SQLKeyPathJoins<Dialect>.count(of: keyPaths.toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)))
+    /// The value of a key path without to-many steps (or ending in a collection operator),
+    /// joining to-ones with `LEFT JOIN` (a missing destination reads as `NULL`).
+    private mutating func directTerm(_ plan: KeyPathPlan, alias: String) throws -> Term {
+        let summaryAt = plan.endsWithCollectionOperator ? plan.steps.count - 1 : plan.steps.count
+        let (ownerAlias, ownerEntity) = keyPaths.outerJoins(plan, upTo: summaryAt, alias: alias)
+        if plan.endsWithCollectionOperator, case .toMany(let r) = plan.steps[summaryAt] {
+            let sub = keyPaths.toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
+            switch plan.terminal {
+            case .aggregate(let op, let a):
+                let column = attributeTerm(a, of: plan.finalEntity, alias: sub.alias)
+                return .number(SQLKeyPathJoins<Dialect>.aggregate(collectionAggregate(op, of: column), of: sub, emptyIsZero: op == .sum))
+            default:
+                return .number(SQLKeyPathJoins<Dialect>.count(of: sub))
+            }
         }
         return terminalTerm(plan, entity: ownerEntity, alias: ownerAlias)
     }
 
+    /// `op` over `column` of a subquery's rows (``SQLDialect/collectionAggregate(_:of:)``).
+    private mutating func collectionAggregate(_ op: CollectionOperator, of column: Term) -> String {
+        // The plans refuse transient attributes, the only ones without a column.
+        guard case .column(let c) = column else { preconditionFailure("\(op.rawValue) reads a stored attribute") }
+        return dialect.collectionAggregate(op, of: c)
+    }
+
+    /// A `SUBQUERY`'s value over the row under `alias`: `(SELECT COUNT(*) FROM … WHERE link
+    /// AND condition)` (or a collection operator instead of `COUNT(*)`), the condition's
+    /// `LEFT JOIN`s inside the subquery.
+    private mutating func subqueryTerm(_ plan: SubqueryPlan, alias: String) throws -> Term {
+        let last = plan.collection.steps.count - 1
+        let (ownerAlias, ownerEntity) = keyPaths.outerJoins(plan.collection, upTo: last, alias: alias)
+        guard case .toMany(let r) = plan.collection.steps[last] else { preconditionFailure("a subquery's collection ends on a to-many") }
+        var sub = keyPaths.toManySubquery(owner: ownerEntity, ownerAlias: ownerAlias, relationship: r)
+        let outer = keyPaths.enterScope()
+        let inner: Fragment
+        do {
+            // Normalized with the predicate it is part of.
+            inner = try condition(plan.subquery.predicate, entity: plan.element, alias: sub.alias)
+        } catch {
+            _ = keyPaths.leaveScope(outer)
+            throw error
+        }
+        for join in keyPaths.leaveScope(outer) { sub.from += " " + join }
+        let expression: String
+        if let aggregate = plan.aggregate {
+            expression = collectionAggregate(aggregate.op, of: attributeTerm(aggregate.attribute, of: plan.element, alias: sub.alias))
+        } else {
+            expression = "COUNT(*)"
+        }
+        let select: Fragment = "(SELECT \(expression) FROM \(sub.from) WHERE \(sub.link) AND \(inner))"
+        return .expression(plan.aggregate?.op == .sum ? "COALESCE(\(select), 0)" : select)
+    }
+
     /// The key path's final value read from `alias` (an attribute column, a foreign key, or 1
     /// for the mere presence of a to-many element).
-    private func terminalTerm(_ plan: KeyPathPlan, entity: EntityDescription, alias: String) -> SQLTerm {
+    private func terminalTerm(_ plan: KeyPathPlan, entity: EntityDescription, alias: String) -> Term {
         switch plan.terminal {
         case .attribute(let a):
-            let entityLayout = layout.entities[entity.index]
-            // A transient attribute is never stored: the store holds no value for it.
-            guard let position = entityLayout.attributeColumns[a] else { return .null }
-            return .column(SQLColumnTerm(alias: alias, name: layout.tables[entityLayout.tableIndex].columns[position].name,
-                                         type: entity.attributes[a].type, table: entityLayout.tableIndex, position: position))
+            return attributeTerm(a, of: entity, alias: alias)
         case .relationship(let r):
             if r < 0 { return .number("1") }
             return .number("\(alias).\(Dialect.identifier(layout.toOneKeyColumn(r, ofEntity: entity.index)))")
-        case .count:
+        case .count, .aggregate:
             return .number("0")
         }
+    }
+
+    /// Attribute `a` of `entity`, read from the row under `alias`.
+    private func attributeTerm(_ a: Int, of entity: EntityDescription, alias: String) -> Term {
+        let entityLayout = layout.entities[entity.index]
+        // A transient attribute is never stored: the store holds no value for it.
+        guard let position = entityLayout.attributeColumns[a] else { return .null }
+        return .column(SQLColumnTerm(alias: alias, name: layout.tables[entityLayout.tableIndex].columns[position].name,
+                                     type: entity.attributes[a].type, table: entityLayout.tableIndex, position: position))
     }
 }
 

@@ -1,15 +1,19 @@
 /// One operand of a compiled comparison or sort, before a dialect renders it for one use
 /// (as stored, folded, as a sort key): ``SQLQueryCompiler`` decides what is compared,
-/// ``SQLDialect`` how it is written.
-enum SQLTerm {
+/// ``SQLDialect`` how it is written. `Arguments` are the dialect's (``SQLArguments``): a
+/// subquery's term carries the constants its condition binds.
+enum SQLTerm<Arguments: SQLArguments> {
     /// No value (a transient attribute, which the store never holds).
     case null
     /// A constant of the predicate, bound when rendered.
     case constant(Value)
     /// An attribute's column.
     case column(SQLColumnTerm)
-    /// A number-valued expression: a foreign key, a count, the presence of an element.
+    /// A number-valued expression binding nothing: a foreign key, a count, the presence of an
+    /// element, a collection operator over a to-many's column.
     case number(String)
+    /// A number-valued expression that binds constants: a `SUBQUERY`'s scalar subquery.
+    case expression(SQLFragment<Arguments>)
 
     /// How a term compares, in ``ValueOrdering``'s order of kinds.
     enum Kind: Int {
@@ -20,7 +24,7 @@ enum SQLTerm {
     var kind: Kind {
         switch self {
         case .null: return .null
-        case .number: return .number
+        case .number, .expression: return .number
         case .constant(let v):
             switch ValueOrdering.comparable(v) {
             case .null: return .null

@@ -30,18 +30,19 @@ struct SQLiteDialect: SQLDialect {
         return text
     }
 
-    func value(_ term: SQLTerm) -> Fragment {
+    func value(_ term: Term) -> Fragment {
         switch term {
         case .null: return "NULL"
         case .constant(let v): return Fragment("?", [Self.databaseValue(v)])
         case .number(let sql): return Fragment(sql)
+        case .expression(let fragment): return fragment
         case .column(let c):
             let column = "\(c.alias).\(Self.identifier(c.name))"
             return Fragment(c.type == .decimal ? "CAST(\(column) AS REAL)" : column)
         }
     }
 
-    func comparable(_ term: SQLTerm, options: ComparisonOptions) -> Fragment {
+    func comparable(_ term: Term, options: ComparisonOptions) -> Fragment {
         let v = value(term)
         guard options.isEmpty else { return "quarry_fold(\(v), \(String(options.rawValue)))" }
         // A bound constant has no affinity to strip. `ifnull(?, NULL)` is the value, computed
@@ -52,11 +53,11 @@ struct SQLiteDialect: SQLDialect {
         return "+(\(v))"
     }
 
-    func membership(of left: SQLTerm, in items: [Value], options: ComparisonOptions) -> Fragment? {
+    func membership(of left: Term, in items: [Value], options: ComparisonOptions) -> Fragment? {
         SQLiteInList(items)?.membership(of: value(left), options: options)
     }
 
-    func stringTest(_ op: ComparisonOperator, _ text: SQLTerm, _ pattern: SQLTerm, options: ComparisonOptions) -> Fragment {
+    func stringTest(_ op: ComparisonOperator, _ text: Term, _ pattern: Term, options: ComparisonOptions) -> Fragment {
         let l = value(text)
         let call: Fragment = "quarry_match('\(op.rawValue)', \(l), \(value(pattern)), \(String(options.rawValue)))"
         // Each call copies the pattern into Swift: a long constant one (a pasted megabyte)
@@ -81,7 +82,7 @@ struct SQLiteDialect: SQLDialect {
     }
 
     /// The term as is, in Quarry's collations for the string orders.
-    func sortTerm(_ term: SQLTerm, _ comparison: SortKey.StringComparison) -> String {
+    func sortTerm(_ term: Term, _ comparison: SortKey.StringComparison) -> String {
         let sql = value(term).sql
         switch comparison {
         case .binary: return sql
