@@ -57,8 +57,12 @@ struct HistoryChangeRow {
 
 extension SaveChanges {
     /// Calls `body` with each history change row of this save, in `Z_SEQ` order: a row per run
-    /// of inserted keys, then per updated object, then per deleted object (with its tombstone
-    /// from `tombstones`).
+    /// of inserted keys, then per run of updated objects, then per run of deleted objects.
+    ///
+    /// A run is consecutive keys of one entity, in the save's order: updated objects whose
+    /// changed keys are the same, deleted objects without a tombstone (from `tombstones`). A
+    /// batch request changing a range of rows writes a handful of history rows, not one per
+    /// object; readers expand every row by its count (``HistoryChangeRow/appendChanges(to:model:)``).
     func forEachHistoryRow(model: ManagedObjectModel, tombstones: [ObjectID: String],
                            _ body: (HistoryChangeRow) throws -> Void) rethrows {
         for run in insertRuns {
@@ -69,6 +73,7 @@ extension SaveChanges {
         // objects the same way joins its key names once, not 100,000 times.
         let bitsKnown = changedBits.count == updated.count
         var spelled: [HistoryKeysSpelling: String] = [:]
+        var pending: HistoryChangeRow?
         for (i, id) in updated.enumerated() {
             let keys: String?
             if bitsKnown, changedBits[i] != .max {
@@ -82,13 +87,34 @@ extension SaveChanges {
             } else {
                 keys = changedKeys[id].map { $0.sorted().joined(separator: ",") }
             }
-            try body(HistoryChangeRow(entity: model.entities[Int(id.entityIndex)].name, primaryKey: id.primaryKey, count: 1,
-                                      typeCode: HistoryChangeType.update.code, keys: keys))
+            let entity = model.entities[Int(id.entityIndex)].name
+            if let run = pending, run.extends(to: id.primaryKey, entity: entity), run.keys == keys {
+                pending!.count += 1
+                continue
+            }
+            if let run = pending { try body(run) }
+            pending = HistoryChangeRow(entity: entity, primaryKey: id.primaryKey, count: 1, typeCode: HistoryChangeType.update.code, keys: keys)
         }
+        if let run = pending { try body(run) }
+        pending = nil
         for id in deleted {
-            try body(HistoryChangeRow(entity: model.entities[Int(id.entityIndex)].name, primaryKey: id.primaryKey, count: 1,
-                                      typeCode: HistoryChangeType.delete.code, tombstone: tombstones[id]))
+            let entity = model.entities[Int(id.entityIndex)].name
+            let tombstone = tombstones[id]
+            if tombstone == nil, let run = pending, run.tombstone == nil, run.extends(to: id.primaryKey, entity: entity) {
+                pending!.count += 1
+                continue
+            }
+            if let run = pending { try body(run) }
+            pending = HistoryChangeRow(entity: entity, primaryKey: id.primaryKey, count: 1, typeCode: HistoryChangeType.delete.code, tombstone: tombstone)
         }
+        if let run = pending { try body(run) }
+    }
+}
+
+extension HistoryChangeRow {
+    /// Whether the object `primaryKey` of `entity` is the next of this row's run.
+    func extends(to primaryKey: Int64, entity: String) -> Bool {
+        self.entity == entity && self.primaryKey + count == primaryKey
     }
 }
 

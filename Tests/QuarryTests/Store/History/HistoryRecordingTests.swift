@@ -166,6 +166,30 @@ struct HistoryRecordingTests {
         #expect(stored == 103)
     }
 
+    @Test("updates and deletes of consecutive keys are stored as runs and read back one change per object")
+    func updateAndDeleteRuns() throws {
+        let store = try fixture.store()
+        let coordinator = StoreCoordinator(store: store)
+        let ids = try HistoryFixture.insertTickers((0..<200).map { "U\($0)" }, into: coordinator).sorted()
+        let before = try HistoryFixture.rawCounts(store)
+        try HistoryFixture.edit(coordinator) { c in
+            for (n, id) in ids.enumerated() {
+                // Two kinds of change alternate in blocks of 50: four runs.
+                try c.existingObject(with: id).setValue(n / 50 % 2 == 0 ? .double(9) : .string("n"), forKey: n / 50 % 2 == 0 ? "price" : "name")
+            }
+        }
+        try HistoryFixture.edit(coordinator) { c in for id in ids[10..<110] { c.delete(try c.existingObject(with: id)) } }
+        let after = try HistoryFixture.rawCounts(store)
+        let found = try store.history(after: nil, limit: nil).transactions
+        #expect(found.map(\.changes.count) == [200, 200, 100])
+        #expect(found[1].changes.map(\.objectID) == ids)
+        #expect(found[1].changes[0].changedKeys == ["price"] && found[1].changes[50].changedKeys == ["name"])
+        #expect(found[2].changes.map(\.objectID) == Array(ids[10..<110]) && found[2].changes.allSatisfy { $0.type == .delete })
+        // Price and name changes alternate in four blocks: four rows. The fixture's tickers keep
+        // tombstone values (symbol, price), so each delete keeps its own row.
+        #expect(after.changes - before.changes == 4 + 100, "\(after.changes - before.changes) rows")
+    }
+
     @Test("a store made with history off records nothing, also for stacks opened later with it on")
     func optionOffRecordsNothing() throws {
         let store = try fixture.store(records: false)
