@@ -68,6 +68,15 @@ extension StoreCoordinator {
     @discardableResult
     public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
         let plan = try BatchUpdatePlan(request, model: model)
+        // One statement when the store can compute every value exactly as Swift would.
+        if let store = store as? SetBasedBatchUpdating, let setBased = SetBasedBatchUpdate(plan, now: Date()),
+           let saved = try store.runSetBased(setBased, author: request.author ?? "batch update") {
+            if request.mergesChanges { announce(saved.changes) }
+            let updated = saved.changes.updated
+            request.progress?(BatchProgress(done: updated.count, total: updated.count, written: true))
+            return BatchResult(count: updated.count, objectIDs: request.returnsObjectIDs ? updated : nil,
+                               changes: saved.changes, historyToken: saved.historyToken)
+        }
         return try retryingConflicts {
             let ids = try store.objectIDs(for: plan.query)
             var changes = StoreChangeSet()
@@ -108,7 +117,7 @@ struct BatchUpdatePlan {
     let query: StoreQuery
     private let entityName: String
     /// Per assignment: the attribute (as the request's entity describes it) and the expression.
-    private let assignments: [(attribute: AttributeDescription, value: ValueExpression)]
+    let assignments: [(attribute: AttributeDescription, value: ValueExpression)]
     /// Per concrete entity index: where each assignment writes, where each key read is, the mask.
     private let layouts: [Int: (targets: [Int], keys: [String: Int], mask: PropertyMask)]
 

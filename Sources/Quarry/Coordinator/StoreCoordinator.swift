@@ -71,8 +71,14 @@ public final class StoreCoordinator: Sendable, ObjectSource {
     /// tells the commit observer what it wrote.
     func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
         let result = try store.save(changes, resolve: resolve)
-        if !result.changes.isEmpty, let observer = commitObserver.withLock({ $0 }) { observer(result.changes) }
+        announce(result.changes)
         return result
+    }
+
+    /// Tells the commit observer (``onCommit(_:)``) about `changes`, committed to the store
+    /// by this coordinator.
+    func announce(_ changes: SaveChanges) {
+        if !changes.isEmpty, let observer = commitObserver.withLock({ $0 }) { observer(changes) }
     }
 
     /// Sets the one observer of this coordinator's commits (`nil` removes it): a stack merges
