@@ -7,7 +7,7 @@ import Foundation
 /// qualify: a constant (computed and checked once; integers, doubles, strings, Booleans, dates,
 /// `nil`), or `+ - * /` on one `Double` attribute with finite non-zero constants (so no row can
 /// make a NaN, and no division by a stored zero). The store checks every value the statement
-/// wrote against the attribute's rules (``accepts(_:entity:)``) inside the transaction; a value
+/// wrote against the attribute's rules (``accepts(_:)``) inside the transaction; a value
 /// the computed path would refuse rolls the statement back, and the request runs the computed
 /// path, which reports it exactly. Anything else (decimals, strings computed per row, integer
 /// arithmetic, whose overflow SQL would not report) runs the computed path from the start.
@@ -90,13 +90,11 @@ struct SetBasedBatchUpdate {
         }
     }
 
-    /// Whether every value the statement wrote into `snapshot` (an object of `entity`) is one
-    /// the computed path would have stored.
-    func accepts(_ snapshot: Snapshot, entity: EntityDescription) -> Bool {
-        for assignment in assignments {
+    /// Whether the values the statement wrote for one row (one per assignment, in order) are
+    /// those the computed path would have stored.
+    func accepts(_ values: [Value]) -> Bool {
+        for (assignment, value) in zip(assignments, values) {
             guard case .arithmetic = assignment.form else { continue }   // constants were checked once
-            guard let a = entity.attributeIndex(assignment.attribute.name) else { return false }
-            let value = snapshot.values[a]
             if case .double(let d) = value, d.isNaN { return false }
             if assignment.attribute.ruleViolation(of: value) != nil { return false }
         }

@@ -94,7 +94,9 @@ extension ValueExpression {
         }
         switch (op, a, b) {
         case (.add, .string, .string), (.add, .string, .null), (.add, .null, .string): return .string
-        case (.add, .date, let n), (.subtract, .date, let n) where n.isNumber || n == .null: return .date
+        // One pattern per case: a `where` guards only the last pattern of its case.
+        case (.add, .date, let n) where n.isNumber || n == .null: return .date
+        case (.subtract, .date, let n) where n.isNumber || n == .null: return .date
         case (.add, let n, .date) where n.isNumber: return .date
         case (.subtract, .date, .date): return .double
         default: throw ValueExpressionError("cannot \(op.verb) a \(a.rawValue) and a \(b.rawValue)")

@@ -91,6 +91,8 @@ struct ValueExpressionTests {
         #expect(throws: ValueExpressionError("cannot multiply a string and a integer")) { try kind("a * 2", ["a": .string]) }
         #expect(throws: ValueExpressionError("coalesce needs values of one kind, not string and integer")) { try kind("coalesce(a, 1)", ["a": .string]) }
         #expect(throws: ValueExpressionError("cannot negate a boolean")) { try kind("-a", ["a": .boolean]) }
+        #expect(throws: ValueExpressionError("cannot add a date and a string")) { try kind("a + 'x'", ["a": .date]) }
+        #expect(throws: ValueExpressionError("cannot add a date and a boolean")) { try kind("a + b", ["a": .date, "b": .boolean]) }
         #expect(ValueKind.integer.fits(.double) && ValueKind.double.fits(.integer16) && !ValueKind.string.fits(.date) && ValueKind.null.fits(.date))
     }
 }

@@ -140,6 +140,15 @@ public struct SaveChanges: Sendable, Equatable {
         changedKeys[id] = memo.keys(changed, of: entity)
         changedBits.append(changed.lowBits)
     }
+
+    /// Records an updated object of `entity` and the properties that changed, without the
+    /// state now stored (a set-based batch update writes rows it never reads): the changes
+    /// then carry no snapshots (``carriesSnapshots``), and a merge reads what it needs.
+    mutating func recordUpdate(_ id: ObjectID, changed: PropertyMask, of entity: EntityDescription, memo: inout ChangedKeysMemo) {
+        updated.append(id)
+        changedKeys[id] = memo.keys(changed, of: entity)
+        changedBits.append(changed.lowBits)
+    }
 }
 
 /// The changed keys of each entity and changed-property mask a save records, each set made

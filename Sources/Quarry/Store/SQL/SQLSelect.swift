@@ -30,6 +30,15 @@ struct SQLSelect<Dialect: SQLDialect> {
         return (text, arguments)
     }
 
+    /// The `WHERE` condition alone and its arguments (`nil` when every row qualifies), for a
+    /// statement over the root table under `t0` that needs no join.
+    var condition: (text: String, arguments: Dialect.Arguments)? {
+        guard !filters.isEmpty else { return nil }
+        var arguments = Dialect.Arguments()
+        for f in filters { arguments += f.arguments }
+        return (filters.map { filters.count > 1 ? "(\($0.sql))" : $0.sql }.joined(separator: " AND "), arguments)
+    }
+
     /// The same selection counted instead of listed (ordering dropped; limit and offset kept).
     var countSQL: (text: String, arguments: Dialect.Arguments) {
         var inner = self

@@ -9,11 +9,14 @@ protocol SetBasedBatchUpdating {
 }
 
 extension SQLiteStore: SetBasedBatchUpdating {
-    /// `UPDATE T SET … , Z_OPT = Z_OPT + 1 WHERE Z_PK IN (<the request's compiled select>)
-    /// RETURNING <the row>`: SQLite computes and writes every row in one pass (no row is read
-    /// into Swift first, so no version can be stale and nothing conflicts); the returned rows
-    /// are checked, recorded as the save's changes (the state each object now has, for merges)
-    /// and written to persistent history as runs of keys.
+    /// `UPDATE T AS t0 SET …, Z_OPT = Z_OPT + 1 WHERE <the request's compiled predicate>
+    /// RETURNING Z_PK, Z_ENT, <the new values>` (rows chosen by `Z_PK IN (<compiled select>)`
+    /// when the predicate reads through a to-one): SQLite computes and writes every row in one
+    /// pass (no row is read into Swift first, so no version can be stale and nothing
+    /// conflicts); the new values are checked, the objects recorded as the save's changes (IDs
+    /// and changed keys, as Core Data's batch update reports them: a merge refreshes registered
+    /// objects and decides the others from the changed keys, reading the store only when they
+    /// matter), and written to persistent history as runs of keys.
     func runSetBased(_ update: SetBasedBatchUpdate, author: String) throws -> StoreSaveResult? {
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         let entity = update.plan.query.entity
@@ -36,12 +39,21 @@ extension SQLiteStore: SetBasedBatchUpdating {
         }
         sets.append("Z_OPT = Z_OPT + 1")
         var compiler = queryCompiler()
-        let (select, selectArguments) = try compiler.select(update.plan.query, columns: ["t0.Z_PK"]).sql
-        let returned = (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map { sqlIdentifier($0.name) }).joined(separator: ", ")
-        let sql = "UPDATE \(sqlIdentifier(table.name)) SET \(sets.joined(separator: ", ")) WHERE Z_PK IN (\(select)) RETURNING \(returned)"
+        let select = try compiler.select(update.plan.query, columns: ["t0.Z_PK"])
+        let returned = (["Z_PK", "Z_ENT"] + update.assignments.map { column($0.attribute.name) }).joined(separator: ", ")
+        var sql = "UPDATE \(sqlIdentifier(table.name)) AS t0 SET \(sets.joined(separator: ", "))"
         var arguments = StatementArguments(constants.map(SQLiteDialect.databaseValue))
-        arguments += selectArguments
-        let reader = SQLiteRowReader(layout: layout, statements: statements, model: model)
+        if !select.joins.isEmpty {
+            // Key paths through to-ones: the rows are chosen by the compiled select.
+            let (text, selectArguments) = select.sql
+            sql += " WHERE Z_PK IN (\(text))"
+            arguments += selectArguments
+        } else if let (condition, conditionArguments) = select.condition {
+            // The predicate reads the row itself: one pass, as a hand-written UPDATE … WHERE.
+            sql += " WHERE " + condition
+            arguments += conditionArguments
+        }
+        sql += " RETURNING \(returned)"
         do {
             return try pool.writeWithoutTransaction { db in
                 var result: StoreSaveResult?
@@ -51,27 +63,27 @@ extension SQLiteStore: SetBasedBatchUpdating {
                         try prepared.setArguments(arguments)
                         let statement = SQLiteRawStatement(prepared)
                         defer { statement.reset() }
-                        var rows: [(id: ObjectID, snapshot: Snapshot)] = []
+                        var ids: [ObjectID] = []
+                        var values = [Value](repeating: .null, count: update.assignments.count)
                         while try statement.step() {
-                            let row = try reader.decodeRow(statement)
-                            guard update.accepts(row.1, entity: model.entities[Int(row.0.entityIndex)]) else { return .rollback }
-                            rows.append(row)
+                            for (k, assignment) in update.assignments.enumerated() {
+                                values[k] = try statement.value(at: Int32(2 + k), of: assignment.attribute)
+                            }
+                            guard update.accepts(values) else { return .rollback }
+                            ids.append(ObjectID(entityIndex: Int(statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
                         }
                         // In key order, as the computed path reports them (and as history runs need).
-                        rows.sort { $0.id.primaryKey < $1.id.primaryKey }
+                        ids.sort { $0.primaryKey < $1.primaryKey }
                         var saved = StoreSaveResult()
-                        saved.written.reserveCapacity(rows.count)
                         var memo = ChangedKeysMemo()
-                        for (id, snapshot) in rows {
-                            saved.written[id] = snapshot
-                            saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: model.entities[Int(id.entityIndex)],
-                                                       stored: snapshot, memo: &memo)
+                        for id in ids {
+                            saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: model.entities[Int(id.entityIndex)], memo: &memo)
                         }
                         if recordsHistory && !saved.changes.isEmpty {
                             let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
                             saved.historyToken = try writer.record(saved.changes, tombstones: [:], author: author, db: db)
                         }
-                        if !rows.isEmpty { try Self.bumpModificationToken(db) }
+                        if !ids.isEmpty { try Self.bumpModificationToken(db) }
                         result = saved
                         return .commit
                     }
