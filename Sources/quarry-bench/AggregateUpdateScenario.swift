@@ -3,17 +3,6 @@ import GRDBSQLite
 @_spi(Benchmarks) import Quarry
 import QuarryDemo
 
-/// Tells the waiting bench thread when an aggregate controller finished applying a change.
-final class AggregateChangeSignal: AggregateResultsControllerDelegate, @unchecked Sendable {
-    // `changed` is written on the main queue before `arrived` is signalled, read after the wait.
-    var changed: UInt64 = 0
-    let arrived = DispatchSemaphore(value: 0)
-    func controllerDidChangeContent(_ controller: AggregateResultsController) {
-        changed = DispatchTime.now().uptimeNanoseconds
-        arrived.signal()
-    }
-}
-
 /// Scenario `aggregate-update`: a live aggregate controller (count, sum of volume and mean
 /// price per `sector.name`, 11 groups) over n demo tickers (default 1,000,000) on a stack's
 /// main context; each round the importer saves new volumes for k random tickers (default
@@ -39,7 +28,7 @@ func runAggregateUpdateScenario(_ args: BenchArguments) throws {
         var request = FetchRequest(entityName: "Ticker")
         request.propertiesToFetch = [.key("sector.name"), .count(), .aggregate(.sum, "volume"), .aggregate(.avg, "price")]
         request.propertiesToGroupBy = ["sector.name"]
-        let signal = AggregateChangeSignal()
+        let signal = RemoteChangeSignal()
         let main = stack.mainContext
         let (controller, first) = try DispatchQueue.main.sync { () throws -> (AggregateResultsController, Double) in
             let controller = try AggregateResultsController(fetchRequest: request, context: main)

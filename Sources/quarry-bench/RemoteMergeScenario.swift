@@ -4,11 +4,13 @@ import QuarryDemo
 import Synchronization
 
 /// Signals each `didChangeContent` (on the main queue) and records when it arrived.
-final class RemoteChangeSignal: FetchedResultsControllerDelegate, @unchecked Sendable {
+final class RemoteChangeSignal: FetchedResultsControllerDelegate, AggregateResultsControllerDelegate, @unchecked Sendable {
     // `changed` is written on the main queue before `arrived` is signalled, read after the wait.
     var changed: UInt64 = 0
     let arrived = DispatchSemaphore(value: 0)
-    func controllerDidChangeContent(_ controller: FetchedResultsController) {
+    func controllerDidChangeContent(_ controller: FetchedResultsController) { signal() }
+    func controllerDidChangeContent(_ controller: AggregateResultsController) { signal() }
+    private func signal() {
         changed = DispatchTime.now().uptimeNanoseconds
         arrived.signal()
     }

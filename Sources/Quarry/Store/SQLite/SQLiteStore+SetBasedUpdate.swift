@@ -3,48 +3,56 @@ import GRDB
 /// A store that runs the batch updates that qualify (``SetBasedBatchUpdate``) as one statement.
 protocol SetBasedBatchUpdating {
     /// Runs `update` in one transaction, with its persistent history; returns `nil`, having
-    /// written nothing, when a value the statement computed is one the computed path would
+    /// written nothing, when a value the statement would compute is one the computed path would
     /// refuse (the request then takes that path, which names it).
     func runSetBased(_ update: SetBasedBatchUpdate, author: String) throws -> StoreSaveResult?
 }
 
 extension SQLiteStore: SetBasedBatchUpdating {
-    /// `UPDATE T AS t0 SET …, Z_OPT = Z_OPT + 1 WHERE <the request's compiled predicate>
-    /// RETURNING Z_PK, Z_ENT, <the new values>` (rows chosen by `Z_PK IN (<compiled select>)`
-    /// when the predicate reads through a to-one): SQLite computes and writes every row in one
-    /// pass (no row is read into Swift first, so no version can be stale and nothing
-    /// conflicts); the new values are checked, the objects recorded as the save's changes (IDs
-    /// and changed keys, as Core Data's batch update reports them: a merge refreshes registered
-    /// objects and decides the others from the changed keys, reading the store only when they
-    /// matter), and written to persistent history as runs of keys.
+    /// In one `IMMEDIATE` transaction (no other writer between its two statements):
+    /// `SELECT t0.Z_PK, t0.Z_ENT, <the new values> FROM T t0 … WHERE <the request's compiled
+    /// predicate>` lists the objects and checks every new value against the model, then
+    /// `UPDATE T AS t0 SET …, Z_OPT = Z_OPT + 1 WHERE <the same predicate>` (rows chosen by
+    /// `Z_PK IN (<compiled select>)` when the predicate reads through a to-one) computes and
+    /// writes them in one pass, as a hand-written statement does. No row is read into Swift
+    /// beforehand, so no version can be stale and nothing conflicts. The objects are recorded as
+    /// the save's changes (IDs and changed keys, as Core Data's batch update reports them: a
+    /// merge refreshes registered objects and decides the others from the changed keys, reading
+    /// the store only when they matter) and in persistent history as runs of keys.
     func runSetBased(_ update: SetBasedBatchUpdate, author: String) throws -> StoreSaveResult? {
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         let entity = update.plan.query.entity
-        let tableIndex = layout.entities[entity.index].tableIndex
-        let table = layout.tables[tableIndex]
-        func column(_ name: String) -> String {
-            let position = layout.entities[entity.index].attributeColumns[entity.attributeIndex(name)!]!
+        let table = layout.tables[layout.entities[entity.index].tableIndex]
+        func name(_ attribute: String) -> String {
+            let position = layout.entities[entity.index].attributeColumns[entity.attributeIndex(attribute)!]!
             return sqlIdentifier(table.columns[position].name)
         }
+        func column(_ attribute: String) -> String { "t0." + name(attribute) }
+        // Each new value's SQL over `t0`, with its constants (bound in order).
+        var values: [String] = []
         var constants: [Value] = []
-        var sets: [String] = []
         for assignment in update.assignments {
             switch assignment.form {
             case .constant(let value):
                 constants.append(value)
-                sets.append("\(column(assignment.attribute.name)) = ?")
+                values.append("?")
             case .arithmetic(let expression):
-                sets.append("\(column(assignment.attribute.name)) = \(SetBasedBatchUpdate.sql(expression, column: column, constants: &constants))")
+                values.append(SetBasedBatchUpdate.sql(expression, column: column, constants: &constants))
             }
         }
-        sets.append("Z_OPT = Z_OPT + 1")
         var compiler = queryCompiler()
-        let select = try compiler.select(update.plan.query, columns: ["t0.Z_PK"])
-        let returned = (["Z_PK", "Z_ENT"] + update.assignments.map { column($0.attribute.name) }).joined(separator: ", ")
+        var select = try compiler.select(update.plan.query, columns: ["t0.Z_PK", "t0.Z_ENT"] + values)
+        select.ordering = []
+        let (listing, listingArguments) = select.sql
+        var listArguments = StatementArguments(constants.map(SQLiteDialect.databaseValue))
+        listArguments += listingArguments
+
+        let sets = zip(update.assignments, values).map { "\(name($0.attribute.name)) = \($1)" } + ["Z_OPT = Z_OPT + 1"]
         var sql = "UPDATE \(sqlIdentifier(table.name)) AS t0 SET \(sets.joined(separator: ", "))"
         var arguments = StatementArguments(constants.map(SQLiteDialect.databaseValue))
         if !select.joins.isEmpty {
             // Key paths through to-ones: the rows are chosen by the compiled select.
+            select.columns = ["t0.Z_PK"]
             let (text, selectArguments) = select.sql
             sql += " WHERE Z_PK IN (\(text))"
             arguments += selectArguments
@@ -53,24 +61,31 @@ extension SQLiteStore: SetBasedBatchUpdating {
             sql += " WHERE " + condition
             arguments += conditionArguments
         }
-        sql += " RETURNING \(returned)"
         do {
             return try pool.writeWithoutTransaction { db in
                 var result: StoreSaveResult?
                 try Self.withWriteCache(db, rows: Self.largeSaveRows) {
                     try db.inTransaction(.immediate) {
-                        let prepared = try db.makeStatement(sql: sql)
-                        try prepared.setArguments(arguments)
+                        let prepared = try db.makeStatement(sql: listing)
+                        try prepared.setArguments(listArguments)
                         let statement = SQLiteRawStatement(prepared)
                         defer { statement.reset() }
                         var ids: [ObjectID] = []
-                        var values = [Value](repeating: .null, count: update.assignments.count)
+                        var row = [Value](repeating: .null, count: update.assignments.count)
                         while try statement.step() {
                             for (k, assignment) in update.assignments.enumerated() {
-                                values[k] = try statement.value(at: Int32(2 + k), of: assignment.attribute)
+                                row[k] = try statement.value(at: Int32(2 + k), of: assignment.attribute)
                             }
-                            guard update.accepts(values) else { return .rollback }
+                            guard update.accepts(row) else { return .rollback }
                             ids.append(ObjectID(entityIndex: Int(statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
+                        }
+                        guard !ids.isEmpty else {
+                            result = StoreSaveResult()
+                            return .commit
+                        }
+                        try db.execute(sql: sql, arguments: arguments)
+                        guard db.changesCount == ids.count else {
+                            throw StoreError.sqlite(path: path, code: 0, message: "a batch update listed \(ids.count) rows and updated \(db.changesCount)")
                         }
                         // In key order, as the computed path reports them (and as history runs need).
                         ids.sort { $0.primaryKey < $1.primaryKey }
@@ -79,11 +94,11 @@ extension SQLiteStore: SetBasedBatchUpdating {
                         for id in ids {
                             saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: model.entities[Int(id.entityIndex)], memo: &memo)
                         }
-                        if recordsHistory && !saved.changes.isEmpty {
+                        if recordsHistory {
                             let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
                             saved.historyToken = try writer.record(saved.changes, tombstones: [:], author: author, db: db)
                         }
-                        if !ids.isEmpty { try Self.bumpModificationToken(db) }
+                        try Self.bumpModificationToken(db)
                         result = saved
                         return .commit
                     }
