@@ -9,6 +9,10 @@ protocol SetBasedBatchUpdating {
 }
 
 extension SQLiteStore: SetBasedBatchUpdating {
+    /// How many objects a set-based batch update reads back, so that its changes carry their
+    /// new state (``SaveChanges/carriesSnapshots``).
+    static let carriedStateLimit = 10_000
+
     /// In one `IMMEDIATE` transaction (no other writer between its two statements):
     /// `SELECT t0.Z_PK, t0.Z_ENT, <the new values> FROM T t0 … WHERE <the request's compiled
     /// predicate>` lists the objects and checks every new value against the model, then
@@ -16,9 +20,10 @@ extension SQLiteStore: SetBasedBatchUpdating {
     /// `Z_PK IN (<compiled select>)` when the predicate reads through a to-one) computes and
     /// writes them in one pass, as a hand-written statement does. No row is read into Swift
     /// beforehand, so no version can be stale and nothing conflicts. The objects are recorded as
-    /// the save's changes (IDs and changed keys, as Core Data's batch update reports them: a
-    /// merge refreshes registered objects and decides the others from the changed keys, reading
-    /// the store only when they matter) and in persistent history as runs of keys.
+    /// the save's changes — with their new state up to ``carriedStateLimit`` objects, else IDs
+    /// and changed keys only, as Core Data's batch update reports them (a merge then refreshes
+    /// registered objects and decides the others from the changed keys, reading the store only
+    /// when they matter) — and in persistent history as runs of keys.
     func runSetBased(_ update: SetBasedBatchUpdate, author: String) throws -> StoreSaveResult? {
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         let entity = update.plan.query.entity
@@ -91,8 +96,19 @@ extension SQLiteStore: SetBasedBatchUpdating {
                         ids.sort { $0.primaryKey < $1.primaryKey }
                         var saved = StoreSaveResult()
                         var memo = ChangedKeysMemo()
+                        // Up to `carriedStateLimit` objects the changes carry their new state, read back
+                        // here, so a merge decides them without the store; beyond, reading every row
+                        // back would cost more than the merges it saves.
+                        let stored = ids.count <= Self.carriedStateLimit
+                            ? try SQLiteRowReader(layout: layout, statements: statements, model: model).snapshots(for: ids, db: db) : [:]
                         for id in ids {
-                            saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: model.entities[Int(id.entityIndex)], memo: &memo)
+                            let entity = model.entities[Int(id.entityIndex)]
+                            if stored.count == ids.count, let snapshot = stored[id] {
+                                saved.written[id] = snapshot
+                                saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: entity, stored: snapshot, memo: &memo)
+                            } else {
+                                saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: entity, memo: &memo)
+                            }
                         }
                         if recordsHistory {
                             let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
