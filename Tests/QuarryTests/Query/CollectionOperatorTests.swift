@@ -38,10 +38,8 @@ struct CollectionOperatorTests {
     }
 
     /// A sector's name or a ticker's symbol.
-    static func label(_ object: ManagedObject) -> String {
-        if case .string(let s) = object[object.entity.name == "Sector" ? "name" : "symbol"] { return s }
-        return "?"
-    }
+    /// A sector's name, a tag's label, a ticker's symbol.
+    static func label(_ object: ManagedObject) -> String { SubqueryTests.label(object) }
 
     static let cases: [(format: String, entity: String, expected: Set<String>)] = [
         ("tickers.@sum.volume == 0", "Sector", ["Empty", "Nulls"]),
