@@ -13,13 +13,13 @@ extension SQLiteStore: SetBasedBatchUpdating {
     /// new state (``SaveChanges/carriesSnapshots``).
     static let carriedStateLimit = 10_000
 
-    /// In one `IMMEDIATE` transaction (no other writer between its two statements):
-    /// `SELECT t0.Z_PK, t0.Z_ENT, <the new values> FROM T t0 … WHERE <the request's compiled
-    /// predicate>` lists the objects and checks every new value against the model, then
-    /// `UPDATE T AS t0 SET …, Z_OPT = Z_OPT + 1 WHERE <the same predicate>` (rows chosen by
-    /// `Z_PK IN (<compiled select>)` when the predicate reads through a to-one) computes and
-    /// writes them in one pass, as a hand-written statement does. No row is read into Swift
-    /// beforehand, so no version can be stale and nothing conflicts. The objects are recorded as
+    /// One statement in an `IMMEDIATE` transaction: `UPDATE T AS t0 SET …, Z_OPT = Z_OPT + 1
+    /// WHERE <the request's compiled predicate>` (rows chosen by `Z_PK IN (<compiled select>)`
+    /// when the predicate reads through a to-one) computes and writes every row in one pass, as
+    /// a hand-written statement does; the first value goes through ``SetBasedRowCollector``,
+    /// which notes each row's key and checks its new values against the model (a refusal stops
+    /// the statement, and the transaction rolls back). No row is read into Swift beforehand, so
+    /// no version can be stale and nothing conflicts. The objects are recorded as
     /// the save's changes — with their new state up to ``carriedStateLimit`` objects, else IDs
     /// and changed keys only, as Core Data's batch update reports them (a merge then refreshes
     /// registered objects and decides the others from the changed keys, reading the store only
@@ -33,31 +33,30 @@ extension SQLiteStore: SetBasedBatchUpdating {
             return sqlIdentifier(table.columns[position].name)
         }
         func column(_ attribute: String) -> String { "t0." + name(attribute) }
-        // Each new value's SQL over `t0`, with its constants (bound in order).
-        var values: [String] = []
+        // Each new value's SQL over `t0`, with its constants (bound in order of the text).
         var constants: [Value] = []
-        for assignment in update.assignments {
+        func value(_ assignment: SetBasedBatchUpdate.Assignment) -> String {
             switch assignment.form {
-            case .constant(let value):
-                constants.append(value)
-                values.append("?")
+            case .constant(let v):
+                constants.append(v)
+                return "?"
             case .arithmetic(let expression):
-                values.append(SetBasedBatchUpdate.sql(expression, column: column, constants: &constants))
+                return SetBasedBatchUpdate.sql(expression, column: column, constants: &constants)
             }
         }
+        // The first column's value goes through `quarry_batch_row`, which sees each updated
+        // row once (its key and every new value) and returns that value unchanged.
+        let all = update.assignments.map(value).joined(separator: ", ")
+        var sets = ["\(name(update.assignments[0].attribute.name)) = \(SetBasedRowCollector.function)(t0.Z_PK, t0.Z_ENT, \(all))"]
+        for assignment in update.assignments.dropFirst() { sets.append("\(name(assignment.attribute.name)) = \(value(assignment))") }
+        sets.append("Z_OPT = Z_OPT + 1")
         var compiler = queryCompiler()
-        var select = try compiler.select(update.plan.query, columns: ["t0.Z_PK", "t0.Z_ENT"] + values)
+        var select = try compiler.select(update.plan.query, columns: ["t0.Z_PK"])
         select.ordering = []
-        let (listing, listingArguments) = select.sql
-        var listArguments = StatementArguments(constants.map(SQLiteDialect.databaseValue))
-        listArguments += listingArguments
-
-        let sets = zip(update.assignments, values).map { "\(name($0.attribute.name)) = \($1)" } + ["Z_OPT = Z_OPT + 1"]
         var sql = "UPDATE \(sqlIdentifier(table.name)) AS t0 SET \(sets.joined(separator: ", "))"
         var arguments = StatementArguments(constants.map(SQLiteDialect.databaseValue))
         if !select.joins.isEmpty {
             // Key paths through to-ones: the rows are chosen by the compiled select.
-            select.columns = ["t0.Z_PK"]
             let (text, selectArguments) = select.sql
             sql += " WHERE Z_PK IN (\(text))"
             arguments += selectArguments
@@ -66,31 +65,27 @@ extension SQLiteStore: SetBasedBatchUpdating {
             sql += " WHERE " + condition
             arguments += conditionArguments
         }
+        let collector = SetBasedRowCollector(update)
         do {
             return try pool.writeWithoutTransaction { db in
                 var result: StoreSaveResult?
                 try Self.withWriteCache(db, rows: Self.largeSaveRows) {
                     try db.inTransaction(.immediate) {
-                        let prepared = try db.makeStatement(sql: listing)
-                        try prepared.setArguments(listArguments)
-                        let statement = SQLiteRawStatement(prepared)
-                        defer { statement.reset() }
-                        var ids: [ObjectID] = []
-                        var row = [Value](repeating: .null, count: update.assignments.count)
-                        while try statement.step() {
-                            for (k, assignment) in update.assignments.enumerated() {
-                                row[k] = try statement.value(at: Int32(2 + k), of: assignment.attribute)
-                            }
-                            guard update.accepts(row) else { return .rollback }
-                            ids.append(ObjectID(entityIndex: Int(statement.int64(at: 1)), primaryKey: statement.int64(at: 0)))
+                        let function = collector.databaseFunction
+                        db.add(function: function)
+                        defer { db.remove(function: function) }
+                        do {
+                            try db.execute(sql: sql, arguments: arguments)
+                        } catch where collector.refused {
+                            return .rollback
                         }
+                        var ids = collector.ids
                         guard !ids.isEmpty else {
                             result = StoreSaveResult()
                             return .commit
                         }
-                        try db.execute(sql: sql, arguments: arguments)
                         guard db.changesCount == ids.count else {
-                            throw StoreError.sqlite(path: path, code: 0, message: "a batch update listed \(ids.count) rows and updated \(db.changesCount)")
+                            throw StoreError.sqlite(path: path, code: 0, message: "a batch update saw \(ids.count) rows and updated \(db.changesCount)")
                         }
                         // In key order, as the computed path reports them (and as history runs need).
                         ids.sort { $0.primaryKey < $1.primaryKey }
@@ -124,5 +119,59 @@ extension SQLiteStore: SetBasedBatchUpdating {
         } catch {
             throw Self.storeError(error, path: path, entity: entity.name)
         }
+    }
+}
+
+/// `quarry_batch_row(Z_PK, Z_ENT, v1, v2, …)` for one set-based batch update: notes each
+/// updated row's object ID, checks its new values (``SetBasedBatchUpdate/accepts(_:)``) and
+/// returns `v1` unchanged; a value the computed path would refuse fails the statement.
+final class SetBasedRowCollector: @unchecked Sendable {
+    // Used by one statement on the writer connection, which runs it on one thread (GRDB's
+    // writer queue); read after the statement, on the same queue.
+    static let function = "quarry_batch_row"
+
+    private let update: SetBasedBatchUpdate
+    /// The updated rows, in the order SQLite reached them.
+    private(set) var ids: [ObjectID] = []
+    /// Whether a new value was refused (the statement then failed).
+    private(set) var refused = false
+    private var row: [Value]
+
+    init(_ update: SetBasedBatchUpdate) {
+        self.update = update
+        row = update.assignments.map { if case .constant(let v) = $0.form { return v } else { return .null } }
+    }
+
+    /// The function, to add to the connection for the statement.
+    var databaseFunction: DatabaseFunction {
+        DatabaseFunction(Self.function, argumentCount: 2 + update.assignments.count, pure: false) { [self] args in
+            try self.take(args)
+        }
+    }
+
+    private struct Refusal: Error {}
+
+    private func take(_ args: [DatabaseValue]) throws -> DatabaseValue {
+        for (k, assignment) in update.assignments.enumerated() {
+            guard case .arithmetic = assignment.form else { continue }
+            switch args[2 + k].storage {
+            case .double(let d): row[k] = .double(d)
+            case .int64(let i): row[k] = .double(Double(i))
+            case .null: row[k] = .null
+            default:
+                refused = true
+                throw Refusal()
+            }
+        }
+        guard update.accepts(row) else {
+            refused = true
+            throw Refusal()
+        }
+        guard case .int64(let key) = args[0].storage, case .int64(let entity) = args[1].storage else {
+            refused = true
+            throw Refusal()
+        }
+        ids.append(ObjectID(entityIndex: Int(entity), primaryKey: key))
+        return args[2]
     }
 }
