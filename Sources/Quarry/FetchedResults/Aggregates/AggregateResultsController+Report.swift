@@ -5,7 +5,7 @@ extension AggregateResultsController {
         var deletes: [(index: Int, group: AggregateGroup)] = []
         /// New indexes, ascending.
         var inserts: [(index: Int, group: AggregateGroup)] = []
-        /// Old and new indexes, by new index.
+        /// Old and new indexes, by new index (survivors are visited in their new order).
         var moves: [(old: Int, new: Int, group: AggregateGroup)] = []
         /// Old indexes, ascending.
         var updates: [(index: Int, group: AggregateGroup)] = []
@@ -56,10 +56,11 @@ extension AggregateResultsController {
     func applyAndReport(touched: Set<Int32>) -> Int {
         guard !touched.isEmpty else { return 0 }
         let previousOrder = order
-        let previousResults = results
+        // Only touched groups change their results: their old ones are kept (the others' stand).
+        var previous: [Int32: [String: Value]] = [:]
         var placed: [Int32] = []
         for g in touched {
-            results[g] = nil
+            previous[g] = results.removeValue(forKey: g)
             guard table.isPresent(g) else { continue }
             do {
                 let row = try table.result(of: g)
@@ -85,8 +86,11 @@ extension AggregateResultsController {
         order = merged
         let changes = GroupChanges(
             old: previousOrder, new: order,
-            changed: { touched.contains($0) && previousResults[$0] != results[$0] },
-            oldGroup: { AggregateGroup(key: table.groupKeys[Int(previousOrder[$0])], values: previousResults[previousOrder[$0]] ?? [:]) },
+            changed: { touched.contains($0) && previous[$0] != results[$0] },
+            oldGroup: { i in
+                let g = previousOrder[i]
+                return AggregateGroup(key: table.groupKeys[Int(g)], values: (touched.contains(g) ? previous[g] : results[g]) ?? [:])
+            },
             newGroup: { self.group(at: $0) })
         tell(changes)
         return changes.count
@@ -113,7 +117,7 @@ extension AggregateResultsController {
         delegate.controllerWillChangeContent(self)
         for d in changes.deletes { delegate.controller(self, didChange: d.group, at: d.index, for: .delete, newIndex: nil) }
         for i in changes.inserts { delegate.controller(self, didChange: i.group, at: nil, for: .insert, newIndex: i.index) }
-        for m in changes.moves.sorted(by: { $0.new < $1.new }) {
+        for m in changes.moves {
             delegate.controller(self, didChange: m.group, at: m.old, for: .move, newIndex: m.new)
         }
         for u in changes.updates { delegate.controller(self, didChange: u.group, at: u.index, for: .update, newIndex: nil) }

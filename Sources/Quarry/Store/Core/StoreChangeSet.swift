@@ -135,10 +135,8 @@ public struct SaveChanges: Sendable, Equatable {
     /// stored; `memo` makes each distinct set of changed keys once per save.
     mutating func recordUpdate(_ id: ObjectID, changed: PropertyMask, of entity: EntityDescription, stored: Snapshot,
                                memo: inout ChangedKeysMemo) {
-        updated.append(id)
         updatedSnapshots.append(stored)
-        changedKeys[id] = memo.keys(changed, of: entity)
-        changedBits.append(changed.lowBits)
+        recordUpdate(id, changed: changed, of: entity, memo: &memo)
     }
 
     /// Records an updated object of `entity` and the properties that changed, without the

@@ -21,17 +21,17 @@ struct SQLSelect<Dialect: SQLDialect> {
         var text = "SELECT \(columns.joined(separator: ", ")) FROM \(Dialect.identifier(table)) t0"
         for join in joins { text += " " + join }
         var arguments = Dialect.Arguments()
-        if !filters.isEmpty {
-            text += " WHERE " + filters.map { filters.count > 1 ? "(\($0.sql))" : $0.sql }.joined(separator: " AND ")
-            for f in filters { arguments += f.arguments }
+        if let (condition, conditionArguments) = condition {
+            text += " WHERE " + condition
+            arguments = conditionArguments
         }
         if !ordering.isEmpty { text += " ORDER BY " + ordering.joined(separator: ", ") }
         text += Dialect.window(limit: limit, offset: offset)
         return (text, arguments)
     }
 
-    /// The `WHERE` condition alone and its arguments (`nil` when every row qualifies), for a
-    /// statement over the root table under `t0` that needs no join.
+    /// The `WHERE` condition alone and its arguments (`nil` when every row qualifies): also
+    /// for a statement over the root table under `t0` that needs no join.
     var condition: (text: String, arguments: Dialect.Arguments)? {
         guard !filters.isEmpty else { return nil }
         var arguments = Dialect.Arguments()

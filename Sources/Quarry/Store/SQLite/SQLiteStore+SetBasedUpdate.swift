@@ -96,9 +96,10 @@ extension SQLiteStore: SetBasedBatchUpdating {
                         // back would cost more than the merges it saves.
                         let stored = ids.count <= Self.carriedStateLimit
                             ? try SQLiteRowReader(layout: layout, statements: statements, model: model).snapshots(for: ids, db: db) : [:]
+                        let carries = stored.count == ids.count
                         for id in ids {
                             let entity = model.entities[Int(id.entityIndex)]
-                            if stored.count == ids.count, let snapshot = stored[id] {
+                            if carries, let snapshot = stored[id] {
                                 saved.written[id] = snapshot
                                 saved.changes.recordUpdate(id, changed: update.plan.mask(of: id), of: entity, stored: snapshot, memo: &memo)
                             } else {
