@@ -131,6 +131,13 @@ public struct SaveChanges: Sendable, Equatable {
         insertedSnapshots.append(stored)
     }
 
+    /// Makes room for `count` more updated objects (a batch update records 100,000 at once).
+    mutating func reserveUpdates(_ count: Int) {
+        updated.reserveCapacity(updated.count + count)
+        changedKeys.reserveCapacity(changedKeys.count + count)
+        changedBits.reserveCapacity(changedBits.count + count)
+    }
+
     /// Records an updated object of `entity`, the properties that changed and the state now
     /// stored; `memo` makes each distinct set of changed keys once per save.
     mutating func recordUpdate(_ id: ObjectID, changed: PropertyMask, of entity: EntityDescription, stored: Snapshot,
@@ -154,12 +161,21 @@ public struct SaveChanges: Sendable, Equatable {
 /// 100,000 (a `Set` shares its storage when copied).
 struct ChangedKeysMemo {
     private var sets: [Int: [PropertyMask: Set<String>]] = [:]
+    /// The set made or found last: saves change runs of objects the same way, and comparing
+    /// one mask is cheaper than hashing it twice.
+    private var last: (entity: Int, mask: PropertyMask, keys: Set<String>)?
 
     /// The names of the properties in `mask`, of `entity`.
     mutating func keys(_ mask: PropertyMask, of entity: EntityDescription) -> Set<String> {
-        if let known = sets[entity.index]?[mask] { return known }
-        let made = Set(mask.keys(in: entity))
-        sets[entity.index, default: [:]][mask] = made
-        return made
+        if let last, last.entity == entity.index, last.mask == mask { return last.keys }
+        let keys: Set<String>
+        if let known = sets[entity.index]?[mask] {
+            keys = known
+        } else {
+            keys = Set(mask.keys(in: entity))
+            sets[entity.index, default: [:]][mask] = keys
+        }
+        last = (entity.index, mask, keys)
+        return keys
     }
 }
