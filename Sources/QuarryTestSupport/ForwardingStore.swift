@@ -41,6 +41,10 @@ extension ForwardingStore {
     public func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
         try base.save(changes, resolve: resolve)
     }
+    /// The wrapped store's batch insert from a sequence.
+    public func saveInserts(author: String, _ next: () throws -> [ObjectChange]?) throws -> StoreSaveResult {
+        try base.saveInserts(author: author, next)
+    }
     /// The wrapped store's modification token.
     public func modificationToken() throws -> String? { try base.modificationToken() }
 }

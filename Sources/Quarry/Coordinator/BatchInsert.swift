@@ -71,6 +71,9 @@ public enum BatchInsertError: Error, Equatable, CustomStringConvertible {
     case rowShape(entity: String, row: Int, expected: Int, got: Int)
     /// A value that does not fit its attribute, or a missing required one.
     case invalidValue(entity: String, row: Int, key: String, reason: String)
+    /// An upsert (``BatchInsertConflictPolicy/update``) with rows from a sequence: rows of the
+    /// request sharing a key are one object, so an upsert needs every row's key at once.
+    case upsertNeedsAllRows(entity: String)
 
     /// A message naming the entity, the row (counted from 0) and the key at fault.
     public var description: String {
@@ -79,6 +82,8 @@ public enum BatchInsertError: Error, Equatable, CustomStringConvertible {
         case .unsupportedKey(let e, let k, let why): return "batch insert into '\(e)': key '\(k)' \(why)"
         case .rowShape(let e, let r, let expected, let got): return "batch insert into '\(e)', row \(r): \(got) values, expected \(expected)"
         case .invalidValue(let e, let r, let k, let why): return "batch insert into '\(e)', row \(r), key '\(k)': \(why)"
+        case .upsertNeedsAllRows(let e):
+            return "batch insert into '\(e)': an upsert (uniquenessConflicts = .update) needs every row's key at once; append the rows to the request instead of passing a sequence"
         }
     }
 }
@@ -132,92 +137,16 @@ struct BatchInsertRows {
 
     /// - Throws: ``BatchInsertError`` naming the row and key at fault.
     init(_ request: BatchInsertRequest, model: ManagedObjectModel) throws {
-        guard let entity = model.entity(named: request.entityName), !entity.isAbstract else {
-            throw BatchInsertError.invalidEntity(request.entityName)
-        }
-        let name = entity.name
-        let attributeIndexes = try request.attributes.map { key -> Int in
-            guard let a = entity.attributeIndex(key) else {
-                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "is not an attribute")
-            }
-            guard !entity.attributes[a].isTransient else {
-                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "is transient (never stored)")
-            }
-            return a
-        }
-        let relationshipIndexes = try request.relationships.map { key -> Int in
-            guard let r = entity.relationshipIndex(key), !entity.relationships[r].isToMany else {
-                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "is not a to-one relationship")
-            }
-            let destination = model.destination(of: entity, relationship: r)
-            if let inverse = entity.relationships[r].inverse, let i = destination.relationshipIndex(inverse),
-               destination.relationships[i].isOrdered {
-                throw BatchInsertError.unsupportedKey(entity: name, key: key, reason: "has an ordered inverse (positions need a context)")
-            }
-            return r
-        }
-        let requiredAttributes = entity.attributes.indices.filter { a in
-            let attribute = entity.attributes[a]
-            return !attribute.isOptional && !attribute.isTransient && attribute.defaultValue == nil && !attributeIndexes.contains(a)
-        }
-        if let missing = requiredAttributes.first, !request.rows.isEmpty {
-            throw BatchInsertError.invalidValue(entity: name, row: 0, key: entity.attributes[missing].name, reason: "is required and has no default")
-        }
-
-        // What each row is checked against, looked up once per request, not once per value.
-        let columns = attributeIndexes.map { a in
-            let attribute = entity.attributes[a]
-            return (index: a, type: attribute.type, isOptional: attribute.isOptional,
-                    isTransformed: attribute.type == .transformable && attribute.valueTransformerName != nil)
-        }
-        let links = relationshipIndexes.map { r in
-            (index: r, isOptional: entity.relationships[r].isOptional, destination: model.destination(of: entity, relationship: r))
-        }
-        // Destination entity index → whether it is a kind of each link's destination.
-        let accepts = links.map { link in model.entities.map { $0.isKind(of: link.destination) } }
-
+        let checker = try BatchInsertRowChecker(request, model: model)
+        if !request.rows.isEmpty { try checker.requireEveryAttribute() }
         var snapshots: [Snapshot] = []
         snapshots.reserveCapacity(request.rows.count)
-        let blank = Snapshot(defaultsFor: entity)
         for (n, row) in request.rows.enumerated() {
-            guard row.values.count == columns.count else {
-                throw BatchInsertError.rowShape(entity: name, row: n, expected: columns.count, got: row.values.count)
-            }
-            guard row.destinations.count == links.count else {
-                throw BatchInsertError.rowShape(entity: name, row: n, expected: links.count, got: row.destinations.count)
-            }
-            var snapshot = blank
-            for (column, value) in zip(columns, row.values) {
-                guard let stored = value.coerced(to: column.type) else {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.attributes[column.index].name,
-                                                        reason: "\(value) is not a valid \(column.type)")
-                }
-                if case .null = stored, !column.isOptional {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.attributes[column.index].name, reason: "is required")
-                }
-                if column.isTransformed, let reason = entity.attributes[column.index].transformerRefusal(for: stored) {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.attributes[column.index].name, reason: reason)
-                }
-                snapshot.values[column.index] = stored
-            }
-            for (l, destination) in row.destinations.enumerated() {
-                let link = links[l]
-                if let destination {
-                    let e = Int(destination.entityIndex)
-                    guard !destination.isTemporary, accepts[l].indices.contains(e), accepts[l][e] else {
-                        throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.relationships[link.index].name,
-                                                            reason: "\(destination) is not a saved \(link.destination.name)")
-                    }
-                } else if !link.isOptional {
-                    throw BatchInsertError.invalidValue(entity: name, row: n, key: entity.relationships[link.index].name, reason: "is required")
-                }
-                snapshot.toOne[link.index] = destination
-            }
-            snapshots.append(snapshot)
+            snapshots.append(try checker.snapshot(values: row.values, destinations: row.destinations, row: n))
         }
-        self.entity = entity
-        self.attributeIndexes = attributeIndexes
-        self.relationshipIndexes = relationshipIndexes
+        entity = checker.entity
+        attributeIndexes = checker.attributeIndexes
+        relationshipIndexes = checker.relationshipIndexes
         self.snapshots = snapshots
         policy = request.uniquenessConflicts
         author = request.author ?? "batch insert"

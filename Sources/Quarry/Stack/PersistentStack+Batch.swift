@@ -30,3 +30,15 @@ extension PersistentStack {
         try writerCoordinator.execute(request)
     }
 }
+
+extension PersistentStack {
+    /// Runs a batch insert whose rows come from a sequence, a run at a time (see
+    /// ``StoreCoordinator/execute(_:rows:)``), merged into the main context like
+    /// ``execute(_:)-(BatchInsertRequest)`` unless ``BatchInsertRequest/mergesChanges`` is off.
+    /// - Throws: ``BatchInsertError``, ``StoreError``.
+    @discardableResult
+    public func execute<Rows: Sequence>(_ request: BatchInsertRequest, rows: Rows) throws -> BatchResult
+    where Rows.Element == BatchInsertRow {
+        try writerCoordinator.execute(request, rows: rows)
+    }
+}

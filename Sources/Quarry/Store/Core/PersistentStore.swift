@@ -62,6 +62,17 @@ public protocol PersistentStore: AnyObject, Sendable {
     /// back too. On success it returns the IDs and states it wrote.
     func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult
 
+    /// Inserts the new objects `next` hands over, a run at a time until it returns `nil`, in
+    /// one transaction (whole or not at all; an error from `next` rolls back too), recording
+    /// them in history as one save by `author`: a batch insert from a sequence.
+    ///
+    /// The result's ``StoreSaveResult/changes`` lists every inserted object's permanent ID, in
+    /// order; a store that writes run by run does not keep their states (nor
+    /// ``StoreSaveResult/permanentIDs``), so a million rows never sit in memory at once. The
+    /// default collects every run and calls ``save(_:resolve:)`` (stores that hold their
+    /// contents in memory anyway).
+    func saveInserts(author: String, _ next: () throws -> [ObjectChange]?) throws -> StoreSaveResult
+
     /// A token naming the store's committed state: it changes with every committed save (in
     /// any process) and never repeats for different contents, so persistent caches (a
     /// fetched-results controller's `cacheName`) can tell whether the store changed since
@@ -70,6 +81,14 @@ public protocol PersistentStore: AnyObject, Sendable {
 }
 
 extension PersistentStore {
+    /// Collects every run of `next` and saves them as one change set.
+    public func saveInserts(author: String, _ next: () throws -> [ObjectChange]?) throws -> StoreSaveResult {
+        var changes = StoreChangeSet()
+        changes.author = author
+        while let run = try next() { changes.inserts += run }
+        return try save(changes) { _ in .fail }
+    }
+
     /// `nil`: ask object by object.
     public func allRelatedIDs(ofEntity entityIndex: Int, relationship: Int) throws -> [ObjectID: [ObjectID]]? { nil }
 

@@ -67,6 +67,20 @@ final class SQLSaveOperation {
         return result
     }
 
+    /// Writes the inserts `next` hands over, run after run, through `rows` (in the caller's
+    /// transaction): a batch insert from a sequence. The result lists every inserted object's
+    /// permanent ID, in order, and keeps no state or ID mapping, so memory holds one run.
+    func runInserts(_ next: () throws -> [ObjectChange]?, rows: some SQLSaveRows) throws -> StoreSaveResult {
+        var total = StoreSaveResult()
+        while let run = try next() {
+            var changes = StoreChangeSet()
+            changes.inserts = run
+            total.changes.inserted += try self.run(changes, rows: rows).changes.inserted
+        }
+        result = StoreSaveResult()
+        return total
+    }
+
     // MARK: - Keys
 
     /// Takes the keys the new rows need per root table and maps each temporary ID to a
