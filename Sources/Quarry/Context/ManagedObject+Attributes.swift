@@ -83,7 +83,12 @@ extension ManagedObject {
         }
         if inserted {
             values[index] = coerced  // written whole at save: nothing to track
-            if insertAnnounced { managedObjectContext?.noteChanged(self, property: index) }
+            if insertAnnounced {
+                managedObjectContext?.noteChanged(self, property: index)
+            } else {
+                changeCount &+= 1
+                managedObjectContext?.changeCounter &+= 1
+            }
             return
         }
         if values[index] == coerced { return }

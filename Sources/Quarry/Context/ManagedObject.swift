@@ -49,6 +49,16 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     var deleted = false
     /// The batch of a fetch this fault belongs to: firing it loads its whole batch.
     var faultBatch: (group: FaultBatch, index: Int)?
+    /// Counts the changes made to the object (every set, also of inserted objects): a save
+    /// calls ``willSave()`` again on an object changed since its last call.
+    var changeCount: UInt32 = 0
+    /// ``changeCount`` when ``willSave()`` was last called, in the save ``willSaveEpoch`` names.
+    var willSaveSeen: UInt32 = 0
+    /// The context's save during which ``willSave()`` was last called.
+    var willSaveEpoch: UInt32 = 0
+    /// Whether ``awakeFromFetch()`` is running: its changes are not recorded (as in Core Data,
+    /// where change processing is off around it).
+    var awakingFromFetch = false
 
     /// The name of the entity a subclass represents; defaults to the class's name.
     open class var entityName: String { String(describing: self) }
@@ -151,10 +161,18 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
         // Cached to-many contents may be stale; pending local edits survive.
         for key in toMany.keys { toMany[key]?.dropLoadedContents() }
         faulted = false
+        if !wasLoaded {
+            awakingFromFetch = true
+            awakeFromFetch()
+            awakingFromFetch = false
+        }
     }
 
     /// Turns the object back into a fault, discarding values and changes.
     func turnIntoFault() {
+        let wasLoaded = !faulted
+        if wasLoaded { willTurnIntoFault() }
+        defer { if wasLoaded { didTurnIntoFault() } }
         values = []
         toOne = []
         toMany = [:]
@@ -170,6 +188,76 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
 
     func checkAccess() {
         if ObjectContext.concurrencyDebug { managedObjectContext?.checkQueue() }
+    }
+
+    // MARK: Lifecycle (Core Data's hooks; see ManagedObject+Lifecycle.swift for the order)
+
+    /// Called once, when the object is inserted into a context, before the caller sees it:
+    /// set initial values here (they are the inserted object's values, not changes). Not
+    /// called again when a child context's save brings the object into its parent.
+    open func awakeFromInsert() {}
+
+    /// Called each time the object's values are loaded from the store (a fault fulfilled, by
+    /// a fetch, a batch, a prefetch or a merge that installs a stored state in a fault).
+    /// Changes made here are not recorded: use it for transient and cached values.
+    open func awakeFromFetch() {}
+
+    /// Called during a save, for each inserted, updated and deleted object, before validation
+    /// and before anything is written. Changes made here are saved by the same save; an object
+    /// changed (here or by another object's `willSave`) gets `willSave` again, and a save whose
+    /// objects keep changing for ``ObjectContext/willSaveRoundLimit`` rounds fails with
+    /// ``QuarryError/willSaveKeptChanging(objects:)``, writing nothing.
+    open func willSave() {}
+
+    /// Called after a save wrote the object (to the store, or to the parent for a child
+    /// context), for each inserted, updated and deleted object. A deleted object is still in
+    /// its context, with ``isDeleted`` true, and leaves it right after.
+    open func didSave() {}
+
+    /// Called when the object is deleted, before its relationships' delete rules apply (so
+    /// its related objects are still reachable).
+    open func prepareForDeletion() {}
+
+    /// Called before a loaded object becomes a fault (refresh without merging, rollback,
+    /// reset, a merge that discards its values); its values are still readable.
+    open func willTurnIntoFault() {}
+
+    /// Called after the object became a fault.
+    open func didTurnIntoFault() {}
+
+    /// Checks an inserted object before a save: by default every attribute through
+    /// ``validateValue(_:forKey:)`` and the relationships' model rules (see
+    /// ``validateProperties()``). Override to add rules that involve several properties; throw
+    /// ``ValidationFailure`` or ``ObjectValidationError`` (any other error is reported with
+    /// its description). Call `super` to keep the model's rules.
+    open func validateForInsert() throws { try validateProperties() }
+
+    /// Checks an updated object before a save; by default like ``validateForInsert()``.
+    open func validateForUpdate() throws { try validateProperties() }
+
+    /// Checks a deleted object before a save: by default its *deny* rules (relationships that
+    /// still hold objects refuse the delete).
+    open func validateForDelete() throws {
+        let failures = denyFailures()
+        if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
+    }
+
+    /// Checks `value` for the attribute `key`: by default the model's rules (required, range,
+    /// length, pattern). Override per key, calling `super` for the rest:
+    ///
+    /// ```swift
+    /// override func validateValue(_ value: Value, forKey key: String) throws {
+    ///     if key == "symbol", case .string(let s) = value, s != s.uppercased() {
+    ///         throw ValidationFailure(object: self, key: key, reason: "must be upper case")
+    ///     }
+    ///     try super.validateValue(value, forKey: key)
+    /// }
+    /// ```
+    open func validateValue(_ value: Value, forKey key: String) throws {
+        guard let i = entity.attributeIndex(key) else { return }
+        let reasons = entity.attributes[i].ruleViolations(of: value)
+        guard !reasons.isEmpty else { return }
+        throw ObjectValidationError(failures: reasons.map { ValidationFailure(object: self, key: key, reason: $0) })
     }
 
     // MARK: Hashable, description

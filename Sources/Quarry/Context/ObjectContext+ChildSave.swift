@@ -65,11 +65,15 @@ extension ObjectContext {
             o.changedMask = PropertyMask()
             for key in o.toMany.keys { o.toMany[key]?.clearPending() }
         }
-        for o in save.deletedObjects { forget(o) }
+        for o in save.deletedObjects {
+            o.didSave()
+            forget(o)
+        }
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
         unappliedDeleteRules = [:]
+        for o in save.insertedObjects + save.updatedObjects { o.didSave() }
     }
 
     /// Applies a child's saved changes as this context's own pending changes, then announces them.

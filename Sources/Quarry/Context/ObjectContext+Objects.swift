@@ -72,6 +72,8 @@ extension ObjectContext {
         trackInserted(object)
         pending.inserted.append(object)
         scheduleProcessing()
+        changeCounter &+= 1
+        object.awakeFromInsert()
         return object
     }
 

@@ -40,6 +40,7 @@ extension ObjectContext {
         if isReadOnly { return SaveReport(outcome: .ignoredReadOnly) }
         processPendingChanges()
         guard hasChanges else { return SaveReport(outcome: .noChanges) }
+        try runWillSave()
         try validateForSave()
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []
@@ -128,6 +129,9 @@ extension ObjectContext {
         let keepMapping = hasChildren.load(ordering: .relaxed)
         let announceIDs = observers.hasDidChangeObservers
         var renamed: [ObjectID: ObjectID] = [:]
+        // Told after the context is in line with the save (a didSave may change an object).
+        var savedInserts: [ManagedObject] = []
+        savedInserts.reserveCapacity(inserts.count)
         for (i, permanent) in zip(inserts.indices, result.changes.inserted) {
             let onlyHere = isKnownUniquelyReferenced(&inserts[i])
             let object = inserts[i]
@@ -136,6 +140,7 @@ extension ObjectContext {
             object.objectID = permanent
             object.inserted = false
             object.adoptInserted()
+            savedInserts.append(object)
             // Registration is weak: an object only this save still holds would be released at
             // once, so skip its registry entry (importers save thousands of such objects).
             if !onlyHere { registry.register(object) }
@@ -154,13 +159,16 @@ extension ObjectContext {
                 forget(object)
             }
         }
-        for object in deletedObjects.values where result.rolledBack[object.objectID] == nil {
+        for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) where result.rolledBack[object.objectID] == nil {
+            object.didSave()
             forget(object)
         }
         clearInserted()
         updatedObjects = [:]
         deletedObjects = [:]
         unappliedDeleteRules = [:]
+        for object in savedInserts { object.didSave() }
+        for object in updates { object.didSave() }
     }
 
     /// Unregisters `object` (deleted from the store).

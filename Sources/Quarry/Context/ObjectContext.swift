@@ -85,6 +85,12 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Deleted objects whose to-many destinations could not be read to apply delete rules:
     /// the next save refuses them (see ``ContextReadError``).
     var unappliedDeleteRules: [ObjectID: ContextReadError] = [:]
+    /// Counts this context's saves, so each object's ``ManagedObject/willSave()`` is called
+    /// once per save unless it changed since (``runWillSave()``).
+    var willSaveEpoch: UInt32 = 0
+    /// Counts every change to this context's objects (sets, inserts, deletes): a round of
+    /// ``ManagedObject/willSave()`` that leaves it as it was changed nothing.
+    var changeCounter: UInt64 = 0
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {

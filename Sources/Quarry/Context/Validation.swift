@@ -1,7 +1,9 @@
 import Foundation
 
-/// One reason an object cannot be saved.
-public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
+/// One reason an object cannot be saved. Thrown by itself from a validation hook
+/// (``ManagedObject/validateValue(_:forKey:)``, ``ManagedObject/validateForInsert()``, …) it
+/// is one failure of the save's ``ObjectValidationError``.
+public struct ValidationFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The object's entity.
     public var entity: String
     /// The object's ID.
@@ -12,6 +14,20 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
     public var reason: String
 
     public var description: String { "\(entity) \(objectID): \(key): \(reason)" }
+
+    /// A failure of `object`'s `key` (a property name, or a word in parentheses for a rule
+    /// over several properties).
+    public init(object: ManagedObject, key: String, reason: String) {
+        self.init(entity: object.entity.name, objectID: object.objectID, key: key, reason: reason)
+    }
+
+    /// A failure of the object `objectID` of `entity`.
+    public init(entity: String, objectID: ObjectID, key: String, reason: String) {
+        self.entity = entity
+        self.objectID = objectID
+        self.key = key
+        self.reason = reason
+    }
 }
 
 /// A save refused because objects failed validation; lists every failure, not just the first.
@@ -19,6 +35,9 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
 public struct ObjectValidationError: Error, Sendable, CustomStringConvertible {
     /// Every failure found.
     public var failures: [ValidationFailure]
+
+    /// An error of `failures`.
+    public init(failures: [ValidationFailure]) { self.failures = failures }
 
     public var description: String {
         "save refused: \(failures.count) validation failure(s):\n" + failures.map { "  - \($0)" }.joined(separator: "\n")
@@ -87,15 +106,69 @@ extension ManagedObject {
     }
 }
 
+extension ManagedObject {
+    /// The model's rules for every property, with ``validateValue(_:forKey:)`` called for each
+    /// attribute of a subclass (which may override it per key): throws
+    /// ``ObjectValidationError`` with every failure, each naming the object, key and rule.
+    public func validateProperties() throws {
+        let failures = propertyFailures()
+        if !failures.isEmpty { throw ObjectValidationError(failures: failures) }
+    }
+
+    /// The failures ``validateProperties()`` throws.
+    func propertyFailures() -> [ValidationFailure] {
+        // A plain ManagedObject cannot override validateValue: its model rules are checked by
+        // index, without a call per attribute.
+        guard type(of: self) != ManagedObject.self else { return validationFailures() }
+        fireFault()
+        guard !faulted else { return [] }
+        var failures: [ValidationFailure] = []
+        for (i, attribute) in entity.attributes.enumerated() {
+            do {
+                try validateValue(values[i], forKey: attribute.name)
+            } catch {
+                failures += ValidationFailure.list(error, object: self, key: attribute.name)
+            }
+        }
+        // Relationship rules (counts, required) are the model's.
+        failures += validationFailures().filter { entity.relationshipIndex($0.key) != nil }
+        return failures
+    }
+
+    /// The failures of the hook that applies to the object's state in a save.
+    func saveFailures() -> [ValidationFailure] {
+        do {
+            if deleted { try validateForDelete() } else if inserted { try validateForInsert() } else { try validateForUpdate() }
+            return []
+        } catch {
+            return ValidationFailure.list(error, object: self, key: "(object)")
+        }
+    }
+}
+
+extension ValidationFailure {
+    /// The failures an error thrown by a validation hook stands for: its own list, itself, or
+    /// one failure of `key` with the error's description.
+    static func list(_ error: any Error, object: ManagedObject, key: String) -> [ValidationFailure] {
+        switch error {
+        case let error as ObjectValidationError: return error.failures
+        case let failure as ValidationFailure: return [failure]
+        default: return [ValidationFailure(object: object, key: key, reason: "\(error)")]
+        }
+    }
+}
+
 extension ObjectContext {
-    /// Validates every inserted and updated object, and the deny rules of deleted ones.
-    /// - Throws: ``ObjectValidationError`` with every failure.
+    /// Validates every inserted and updated object (``ManagedObject/validateForInsert()``,
+    /// ``ManagedObject/validateForUpdate()``) and every deleted one
+    /// (``ManagedObject/validateForDelete()``: by default its deny rules).
+    /// - Throws: ``ObjectValidationError`` with every failure of every object.
     public func validateForSave() throws {
         var failures: [ValidationFailure] = []
-        for object in insertedList where object.inserted { failures += object.validationFailures() }
-        for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.validationFailures() }
+        for object in insertedList where object.inserted { failures += object.saveFailures() }
+        for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.saveFailures() }
         for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) {
-            failures += object.denyFailures()
+            failures += object.saveFailures()
             if let unapplied = unappliedDeleteRules[object.objectID] {
                 failures.append(ValidationFailure(entity: object.entity.name, objectID: object.objectID, key: "(delete rules)",
                                                   reason: "delete rules could not be applied: \(unapplied.reason)"))

@@ -25,6 +25,9 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A `Transformable` value cannot be written: the attribute's value transformer `name` is
     /// not registered, or only reads (see ``ModelWarning/unregisteredTransformer``).
     case valueTransformerUnavailable(entity: String, attribute: String, name: String, reason: String)
+    /// A save stopped because these objects (described) were still changing after
+    /// ``ObjectContext/willSaveRoundLimit`` rounds of ``ManagedObject/willSave()``; nothing was written.
+    case willSaveKeptChanging(objects: [String])
 
     public var description: String {
         switch self {
@@ -38,6 +41,8 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let why): return why
         case .invalidObjectID(let s): return "'\(s)' is not an object ID of this store"
         case .valueTransformerUnavailable(let e, let a, _, let reason): return "'\(e).\(a)': \(reason)"
+        case .willSaveKeptChanging(let objects):
+            return "save stopped: willSave() kept changing \(objects.count) object(s) after \(ObjectContext.willSaveRoundLimit) rounds (compare before setting a value in willSave): \(objects.prefix(5).joined(separator: ", "))"
         }
     }
 }
