@@ -5,6 +5,7 @@
 #   json       a JSON model file                 theme  a TOML theme file
 #   modelcache a Core Data Z_MODELCACHE blob (raw DEFLATE + keyed archive), also as a plain archive
 #              and as a Transformable value (the Quarry.CoreDataArchive transformer)
+#   mom        the bytes of a compiled .mom model (ManagedObjectModel.load(compiledModelData:))
 # New inputs go to a temporary corpus (the committed one is never written). A crash, a hang
 # (-timeout) or running out of memory fails the run; the input is kept under .build-fuzz/crashes
 # and printed, so it can become a regression test.
@@ -16,7 +17,7 @@ seconds=${FUZZ_SECONDS:-30}
 build_only=0
 if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(predicate xcode json theme modelcache)
+[ ${#targets[@]} -gt 0 ] || targets=(predicate xcode json theme modelcache mom)
 # toml++ keeps its assertions here, as in every SwiftPM build (none defines NDEBUG): the theme
 # target checks that ThemeSourcePrecheck keeps every input that would trip one away from toml++.
 # QUARRY_FUZZ=1 adds the quarry-fuzz target to Package.swift (absent from the normal build).

@@ -17,6 +17,8 @@ enum FuzzTarget: String, CaseIterable {
     /// as an uncompressed keyed archive, and as a `Transformable` value of a Core Data store
     /// (the `Quarry.CoreDataArchive` transformer).
     case modelcache
+    /// The compiled model loader (`.mom` bytes).
+    case mom
 
     /// Runs the target on one input; errors are the expected outcome for bad input.
     func run(_ data: Data) {
@@ -45,6 +47,10 @@ enum FuzzTarget: String, CaseIterable {
             }
             if let value = try? AttributeTransformers.transformer(named: "Quarry.CoreDataArchive")?.value(from: data) {
                 _ = value.jsonText
+            }
+        case .mom:
+            if let model = try? ManagedObjectModel.load(compiledModelData: data, path: "fuzz.mom") {
+                _ = String(describing: model)
             }
         }
     }

@@ -32,3 +32,30 @@ public enum ModelCorpus {
         return found.sorted { $0.path < $1.path }
     }
 }
+
+extension ModelCorpus {
+    /// Every compiled `.momd` bundle in the corpus with the `.xcdatamodeld` it was compiled
+    /// from (the bundle of the same name under the same corpus entry), sorted by path; empty
+    /// when there is no corpus.
+    public static func compiledBundles() -> [(compiled: URL, source: URL)] {
+        guard let corpus = directory?.deletingLastPathComponent(),
+              let walker = FileManager.default.enumerator(at: corpus, includingPropertiesForKeys: nil) else { return [] }
+        var compiled: [URL] = [], sources: [URL] = []
+        for case let url as URL in walker {
+            if url.pathExtension == "momd" { compiled.append(url) }
+            if url.pathExtension == "xcdatamodeld" { sources.append(url) }
+        }
+        func entry(_ url: URL) -> String {
+            // The corpus entry: the first path component below the corpus's subfolder.
+            let parts = url.path.dropFirst(corpus.path.count).split(separator: "/")
+            return parts.prefix(2).joined(separator: "/")
+        }
+        return compiled.sorted { $0.path < $1.path }.compactMap { momd in
+            let name = momd.deletingPathExtension().lastPathComponent
+            guard let source = sources.first(where: {
+                $0.deletingPathExtension().lastPathComponent == name && entry($0) == entry(momd)
+            }) else { return nil }
+            return (momd, source)
+        }
+    }
+}

@@ -11,7 +11,7 @@ struct BrowseCommand: AsyncParsableCommand {
         abstract: "Browse a Quarry store, any SQLite database or a Core Data store in the terminal.",
         discussion: """
             The model comes from the store's own metadata unless --model names a model file \
-            (.json, .xcdatamodel or .xcdatamodeld). With --model, a STORE that does not exist is \
+            (.json, .xcdatamodel, .xcdatamodeld, .momd or .mom). With --model, a STORE that does not exist is \
             created, new and empty (never with --read-only). An SQLite database Quarry did not \
             make opens read-only with a model read from its schema; an Apple Core Data store with \
             its own entity names (from --model, else the store's model cache, else its tables). \

@@ -5,13 +5,17 @@ import QuarryTUI
 /// How `quarry migrate` and `quarry browse --model NEWER` show a migration plan, ask before
 /// migrating, and show a copy's progress.
 enum MigrationConsole {
-    /// The model versions beside a model file: a `.xcdatamodeld` bundle's, for migrating step by
-    /// step; `nil` for other model files. Each version that does not load is named on standard
-    /// error with its file and why; migrations go around it.
+    /// The model versions beside a model file: a `.xcdatamodeld` or `.momd` bundle's, for
+    /// migrating step by step; `nil` for other model files. Each version that does not load is
+    /// named on standard error with its file and why; migrations go around it.
     static func versions(forModelAt path: String) throws -> ModelVersionHistory? {
         let url = URL(fileURLWithPath: path)
-        guard url.pathExtension == "xcdatamodeld" else { return nil }
-        let history = try ModelVersionHistory.load(xcodeBundleAt: url)
+        let history: ModelVersionHistory
+        switch url.pathExtension {
+        case "xcdatamodeld": history = try ModelVersionHistory.load(xcodeBundleAt: url)
+        case "momd": history = try ModelVersionHistory.load(compiledBundleAt: url)
+        default: return nil
+        }
         for skipped in history.skipped {
             FileHandle.standardError.write(Data("quarry: warning: \(ConsoleText.escapedLines(skipped.description))\n".utf8))
         }

@@ -10,7 +10,7 @@ struct ModelCommand: ParsableCommand {
         commandName: "model",
         abstract: "Describe a model, or convert it to JSON or to an Xcode model.",
         discussion: """
-            MODEL_OR_STORE is a model file (.json, .xcdatamodel, .xcdatamodeld or contents) or a \
+            MODEL_OR_STORE is a model file (.json, .xcdatamodel, .xcdatamodeld, contents, .momd or .mom) or a \
             Quarry store, whose recorded model is read without changing the file. Without a flag \
             the model is described: entities, attributes with types and flags, relationships, \
             inverses, delete rules, constraints, indexes and the loader's warnings. --json prints \

@@ -4,15 +4,21 @@ import QuarryTUI
 
 /// How every command reads a model file and reports what the loader warned about.
 enum ModelLoading {
-    /// Loads the model file at `path`: a JSON model (`.json`, or any file starting with `{`), or
-    /// an Xcode model (a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file).
+    /// Loads the model file at `path`: a JSON model (`.json`, or any file starting with `{`), an
+    /// Xcode model (a `.xcdatamodeld` or `.xcdatamodel` folder, or a `contents` file) or a
+    /// compiled one (a `.momd` bundle or a `.mom` file).
     ///
     /// The loader's warnings are printed on standard error (see ``reportWarnings(of:)``) unless
     /// `reportingWarnings` is false, for a caller that shows them itself.
     /// - Throws: the loader's ``ModelError``, which names the file (and line) at fault.
     static func load(modelAt path: String, reportingWarnings: Bool = true) throws -> ManagedObjectModel {
         let url = URL(fileURLWithPath: path)
-        let model = isJSON(url) ? try ManagedObjectModel.load(jsonAt: url) : try ManagedObjectModel.load(xcodeModelAt: url)
+        let model: ManagedObjectModel
+        if ["momd", "mom"].contains(url.pathExtension) {
+            model = try ManagedObjectModel.load(compiledModelAt: url)
+        } else {
+            model = isJSON(url) ? try ManagedObjectModel.load(jsonAt: url) : try ManagedObjectModel.load(xcodeModelAt: url)
+        }
         if reportingWarnings { reportWarnings(of: model) }
         return model
     }
@@ -32,7 +38,7 @@ enum ModelLoading {
     /// by its first non-blank byte (a JSON model is an object; Xcode's `contents` is XML).
     private static func isJSON(_ url: URL) -> Bool {
         if url.pathExtension == "json" { return true }
-        if ["xcdatamodel", "xcdatamodeld"].contains(url.pathExtension) { return false }
+        if ["xcdatamodel", "xcdatamodeld", "momd", "mom"].contains(url.pathExtension) { return false }
         // Only a regular file is opened to look: a FIFO would block (the loader refuses it by kind).
         guard FileKind(path: url.path).kind == .regularFile, let handle = FileHandle(forReadingAtPath: url.path) else { return false }
         defer { try? handle.close() }

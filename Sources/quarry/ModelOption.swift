@@ -11,6 +11,6 @@ struct ModelOption: ParsableArguments {
 /// `--model FILE` for the commands that cannot do without one (`create`, `migrate`): the model
 /// file, in any form ``ModelLoading/load(modelAt:reportingWarnings:)`` reads.
 struct RequiredModelOption: ParsableArguments {
-    @Option(name: .long, help: "The model file (.json, .xcdatamodel, .xcdatamodeld or contents).")
+    @Option(name: .long, help: "The model file (.json, .xcdatamodel, .xcdatamodeld, contents, .momd or .mom).")
     var model: String
 }

@@ -13,7 +13,7 @@ extension ModelError {
             // A property's name is reported as `Entity.property`.
             guard let dot = name.firstIndex(of: ".") else { return (name, nil) }
             return (String(name[..<dot]), String(name[name.index(after: dot)...]))
-        case .malformedFile, .unsupported, .fileNotFound, .modelNotFound, .compiledModelUnsupported, .duplicateEntityInFiles:
+        case .malformedFile, .unsupported, .fileNotFound, .modelNotFound, .duplicateEntityInFiles:
             return nil
         }
     }

@@ -37,9 +37,6 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// a named model `Name.json`, `Name.xcdatamodeld`, `Name.xcdatamodel`, `Name.momd`,
     /// `Name.mom`).
     case modelNotFound(folder: String, tried: [String])
-    /// The only model found is a compiled Core Data model (`.momd`, `.mom`) at `path`, which
-    /// Quarry cannot load yet: load its source (`.xcdatamodeld`, `.xcdatamodel`) instead.
-    case compiledModelUnsupported(path: String)
     /// Two model files merged into one (``PersistentStack/mergedModel(in:)``) both define
     /// `entity`: the first file that defines it and the second.
     case duplicateEntityInFiles(entity: String, first: String, second: String)
@@ -68,8 +65,6 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileNotFound(let path): return "\(path): no such model file"
         case .modelNotFound(let folder, let tried):
             return "\(folder): no model found (looked for \(tried.joined(separator: ", ")))"
-        case .compiledModelUnsupported(let path):
-            return "\(path): compiled Core Data models (.momd, .mom) are not supported yet; load the model's source (.xcdatamodeld or .xcdatamodel) instead"
         case .duplicateEntityInFiles(let e, let first, let second):
             return "entity '\(e)' is defined by both \(first) and \(second); a merged model needs each entity once"
         }

@@ -22,8 +22,7 @@ extension PersistentStack {
     /// // stack.storeURL: $XDG_DATA_HOME/quarry/Tickers.sqlite
     /// ```
     /// - Throws: ``ModelError/modelNotFound(folder:tried:)`` when no such model is there,
-    ///   ``ModelError/compiledModelUnsupported(path:)`` when only a compiled one is,
-    ///   ``StoreError`` for the store.
+    ///   the loader's ``ModelError`` for a bad one, ``StoreError`` for the store.
     public convenience init(modelNamed name: String, in folder: URL, options: Options = Options()) throws {
         try self.init(model: try Self.loadModel(named: name, in: folder), options: options.namingStore(afterModel: name))
     }

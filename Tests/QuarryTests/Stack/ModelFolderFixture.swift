@@ -26,8 +26,23 @@ struct ModelFolderFixture {
     }
 
     /// Writes `<name>.<ext>` (`momd` or `mom`): a stand-in for a compiled Core Data model.
-    func compiled(_ name: String, ext: String) throws {
-        try Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]).write(to: url.appendingPathComponent("\(name).\(ext)"))
+    /// A compiled model `name.mom` (a keyed archive of one entity), or a `name.momd` bundle
+    /// holding it as its current version `name 2` beside an older `name`.
+    func compiled(_ name: String, ext: String, entity: String? = nil) throws {
+        let entity = entity ?? "From\(ext.capitalized)"
+        let archive = try ModelArchiveFixture.archive([.init(name: entity, attributes: [.init(name: "name", code: 700)])])
+        guard ext == "momd" else {
+            try archive.write(to: url.appendingPathComponent("\(name).\(ext)"))
+            return
+        }
+        let bundle = url.appendingPathComponent("\(name).momd")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        try archive.write(to: bundle.appendingPathComponent("\(name) 2.mom"))
+        let older = try ModelArchiveFixture.archive([.init(name: "Older", attributes: [.init(name: "name", code: 700)])])
+        try older.write(to: bundle.appendingPathComponent("\(name).mom"))
+        let info = try PropertyListSerialization.data(fromPropertyList: ["NSManagedObjectModel_CurrentVersionName": "\(name) 2"],
+                                                      format: .binary, options: 0)
+        try info.write(to: bundle.appendingPathComponent("VersionInfo.plist"))
     }
 
     private static func writeXcodeModel(at folder: URL, entity: String) throws {

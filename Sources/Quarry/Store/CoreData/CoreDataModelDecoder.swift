@@ -102,7 +102,49 @@ struct CoreDataModelDecoder {
                 warn("coredata.unknown-property", "\(path): an archived \(property.className); skipped")
             }
         }
+        try fetchIndexes(of: object, into: &entity)
         return entity
+    }
+
+    /// The entity's fetch indexes (`NSFetchIndexDescriptions`), as the Xcode loader reads the
+    /// `<fetchIndex>` elements they were compiled from: attribute elements only (a
+    /// relationship's is left out with a warning), empty indexes dropped. Xcode's compiler
+    /// makes a one-element index named after each `indexed="YES"` attribute (kept as that
+    /// flag), and sets the flag on an attribute a one-element `<fetchIndex>` covers (cleared,
+    /// as the source has only the index).
+    private mutating func fetchIndexes(of object: KeyedArchiveObject, into entity: inout EntityDefinition) throws(CoreDataModelCacheError) {
+        let path = "\(object.path).NSFetchIndexDescriptions"
+        for value in try object.list("NSFetchIndexDescriptions") {
+            guard case .object(let uid, _) = value else {
+                throw .wrongType(expected: "an archived NSFetchIndexDescription", found: value.kind, at: path)
+            }
+            let index = try archive.object(uid, at: path)
+            let name = try index.requireString("NSIndexName")
+            var attributes: [String] = []
+            for element in try index.list("NSIndexElements") {
+                guard case .object(let elementUID, _) = element else {
+                    throw .wrongType(expected: "an archived NSFetchIndexElementDescription", found: element.kind, at: "\(path).\(name)")
+                }
+                guard let property = try archive.object(elementUID, at: "\(path).\(name)").string("NSPropertyName") else {
+                    warn("coredata.fetch-index", "entity \(entity.name), fetch index \(name): an expression element; skipped")
+                    continue
+                }
+                guard entity.attributes.contains(where: { $0.name == property }) else {
+                    warn("coredata.fetch-index", "entity \(entity.name), fetch index \(name): element '\(property)' is not an attribute; Quarry indexes attributes only, so it is left out")
+                    continue
+                }
+                attributes.append(property)
+            }
+            guard !attributes.isEmpty else { continue }
+            if attributes.count == 1, let a = entity.attributes.firstIndex(where: { $0.name == attributes[0] }),
+               entity.attributes[a].isIndexed {
+                // The compiler's index for an `indexed="YES"` attribute is named after it: the
+                // source has the flag, not an index.
+                if name == attributes[0] { continue }
+                entity.attributes[a].isIndexed = false
+            }
+            entity.indexes.append(IndexDescription(name: name, attributes: attributes))
+        }
     }
 
     private mutating func attribute(_ object: KeyedArchiveObject, name: String, path: String) throws(CoreDataModelCacheError) -> AttributeDescription? {

@@ -50,6 +50,24 @@ import QuarryTestSupport
         #expect(d.warnings.isEmpty, "\(d.warnings)")
     }
 
+    /// The compiled `.momd` beside the XCServerCoreData stores serves as `--model` as its source
+    /// bundle does: the version each store was written with is chosen (the 2.0.3 version some
+    /// stores need exists only in the source bundle, and is left out here).
+    @Test(arguments: stores.filter { $0.store.hasPrefix("richardpiazza__XCServerCoreData/") })
+    func withTheCompiledBundleAsModelTheVersionItWasWrittenWithIsChosen(store: String, model: String) throws {
+        guard let copy = try CoreDataStoreFixture.copy(store, into: dir), let folder = CoreDataStoreModelCacheTests.storesFolder else {
+            print("skipped: corpus not present (../shared/corpus/coredata-stores)")
+            return
+        }
+        let momd = folder.appendingPathComponent("richardpiazza__XCServerCoreData/Tests/XCServerCoreData.momd")
+        let history = try ModelVersionHistory.load(compiledBundleAt: momd)
+        let version = URL(fileURLWithPath: model).deletingPathExtension().lastPathComponent
+        guard history.versions.contains(where: { $0.name == version }) else { return }
+        let d = try CoreDataStoreFixture.read(copy, candidates: history.versions)
+        #expect(d.modelSource.hasPrefix("version '\(version)' of --model"), "\(d.modelSource)")
+        #expect(d.warnings.isEmpty, "\(d.warnings)")
+    }
+
     /// Values come through in Quarry's forms: a date attribute of the 2.0.1 store reads as the
     /// REAL seconds Core Data wrote, and a to-one key as the destination's Z_PK.
     @Test func aRealStoresValuesAndToOneKeysComeThroughUnchanged() throws {
