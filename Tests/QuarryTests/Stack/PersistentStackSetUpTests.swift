@@ -80,7 +80,7 @@ struct PersistentStackSetUpTests {
             PersistentStack.setUp(modelsIn: folder.url, completion: completion)
         }
         #expect(empty.onMainQueue && empty.calls == 1)
-        #expect(throws: ModelError.modelNotFound(folder: folder.url.path, tried: ["*.json", "*.xcdatamodeld", "*.xcdatamodel"])) {
+        #expect(throws: ModelError.modelNotFound(folder: folder.url.path, tried: ["*.json", "*.xcdatamodeld", "*.xcdatamodel", "*.momd", "*.mom"])) {
             try empty.stack()
         }
         let missing = try await SetUpCompletion.awaiting("setUp(modelNamed:in:) of a missing model") { completion in
