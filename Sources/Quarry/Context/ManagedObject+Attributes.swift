@@ -83,12 +83,7 @@ extension ManagedObject {
         }
         if inserted {
             values[index] = coerced  // written whole at save: nothing to track
-            if insertAnnounced {
-                managedObjectContext?.noteChanged(self, property: index)
-            } else {
-                changeCount &+= 1
-                managedObjectContext?.changeCounter &+= 1
-            }
+            if insertAnnounced { managedObjectContext?.noteChanged(self, property: index) } else { changeCount &+= 1 }
             return
         }
         if values[index] == coerced { return }

@@ -254,7 +254,8 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     /// }
     /// ```
     open func validateValue(_ value: Value, forKey key: String) throws {
-        guard let i = entity.attributeIndex(key) else { return }
+        // An entity without attribute rules (most, and every importer's) needs no lookup.
+        guard !entity.validatedAttributeIndices.isEmpty, let i = entity.attributeIndex(key) else { return }
         let reasons = entity.attributes[i].ruleViolations(of: value)
         guard !reasons.isEmpty else { return }
         throw ObjectValidationError(failures: reasons.map { ValidationFailure(object: self, key: key, reason: $0) })

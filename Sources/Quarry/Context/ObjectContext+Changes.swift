@@ -6,7 +6,6 @@ extension ObjectContext {
         // Core Data records nothing an object changes while it awakes from a fetch.
         if object.awakingFromFetch { return }
         object.changeCount &+= 1
-        changeCounter &+= 1
         // Inserted objects are written whole; no need to track which properties changed, but
         // edits after their insertion was announced are announced as updates.
         if object.inserted {
@@ -51,7 +50,6 @@ extension ObjectContext {
         guard !object.deleted else { return }
         object.prepareForDeletion()
         guard !object.deleted, object.managedObjectContext === self else { return }
-        changeCounter &+= 1
         if object.inserted {
             untrackInserted(object)
             object.deleted = true

@@ -72,7 +72,6 @@ extension ObjectContext {
         trackInserted(object)
         pending.inserted.append(object)
         scheduleProcessing()
-        changeCounter &+= 1
         object.awakeFromInsert()
         return object
     }

@@ -88,9 +88,6 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Counts this context's saves, so each object's ``ManagedObject/willSave()`` is called
     /// once per save unless it changed since (``runWillSave()``).
     var willSaveEpoch: UInt32 = 0
-    /// Counts every change to this context's objects (sets, inserts, deletes): a round of
-    /// ``ManagedObject/willSave()`` that leaves it as it was changed nothing.
-    var changeCounter: UInt64 = 0
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {

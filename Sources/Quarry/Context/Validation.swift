@@ -60,6 +60,16 @@ extension ManagedObject {
             let a = entity.attributes[i]
             for reason in a.ruleViolations(of: values[i]) { fail(a.name, reason) }
         }
+        failures += relationshipRuleFailures(in: context)
+        return failures
+    }
+
+    /// The failures of the model's relationship rules (required, minimum and maximum counts).
+    func relationshipRuleFailures(in context: ObjectContext) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        func fail(_ key: String, _ reason: String) {
+            failures.append(ValidationFailure(entity: entity.name, objectID: objectID, key: key, reason: reason))
+        }
         for r in entity.validatedRelationshipIndices {
             let rel = entity.relationships[r]
             if rel.isToMany {
@@ -120,18 +130,21 @@ extension ManagedObject {
         // A plain ManagedObject cannot override validateValue: its model rules are checked by
         // index, without a call per attribute.
         guard type(of: self) != ManagedObject.self else { return validationFailures() }
-        fireFault()
+        if faulted { fireFault() }
         guard !faulted else { return [] }
         var failures: [ValidationFailure] = []
-        for (i, attribute) in entity.attributes.enumerated() {
+        let names = entity.attributeNames
+        for i in names.indices {
             do {
-                try validateValue(values[i], forKey: attribute.name)
+                try validateValue(values[i], forKey: names[i])
             } catch {
-                failures += ValidationFailure.list(error, object: self, key: attribute.name)
+                failures += ValidationFailure.list(error, object: self, key: names[i])
             }
         }
         // Relationship rules (counts, required) are the model's.
-        failures += validationFailures().filter { entity.relationshipIndex($0.key) != nil }
+        if !entity.validatedRelationshipIndices.isEmpty, let context = managedObjectContext {
+            failures += relationshipRuleFailures(in: context)
+        }
         return failures
     }
 

@@ -49,6 +49,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
     let validatedRelationshipIndices: [Int]
     /// The storage type of each attribute, for the hot path.
     let attributeTypes: [AttributeType]
+    /// Each attribute's name, for the hot path (no description copied per look).
+    let attributeNames: [String]
     /// Indexes of the to-many relationships whose contents a store keeps as a list (ordered
     /// ones, and those whose inverse is missing or to-many); the others are stored through
     /// their inverse's foreign key.
@@ -96,6 +98,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
             return !r.isOptional || r.minCount > 0 || r.maxCount > 0
         }
         self.attributeTypes = attributes.map(\.type)
+        self.attributeNames = attributes.map(\.name)
         self.listStoredRelationshipIndices = listStored
     }
 
