@@ -190,7 +190,7 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
         if ObjectContext.concurrencyDebug { managedObjectContext?.checkQueue() }
     }
 
-    // MARK: Lifecycle (Core Data's hooks; see ManagedObject+Lifecycle.swift for the order)
+    // MARK: Lifecycle (Core Data's hooks; ObjectContext+Lifecycle.swift and docs/lifecycle.md give the order)
 
     /// Called once, when the object is inserted into a context, before the caller sees it:
     /// set initial values here (they are the inserted object's values, not changes). Not

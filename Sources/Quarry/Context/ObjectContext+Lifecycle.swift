@@ -1,5 +1,5 @@
 /// Where a context calls its objects' lifecycle hooks (declared on ``ManagedObject``), in
-/// Core Data's order (pinned in the semantics reference, "Object lifecycle"):
+/// Core Data's order (pinned in `docs/lifecycle.md`, checked by `LifecycleHookTests`):
 ///
 /// - insert: ``ManagedObject/awakeFromInsert()`` before `insert` returns;
 /// - a fault fulfilled: ``ManagedObject/awakeFromFetch()``, its changes unrecorded;

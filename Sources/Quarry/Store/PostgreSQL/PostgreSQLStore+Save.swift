@@ -17,25 +17,40 @@ extension PostgreSQLStore {
         guard !options.readOnly else { throw StoreError.readOnly(path: storeURL.description) }
         guard !changes.isEmpty else { return StoreSaveResult() }
         return try withoutActuallyEscaping(resolve) { resolve in
-            let operation = SQLSaveOperation(model: model, layout: layout.base, slots: layout.slots, recordsHistory: recordsHistory,
-                                             resolve: resolve)
-            do {
-                let result = try pool.transaction { connection in
-                    var result = try operation.run(changes, rows: PostgreSQLSaveRows(store: self, connection: connection))
-                    if recordsHistory && !result.changes.isEmpty {
-                        let writer = PostgreSQLHistoryWriter(model: model, origin: historyOrigin, channel: notificationChannel)
-                        result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author,
-                                                                after: Self.modificationTokenBump, connection: connection)
-                    } else {
-                        try Self.bumpModificationToken(connection)
-                    }
-                    return result
-                }
-                noteCommit()
-                return result
-            } catch {
-                throw uniquenessError(error, entity: operation.currentEntity.map { model.entities[$0].name })
+            try writeSave(author: changes.author, commitsWhenNothingWritten: true, resolve: resolve) { operation, rows in
+                try operation.run(changes, rows: rows)
             }
+        }
+    }
+
+    /// A save's transaction, shared by ``save(_:resolve:)`` and ``saveInserts(author:_:)``:
+    /// `body` writes through a ``SQLSaveOperation``, then the history transaction of what it
+    /// wrote (which bumps the modification token and notifies ``notificationChannel``), or the
+    /// token alone. When nothing was written and not `commitsWhenNothingWritten`, neither is
+    /// touched and no commit is noted. A unique-index violation names the entity being written.
+    func writeSave(author: String?, commitsWhenNothingWritten: Bool,
+                   resolve: @escaping (MergeConflict) -> ConflictResolution,
+                   _ body: (SQLSaveOperation, PostgreSQLSaveRows) throws -> StoreSaveResult) throws -> StoreSaveResult {
+        guard !options.readOnly else { throw StoreError.readOnly(path: storeURL.description) }
+        let operation = SQLSaveOperation(model: model, layout: layout.base, slots: layout.slots, recordsHistory: recordsHistory,
+                                         resolve: resolve)
+        do {
+            let result = try pool.transaction { connection in
+                var result = try body(operation, PostgreSQLSaveRows(store: self, connection: connection))
+                guard commitsWhenNothingWritten || !result.changes.isEmpty else { return result }
+                if recordsHistory && !result.changes.isEmpty {
+                    let writer = PostgreSQLHistoryWriter(model: model, origin: historyOrigin, channel: notificationChannel)
+                    result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: author,
+                                                            after: Self.modificationTokenBump, connection: connection)
+                } else {
+                    try Self.bumpModificationToken(connection)
+                }
+                return result
+            }
+            if commitsWhenNothingWritten || !result.changes.isEmpty { noteCommit() }
+            return result
+        } catch {
+            throw uniquenessError(error, entity: operation.currentEntity.map { model.entities[$0].name })
         }
     }
 

@@ -20,27 +20,43 @@ extension SQLiteStore {
         guard !options.readOnly else { throw StoreError.readOnly(path: path) }
         guard !changes.isEmpty else { return StoreSaveResult() }
         return try withoutActuallyEscaping(resolve) { resolve in
-            let operation = SQLSaveOperation(model: model, layout: layout, slots: statements.slots, recordsHistory: recordsHistory,
-                                             resolve: resolve)
-            do {
-                return try pool.writeWithoutTransaction { db in
-                    var result = StoreSaveResult()
-                    try Self.withWriteCache(db, rows: changes.updates.count + changes.deletes.count) {
-                        try db.inTransaction(.immediate) {
-                            result = try operation.run(changes, rows: SQLiteSaveRows(store: self, db: db))
-                            if recordsHistory && !result.changes.isEmpty {
-                                let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
-                                result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: changes.author, db: db)
-                            }
-                            try Self.bumpModificationToken(db)
-                            return .commit
-                        }
-                    }
-                    return result
-                }
-            } catch {
-                throw Self.storeError(error, path: path, entity: operation.currentEntity.map { model.entities[$0].name })
+            try writeSave(author: changes.author, existingRows: changes.updates.count + changes.deletes.count,
+                          bumpsTokenWhenNothingWritten: true, resolve: resolve) { operation, rows in
+                try operation.run(changes, rows: rows)
             }
+        }
+    }
+
+    /// A save's transaction, shared by ``save(_:resolve:)`` and
+    /// ``saveInserts(author:_:)``: one `IMMEDIATE` transaction (with ``withWriteCache(_:rows:_:)``
+    /// for `existingRows`) in which `body` writes through a ``SQLSaveOperation``, then the
+    /// history transaction of what it wrote and the modification token, bumped also when
+    /// nothing was written if `bumpsTokenWhenNothingWritten`. Errors become ``StoreError``s
+    /// naming the entity being written.
+    func writeSave(author: String?, existingRows: Int, bumpsTokenWhenNothingWritten: Bool,
+                   resolve: @escaping (MergeConflict) -> ConflictResolution,
+                   _ body: (SQLSaveOperation, SQLiteSaveRows) throws -> StoreSaveResult) throws -> StoreSaveResult {
+        guard !options.readOnly else { throw StoreError.readOnly(path: path) }
+        let operation = SQLSaveOperation(model: model, layout: layout, slots: statements.slots, recordsHistory: recordsHistory,
+                                         resolve: resolve)
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result = StoreSaveResult()
+                try Self.withWriteCache(db, rows: existingRows) {
+                    try db.inTransaction(.immediate) {
+                        result = try body(operation, SQLiteSaveRows(store: self, db: db))
+                        if recordsHistory && !result.changes.isEmpty {
+                            let writer = SQLiteHistoryWriter(model: model, origin: historyOrigin.uuidString)
+                            result.historyToken = try writer.record(result.changes, tombstones: operation.tombstones, author: author, db: db)
+                        }
+                        if bumpsTokenWhenNothingWritten || !result.changes.isEmpty { try Self.bumpModificationToken(db) }
+                        return .commit
+                    }
+                }
+                return result
+            }
+        } catch {
+            throw Self.storeError(error, path: path, entity: operation.currentEntity.map { model.entities[$0].name })
         }
     }
 
