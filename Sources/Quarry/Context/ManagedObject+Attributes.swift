@@ -82,11 +82,13 @@ extension ManagedObject {
             guard !faulted else { throw QuarryError.objectNotFound("\(entity.name) \(objectID)") }
         }
         if inserted {
+            recordUndo(attribute: index)
             values[index] = coerced  // written whole at save: nothing to track
             if insertAnnounced { managedObjectContext?.noteChanged(self, property: index) } else { changeCount &+= 1 }
             return
         }
         if values[index] == coerced { return }
+        recordUndo(attribute: index)
         values[index] = coerced
         managedObjectContext?.noteChanged(self, property: index)
     }

@@ -21,6 +21,7 @@ extension ManagedObject {
         let newID = destination?.objectID
         let oldID = toOne[r]
         guard oldID != newID else { return }
+        recordUndo(toOne: r)
         toOne[r] = newID
         context.noteChanged(self, property: entity.attributes.count + r)
         guard let inverse = context.model.inverseIndex(of: entity, relationship: r) else { return }
@@ -63,6 +64,7 @@ extension ManagedObject {
         }
         guard state.add(destination.objectID, at: index) else { return }
         toMany[r] = state
+        recordUndo(added: destination.objectID, to: r)
         context.noteChanged(self, property: entity.attributes.count + r)
         guard let inverse = context.model.inverseIndex(of: entity, relationship: r) else { return }
         if !destination.entity.relationships[inverse].isToMany {
@@ -81,8 +83,10 @@ extension ManagedObject {
         let context = try requireContext(sameAs: destination)
         fireFault()
         var state = toMany[r] ?? ToManyState()
+        let position = undoPosition(of: destination.objectID, in: r)
         guard state.remove(destination.objectID) else { return }
         toMany[r] = state
+        recordUndo(removed: destination.objectID, from: r, at: position)
         context.noteChanged(self, property: entity.attributes.count + r)
         if let inverse = context.model.inverseIndex(of: entity, relationship: r) {
             context.removeInverse(of: destination, relationship: inverse, pointingTo: objectID)
@@ -99,6 +103,7 @@ extension ManagedObject {
         let present = Set(current)
         for d in destinations where !present.contains(d.objectID) { try add(d, toKey: key) }
         if entity.relationships[r].isOrdered, var state = toMany[r], state.members != destinations.map(\.objectID) {
+            recordUndo(order: r)
             state.reorder(destinations.map(\.objectID))
             toMany[r] = state
             context.noteChanged(self, property: entity.attributes.count + r)

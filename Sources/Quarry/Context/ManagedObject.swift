@@ -59,6 +59,9 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     /// Whether ``awakeFromFetch()`` is running: its changes are not recorded (as in Core Data,
     /// where change processing is off around it).
     var awakingFromFetch = false
+    /// The undo group (``ContextUndoManager``'s serial) that inserted the object: its property
+    /// changes in that group need no steps.
+    var undoAppearedIn: UInt32 = 0
 
     /// The name of the entity a subclass represents; defaults to the class's name.
     open class var entityName: String { String(describing: self) }

@@ -58,6 +58,8 @@ extension ObjectContext {
             updatedObjects[object.objectID] = nil
             deletedObjects[object.objectID] = object
         }
+        // Recorded before the delete rules, whose changes an undo reverses first.
+        object.undoRecorder?.record(.vanished(object))
         pending.deleted[ObjectIdentifier(object)] = object
         scheduleProcessing()
         applyDeleteRules(of: object)
@@ -111,16 +113,22 @@ extension ObjectContext {
         setMembership(of: target, in: object, relationship: r, present: true)
     }
 
-    /// Makes `target` a member of relationship `r` of `object` (or not), recording the change.
-    private func setMembership(of target: ObjectID, in object: ManagedObject, relationship r: Int, present: Bool) {
+    /// Makes `target` a member of relationship `r` of `object` (or not; at `index` of a loaded
+    /// ordered to-many), recording the change.
+    func setMembership(of target: ObjectID, in object: ManagedObject, relationship r: Int, present: Bool, at index: Int? = nil) {
         object.fireFault()
         guard !object.faulted else { return }
         let changed: Bool
         if object.entity.relationships[r].isToMany {
             var state = object.toMany[r] ?? ToManyState()
-            changed = present ? state.add(target) : state.remove(target)
-            if changed { object.toMany[r] = state }
+            let position = present ? nil : object.undoPosition(of: target, in: r)
+            changed = present ? state.add(target, at: index) : state.remove(target)
+            if changed {
+                object.toMany[r] = state
+                if present { object.recordUndo(added: target, to: r) } else { object.recordUndo(removed: target, from: r, at: position) }
+            }
         } else if present ? object.toOne[r] != target : object.toOne[r] == target {
+            object.recordUndo(toOne: r)
             object.toOne[r] = present ? target : nil
             changed = true
         } else {

@@ -140,6 +140,7 @@ extension ObjectContext {
         deletedObjects = [:]
         unappliedDeleteRules = [:]
         pending = PendingChanges()
+        undoStorage?.removeAllActions()
         var change = ObjectsDidChange()
         change.invalidatedAll = false
         announce(change)
@@ -162,6 +163,7 @@ extension ObjectContext {
         deletedObjects = [:]
         unappliedDeleteRules = [:]
         pending = PendingChanges()
+        undoStorage?.removeAllActions()
         var change = ObjectsDidChange()
         change.invalidatedAll = true
         announce(change)

@@ -72,6 +72,7 @@ extension ObjectContext {
         trackInserted(object)
         pending.inserted.append(object)
         scheduleProcessing()
+        undoStorage?.record(.appeared(object))
         object.awakeFromInsert()
         return object
     }

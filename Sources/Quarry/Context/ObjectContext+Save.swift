@@ -40,6 +40,9 @@ extension ObjectContext {
         if isReadOnly { return SaveReport(outcome: .ignoredReadOnly) }
         processPendingChanges()
         guard hasChanges else { return SaveReport(outcome: .noChanges) }
+        // Changes willSave makes belong to the save, not to an undo group.
+        undoStorage?.disableUndoRegistration()
+        defer { undoStorage?.enableUndoRegistration() }
         try runWillSave()
         try validateForSave()
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
@@ -111,6 +114,7 @@ extension ObjectContext {
     /// Brings the context's objects in line with what the store wrote.
     private func apply(_ result: StoreSaveResult, inserts: inout [ManagedObject], updates: [ManagedObject]) {
         let mapping = result.permanentIDs
+        undoStorage?.noteSaved(renaming: mapping)
         // References to newly inserted objects become permanent first.
         func settleReferences(of object: ManagedObject) {
             guard !object.toOne.isEmpty || !object.toMany.isEmpty else { return }

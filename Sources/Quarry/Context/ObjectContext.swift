@@ -88,6 +88,8 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// Counts this context's saves, so each object's ``ManagedObject/willSave()`` is called
     /// once per save unless it changed since (``runWillSave()``).
     var willSaveEpoch: UInt32 = 0
+    /// The undo manager (see ``undoManager``); `nil` unless one was attached.
+    var undoStorage: ContextUndoManager?
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {
@@ -120,6 +122,10 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
         parent.hasChildren.store(true, ordering: .relaxed)
     }
 
+    deinit {
+        if undoStorage != nil { ContextUndoManager.attachedCount.subtract(1, ordering: .relaxed) }
+    }
+
     private static func makeQueue(_ type: ConcurrencyType, name: String?) -> DispatchQueue {
         type == .mainQueue ? .main : DispatchQueue(label: "quarry.context.\(name ?? "private")")
     }
@@ -143,7 +149,10 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs `block` asynchronously on the context's queue.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async { ContextThreadMarks.with(self, block) }
+        queue.async {
+            ContextThreadMarks.with(self, block)
+            self.undoStorage?.endEvent()
+        }
     }
 
     /// Runs `block` on the context's queue and waits for it; runs it at once when already
@@ -151,7 +160,11 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     /// waiting for its child's `performAndWait` that asks the parent back).
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
         if isOnQueue || ContextThreadMarks.isActive(self) { return try ContextThreadMarks.with(self, block) }
-        return try queue.sync { try ContextThreadMarks.with(self, block) }
+        return try queue.sync {
+            // The outermost block of an event: its undo group closes with it.
+            defer { undoStorage?.endEvent() }
+            return try ContextThreadMarks.with(self, block)
+        }
     }
 
     /// Runs `block` on the context's queue and returns its result to the awaiting task.
@@ -159,7 +172,9 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 ContextThreadMarks.with(self) {
-                    do { continuation.resume(returning: try block()) } catch { continuation.resume(throwing: error) }
+                    let result = Result { try block() }
+                    self.undoStorage?.endEvent()
+                    continuation.resume(with: result)
                 }
             }
         }
