@@ -74,6 +74,7 @@ quick_arguments() {
     chunked-import) echo --n 200000 ;;
     migrate-add|migrate-copy|export|fetch-ids) echo --n 100000 --rounds 1 ;;
     batch-delete|batch-update) echo --n 100000 ;;
+    undo-cost) echo --n 20000 --rounds 1 ;;
     batch-merge) echo --n 100000 --rounds 2 ;;
     aggregate) echo --n 100000 --rounds 1 ;;
     aggregate-update) echo --n 100000 --rounds 3 ;;

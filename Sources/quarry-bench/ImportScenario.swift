@@ -100,9 +100,11 @@ func quarryImport(n: Int, chunk: Int, data: RowData, url: URL, recordsHistory: B
 
 /// Seconds to import `n` rows into `store` through an importer context of its own, saving
 /// every `chunk` (the `import` and `pg-import` scenarios' Quarry side); checks the count.
-func timedImport(into store: any PersistentStore, n: Int, chunk: Int, data: RowData) throws -> Double {
+/// With `undoManager` the context records the import for undo (the `undo-cost` scenario).
+func timedImport(into store: any PersistentStore, n: Int, chunk: Int, data: RowData, undoManager: Bool = false) throws -> Double {
     let coordinator = StoreCoordinator(store: store, name: "writer")
     let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "importer")
+    if undoManager { context.performAndWait { context.undoManager = ContextUndoManager() } }
     let seconds = try measure {
         try context.performAndWait {
             var i = 0

@@ -22,6 +22,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "chunked-import": runChunkedImportScenario,
     "batch-delete": runBatchDeleteScenario,
     "batch-update": runBatchUpdateScenario,
+    "undo-cost": runUndoCostScenario,
     "batch-merge": runBatchMergeScenario,
     "aggregate": runAggregateScenario,
     "aggregate-update": runAggregateUpdateScenario,

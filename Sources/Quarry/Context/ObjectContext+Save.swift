@@ -147,7 +147,10 @@ extension ObjectContext {
             savedInserts.append(object)
             // Registration is weak: an object only this save still holds would be released at
             // once, so skip its registry entry (importers save thousands of such objects).
-            if !onlyHere { registry.register(object) }
+            if !onlyHere {
+                // Kept alive by the undo manager's steps: pinned, not weakly registered.
+                if object.undoAppearedIn != 0 && undoStorage != nil { registry.pin(object) } else { registry.register(object) }
+            }
         }
         if !renamed.isEmpty {
             var change = ObjectsDidChange()

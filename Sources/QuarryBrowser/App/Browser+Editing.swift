@@ -52,6 +52,7 @@ extension Browser {
         switch key {
         case .control("s"):
             guard let report = session.save() else { return }
+            edits.recordSaved(session.context, name: "the \(session.isNew ? "add" : "edit") of \(describe(session.object))")
             overlay = nil
             if let index = table.displayIndex(of: report.objectID) { table.moveCursor(to: index) }
             if report.conflicts.isEmpty {
@@ -104,9 +105,14 @@ extension Browser {
 
     private func delete(_ id: ObjectID, expected: Int) {
         let context = stack.creatorContext()
+        EditHistory.prepare(context)
         do {
-            context.delete(try context.existingObject(with: id))
+            let object = try context.existingObject(with: id)
+            let others = expected - 1
+            let name = "the delete of \(describe(object))" + (others > 0 ? " and \(others) related object\(others == 1 ? "" : "s")" : "")
+            context.delete(object)
             try context.save()
+            edits.recordSaved(context, name: name)
             message = ("deleted \(expected) object\(expected == 1 ? "" : "s"); saved to disk", false)
         } catch {
             message = ("delete failed: \(error)", true)

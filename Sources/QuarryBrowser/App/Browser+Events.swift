@@ -144,6 +144,8 @@ extension Browser {
         case .add: beginEdit(new: true)
         case .delete: afterPendingFetch { self.confirmDelete() }
         case .export: beginExport()
+        case .undo: afterPendingFetch { self.undoEdit() }
+        case .redo: afterPendingFetch { self.redoEdit() }
         case .redraw: break  // a full redraw happens anyway
         case .cancel:
             if !cancelPendingFetch(), !cancelExport() { closeRelationshipTable() }

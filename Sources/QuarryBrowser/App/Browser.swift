@@ -55,6 +55,8 @@ public final class Browser {
     var fetches = FetchState()
     /// The export running, if any.
     var exports = ExportState()
+    /// The browser's saved edits, adds and deletes, for `u` and `Ctrl-R`.
+    var edits = EditHistory()
     /// The live merge's pause, the app's frame and status hooks, other processes' commits.
     var live = LiveState()
     /// The terminal's size and the layout for it (see ``Browser+Layout``).

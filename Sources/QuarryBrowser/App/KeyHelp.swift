@@ -69,6 +69,8 @@ public enum KeyHelp {
         .init("Objects", "a", [.character("a"): .add], "add an object"),
         .init("Objects", "d", [.character("d"): .delete], "delete the row (asks first)",
               details: "delete the row (the question says how many objects the delete rules remove)"),
+        .init("Objects", "u  Ctrl-R", [.character("u"): .undo, .control("r"): .redo], "undo / redo your last edit, add or delete",
+              details: "undo / redo the browser's own last edit, add or delete (a delete with its cascade), also after it was saved: the result is saved to disk at once; an undo that would overwrite another writer's change is refused and changes nothing"),
         .init("Objects", "x", [.character("x"): .export], "export the view (entity, filter, sort, visible columns) to CSV, .jsonl or .json",
               details: "export the view (entity, filter, sort, visible columns) to a file it asks for (`<Entity>.csv` suggested; `.jsonl` and `.json` choose those formats), off the main queue with progress on the status line; Esc cancels and leaves no file"),
         .init("Live", "p", [.character("p"): .pause], "pause / resume the live merge", details: "pause / resume the live merge (resuming refetches)"),

@@ -41,6 +41,8 @@ public enum TableAction: Sendable, Hashable {
     case schema, history
     /// Edit the row, add an object, delete the row, export the view.
     case edit, add, delete, export
+    /// Undo / redo the browser's last edit, add or delete (also after it was saved).
+    case undo, redo
     /// Pause or resume the live merge.
     case pause
     /// Re-read the rows from the store (how others' changes show where the store is not live).

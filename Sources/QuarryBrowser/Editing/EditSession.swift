@@ -60,6 +60,8 @@ final class EditSession {
     /// Opens a form for the object `id`, or for a new object of `entityName` when `id` is nil.
     init(stack: PersistentStack, entityName: String, id: ObjectID?) throws {
         context = stack.creatorContext()
+        // The form's insert and sets are one undoable change (Browser+Undo).
+        EditHistory.prepare(context)
         if let id {
             object = try context.existingObject(with: id)
             isNew = false

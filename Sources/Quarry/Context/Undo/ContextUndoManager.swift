@@ -53,9 +53,11 @@ public final class ContextUndoManager: @unchecked Sendable {
     public private(set) var groupingLevel = 0
     /// How many times registration was disabled and not yet enabled again.
     private var disabledCount = 0
-    /// Temporary IDs made permanent by saves, and saved-then-deleted objects' IDs replaced when
-    /// an undo inserts them again.
+    /// Saved-then-deleted objects' IDs replaced when an undo inserts them again.
     var renames: [ObjectID: ObjectID] = [:]
+    /// Each save's temporary-to-permanent mapping, as the save made it (kept whole: an import
+    /// of a million objects pays nothing per object here).
+    var savedRenames: [[ObjectID: ObjectID]] = []
 
     /// How many groups are kept (the oldest are dropped beyond it); `0` keeps every group.
     public var levelsOfUndo = 0 {
@@ -103,6 +105,8 @@ public final class ContextUndoManager: @unchecked Sendable {
         openGroup = nil
         groupingLevel = 0
         renames = [:]
+        savedRenames = []
+        context?.registry.unpinAll()
     }
 
     // MARK: Grouping
@@ -187,8 +191,14 @@ public final class ContextUndoManager: @unchecked Sendable {
     func resolve(_ id: ObjectID) -> ObjectID {
         var id = id
         var hops = 0
-        while let next = renames[id], hops < 64 {
-            id = next
+        while hops < 64 {
+            if id.isTemporary, let saved = savedRenames.lazy.compactMap({ $0[id] }).first {
+                id = saved
+            } else if let next = renames[id] {
+                id = next
+            } else {
+                break
+            }
             hops += 1
         }
         return id
@@ -238,6 +248,12 @@ extension ContextUndoManager {
     /// Follows a save's temporary-to-permanent renames (while any group may point at them).
     func noteSaved(renaming mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty, !undoStack.isEmpty || !redoStack.isEmpty || openGroup != nil else { return }
-        renames.merge(mapping) { _, new in new }
+        savedRenames.append(mapping)
+        if savedRenames.count > 64 {
+            // Many small saves: one table answers faster than many.
+            var merged: [ObjectID: ObjectID] = [:]
+            for batch in savedRenames { merged.merge(batch) { _, new in new } }
+            savedRenames = [merged]
+        }
     }
 }

@@ -8,6 +8,7 @@ extension ObjectContext {
             if newValue === undoStorage { return }
             if let old = undoStorage {
                 old.context = nil
+                registry.unpinAll()
                 ContextUndoManager.attachedCount.subtract(1, ordering: .relaxed)
             }
             if let newValue {

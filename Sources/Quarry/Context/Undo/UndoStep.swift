@@ -48,8 +48,9 @@ struct UndoExpectation {
     /// The object's to-one destinations when the group closed.
     var toOne: [ObjectID?]
     /// The properties (attribute indices, then relationship indices after the attributes) the
-    /// group changed; every stored property when the group inserted or restored the object.
-    var touched: PropertyMask
+    /// group changed; `nil` for every stored property and to-one (the group inserted or
+    /// restored the object).
+    var touched: PropertyMask?
 }
 
 /// A group of changes undone and redone as one: the changes of one `perform` block (or one
@@ -60,38 +61,40 @@ struct UndoGroup {
     var name = ""
     /// The steps, in the order they were recorded.
     var steps: [UndoStep] = []
-    /// Per object (by identity), what the group left; filled when the group closes.
+    /// Per object (by identity) whose properties the group changed, what the group left;
+    /// filled when the group closes.
     var expectations: [ObjectIdentifier: UndoExpectation] = [:]
+    /// The objects the group inserted or brought back, with every value they held when the
+    /// group closed (a list, not a table: an import recorded for undo hashes nothing here).
+    var appearedExpectations: [UndoExpectation] = []
 
     /// Records what each object the group changed holds now (the group is closing). Objects
     /// the group inserted or brought back expect every stored property; a deleted one is not
     /// checked (an undo brings it back whatever the store holds).
     mutating func captureExpectations() {
-        expectations.reserveCapacity(steps.count)
         for step in steps {
             let o = step.subject
             let a = o.entity.attributes.count
-            let property: Int?
+            let property: Int
             switch step {
             case .attribute(_, let i, _): property = i
             case .toOne(_, let r, _), .added(_, let r, _), .removed(_, let r, _, _), .reordered(_, let r, _): property = a + r
-            case .appeared: property = nil
+            case .appeared:
+                // A deleted object is not checked; an unloaded one has nothing to compare.
+                if o.faulted || o.deleted || o.values.isEmpty || o.managedObjectContext == nil { continue }
+                appearedExpectations.append(UndoExpectation(object: o, values: o.values, toOne: o.toOne, touched: nil))
+                continue
             case .vanished: continue
             }
-            // A deleted object is not checked; an unloaded one has nothing to compare.
-            if o.faulted || o.values.isEmpty || o.deleted || o.managedObjectContext == nil { continue }
             let key = ObjectIdentifier(o)
-            if let property {
-                if expectations[key] != nil {
-                    expectations[key]!.touched.insert(property)
-                    continue
-                }
-                var mask = PropertyMask()
-                mask.insert(property)
-                expectations[key] = UndoExpectation(object: o, values: o.values, toOne: o.toOne, touched: mask)
-            } else {
-                expectations[key] = UndoExpectation(object: o, values: o.values, toOne: o.toOne, touched: o.entity.everyPropertyMask)
+            if expectations[key] != nil {
+                expectations[key]!.touched?.insert(property)
+                continue
             }
+            if o.faulted || o.deleted || o.values.isEmpty || o.managedObjectContext == nil { continue }
+            var mask = PropertyMask()
+            mask.insert(property)
+            expectations[key] = UndoExpectation(object: o, values: o.values, toOne: o.toOne, touched: mask)
         }
     }
 }
