@@ -62,6 +62,11 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     /// The undo group (``ContextUndoManager``'s serial) that inserted the object: its property
     /// changes in that group need no steps.
     var undoAppearedIn: UInt32 = 0
+    /// The undo manager whose group inserted the object, while it holds that group: with
+    /// ``undoAppearedIn`` it tells a setter, without loading the weak context reference, that
+    /// the change needs no step. Unowned and unretained: the manager clears it before it lets
+    /// go of the group (``ContextUndoManager/releaseOwnership(of:)``).
+    unowned(unsafe) var undoOwner: ContextUndoManager?
 
     /// The name of the entity a subclass represents; defaults to the class's name.
     open class var entityName: String { String(describing: self) }

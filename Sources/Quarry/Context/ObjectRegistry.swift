@@ -16,25 +16,44 @@ struct ObjectRegistry {
 
     private var table: [ObjectID: WeakBox] = [:]
     private var sweepAt = 1024
-    private var pinned: [ObjectID: ManagedObject] = [:]
+    /// Pinned objects in pinning order, until a look-up needs them by ID: then they move to
+    /// ``pinnedIndex`` for good (an import recorded for undo pins every object and looks none up).
+    private var pinnedList: [ManagedObject] = []
+    private var pinnedIndex: [ObjectID: ManagedObject]?
+
+    private var hasPinned: Bool { !pinnedList.isEmpty || !(pinnedIndex?.isEmpty ?? true) }
+
+    /// The pinned objects by ID (the list moves into the index on first use).
+    private mutating func pinnedByID() -> [ObjectID: ManagedObject] {
+        if pinnedIndex == nil || !pinnedList.isEmpty {
+            var index = pinnedIndex ?? [:]
+            index.reserveCapacity(index.count + pinnedList.count)
+            for object in pinnedList { index[object.objectID] = object }
+            pinnedList = []
+            pinnedIndex = index
+        }
+        return pinnedIndex!
+    }
 
     /// The live object for `id`, if any.
-    func object(for id: ObjectID) -> ManagedObject? {
-        if !pinned.isEmpty, let object = pinned[id] { return object }
-        return table[id]?.object
+    mutating func object(for id: ObjectID) -> ManagedObject? {
+        if let object = table[id]?.object { return object }
+        return hasPinned ? pinnedByID()[id] : nil
     }
 
     /// Registers `object` under its ID, held strongly until ``unpinAll()``.
     mutating func pin(_ object: ManagedObject) {
-        pinned[object.objectID] = object
+        if pinnedIndex != nil { pinnedIndex![object.objectID] = object } else { pinnedList.append(object) }
     }
 
     /// Lets go of the pinned objects: those referenced elsewhere are registered (weakly), the
     /// others are released.
     mutating func unpinAll() {
-        guard !pinned.isEmpty else { return }
-        for id in Array(pinned.keys) {
-            guard var object = pinned.removeValue(forKey: id) else { continue }
+        guard hasPinned else { return }
+        var list = pinnedList + (pinnedIndex.map { Array($0.values) } ?? [])
+        pinnedList = []
+        pinnedIndex = nil
+        while var object = list.popLast() {
             if !isKnownUniquelyReferenced(&object) { register(object) }
         }
     }
@@ -48,22 +67,33 @@ struct ObjectRegistry {
     /// Removes the entry for `id`.
     mutating func remove(_ id: ObjectID) {
         table[id] = nil
-        if !pinned.isEmpty { pinned[id] = nil }
+        if hasPinned {
+            _ = pinnedByID()
+            pinnedIndex![id] = nil
+        }
     }
 
     /// Whether no object was ever registered since the last sweep (dead entries count as
     /// registered until swept).
-    var isEmpty: Bool { table.isEmpty && pinned.isEmpty }
+    var isEmpty: Bool { table.isEmpty && !hasPinned }
 
     /// Every live object.
     var liveObjects: [ManagedObject] {
-        table.compactMap { id, box in pinned[id] == nil ? box.object : nil } + pinned.values
+        mutating get {
+            let pinned = hasPinned ? pinnedByID() : [:]
+            return table.compactMap { id, box in pinned[id] == nil ? box.object : nil } + pinned.values
+        }
     }
     /// How many live objects.
-    var liveCount: Int { table.reduce(0) { $0 + ($1.value.object == nil || pinned[$1.key] != nil ? 0 : 1) } + pinned.count }
+    var liveCount: Int {
+        mutating get {
+            let pinned = hasPinned ? pinnedByID() : [:]
+            return table.reduce(0) { $0 + ($1.value.object == nil || pinned[$1.key] != nil ? 0 : 1) } + pinned.count
+        }
+    }
 
     /// Forgets everything.
-    mutating func removeAll() { table = [:]; pinned = [:]; sweepAt = 1024 }
+    mutating func removeAll() { table = [:]; pinnedList = []; pinnedIndex = nil; sweepAt = 1024 }
 
     private mutating func sweep() {
         table = table.filter { $0.value.object != nil }

@@ -187,8 +187,29 @@ final class EditSession {
 
     private func moveFocus(by delta: Int) {
         guard !fields.isEmpty else { return }
+        checkField(at: focus)
         focus = (focus + delta + fields.count) % fields.count
         caret = fields[focus].text.count
+    }
+
+    /// Checks the changed attribute field at `index` as it is left, before any save: the text
+    /// must parse, and the value must pass the model's rules and the object's own per-key
+    /// validation (`validateValue(_:forKey:)`, which a subclass may override). The message
+    /// goes under the field; nothing is set.
+    func checkField(at index: Int) {
+        guard fields.indices.contains(index), fields[index].isModified, let type = fields[index].type else { return }
+        let field = fields[index]
+        do {
+            let value = try ValueText.parse(field.text, as: type, optional: field.isOptional)
+            try object.validateValue(value, forKey: field.key)
+            fields[index].error = nil
+        } catch let error as ObjectValidationError {
+            fields[index].error = error.failures.map(\.reason).joined(separator: "; ")
+        } catch let failure as ValidationFailure {
+            fields[index].error = failure.reason
+        } catch {
+            fields[index].error = "\(error)"
+        }
     }
 
     // MARK: Saving

@@ -100,6 +100,7 @@ public final class ContextUndoManager: @unchecked Sendable {
 
     /// Forgets every undo and redo group (the context's `reset()` and `rollback()` call it).
     public func removeAllActions() {
+        releaseOwnership(of: undoStack + redoStack + [openGroup, replayGroup].compactMap { $0 })
         undoStack = []
         redoStack = []
         openGroup = nil
@@ -148,7 +149,21 @@ public final class ContextUndoManager: @unchecked Sendable {
     }
 
     private func trimUndoStack() {
-        if levelsOfUndo > 0 && undoStack.count > levelsOfUndo { undoStack.removeFirst(undoStack.count - levelsOfUndo) }
+        guard levelsOfUndo > 0 && undoStack.count > levelsOfUndo else { return }
+        releaseOwnership(of: undoStack.prefix(undoStack.count - levelsOfUndo))
+        undoStack.removeFirst(undoStack.count - levelsOfUndo)
+    }
+
+    /// Clears ``ManagedObject/undoOwner`` on the objects `groups` inserted, before the groups
+    /// (and, maybe, the manager) go: the reference is not retained.
+    func releaseOwnership<Groups: Sequence<UndoGroup>>(of groups: Groups) {
+        for group in groups {
+            for case .appeared(let o) in group.steps where o.undoOwner === self { o.undoOwner = nil }
+        }
+    }
+
+    deinit {
+        releaseOwnership(of: undoStack + redoStack + [openGroup, replayGroup].compactMap { $0 })
     }
 
     // MARK: Recording
@@ -160,7 +175,7 @@ public final class ContextUndoManager: @unchecked Sendable {
     func record(_ step: UndoStep) {
         guard disabledCount == 0 else { return }
         if replayGroup != nil {
-            if case .appeared(let o) = step { o.undoAppearedIn = serial }
+            if case .appeared(let o) = step { o.undoAppearedIn = serial; o.undoOwner = self }
             replayGroup!.steps.append(step)
             return
         }
@@ -170,8 +185,11 @@ public final class ContextUndoManager: @unchecked Sendable {
             scheduleEventClose()
         }
         // A new change makes the undone groups unreachable.
-        if !redoStack.isEmpty { redoStack = [] }
-        if case .appeared(let o) = step { o.undoAppearedIn = serial }
+        if !redoStack.isEmpty {
+            releaseOwnership(of: redoStack)
+            redoStack = []
+        }
+        if case .appeared(let o) = step { o.undoAppearedIn = serial; o.undoOwner = self }
         openGroup!.steps.append(step)
     }
 
@@ -221,6 +239,7 @@ extension ContextUndoManager {
         closeOpenGroup()
         guard let group = undoStack.last else { return }
         let reverse = try context.replay(group, by: self, operation: "undo")
+        releaseOwnership(of: [group])
         undoStack.removeLast()
         redoStack.append(reverse)
     }
@@ -238,9 +257,10 @@ extension ContextUndoManager {
         closeOpenGroup()
         guard let group = redoStack.last else { return }
         let reverse = try context.replay(group, by: self, operation: "redo")
+        releaseOwnership(of: [group])
         redoStack.removeLast()
         undoStack.append(reverse)
-        if levelsOfUndo > 0 && undoStack.count > levelsOfUndo { undoStack.removeFirst(undoStack.count - levelsOfUndo) }
+        trimUndoStack()
     }
 }
 

@@ -1,8 +1,11 @@
 extension ManagedObject {
     /// The undo manager recording this object's changes, or `nil`. Costs one atomic load while
-    /// no context in the process has an undo manager (the importer's setters stay as fast).
+    /// no context in the process has an undo manager (the importer's setters stay as fast), and
+    /// no weak load for an object inserted in the group being recorded (its changes need no
+    /// step): a weak load retains the context through its side table, slowly.
     @inline(__always)
     var undoRecorder: ContextUndoManager? {
+        if let owner = undoOwner, owner.serial == undoAppearedIn { return nil }
         guard ContextUndoManager.attachedCount.load(ordering: .relaxed) != 0 else { return nil }
         return managedObjectContext?.undoStorage
     }
