@@ -41,6 +41,7 @@ extension ObjectContext {
         processPendingChanges()
         guard hasChanges else { return SaveReport(outcome: .noChanges) }
         try runWillSave()
+        try recomputeDerivedAttributes()
         try validateForSave()
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []
