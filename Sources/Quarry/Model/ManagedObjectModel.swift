@@ -114,7 +114,13 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
         func schema(_ d: ModelDefinition) -> ModelDefinition {
             var copy = d
-            copy.entities = d.entities.map { var e = $0; e.className = nil; return e }
+            // Class names and composite type names are informational (only Xcode models carry them).
+            copy.entities = d.entities.map { entity in
+                var e = entity
+                e.className = nil
+                for i in e.compositeAttributes.indices { e.compositeAttributes[i].typeName = nil }
+                return e
+            }
             return copy
         }
         return lhs === rhs || schema(lhs.definition) == schema(rhs.definition)
