@@ -66,6 +66,12 @@ public struct EntityDefinition: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
     }
 
+    /// The entity's own attributes as stores lay them out: ``attributes`` then each composite's
+    /// elements, flattened (``CompositeAttributeDescription/storedAttributes``).
+    public var ownStoredAttributes: [AttributeDescription] {
+        compositeAttributes.isEmpty ? attributes : attributes + compositeAttributes.flatMap(\.storedAttributes)
+    }
+
     /// The same definition with properties, indexes and constraints in a canonical order, so
     /// that two loaders describing the same entity produce equal values.
     public var canonical: EntityDefinition {

@@ -143,17 +143,14 @@ struct ModelResolver {
         func refuse(_ reason: String) -> ModelError { .invalidComposite(entity: entity.name, attribute: c.name, reason: reason) }
         guard !c.elements.isEmpty else { throw refuse("it has no elements") }
         var seen = Set<String>()
-        return try c.elements.map { element in
+        for element in c.elements {
             guard isValid(element.name) else { throw refuse("'\(element.name)' is not a valid element name") }
             guard seen.insert(element.name).inserted else { throw refuse("element '\(element.name)' is declared twice") }
             guard !element.isTransient, !element.isDerived, element.type != .undefined else {
                 throw refuse("element '\(element.name)' is transient, derived or Undefined; composite elements are stored")
             }
-            var stored = element
-            stored.name = c.storedName(of: element.name)
-            stored.isOptional = element.isOptional || c.isOptional
-            return stored
         }
+        return c.storedAttributes
     }
 
     /// Checks relationship `r` of the entity at `entityIndex`: its destination exists, and its

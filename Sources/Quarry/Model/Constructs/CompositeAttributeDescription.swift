@@ -37,6 +37,17 @@ public struct CompositeAttributeDescription: Sendable, Hashable {
     /// The flattened name of element `element`: `<composite>.<element>`.
     public func storedName(of element: String) -> String { name + "." + element }
 
+    /// The stored attributes of the composite: each element named `<composite>.<element>`,
+    /// optional when the composite is.
+    public var storedAttributes: [AttributeDescription] {
+        elements.map { element in
+            var stored = element
+            stored.name = storedName(of: element.name)
+            stored.isOptional = element.isOptional || isOptional
+            return stored
+        }
+    }
+
     /// The composite with its elements sorted by name.
     public var canonical: CompositeAttributeDescription {
         var copy = self
