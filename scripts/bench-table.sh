@@ -23,6 +23,7 @@ declare -A bench_targets=(
   [pg-scale-p95-ms]="<= 100 ms"
   [batch-delete]=">= 20"          [batch-update]=">= 0.5"        [batch-merge]=">= 20"
   [aggregate]=">= 0.8"            [aggregate-update]=">= 50"
+  [derived-cost]=">= 0.5"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -40,6 +41,7 @@ declare -A bench_meanings=(
   [batch-merge]="re-run fetch / batch update's commit → FRC"
   [aggregate]="raw GROUP BY / grouped fetchDictionaries"
   [aggregate-update]="raw GROUP BY / 1k-row save's commit → live groups"
+  [derived-cost]="saves without / with a derived @sum"
   [frc-fetch]="raw SELECT rowid / performFetch"
   [frc-fetch-resident]="performFetch's resident MB per million"
   [frc-update]="re-run fetch / incremental update"
