@@ -34,6 +34,8 @@ func runDerivedCostScenario(_ args: BenchArguments) throws {
 private struct DerivedCostStore {
     let context: ObjectContext
     let items: [ManagedObject]
+    /// Held, as an application holds what it shows: a context keeps only referenced objects.
+    let orders: [ManagedObject]
     let derived: Bool
 
     init(url: URL, derived: Bool, orders: Int) throws {
@@ -51,11 +53,13 @@ private struct DerivedCostStore {
         let context = ObjectContext(concurrencyType: .privateQueue, coordinator: coordinator, name: "bench")
         self.context = context
         self.derived = derived
-        self.items = try context.performAndWait {
+        (self.items, self.orders) = try context.performAndWait {
             var items: [ManagedObject] = []
+            var held: [ManagedObject] = []
             items.reserveCapacity(orders * 10)
             for o in 0..<orders {
                 let order = try context.insertObject(entityName: "Order")
+                held.append(order)
                 try order.setValue(.string("order \(o)"), forKey: "title")
                 for _ in 0..<10 {
                     let item = try context.insertObject(entityName: "Item")
@@ -64,7 +68,7 @@ private struct DerivedCostStore {
                 }
             }
             try context.save()
-            return items
+            return (items, held)
         }
     }
 

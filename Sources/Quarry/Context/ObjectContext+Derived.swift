@@ -84,6 +84,26 @@ extension ObjectContext {
         return ids
     }
 
+    /// `items.@count` or `items.@sum.price` (one to-many step, then the operator) read straight
+    /// from the contents and the registered objects, without the general walk's arrays of
+    /// subjects: the common derived attribute, recomputed for every order an item change
+    /// reaches (`quarry-bench derived-cost`). `nil` for any other path.
+    private func oneStepAggregate(_ plan: KeyPathPlan, of object: ManagedObject) throws -> Value? {
+        guard plan.steps.count == 1, case .toMany(let r) = plan.steps[0] else { return nil }
+        switch plan.terminal {
+        case .count:
+            return .integer(Int64(try toManyContents(of: object, relationship: r).count))
+        case .aggregate(let op, let a):
+            let ids = try toManyContents(of: object, relationship: r)
+            var values: [Value] = []
+            values.reserveCapacity(ids.count)
+            for id in ids { values.append(self.object(with: id).primitiveValue(at: a)) }
+            return try op.summarize(values, type: plan.finalEntity.attributes[a].type, name: plan.keyPath)
+        case .attribute, .relationship:
+            return nil
+        }
+    }
+
     /// The value of `derived` for `object` now, in its attribute's type.
     private func derivedValue(_ derived: DerivedAttributePlan.Derived, of object: ManagedObject, at saveDate: Date) throws -> Value {
         let raw: Value
@@ -91,7 +111,11 @@ extension ObjectContext {
         case .now:
             raw = .date(saveDate)
         case .keyPath:
-            raw = try derived.plan?.values(of: ObjectSubject(object: object)).first ?? .null
+            if let plan = derived.plan, let value = try oneStepAggregate(plan, of: object) {
+                raw = value
+            } else {
+                raw = try derived.plan?.values(of: ObjectSubject(object: object)).first ?? .null
+            }
         case .function(let function, _):
             raw = function.apply(to: try derived.plan?.values(of: ObjectSubject(object: object)).first ?? .null)
         }
