@@ -10,6 +10,11 @@ extension ManagedObject {
     /// - Throws: ``QuarryError/unknownKey(entity:key:)`` when the entity has no such composite.
     public func compositeValues(forKey key: String) throws -> [String: Value] {
         guard let composite = entity.compositeAttribute(named: key) else { throw QuarryError.unknownKey(entity: entity.name, key: key) }
+        return compositeMembers(of: composite)
+    }
+
+    /// The non-`nil` elements of `composite`, by element name.
+    private func compositeMembers(of composite: CompositeAttributeDescription) -> [String: Value] {
         var members: [String: Value] = [:]
         for element in composite.elements {
             guard let i = entity.attributeIndex(composite.storedName(of: element.name)) else { continue }
@@ -51,7 +56,8 @@ extension ManagedObject {
     /// non-`nil` elements (numbers as JSON numbers, dates as seconds since 2001-01-01, other
     /// values as text), or `nil` when every element is `nil`.
     func compositeValue(of composite: CompositeAttributeDescription) -> Value {
-        guard let members = try? compositeValues(forKey: composite.name), !members.isEmpty else { return .null }
+        let members = compositeMembers(of: composite)
+        guard !members.isEmpty else { return .null }
         return .json(.object(members.mapValues(Self.jsonValue)))
     }
 

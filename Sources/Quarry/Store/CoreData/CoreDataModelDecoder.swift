@@ -97,7 +97,7 @@ struct CoreDataModelDecoder {
             } else if property.isKind(of: "NSAttributeDescription") {
                 if var attribute = try attribute(property, name: propertyName, path: path) {
                     if property.isKind(of: "NSDerivedAttributeDescription") {
-                        attribute.derivationExpression = derivationKeyPath(of: property)
+                        attribute.derivationExpression = try derivationKeyPath(of: property)
                         if attribute.derivationExpression == nil {
                             warn("coredata.derived-attribute", "\(path): a derived attribute whose archived expression is not a key path Quarry reads; kept as a stored attribute saves do not recompute")
                         }
@@ -226,9 +226,9 @@ struct CoreDataModelDecoder {
 
     /// The key path of a derived attribute's archived `NSDerivationExpression` when it is a key
     /// path expression (`NSKeyPath`), `nil` otherwise (a function expression is not rebuilt).
-    private func derivationKeyPath(of property: KeyedArchiveObject) -> String? {
-        guard let expression = try? property.reference("NSDerivationExpression"),
-              let keyPath = try? expression.string("NSKeyPath"), !keyPath.isEmpty else { return nil }
+    private func derivationKeyPath(of property: KeyedArchiveObject) throws(CoreDataModelCacheError) -> String? {
+        guard let expression = try property.reference("NSDerivationExpression"),
+              let keyPath = try expression.string("NSKeyPath"), !keyPath.isEmpty else { return nil }
         return keyPath
     }
 

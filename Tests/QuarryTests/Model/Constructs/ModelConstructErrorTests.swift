@@ -121,3 +121,16 @@ import QuarryTestSupport
         #expect(message { _ = try other.build() } == "configuration 'Cloud': entity 'Z' is not in the model")
     }
 }
+
+extension ModelConstructErrorTests {
+    @Test func aCompositeAttributeWithoutItsTypeNameIsRefusedWithItsLine() throws {
+        #expect(throws: ModelError.malformedFile(path: "M.xcdatamodel/contents", line: 4, column: 0,
+                                                 reason: "<composite attribute 'x'> in entity 'A' has no composite")) {
+            try ModelDefinition.xcodeContents(Data(XcodeFixtures.document("""
+                <entity name="A" syncable="YES">
+                    <attribute name="x" optional="YES" attributeType="Composite"/>
+                </entity>
+                """).utf8), path: "M.xcdatamodel/contents")
+        }
+    }
+}
