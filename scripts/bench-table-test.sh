@@ -10,6 +10,7 @@ record import 0.47
 record browse-resident 55.0
 record export-memory 50.1
 record remote-merge-from-save-start 4.2
+record derived-cost 0.61
 record_failure pg-import "exit 1: no server"
 table=$(print_table)
 status=0
@@ -22,6 +23,7 @@ expect import '0\.47 +>= 0\.55 +missed$'
 expect browse-resident '55\.0 +<= 55 MB +met$'
 expect export-memory '50\.1 +<= 50 MB +missed$'
 expect remote-merge-from-save-start '4\.2 +— +—$'
+expect derived-cost '0\.61 +>= 0\.5 +met$'
 expect pg-import 'FAILED \(exit 1: no server\).*FAILED$'
 [ "$(verdict 100 ">= 100")" = met ] || { echo "bench-table-test: 100 >= 100 should be met" >&2; status=1; }
 [ "$(verdict 99.999 ">= 100")" = missed ] || { echo "bench-table-test: 99.999 >= 100 should be missed" >&2; status=1; }

@@ -24,6 +24,7 @@ declare -A bench_targets=(
   [batch-delete]=">= 20"          [batch-update]=">= 0.5"        [batch-merge]=">= 20"
   [aggregate]=">= 0.8"            [aggregate-update]=">= 50"
   [undo-cost]=">= 0.7"
+  [derived-cost]=">= 0.5"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -42,6 +43,7 @@ declare -A bench_meanings=(
   [aggregate]="raw GROUP BY / grouped fetchDictionaries"
   [aggregate-update]="raw GROUP BY / 1k-row save's commit → live groups"
   [undo-cost]="import without / with an undo manager"
+  [derived-cost]="saves without / with a derived @sum"
   [frc-fetch]="raw SELECT rowid / performFetch"
   [frc-fetch-resident]="performFetch's resident MB per million"
   [frc-update]="re-run fetch / incremental update"

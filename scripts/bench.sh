@@ -78,6 +78,7 @@ quick_arguments() {
     batch-merge) echo --n 100000 --rounds 2 ;;
     aggregate) echo --n 100000 --rounds 1 ;;
     aggregate-update) echo --n 100000 --rounds 3 ;;
+    derived-cost) echo --n 2000 --rounds 20 ;;
     *) echo --n 100000 ;;
   esac
 }

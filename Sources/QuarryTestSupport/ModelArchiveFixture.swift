@@ -23,6 +23,8 @@ public enum ModelArchiveFixture {
         public var defaultValue: Any?
         /// `NSValueTransformerName` (an app's own transformer, for transformables).
         public var valueTransformerName: String?
+        /// For an `NSDerivedAttributeDescription`: the key path of its `NSDerivationExpression`.
+        public var derivationKeyPath: String?
 
         /// An attribute named `name` of type code `code`.
         public init(name: String, code: Int, isOptional: Bool = true, isTransient: Bool = false, defaultValue: Any? = nil,
@@ -119,7 +121,15 @@ public enum ModelArchiveFixture {
                 if let valueClass = Self.valueClassNames[attribute.code] { fields["NSAttributeValueClassName"] = uid(a.add(valueClass)) }
                 if let name = attribute.valueTransformerName { fields["NSValueTransformerName"] = uid(a.add(name)) }
                 fields["NSDefaultValue"] = attribute.defaultValue.map { uid(a.add($0)) } ?? uid(0)
-                let p = a.object("NSAttributeDescription", ["NSPropertyDescription", "NSObject"], fields)
+                let p: Int
+                if let keyPath = attribute.derivationKeyPath {
+                    fields["NSDerivationExpression"] = uid(a.object("NSKeyPathExpression", ["NSExpression", "NSObject"], [
+                        "NSKeyPath": uid(a.add(keyPath)), "NSExpressionType": 3,
+                    ]))
+                    p = a.object("NSDerivedAttributeDescription", ["NSAttributeDescription", "NSPropertyDescription", "NSObject"], fields)
+                } else {
+                    p = a.object("NSAttributeDescription", ["NSPropertyDescription", "NSObject"], fields)
+                }
                 pairs.append((a.add(attribute.name), p))
             }
             for r in e.relationships {

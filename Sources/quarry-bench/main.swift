@@ -26,6 +26,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "batch-merge": runBatchMergeScenario,
     "aggregate": runAggregateScenario,
     "aggregate-update": runAggregateUpdateScenario,
+    "derived-cost": runDerivedCostScenario,
 ]
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario

@@ -14,7 +14,11 @@ extension ManagedObject {
     /// The value of attribute `key`.
     /// - Throws: ``QuarryError/unknownKey(entity:key:)``.
     public func value(forKey key: String) throws -> Value {
-        guard let i = entity.attributeIndex(key) else { throw QuarryError.unknownKey(entity: entity.name, key: key) }
+        guard let i = entity.attributeIndex(key) else {
+            if let composite = entity.compositeAttribute(named: key) { return compositeValue(of: composite) }
+            if let fetched = entity.fetchedProperty(named: key) { return try fetchedPropertyValue(fetched) }
+            throw QuarryError.unknownKey(entity: entity.name, key: key)
+        }
         return primitiveValue(at: i)
     }
 
@@ -24,7 +28,11 @@ extension ManagedObject {
     ///   or ``QuarryError/valueTransformerUnavailable(entity:attribute:name:reason:)`` for a
     ///   transformable value whose transformer is not registered.
     public func setValue(_ value: Value, forKey key: String) throws {
-        guard let i = entity.attributeIndex(key) else { throw QuarryError.unknownKey(entity: entity.name, key: key) }
+        guard let i = entity.attributeIndex(key) else {
+            guard let composite = entity.compositeAttribute(named: key) else { throw QuarryError.unknownKey(entity: entity.name, key: key) }
+            return try setCompositeValue(value, of: composite)
+        }
+        try refuseDerivedSet(at: i)
         try setValue(value, at: i)
     }
 
@@ -53,7 +61,7 @@ extension ManagedObject {
     /// Sets attribute `index` from a typed property, trapping on a value it cannot hold.
     @usableFromInline
     func _setTypedValue(_ value: Value, at index: Int) {
-        do { try setValue(value, at: index) } catch { preconditionFailure("\(error)") }
+        do { try refuseDerivedSet(at: index); try setValue(value, at: index) } catch { preconditionFailure("\(error)") }
     }
 
     /// The value at attribute index `index`, firing the fault first.

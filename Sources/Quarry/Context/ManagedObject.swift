@@ -36,6 +36,8 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
     var toOne: [ObjectID?] = []
     /// To-many relationship state by relationship index (loaded lazily).
     var toMany: [Int: ToManyState] = [:]
+    /// Fetched properties' results, by name, kept until the object is refreshed (``fetchedProperty(_:)``).
+    var fetchedPropertyResults: [String: [ObjectID]] = [:]
     /// The last state loaded from the parent store (`nil` for inserted objects and faults).
     var committed: Snapshot?
     /// Properties changed since the last save or refresh.
@@ -168,6 +170,7 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
         }
         // Cached to-many contents may be stale; pending local edits survive.
         for key in toMany.keys { toMany[key]?.dropLoadedContents() }
+        if !fetchedPropertyResults.isEmpty { fetchedPropertyResults = [:] }
         faulted = false
         if !wasLoaded {
             awakingFromFetch = true
@@ -184,6 +187,7 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
         values = []
         toOne = []
         toMany = [:]
+        fetchedPropertyResults = [:]
         committed = nil
         changedMask = PropertyMask()
         faulted = true

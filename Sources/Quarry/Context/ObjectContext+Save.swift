@@ -44,6 +44,7 @@ extension ObjectContext {
         undoStorage?.disableUndoRegistration()
         defer { undoStorage?.enableUndoRegistration() }
         try runWillSave()
+        try recomputeDerivedAttributes()
         try validateForSave()
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []

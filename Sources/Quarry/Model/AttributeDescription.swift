@@ -33,14 +33,24 @@ public struct AttributeDescription: Sendable, Hashable {
     /// delete's tombstone, ``HistoryChange/tombstone``; Core Data's name). Part of the version
     /// hash only when set.
     public var preservesValueInHistoryOnDeletion: Bool
+    /// For a derived attribute (Core Data's `NSDerivedAttributeDescription`): the expression its
+    /// value is computed from at every save that affects it (``DerivationExpression`` gives the
+    /// forms), as the model file wrote it. A derived attribute is stored like any other and is
+    /// read-only to callers. `nil` for an ordinary attribute.
+    public var derivationExpression: String?
+
+    /// Whether the attribute is derived (``derivationExpression`` is set).
+    public var isDerived: Bool { derivationExpression != nil }
 
     /// Creates an attribute description.
     public init(
         name: String, type: AttributeType, isOptional: Bool = true, isTransient: Bool = false,
         defaultValue: Value? = nil, minValue: Double? = nil, maxValue: Double? = nil,
         regularExpression: String? = nil, isIndexed: Bool = false, renamingIdentifier: String? = nil,
-        valueTransformerName: String? = nil, preservesValueInHistoryOnDeletion: Bool = false
+        valueTransformerName: String? = nil, preservesValueInHistoryOnDeletion: Bool = false,
+        derivationExpression: String? = nil
     ) {
+        self.derivationExpression = derivationExpression
         self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.name = name
         self.type = type

@@ -38,14 +38,23 @@ public struct EntityDefinition: Sendable, Hashable {
     /// `renamingIdentifier`): migration carries that entity's rows over. Not part of the
     /// version hash.
     public var renamingIdentifier: String?
+    /// The entity's fetched properties: each a fetch of another entity, run lazily when read
+    /// (``ManagedObject/fetchedProperty(_:)``). Never stored.
+    public var fetchedProperties: [FetchedPropertyDescription]
+    /// The entity's composite attributes (Core Data's `NSCompositeAttributeDescription`): each
+    /// stored flattened, one column per element, and read and written as one dictionary value.
+    public var compositeAttributes: [CompositeAttributeDescription]
 
     /// Creates an entity definition.
     public init(
         name: String, parent: String? = nil, isAbstract: Bool = false, className: String? = nil,
         attributes: [AttributeDescription] = [], relationships: [RelationshipDescription] = [],
         indexes: [IndexDescription] = [], uniquenessConstraints: [[String]] = [],
-        renamingIdentifier: String? = nil
+        renamingIdentifier: String? = nil, fetchedProperties: [FetchedPropertyDescription] = [],
+        compositeAttributes: [CompositeAttributeDescription] = []
     ) {
+        self.fetchedProperties = fetchedProperties
+        self.compositeAttributes = compositeAttributes
         self.name = name
         self.parent = parent
         self.isAbstract = isAbstract
@@ -57,12 +66,20 @@ public struct EntityDefinition: Sendable, Hashable {
         self.renamingIdentifier = renamingIdentifier
     }
 
+    /// The entity's own attributes as stores lay them out: ``attributes`` then each composite's
+    /// elements, flattened (``CompositeAttributeDescription/storedAttributes``).
+    public var ownStoredAttributes: [AttributeDescription] {
+        compositeAttributes.isEmpty ? attributes : attributes + compositeAttributes.flatMap(\.storedAttributes)
+    }
+
     /// The same definition with properties, indexes and constraints in a canonical order, so
     /// that two loaders describing the same entity produce equal values.
     public var canonical: EntityDefinition {
         var copy = self
         copy.attributes.sort { $0.name < $1.name }
         copy.relationships.sort { $0.name < $1.name }
+        copy.fetchedProperties.sort { $0.name < $1.name }
+        copy.compositeAttributes = compositeAttributes.map(\.canonical).sorted { $0.name < $1.name }
         copy.indexes.sort { $0.name < $1.name }
         copy.uniquenessConstraints = uniquenessConstraints.map { $0 }.sorted { $0.joined(separator: ",") < $1.joined(separator: ",") }
         return copy
@@ -73,14 +90,27 @@ public struct EntityDefinition: Sendable, Hashable {
 public struct ModelDefinition: Sendable, Hashable {
     /// The entity definitions.
     public var entities: [EntityDefinition]
+    /// The model's fetch request templates (Xcode's "Fetch Requests"), callable by name with
+    /// ``ManagedObjectModel/fetchRequest(named:substitutions:)``.
+    public var fetchRequestTemplates: [FetchRequestTemplate]
+    /// The model's named configurations: subsets of its entities a store can be opened for
+    /// (``ManagedObjectModel/forConfiguration(_:)``).
+    public var configurations: [ModelConfiguration]
 
     /// Creates a model definition.
-    public init(entities: [EntityDefinition]) {
+    public init(entities: [EntityDefinition], fetchRequestTemplates: [FetchRequestTemplate] = [],
+                configurations: [ModelConfiguration] = []) {
         self.entities = entities
+        self.fetchRequestTemplates = fetchRequestTemplates
+        self.configurations = configurations
     }
 
-    /// The definition with entities sorted by name and each entity canonical.
+    /// The definition with entities sorted by name and each entity canonical (templates and
+    /// configurations by name, a configuration's entities by name).
     public var canonical: ModelDefinition {
-        ModelDefinition(entities: entities.map(\.canonical).sorted { $0.name < $1.name })
+        ModelDefinition(
+            entities: entities.map(\.canonical).sorted { $0.name < $1.name },
+            fetchRequestTemplates: fetchRequestTemplates.sorted { $0.name < $1.name },
+            configurations: configurations.map(\.canonical).sorted { $0.name < $1.name })
     }
 }

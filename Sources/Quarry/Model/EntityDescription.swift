@@ -55,14 +55,27 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
     /// ones, and those whose inverse is missing or to-many); the others are stored through
     /// their inverse's foreign key.
     public let listStoredRelationshipIndices: Set<Int>
+    /// Every fetched property, inherited first (never stored; read with
+    /// ``ManagedObject/fetchedProperty(_:)``).
+    public let fetchedProperties: [FetchedPropertyDescription]
+    /// Every composite attribute, inherited first; its elements are among ``attributes``,
+    /// named `<composite>.<element>`.
+    public let compositeAttributes: [CompositeAttributeDescription]
+    /// Indexes of the derived attributes (``AttributeDescription/isDerived``): read-only to
+    /// callers, recomputed by saves.
+    public let derivedAttributeIndices: [Int]
 
     init(
         definition: EntityDefinition, index: Int, rootName: String, rootIndex: Int,
         attributes: [AttributeDescription], relationships: [RelationshipDescription],
         indexes: [IndexDescription], uniquenessConstraints: [[String]],
         selfAndDescendantIndices: [Int], subentityNames: [String], versionHash: String,
-        listStored: Set<Int>
+        listStored: Set<Int>, fetchedProperties: [FetchedPropertyDescription] = [],
+        compositeAttributes: [CompositeAttributeDescription] = []
     ) {
+        self.fetchedProperties = fetchedProperties
+        self.compositeAttributes = compositeAttributes
+        self.derivedAttributeIndices = attributes.indices.filter { attributes[$0].isDerived }
         self.definition = definition
         self.name = definition.name
         self.index = index
@@ -115,6 +128,16 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
     /// The relationship named `name`, or `nil`.
     public func relationship(_ name: String) -> RelationshipDescription? {
         relationshipIndexByName[name].map { relationships[$0] }
+    }
+
+    /// The fetched property named `name`, or `nil`.
+    public func fetchedProperty(named name: String) -> FetchedPropertyDescription? {
+        fetchedProperties.first { $0.name == name }
+    }
+
+    /// The composite attribute named `name`, or `nil`.
+    public func compositeAttribute(named name: String) -> CompositeAttributeDescription? {
+        compositeAttributes.isEmpty ? nil : compositeAttributes.first { $0.name == name }
     }
 
     /// Whether this entity is `other` or one of its descendants.

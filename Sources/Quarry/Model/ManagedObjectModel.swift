@@ -67,6 +67,7 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
             }
         }
         self.versionHash = SHA256.hex(entities.map { "\($0.name):\($0.versionHash)" }.joined(separator: "\n"))
+        try checkConstructs()
     }
 
     /// The entity named `name`, or `nil`.
@@ -112,7 +113,15 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     /// and only Xcode models carry them).
     public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
         func schema(_ d: ModelDefinition) -> ModelDefinition {
-            ModelDefinition(entities: d.entities.map { var e = $0; e.className = nil; return e })
+            var copy = d
+            // Class names and composite type names are informational (only Xcode models carry them).
+            copy.entities = d.entities.map { entity in
+                var e = entity
+                e.className = nil
+                for i in e.compositeAttributes.indices { e.compositeAttributes[i].typeName = nil }
+                return e
+            }
+            return copy
         }
         return lhs === rhs || schema(lhs.definition) == schema(rhs.definition)
     }

@@ -33,6 +33,16 @@ public struct ModelBuilder: Sendable {
         definition.entities.append(entity.definition)
     }
 
+    /// Adds a fetch request template, callable with ``ManagedObjectModel/fetchRequest(named:substitutions:)``.
+    public mutating func fetchRequest(_ name: String, entity: String, predicate: String) {
+        definition.fetchRequestTemplates.append(FetchRequestTemplate(name: name, entity: entity, predicate: predicate))
+    }
+
+    /// Adds a configuration holding `entities` (``ManagedObjectModel/forConfiguration(_:)``).
+    public mutating func configuration(_ name: String, entities: [String]) {
+        definition.configurations.append(ModelConfiguration(name: name, entities: entities))
+    }
+
     /// Resolves and validates the model.
     /// - Throws: ``ModelError`` naming the entity and property at fault.
     public func build() throws -> ManagedObjectModel {
@@ -80,6 +90,21 @@ public struct EntityBuilder: Sendable {
             name: name, destination: destination, inverse: inverse, isToMany: true, isOrdered: ordered,
             isOptional: optional, deleteRule: deleteRule, minCount: minCount, maxCount: maxCount,
             renamingIdentifier: renamingIdentifier))
+    }
+
+    /// Adds a derived attribute computed from `expression` (``DerivationExpression``).
+    public mutating func derived(_ name: String, _ type: AttributeType, _ expression: String, optional: Bool = true) {
+        definition.attributes.append(AttributeDescription(name: name, type: type, isOptional: optional, derivationExpression: expression))
+    }
+
+    /// Adds a composite attribute of `elements`, stored flattened (``CompositeAttributeDescription``).
+    public mutating func composite(_ name: String, optional: Bool = true, elements: [AttributeDescription]) {
+        definition.compositeAttributes.append(CompositeAttributeDescription(name: name, isOptional: optional, elements: elements))
+    }
+
+    /// Adds a fetched property: `destination` objects matching `predicate` (``FetchedPropertyDescription``).
+    public mutating func fetchedProperty(_ name: String, destination: String, predicate: String) {
+        definition.fetchedProperties.append(FetchedPropertyDescription(name: name, destination: destination, predicate: predicate))
     }
 
     /// Adds a (compound) index over `attributes`.

@@ -7,13 +7,15 @@ extension ModelError {
             return (e, nil)
         case .duplicateProperty(let e, let p), .missingDestination(let e, let p), .unknownDestination(let e, let p, _),
              .inverseMismatch(let e, let p, _), .invalidDefault(let e, let p, _), .undefinedNotTransient(let e, let p),
-             .unknownValueTransformer(let e, let p, _):
+             .unknownValueTransformer(let e, let p, _), .invalidDerivation(let e, let p, _, _),
+             .invalidFetchedProperty(let e, let p, _), .invalidComposite(let e, let p, _):
             return (e, p)
         case .invalidName(let name):
             // A property's name is reported as `Entity.property`.
             guard let dot = name.firstIndex(of: ".") else { return (name, nil) }
             return (String(name[..<dot]), String(name[name.index(after: dot)...]))
-        case .malformedFile, .unsupported, .fileNotFound, .modelNotFound, .duplicateEntityInFiles:
+        case .malformedFile, .unsupported, .fileNotFound, .modelNotFound, .duplicateEntityInFiles,
+             .invalidFetchRequestTemplate, .invalidConfiguration:
             return nil
         }
     }

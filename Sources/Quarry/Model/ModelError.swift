@@ -40,6 +40,20 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Two model files merged into one (``PersistentStack/mergedModel(in:)``) both define
     /// `entity`: the first file that defines it and the second.
     case duplicateEntityInFiles(entity: String, first: String, second: String)
+    /// A derived attribute's expression does not parse, or reads what it cannot (an unknown
+    /// key, a to-many without a collection operator, a value its type cannot hold); `reason`
+    /// names the column of the expression at fault.
+    case invalidDerivation(entity: String, attribute: String, expression: String, reason: String)
+    /// A fetched property's destination is not in the model, or its predicate does not parse;
+    /// `reason` names the column of the predicate at fault.
+    case invalidFetchedProperty(entity: String, property: String, reason: String)
+    /// A composite attribute's elements cannot be stored (none, a duplicate, a transient, derived
+    /// or Undefined one).
+    case invalidComposite(entity: String, attribute: String, reason: String)
+    /// A fetch request template names an entity the model lacks, or its predicate does not parse.
+    case invalidFetchRequestTemplate(name: String, reason: String)
+    /// A configuration names an entity the model lacks, or two configurations share a name.
+    case invalidConfiguration(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -67,6 +81,12 @@ public enum ModelError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(folder): no model found (looked for \(tried.joined(separator: ", ")))"
         case .duplicateEntityInFiles(let e, let first, let second):
             return "entity '\(e)' is defined by both \(first) and \(second); a merged model needs each entity once"
+        case .invalidDerivation(let e, let a, let expression, let why):
+            return "derived attribute '\(e).\(a)': derivation expression '\(expression)': \(why)"
+        case .invalidFetchedProperty(let e, let p, let why): return "fetched property '\(e).\(p)': \(why)"
+        case .invalidComposite(let e, let a, let why): return "composite attribute '\(e).\(a)': \(why)"
+        case .invalidFetchRequestTemplate(let n, let why): return "fetch request template '\(n)': \(why)"
+        case .invalidConfiguration(let n, let why): return "configuration '\(n)': \(why)"
         }
     }
 }

@@ -40,6 +40,8 @@ struct ModelResolver {
             var relationships: [RelationshipDescription] = []
             var indexes: [IndexDescription] = []
             var constraints: [[String]] = []
+            var fetchedProperties: [FetchedPropertyDescription] = []
+            var composites: [CompositeAttributeDescription] = []
             var names = Set<String>()
             for levelIndex in chain {
                 let level = entities[levelIndex]
@@ -57,8 +59,19 @@ struct ModelResolver {
                         guard names.insert(a.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: a.name) }
                         own.append(try resolved(a, of: level))
                     }
+                    // Composites are stored flattened: one attribute per element, `home.city`.
+                    for c in level.compositeAttributes {
+                        for element in try flattened(c, of: level) {
+                            guard names.insert(element.name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: element.name) }
+                            own.append(try resolved(element, of: level))
+                        }
+                    }
                     ownAttributes[levelIndex] = own
                     attributes += own
+                }
+                for name in level.compositeAttributes.map(\.name) + level.fetchedProperties.map(\.name) {
+                    if firstVisit { guard isValid(name) else { throw ModelError.invalidName("\(level.name).\(name)") } }
+                    guard names.insert(name).inserted else { throw ModelError.duplicateProperty(entity: e.name, property: name) }
                 }
                 for r in level.relationships {
                     if firstVisit {
@@ -70,6 +83,8 @@ struct ModelResolver {
                 }
                 indexes += level.indexes
                 constraints += level.uniquenessConstraints
+                fetchedProperties += level.fetchedProperties
+                composites += level.compositeAttributes
             }
             let attributeNames = Set(attributes.map(\.name))
             for i in indexes {
@@ -96,7 +111,8 @@ struct ModelResolver {
                 uniquenessConstraints: constraints,
                 selfAndDescendantIndices: hierarchy.selfAndDescendants[index],
                 subentityNames: hierarchy.children[index].map { entities[$0].name },
-                versionHash: hash, listStored: listStored))
+                versionHash: hash, listStored: listStored, fetchedProperties: fetchedProperties,
+                compositeAttributes: composites))
         }
         return result
     }
@@ -118,6 +134,23 @@ struct ModelResolver {
         var resolved = a
         if let d = a.defaultValue { resolved.defaultValue = d.coerced(to: a.type) }
         return resolved
+    }
+
+    /// The stored attributes of composite `c`: its elements, named `<composite>.<element>`.
+    /// - Throws: ``ModelError/invalidComposite(entity:attribute:reason:)`` for a composite
+    ///   without elements, with a duplicate element, or with one that cannot be stored.
+    private func flattened(_ c: CompositeAttributeDescription, of entity: EntityDefinition) throws -> [AttributeDescription] {
+        func refuse(_ reason: String) -> ModelError { .invalidComposite(entity: entity.name, attribute: c.name, reason: reason) }
+        guard !c.elements.isEmpty else { throw refuse("it has no elements") }
+        var seen = Set<String>()
+        for element in c.elements {
+            guard isValid(element.name) else { throw refuse("'\(element.name)' is not a valid element name") }
+            guard seen.insert(element.name).inserted else { throw refuse("element '\(element.name)' is declared twice") }
+            guard !element.isTransient, !element.isDerived, element.type != .undefined else {
+                throw refuse("element '\(element.name)' is transient, derived or Undefined; composite elements are stored")
+            }
+        }
+        return c.storedAttributes
     }
 
     /// Checks relationship `r` of the entity at `entityIndex`: its destination exists, and its
@@ -192,7 +225,9 @@ struct ModelResolver {
             let transformer = a.valueTransformerName.map { " transformer=\($0)" } ?? ""
             // Likewise for tombstone attributes: what history keeps of a deleted row.
             let preserved = a.preservesValueInHistoryOnDeletion ? " preservesValueInHistoryOnDeletion" : ""
-            lines.append("attribute \(a.name) \(a.type.rawValue) optional=\(a.isOptional) transient=\(a.isTransient)\(transformer)\(preserved)")
+            // A derived attribute's expression decides what is stored; named only when set.
+            let derived = a.derivationExpression.map { " derived=\($0)" } ?? ""
+            lines.append("attribute \(a.name) \(a.type.rawValue) optional=\(a.isOptional) transient=\(a.isTransient)\(transformer)\(preserved)\(derived)")
         }
         for r in relationships {
             lines.append("relationship \(r.name) -> \(r.destination) inverse=\(r.inverse ?? "-") toMany=\(r.isToMany) ordered=\(r.isOrdered)")

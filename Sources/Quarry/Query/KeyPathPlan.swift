@@ -38,6 +38,16 @@ struct KeyPathPlan {
     ///   ``QueryError/invalidKeyPath(entity:keyPath:reason:)`` for a path that cannot be read
     ///   (a collection operator not after a to-many, `@sum` of a string, two to-many keys…).
     init(_ path: String, entity: EntityDescription, model: ManagedObjectModel) throws {
+        // A composite's element is an attribute whose name holds a dot (`home.city`).
+        if !entity.compositeAttributes.isEmpty, let a = entity.attributeIndex(path) {
+            self.keyPath = path
+            self.steps = []
+            self.entities = [entity]
+            self.finalEntity = entity
+            self.terminal = .attribute(a)
+            self.crossesToMany = false
+            return
+        }
         var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.allSatisfy({ !$0.isEmpty }) else {
             throw QueryError.invalidKeyPath(entity: entity.name, keyPath: path, reason: "empty key")

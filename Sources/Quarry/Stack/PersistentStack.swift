@@ -103,6 +103,10 @@ public final class PersistentStack: @unchecked Sendable {
         /// The origin of the history this stack's saves write (``HistoryTransaction/origin``);
         /// `nil`: a new UUID per stack, shared by its two stores.
         public var historyOrigin: UUID?
+        /// The model configuration the store is opened for (``ModelConfiguration``): the store
+        /// holds that configuration's entities only, and ``PersistentStack/model`` is
+        /// ``ManagedObjectModel/forConfiguration(_:)`` of the model given. `nil`: every entity.
+        public var configuration: String?
 
         /// Default options.
         public init() {}
@@ -136,6 +140,7 @@ public final class PersistentStack: @unchecked Sendable {
     /// Sets up a stack for `model` with `options`.
     /// - Throws: ``StoreError`` when the store cannot be opened (not SQLite, locked, other model).
     public init(model: ManagedObjectModel, options: Options = Options()) throws {
+        let model = try options.configuration.map { try model.forConfiguration($0) } ?? model
         self.model = model
         var options = options
         options.storeType = options.storeType.resolved(for: options.storeURL)

@@ -28,6 +28,9 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A save stopped because these objects (described) were still changing after
     /// ``ObjectContext/willSaveRoundLimit`` rounds of ``ManagedObject/willSave()``; nothing was written.
     case willSaveKeptChanging(objects: [String])
+    /// A derived attribute was set: its value is computed by each save from its derivation
+    /// expression (``AttributeDescription/derivationExpression``), never written by callers.
+    case readOnlyDerivedAttribute(entity: String, attribute: String, expression: String)
 
     public var description: String {
         switch self {
@@ -41,6 +44,8 @@ public enum QuarryError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let why): return why
         case .invalidObjectID(let s): return "'\(s)' is not an object ID of this store"
         case .valueTransformerUnavailable(let e, let a, _, let reason): return "'\(e).\(a)': \(reason)"
+        case .readOnlyDerivedAttribute(let e, let a, let expression):
+            return "'\(e).\(a)' is a derived attribute (\(expression)): saves compute it, it cannot be set"
         case .willSaveKeptChanging(let objects):
             return "save stopped: willSave() kept changing \(objects.count) object(s) after \(ObjectContext.willSaveRoundLimit) rounds (compare before setting a value in willSave): \(objects.prefix(5).joined(separator: ", "))"
         }

@@ -3,9 +3,10 @@ import Quarry
 import QuarryTUI
 
 /// The readable description `quarry model` prints (and the browser's `m` shows, one entity at
-/// a time): per entity its parent, attributes with
-/// types and flags, relationships, uniqueness constraints and indexes, then the loader's
-/// warnings. Control characters in names, defaults and messages are escaped (they come from
+/// a time): per entity its parent, attributes with types and flags (a derived one with its
+/// expression), composite attributes with their elements, relationships, fetched properties,
+/// uniqueness constraints and indexes; then the model's fetch request templates,
+/// configurations and the loader's warnings. Control characters in names, defaults and messages are escaped (they come from
 /// the model file).
 ///
 /// ```
@@ -37,6 +38,18 @@ public struct ModelDescriptionText: Sendable {
         for entity in model.entities {
             lines.append("")
             lines += describe(entity)
+        }
+        if !model.fetchRequestTemplates.isEmpty {
+            lines.append("")
+            lines.append("fetch request templates:")
+            lines += table(model.fetchRequestTemplates.map { t in
+                [t.name, "-> \(t.entity)", t.predicate.isEmpty ? "every object" : "where \(t.predicate)"]
+            }).map { String($0.dropFirst(2)) }
+        }
+        if !model.configurations.isEmpty {
+            lines.append("")
+            lines.append("configurations:")
+            lines += model.configurations.map { "  \($0.name): \($0.entities.joined(separator: ", "))" }
         }
         lines.append("")
         if model.warnings.isEmpty {
@@ -70,9 +83,23 @@ public struct ModelDescriptionText: Sendable {
             lines.append("  attributes:")
             lines += table(own.attributes.map(attributeColumns))
         }
+        if !own.compositeAttributes.isEmpty {
+            lines.append("  composite attributes:")
+            for c in own.compositeAttributes {
+                let type = c.typeName.map { "  type \($0)" } ?? ""
+                lines.append("    \(c.name)  \(c.isOptional ? "optional" : "required")\(type)  stored as \(c.elements.map { c.storedName(of: $0.name) }.joined(separator: ", "))")
+                lines += table(c.elements.map(attributeColumns)).map { "  " + $0 }
+            }
+        }
         if !own.relationships.isEmpty {
             lines.append("  relationships:")
             lines += table(own.relationships.map(relationshipColumns))
+        }
+        if !own.fetchedProperties.isEmpty {
+            lines.append("  fetched properties:")
+            lines += table(own.fetchedProperties.map { p in
+                [p.name, "-> \(p.destination)", p.predicate.isEmpty ? "every object" : "where \(p.predicate)"]
+            })
         }
         for constraint in own.uniquenessConstraints {
             lines.append("  unique: \(constraint.joined(separator: ", "))")
@@ -93,6 +120,7 @@ public struct ModelDescriptionText: Sendable {
         if let regex = a.regularExpression { flags.append("regex \(regex)") }
         if let renamed = a.renamingIdentifier { flags.append("renamed from \(renamed)") }
         if a.preservesValueInHistoryOnDeletion { flags.append("kept in history on deletion") }
+        if let derivation = a.derivationExpression { flags.append("derived from \(derivation)") }
         return [a.name, a.type.rawValue, flags.joined(separator: "  ")]
     }
 

@@ -21,9 +21,13 @@ struct JSONModelDecoder {
         self.path = path
     }
 
-    static let modelKeys: Set<String> = ["entities"]
-    static let entityKeys: Set<String> = ["name", "parent", "abstract", "className", "attributes", "relationships", "indexes", "unique", "renamingIdentifier"]
-    static let attributeKeys: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "renamingIdentifier", "valueTransformer", "preservesValueInHistoryOnDeletion"]
+    static let modelKeys: Set<String> = ["entities", "fetchRequests", "configurations"]
+    static let entityKeys: Set<String> = ["name", "parent", "abstract", "className", "attributes", "relationships", "indexes", "unique", "renamingIdentifier", "composites", "fetchedProperties"]
+    static let attributeKeys: Set<String> = ["name", "type", "optional", "transient", "default", "min", "max", "regex", "indexed", "renamingIdentifier", "valueTransformer", "preservesValueInHistoryOnDeletion", "derivation"]
+    static let compositeKeys: Set<String> = ["name", "type", "optional", "elements"]
+    static let fetchedPropertyKeys: Set<String> = ["name", "destination", "predicate", "optional"]
+    static let fetchRequestKeys: Set<String> = ["name", "entity", "predicate"]
+    static let configurationKeys: Set<String> = ["name", "entities"]
     static let relationshipKeys: Set<String> = ["name", "destination", "inverse", "toMany", "ordered", "optional", "deleteRule", "minCount", "maxCount", "renamingIdentifier"]
     static let indexKeys: Set<String> = ["name", "attributes"]
 
@@ -32,7 +36,21 @@ struct JSONModelDecoder {
         let entities = try top.array("entities", required: true).enumerated().map { i, node in
             try decodeEntity(node, position: i)
         }
-        return ModelDefinition(entities: entities)
+        let templates = try top.array("fetchRequests").enumerated().map { i, node in
+            let fields = try object(node, context: "fetch request #\(i + 1)", allowed: Self.fetchRequestKeys)
+            return FetchRequestTemplate(name: try fields.string("name", required: true)!,
+                                        entity: try fields.string("entity", required: true)!,
+                                        predicate: try fields.string("predicate") ?? "")
+        }
+        let configurations = try top.array("configurations").enumerated().map { i, node in
+            let fields = try object(node, context: "configuration #\(i + 1)", allowed: Self.configurationKeys)
+            let name = try fields.string("name", required: true)!
+            let members = try fields.array("entities", required: true).map {
+                try stringValue($0, context: "configuration '\(name)'", key: "entities")
+            }
+            return ModelConfiguration(name: name, entities: members)
+        }
+        return ModelDefinition(entities: entities, fetchRequestTemplates: templates, configurations: configurations)
     }
 
     // MARK: - Entities and properties
@@ -60,6 +78,28 @@ struct JSONModelDecoder {
             let attributes = try index.array("attributes", required: true).map { try stringValue($0, context: "entity '\(name)': index '\(indexName)'", key: "attributes") }
             return IndexDescription(name: indexName, attributes: attributes)
         }
+        entity.compositeAttributes = try fields.array("composites").enumerated().map { i, n in
+            let probe = try object(n, context: "entity '\(name)': composite #\(i + 1)", allowed: nil)
+            let compositeName = try probe.string("name", required: true)!
+            let context = "entity '\(name)': composite '\(compositeName)'"
+            let composite = try object(n, context: context, allowed: Self.compositeKeys)
+            positions.record(composite.valueOffset("name"), entity: name, property: compositeName)
+            let elements = try composite.array("elements", required: true).enumerated().map { j, element in
+                try decodeAttribute(element, entity: "\(name)': composite '\(compositeName)", position: j)
+            }
+            return CompositeAttributeDescription(name: compositeName, typeName: try composite.string("type"),
+                                                 isOptional: try composite.bool("optional") ?? true, elements: elements)
+        }
+        entity.fetchedProperties = try fields.array("fetchedProperties").enumerated().map { i, n in
+            let probe = try object(n, context: "entity '\(name)': fetched property #\(i + 1)", allowed: nil)
+            let propertyName = try probe.string("name", required: true)!
+            let fetched = try object(n, context: "entity '\(name)': fetched property '\(propertyName)'", allowed: Self.fetchedPropertyKeys)
+            positions.record(fetched.valueOffset("name"), entity: name, property: propertyName)
+            if let node = fetched.node("predicate") { positions.record(node.offset, entity: name, property: propertyName, key: "predicate") }
+            return FetchedPropertyDescription(name: propertyName, destination: try fetched.string("destination", required: true)!,
+                                              predicate: try fetched.string("predicate") ?? "",
+                                              isOptional: try fetched.bool("optional") ?? true)
+        }
         entity.uniquenessConstraints = try fields.array("unique").map { n in
             guard case .array(let names) = n.kind else {
                 throw fault(n.offset, "entity '\(name)': key 'unique' must hold arrays of attribute names, found \(n.typeName)")
@@ -76,7 +116,7 @@ struct JSONModelDecoder {
         let fields = try object(node, context: context, allowed: Self.attributeKeys)
         positions.record(fields.valueOffset("name"), entity: entity, property: name)
         // Only keys present: a fault about `regex` or `max` is only found where one is given.
-        for key in ["regex", "max"] {
+        for key in ["regex", "max", "derivation"] {
             if let node = fields.node(key) { positions.record(node.offset, entity: entity, property: name, key: key) }
         }
         let typeName = try fields.string("type", required: true)!
@@ -99,6 +139,7 @@ struct JSONModelDecoder {
         attribute.renamingIdentifier = try fields.string("renamingIdentifier")
         attribute.valueTransformerName = try fields.string("valueTransformer")
         attribute.preservesValueInHistoryOnDeletion = try fields.bool("preservesValueInHistoryOnDeletion") ?? false
+        attribute.derivationExpression = try fields.string("derivation")
         return attribute
     }
 
@@ -145,7 +186,14 @@ struct JSONModelDecoder {
     /// `error` (the model resolver's) as a fault of this file, at the declaration it is about.
     func located(_ error: ModelError) -> ModelError {
         guard let subject = error.subject else { return error }
-        guard let offset = positions.position(entity: subject.entity, property: subject.property) else {
+        // An expression's or predicate's fault is at its value, not at the property's name.
+        let key: String?
+        switch error {
+        case .invalidDerivation: key = "derivation"
+        case .invalidFetchedProperty: key = "predicate"
+        default: key = nil
+        }
+        guard let offset = positions.position(entity: subject.entity, property: subject.property, key: key) else {
             return error.inFile(path, line: 0, column: 0)
         }
         let (line, column) = document.position(of: offset)

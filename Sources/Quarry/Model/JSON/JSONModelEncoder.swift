@@ -2,9 +2,20 @@
 /// name, keys in a fixed order, keys holding their default value left out, one property per line.
 struct JSONModelEncoder {
     func encode(_ definition: ModelDefinition) -> String {
-        let entities = definition.canonical.entities.map(entity)
-        guard !entities.isEmpty else { return "{\n  \"entities\": []\n}\n" }
-        return "{\n  \"entities\": [\n" + entities.joined(separator: ",\n") + "\n  ]\n}\n"
+        let canonical = definition.canonical
+        let entities = canonical.entities.map(entity)
+        var sections = [entities.isEmpty ? "  \"entities\": []" : "  \"entities\": [\n" + entities.joined(separator: ",\n") + "\n  ]"]
+        if !canonical.fetchRequestTemplates.isEmpty {
+            sections.append("  \"fetchRequests\": [\n" + canonical.fetchRequestTemplates.map {
+                "    {\"name\": \(q($0.name)), \"entity\": \(q($0.entity))" + ($0.predicate.isEmpty ? "" : ", \"predicate\": \(q($0.predicate))") + "}"
+            }.joined(separator: ",\n") + "\n  ]")
+        }
+        if !canonical.configurations.isEmpty {
+            sections.append("  \"configurations\": [\n" + canonical.configurations.map {
+                "    {\"name\": \(q($0.name)), \"entities\": [\($0.entities.map(q).joined(separator: ", "))]}"
+            }.joined(separator: ",\n") + "\n  ]")
+        }
+        return "{\n" + sections.joined(separator: ",\n") + "\n}\n"
     }
 
     private func q(_ s: String) -> String { JSONModelValues.quoted(s) }
@@ -17,6 +28,23 @@ struct JSONModelEncoder {
         if let r = e.renamingIdentifier { fields.append("\"renamingIdentifier\": \(q(r))") }
         if !e.attributes.isEmpty { fields.append(list("attributes", e.attributes.map(attribute))) }
         if !e.relationships.isEmpty { fields.append(list("relationships", e.relationships.map(relationship))) }
+        if !e.compositeAttributes.isEmpty {
+            fields.append(list("composites", e.compositeAttributes.map { c in
+                var f = ["\"name\": \(q(c.name))"]
+                if let t = c.typeName { f.append("\"type\": \(q(t))") }
+                if !c.isOptional { f.append("\"optional\": false") }
+                f.append("\"elements\": [" + c.elements.map(attribute).joined(separator: ", ") + "]")
+                return "{" + f.joined(separator: ", ") + "}"
+            }))
+        }
+        if !e.fetchedProperties.isEmpty {
+            fields.append(list("fetchedProperties", e.fetchedProperties.map { p in
+                var f = ["\"name\": \(q(p.name))", "\"destination\": \(q(p.destination))"]
+                if !p.predicate.isEmpty { f.append("\"predicate\": \(q(p.predicate))") }
+                if !p.isOptional { f.append("\"optional\": false") }
+                return "{" + f.joined(separator: ", ") + "}"
+            }))
+        }
         if !e.indexes.isEmpty {
             fields.append(list("indexes", e.indexes.map {
                 "{\"name\": \(q($0.name)), \"attributes\": [\($0.attributes.map(q).joined(separator: ", "))]}"
@@ -46,6 +74,7 @@ struct JSONModelEncoder {
         if let i = a.renamingIdentifier { f.append("\"renamingIdentifier\": \(q(i))") }
         if let t = a.valueTransformerName { f.append("\"valueTransformer\": \(q(t))") }
         if a.preservesValueInHistoryOnDeletion { f.append("\"preservesValueInHistoryOnDeletion\": true") }
+        if let d = a.derivationExpression { f.append("\"derivation\": \(q(d))") }
         return "{" + f.joined(separator: ", ") + "}"
     }
 

@@ -1,14 +1,13 @@
 extension ModelWarning {
     /// The name of the warning for an Xcode model element Quarry does not use (diagram layout,
-    /// fetch request templates, configurations, user info, fetched properties, composites).
+    /// user info, an element it does not know).
     ///
     /// The element and everything inside it is skipped; the message gives the file and line.
     public static let xcodeIgnoredElement = "xcode.ignored-element"
 
-    /// The name of the warning for a derived attribute (`derived="YES"`), which Quarry skips.
-    ///
-    /// Derived attributes are computed by Core Data's SQLite store from an expression; Quarry
-    /// has no equivalent, so the attribute is left out of the model.
+    /// The name of the warning earlier versions gave for a derived attribute (`derived="YES"`),
+    /// which they skipped. Derived attributes are now read (``AttributeDescription/derivationExpression``);
+    /// the name is kept for callers that filter on it, and no loader gives it.
     public static let xcodeDerivedAttribute = "xcode.derived-attribute"
 
     /// The name of the warning for a fetch index part Quarry cannot reproduce exactly: an

@@ -5,9 +5,12 @@ import FoundationXML
 
 /// Reads the `contents` XML of an Xcode `.xcdatamodel` into a ``ModelDefinition``.
 ///
-/// One parser reads one document, on the calling thread. Elements Quarry has no use for are
-/// skipped whole, each with a named ``ModelWarning``; features that would change what the
-/// model means throw a ``ModelError`` with the file and line.
+/// One parser reads one document, on the calling thread. Entities, attributes (derived ones
+/// with their expression), composite attributes and their `<composite>` types, relationships,
+/// fetched properties, fetch request templates, configurations, constraints and indexes are
+/// read; elements Quarry has no use for (diagram layout, user info) are skipped whole, each
+/// with a named ``ModelWarning``; features that would change what the model means throw a
+/// ``ModelError`` with the file and line.
 final class XcodeContentsParser: NSObject, XMLParserDelegate {
     private let path: String
     private var entities: [EntityDefinition] = []
@@ -24,6 +27,16 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
     private var index: (name: String, attributes: [String])?
     private var compoundIndex: [String] = []
     private var sawModel = false
+    /// The fetched property being read (its `<fetchRequest>` child gives destination and predicate).
+    private var fetchedProperty: FetchedPropertyDescription?
+    /// The model-level composite type being read, and those read so far by name.
+    private var compositeType: (name: String, elements: [AttributeDescription])?
+    private var compositeTypes: [String: [AttributeDescription]] = [:]
+    /// Composite attributes waiting for their type (declared anywhere in the document):
+    /// entity index in `entities` (or the open entity), attribute, line.
+    private var compositeUses: [(entity: String, attribute: CompositeAttributeDescription, line: Int)] = []
+    private var templates: [FetchRequestTemplate] = []
+    private var configurations: [ModelConfiguration] = []
     /// The line of each entity and property element.
     private let positions = ModelSourcePositions()
 
@@ -62,7 +75,10 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 path: path, line: parser.lineNumber, column: parser.columnNumber,
                 reason: "the file ends inside <\(unclosed)>")
         }
-        return (ModelDefinition(entities: delegate.entities), delegate.warnings, delegate.positions)
+        let entities = try delegate.entitiesWithComposites()
+        let definition = ModelDefinition(entities: entities, fetchRequestTemplates: delegate.templates,
+                                         configurations: delegate.configurations)
+        return (definition, delegate.warnings, delegate.positions)
     }
 
     // MARK: XMLParserDelegate
@@ -133,15 +149,41 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
                 name: name, parent: xml["parentEntity"], isAbstract: XcodePropertyMapping.flag(xml["isAbstract"]),
                 className: xml["representedClassName"],
                 renamingIdentifier: XcodePropertyMapping.renamingIdentifier(xml))
+        case ("entity", "attribute") where xml["attributeType"] == "Composite":
+            let name = try mapping.required("name", of: "attribute", in: xml)
+            let typeName = try mapping.required("composite", of: "composite attribute '\(name)'", in: xml)
+            compositeUses.append((entity!.name, CompositeAttributeDescription(
+                name: name, typeName: typeName, isOptional: XcodePropertyMapping.flag(xml["optional"]), elements: []), line))
+            positions.record(line, entity: entity!.name, property: name)
         case ("entity", "attribute"):
+            var attribute = try mapping.attribute(xml, warnings: &warnings)
             if XcodePropertyMapping.flag(xml["derived"]) {
-                warnings.append(.xcode(
-                    ModelWarning.xcodeDerivedAttribute, path: path, line: line,
-                    "skipped derived attribute '\(entity!.name).\(xml["name"] ?? "?")'"))
-                return .skipReported
+                attribute.derivationExpression = try mapping.required("derivationExpression", of: "derived attribute '\(attribute.name)'", in: xml)
             }
-            entity!.attributes.append(try mapping.attribute(xml, warnings: &warnings))
-            positions.record(line, entity: entity!.name, property: entity!.attributes.last!.name)
+            entity!.attributes.append(attribute)
+            positions.record(line, entity: entity!.name, property: attribute.name)
+        case ("entity", "fetchedProperty"):
+            let name = try mapping.required("name", of: "fetchedProperty", in: xml)
+            fetchedProperty = FetchedPropertyDescription(name: name, destination: "", predicate: "",
+                                                         isOptional: XcodePropertyMapping.flag(xml["optional"]))
+            positions.record(line, entity: entity!.name, property: name)
+        case ("fetchedProperty", "fetchRequest"):
+            fetchedProperty!.destination = xml["entity"] ?? ""
+            fetchedProperty!.predicate = xml["predicateString"] ?? ""
+        case ("model", "fetchRequest"):
+            let name = try mapping.required("name", of: "fetchRequest", in: xml)
+            templates.append(FetchRequestTemplate(
+                name: name, entity: try mapping.required("entity", of: "fetch request '\(name)'", in: xml),
+                predicate: xml["predicateString"] ?? ""))
+        case ("model", "configuration"):
+            configurations.append(ModelConfiguration(name: try mapping.required("name", of: "configuration", in: xml), entities: []))
+        case ("configuration", "memberEntity"):
+            configurations[configurations.count - 1].entities.append(try mapping.required("name", of: "memberEntity", in: xml))
+        case ("model", "composite"):
+            compositeType = (try mapping.required("name", of: "composite", in: xml), [])
+        case ("composite", "attribute"):
+            let element = XcodePropertyMapping(path: path, line: line, entity: compositeType!.name)
+            compositeType!.elements.append(try element.attribute(xml, warnings: &warnings))
         case ("entity", "relationship"):
             entity!.relationships.append(try mapping.relationship(xml))
             positions.record(line, entity: entity!.name, property: entity!.relationships.last!.name)
@@ -196,6 +238,12 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
 
     private func end(_ name: String) {
         switch name {
+        case "fetchedProperty":
+            if let fetchedProperty { entity!.fetchedProperties.append(fetchedProperty) }
+            fetchedProperty = nil
+        case "composite":
+            if let compositeType { compositeTypes[compositeType.name] = compositeType.elements }
+            compositeType = nil
         case "entity":
             entities.append(entity!)
             entity = nil
@@ -214,6 +262,26 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         }
     }
 
+    /// The entities read, each composite attribute given the elements of the `<composite>`
+    /// type it names (declared before or after it).
+    /// - Throws: ``ModelError/malformedFile(path:line:column:reason:)`` for a composite
+    ///   attribute naming a type the document does not declare.
+    private func entitiesWithComposites() throws -> [EntityDefinition] {
+        var result = entities
+        for use in compositeUses {
+            guard let typeName = use.attribute.typeName, let elements = compositeTypes[typeName] else {
+                throw ModelError.malformedFile(
+                    path: path, line: use.line, column: 0,
+                    reason: "composite attribute '\(use.entity).\(use.attribute.name)' names composite '\(use.attribute.typeName ?? "")', which the model does not declare")
+            }
+            guard let index = result.firstIndex(where: { $0.name == use.entity }) else { continue }
+            var attribute = use.attribute
+            attribute.elements = elements
+            result[index].compositeAttributes.append(attribute)
+        }
+        return result
+    }
+
     private func fail(_ error: ModelError, _ parser: XMLParser) {
         if failure == nil { failure = error }
         parser.abortParsing()
@@ -224,11 +292,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
     private static func why(ignoring element: String) -> String {
         switch element {
         case "elements", "element": return " (diagram layout)"
-        case "fetchRequest": return ": fetch request templates are not supported"
-        case "configuration": return ": configurations are not supported; every entity is in the one store"
         case "userInfo", "entry": return " (user info)"
-        case "fetchedProperty": return ": fetched properties are not supported"
-        case "composite": return ": composite attributes are not supported"
         default: return ": not a Core Data model element Quarry knows"
         }
     }

@@ -20,8 +20,58 @@ struct XcodeContentsWriter {
             minimumToolsVersion="Automatic" sourceLanguage="Swift" userDefinedModelVersionIdentifier="">
 
             """
-        for entity in definition.canonical.entities { write(entity) }
+        let canonical = definition.canonical
+        compositeTypeNames = Self.compositeTypeNames(canonical.entities)
+        for entity in canonical.entities { write(entity) }
+        writeCompositeTypes(canonical.entities)
+        for template in canonical.fetchRequestTemplates {
+            xml += "    " + element("fetchRequest", [
+                ("name", template.name), ("entity", template.entity),
+                ("predicateString", template.predicate.isEmpty ? nil : template.predicate),
+            ], of: "fetch request '\(template.name)'") + "\n"
+        }
+        for configuration in canonical.configurations {
+            let members = configuration.entities.map {
+                "        " + element("memberEntity", [("name", $0)], of: "configuration '\(configuration.name)'")
+            }
+            xml += "    " + element("configuration", [("name", configuration.name)], of: "configuration '\(configuration.name)'", closed: members.isEmpty) + "\n"
+            if !members.isEmpty { xml += members.joined(separator: "\n") + "\n    </configuration>\n" }
+        }
         xml += "</model>\n"
+    }
+
+    /// The `<composite>` type name each composite attribute names, by entity and attribute:
+    /// its own ``CompositeAttributeDescription/typeName`` when no other composite with other
+    /// elements claims it, else `<Entity><Attribute>` made unique.
+    private var compositeTypeNames: [String: String] = [:]
+
+    private static func compositeTypeNames(_ entities: [EntityDefinition]) -> [String: String] {
+        var names: [String: String] = [:]
+        var elementsByType: [String: [AttributeDescription]] = [:]
+        for entity in entities {
+            for c in entity.compositeAttributes {
+                var name = c.typeName ?? (entity.name + c.name.prefix(1).uppercased() + c.name.dropFirst())
+                var n = 2
+                let base = name
+                while let taken = elementsByType[name], taken != c.elements { name = "\(base)\(n)"; n += 1 }
+                elementsByType[name] = c.elements
+                names[entity.name + "." + c.name] = name
+            }
+        }
+        return names
+    }
+
+    /// One `<composite>` element per type the entities' composite attributes name.
+    private mutating func writeCompositeTypes(_ entities: [EntityDefinition]) {
+        var written = Set<String>()
+        for entity in entities {
+            for c in entity.compositeAttributes {
+                guard let typeName = compositeTypeNames[entity.name + "." + c.name], written.insert(typeName).inserted else { continue }
+                xml += "    " + element("composite", [("name", typeName)], of: "composite '\(typeName)'", closed: false) + "\n"
+                for a in c.elements { xml += "        " + attribute(a, of: typeName) + "\n" }
+                xml += "    </composite>\n"
+            }
+        }
     }
 
     // MARK: Elements
@@ -39,7 +89,22 @@ struct XcodeContentsWriter {
         var properties: [(name: String, element: String)] = []
         properties += entity.attributes.map { ($0.name, attribute($0, of: entity.name)) }
         properties += entity.relationships.map { ($0.name, relationship($0, of: entity.name)) }
+        properties += entity.compositeAttributes.map { c in
+            (c.name, element("attribute", [
+                ("name", c.name), ("optional", c.isOptional ? "YES" : nil), ("attributeType", "Composite"),
+                ("composite", compositeTypeNames[entity.name + "." + c.name]),
+            ], of: "'\(entity.name).\(c.name)'"))
+        }
         var body = properties.sorted { $0.name < $1.name }.map { "        " + $0.element }
+        for fetched in entity.fetchedProperties {
+            let owner = "fetched property '\(entity.name).\(fetched.name)'"
+            body.append("        " + element("fetchedProperty", [("name", fetched.name), ("optional", fetched.isOptional ? "YES" : nil)], of: owner, closed: false))
+            body.append("            " + element("fetchRequest", [
+                ("name", "fetchedPropertyFetchRequest"), ("entity", fetched.destination),
+                ("predicateString", fetched.predicate.isEmpty ? nil : fetched.predicate),
+            ], of: owner))
+            body.append("        </fetchedProperty>")
+        }
         for index in entity.indexes {
             body.append("        <fetchIndex name=\"\(escaped(index.name))\">")
             body += index.attributes.map {
@@ -76,6 +141,8 @@ struct XcodeContentsWriter {
             ("elementID", a.renamingIdentifier),
             ("valueTransformerName", a.valueTransformerName),
             ("preserveAfterDeletion", a.preservesValueInHistoryOnDeletion ? "YES" : nil),
+            ("derived", a.isDerived ? "YES" : nil),
+            ("derivationExpression", a.derivationExpression),
         ]
         return element("attribute", fields, of: key)
     }

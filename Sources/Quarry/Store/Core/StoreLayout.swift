@@ -195,7 +195,7 @@ struct StoreLayout: Sendable {
         var requests: [ColumnRequest] = []
         for i in members {
             let users = Set(all[i].selfAndDescendantIndices)
-            for a in all[i].definition.attributes where !a.isTransient {
+            for a in all[i].definition.ownStoredAttributes where !a.isTransient {
                 requests.append(ColumnRequest(key: .attribute(entity: i, name: a.name), natural: a.name, sqlType: sqlType(a.type),
                                               isForeignKey: false, owner: all[i].name, users: users))
             }

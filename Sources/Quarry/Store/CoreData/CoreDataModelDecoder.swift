@@ -92,12 +92,22 @@ struct CoreDataModelDecoder {
                 warn("coredata.duplicate-property", "\(path): a second property of that name; skipped")
                 continue
             }
-            if property.isKind(of: "NSAttributeDescription") {
-                if let attribute = try attribute(property, name: propertyName, path: path) { entity.attributes.append(attribute) }
+            if property.isKind(of: "NSCompositeAttributeDescription") {
+                warn("coredata.composite-attribute", "\(path): a composite attribute; skipped (its elements are not read from a compiled model; load the .xcdatamodeld)")
+            } else if property.isKind(of: "NSAttributeDescription") {
+                if var attribute = try attribute(property, name: propertyName, path: path) {
+                    if property.isKind(of: "NSDerivedAttributeDescription") {
+                        attribute.derivationExpression = try derivationKeyPath(of: property)
+                        if attribute.derivationExpression == nil {
+                            warn("coredata.derived-attribute", "\(path): a derived attribute whose archived expression is not a key path Quarry reads; kept as a stored attribute saves do not recompute")
+                        }
+                    }
+                    entity.attributes.append(attribute)
+                }
             } else if property.isKind(of: "NSRelationshipDescription") {
                 if let relationship = try relationship(property, name: propertyName, path: path) { entity.relationships.append(relationship) }
             } else if property.isKind(of: "NSFetchedPropertyDescription") {
-                warn("coredata.fetched-property", "\(path): a fetched property; skipped (Quarry has none)")
+                warn("coredata.fetched-property", "\(path): a fetched property; skipped (its archived fetch request is not read from a compiled model; load the .xcdatamodeld)")
             } else {
                 warn("coredata.unknown-property", "\(path): an archived \(property.className); skipped")
             }
@@ -212,6 +222,14 @@ struct CoreDataModelDecoder {
             minCount: isToMany ? Int(clamping: max(0, minCount)) : 0,
             maxCount: isToMany ? Int(clamping: max(0, maxCount)) : 0
         )
+    }
+
+    /// The key path of a derived attribute's archived `NSDerivationExpression` when it is a key
+    /// path expression (`NSKeyPath`), `nil` otherwise (a function expression is not rebuilt).
+    private func derivationKeyPath(of property: KeyedArchiveObject) throws(CoreDataModelCacheError) -> String? {
+        guard let expression = try property.reference("NSDerivationExpression"),
+              let keyPath = try expression.string("NSKeyPath"), !keyPath.isEmpty else { return nil }
+        return keyPath
     }
 
     /// Whether an archived property is optional. `NSKeyedArchiver` leaves out a Boolean that is

@@ -6,7 +6,7 @@ extension MigrationStep {
     /// - Throws: ``MigrationError``.
     func check(_ db: (any MigrationDataReader)?, path: String) throws {
         for entity in destination.entities {
-            let own = Set(entity.definition.attributes.map(\.name))
+            let own = Set(entity.definition.ownStoredAttributes.map(\.name))
             for (a, attribute) in entity.attributes.enumerated() where own.contains(attribute.name) && !attribute.isTransient {
                 if let old = mapping.lossyTypeChange(entity.index, a) {
                     throw MigrationError.incompatibleType(path: path, entity: entity.name, attribute: attribute.name, from: old.type, to: attribute.type)

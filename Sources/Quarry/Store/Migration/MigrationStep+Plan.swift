@@ -52,7 +52,7 @@ extension MigrationStep {
         if entity.parentName != old.parentName.flatMap({ name in mapping.entityDestination[source.entity(named: name)!.index].map { destination.entities[$0].name } }) {
             lines.append("parent: \(old.parentName ?? "none") → \(entity.parentName ?? "none")")
         }
-        let own = Set(entity.definition.attributes.map(\.name))
+        let own = Set(entity.definition.ownStoredAttributes.map(\.name))
         var mappedOld = Set<String>()
         for (a, attribute) in entity.attributes.enumerated() {
             guard let previous = mapping.sourceAttribute(entity.index, a) else {
@@ -72,7 +72,7 @@ extension MigrationStep {
             }
             if previous.isIndexed != attribute.isIndexed { lines.append("\(attribute.name): \(attribute.isIndexed ? "+ index" : "- index")") }
         }
-        for attribute in old.definition.attributes where !mappedOld.contains(attribute.name) {
+        for attribute in old.definition.ownStoredAttributes where !mappedOld.contains(attribute.name) {
             lines.append("- \(attribute.name)")
         }
         var mappedRelationships = Set<String>()

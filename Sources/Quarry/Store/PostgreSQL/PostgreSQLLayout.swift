@@ -124,7 +124,7 @@ struct PostgreSQLLayout: Sendable {
                 q(entity.attributeIndex(name).flatMap { base.attributeColumn($0, ofEntity: entity.index) } ?? name)
             }
             let on = "ON \(q(table.name))"
-            for a in entity.definition.attributes where a.isIndexed && !a.isTransient {
+            for a in entity.definition.ownStoredAttributes where a.isIndexed && !a.isTransient {
                 sql.append("CREATE INDEX \(on) (\(column(a.name)))\(partial)")
             }
             for i in entity.definition.indexes {

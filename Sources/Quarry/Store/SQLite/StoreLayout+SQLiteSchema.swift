@@ -41,7 +41,7 @@ extension StoreLayout {
                 sqlIdentifier(entity.attributeIndex(name).flatMap { attributeColumn($0, ofEntity: entity.index) } ?? name)
             }
             let on = "ON \(sqlIdentifier(table.name))"
-            for a in entity.definition.attributes where a.isIndexed && !a.isTransient {
+            for a in entity.definition.ownStoredAttributes where a.isIndexed && !a.isTransient {
                 indexes.append(("\(entity.name)_\(a.name)_index", "\(on) (\(column(a.name)))\(partial)", false))
             }
             for i in entity.definition.indexes {

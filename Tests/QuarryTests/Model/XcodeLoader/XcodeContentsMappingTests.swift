@@ -103,21 +103,21 @@ import QuarryTestSupport
     @Test func ignoredElementsBecomeNamedWarningsWithFileAndLine() throws {
         let path = XcodeFixtures.url("Library.xcdatamodel/contents").path
         let ignored = library.warnings.filter { $0.name == ModelWarning.xcodeIgnoredElement }
+        // Fetched properties, fetch request templates and configurations are read, not ignored.
         #expect(ignored.map(\.message) == [
-            "\(path):9: ignored <fetchedProperty>: fetched properties are not supported",
             "\(path):20: ignored <userInfo> (user info)",
-            "\(path):46: ignored <fetchRequest>: fetch request templates are not supported",
-            "\(path):47: ignored <configuration>: configurations are not supported; every entity is in the one store",
             "\(path):51: ignored <elements> (diagram layout)",
         ])
         #expect(ModelWarning.xcodeIgnoredElement == "xcode.ignored-element")
     }
 
-    @Test func derivedAttributesAreSkippedWithAWarning() throws {
-        #expect(library.entity(named: "Author")?.attribute("bookCount") == nil)
-        let derived = library.warnings.filter { $0.name == ModelWarning.xcodeDerivedAttribute }
-        #expect(derived.count == 1)
-        #expect(derived.first?.message.hasSuffix(":4: skipped derived attribute 'Author.bookCount'") == true)
+    @Test func derivedAttributesFetchedPropertiesTemplatesAndConfigurationsAreRead() throws {
+        #expect(library.entity(named: "Author")?.attribute("bookCount")?.derivationExpression == "works.@count")
+        #expect(!library.warnings.contains { $0.name == ModelWarning.xcodeDerivedAttribute })
+        #expect(library.entity(named: "Author")?.fetchedProperty(named: "recentWorks")
+            == FetchedPropertyDescription(name: "recentWorks", destination: "Work", predicate: "year > 2000", isOptional: true))
+        #expect(library.fetchRequestTemplates == [FetchRequestTemplate(name: "RecentBooks", entity: "Book", predicate: "year > 2020")])
+        #expect(library.configurations == [ModelConfiguration(name: "Cloud", entities: ["Author", "Work"])])
     }
 
     @Test func valueTransformerNameIsKeptForItsAttribute() throws {
@@ -165,10 +165,10 @@ import QuarryTestSupport
             """)
         #expect(definition.entities.map(\.name) == ["A"])
         #expect(definition.entities[0].attributes.map(\.name) == ["x"])
+        // A composite type no attribute uses is read and left unused, without a warning.
         #expect(warnings.map(\.message) == [
             "M.xcdatamodel/contents:5: ignored <userInfo> (user info)",
             "M.xcdatamodel/contents:7: ignored <sparkles>: not a Core Data model element Quarry knows",
-            "M.xcdatamodel/contents:9: ignored <composite>: composite attributes are not supported",
         ])
     }
 
