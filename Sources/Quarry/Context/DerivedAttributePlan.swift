@@ -22,6 +22,8 @@ final class DerivedAttributePlan: Sendable {
     struct RemoteTrigger: Sendable {
         /// The entity that declares the derived attribute (its sources are of this kind).
         let sourceEntity: Int
+        /// The derived attribute's index in the source entity.
+        let derivedAttribute: Int
         /// The entity at the far end (its objects and its descendants' trigger).
         let entity: Int
         /// The properties of those objects whose change makes the sources recompute.
@@ -36,6 +38,8 @@ final class DerivedAttributePlan: Sendable {
     let remoteTriggers: [RemoteTrigger]
     /// Whether the model has any derived attribute.
     let isEmpty: Bool
+    /// The derived attributes kept by differences (``ObjectContext/DerivedDelta``).
+    let deltas: [ObjectContext.DerivedDelta]
 
     init(model: ManagedObjectModel) {
         var derivedByEntity: [[Derived]] = []
@@ -56,7 +60,7 @@ final class DerivedAttributePlan: Sendable {
                     // Only the declaring entity walks back: its descendants' objects are found
                     // by the same walk (their entity is of its kind).
                     if entity.definition.attributes.contains(where: { $0.name == attribute.name }) {
-                        remote += Self.remoteTriggers(of: plan, source: entity, model: model)
+                        remote += Self.remoteTriggers(of: plan, source: entity, attribute: i, model: model)
                     }
                 }
                 list.append(Derived(attribute: i, type: attribute.type, expression: expression, plan: plan, ownTriggers: own))
@@ -66,13 +70,15 @@ final class DerivedAttributePlan: Sendable {
         self.derivedByEntity = derivedByEntity
         self.remoteTriggers = remote
         self.isEmpty = derivedByEntity.allSatisfy(\.isEmpty)
+        self.deltas = ObjectContext.deltaCapable(derivedByEntity: derivedByEntity, remoteTriggers: remote, model: model)
     }
 
     /// The triggers at each level past the first of `plan`'s path: the next step's
     /// relationship, or the attribute read at the end. A level whose way back has a
     /// relationship without an inverse is left out (its changes recompute the sources when
     /// they are saved themselves; `docs/model-constructs.md` says so).
-    private static func remoteTriggers(of plan: KeyPathPlan, source: EntityDescription, model: ManagedObjectModel) -> [RemoteTrigger] {
+    private static func remoteTriggers(of plan: KeyPathPlan, source: EntityDescription, attribute: Int,
+                                       model: ManagedObjectModel) -> [RemoteTrigger] {
         var result: [RemoteTrigger] = []
         var backPath: [(entity: Int, relationship: Int)] = []
         for level in 1...max(1, plan.steps.count) where level <= plan.steps.count {
@@ -97,7 +103,7 @@ final class DerivedAttributePlan: Sendable {
             }
             // An object joining or leaving the far end changes its inverse, which is a trigger too.
             properties.append(entity.attributes.count + inverse)
-            result.append(RemoteTrigger(sourceEntity: source.index, entity: entity.index, properties: properties, backPath: backPath))
+            result.append(RemoteTrigger(sourceEntity: source.index, derivedAttribute: attribute, entity: entity.index, properties: properties, backPath: backPath))
         }
         return result
     }

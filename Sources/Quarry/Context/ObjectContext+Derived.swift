@@ -26,12 +26,18 @@ extension ObjectContext {
         let updated = updatedObjects.values.filter { !$0.changedMask.isEmpty }
         for object in inserted { mark(object, all: true) }
         for object in updated { mark(object, all: false) }
-        if !plan.remoteTriggers.isEmpty {
-            for object in inserted { try markSources(reachedFrom: object, plan: plan, mark: mark) }
-            for object in updated { try markSources(reachedFrom: object, plan: plan, mark: mark) }
-            for object in deletedObjects.values { try markSources(reachedFrom: object, plan: plan, mark: mark) }
-        }
         var changed = false
+        if !plan.deltas.isEmpty {
+            // Before the recomputations below, which override a delta where they run.
+            try applyDerivedDeltas(plan.deltas, plan: plan, changed: inserted + updated + Array(deletedObjects.values))
+            changed = true
+        }
+        if !plan.remoteTriggers.isEmpty {
+            let kept = Set(plan.deltas.map(\.trigger))
+            for object in inserted { try markSources(reachedFrom: object, plan: plan, skipping: kept, mark: mark) }
+            for object in updated { try markSources(reachedFrom: object, plan: plan, skipping: kept, mark: mark) }
+            for object in deletedObjects.values { try markSources(reachedFrom: object, plan: plan, skipping: kept, mark: mark) }
+        }
         for (object, all) in due.values {
             for derived in plan.derivedByEntity[object.entity.index] {
                 // `now()` (no triggers) recomputes at every save of its object.
@@ -50,9 +56,10 @@ extension ObjectContext {
     /// they read (or was inserted or deleted), walking back along the inverses: the current
     /// destinations and, for a to-one, the one the store holds (an item moved to another
     /// order changes both orders' sums).
-    private func markSources(reachedFrom object: ManagedObject, plan: DerivedAttributePlan,
+    private func markSources(reachedFrom object: ManagedObject, plan: DerivedAttributePlan, skipping kept: Set<Int>,
                              mark: (ManagedObject, Bool) -> Void) throws {
-        for trigger in plan.remoteTriggers where object.entity.isKind(of: model.entities[trigger.entity]) {
+        for (t, trigger) in plan.remoteTriggers.enumerated()
+        where !kept.contains(t) && object.entity.isKind(of: model.entities[trigger.entity]) {
             let whole = object.inserted || object.deleted
             guard whole || trigger.properties.contains(where: object.changedMask.contains) else { continue }
             var frontier = [object]
