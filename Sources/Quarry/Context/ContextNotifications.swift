@@ -103,6 +103,7 @@ extension ObjectContext {
     }
 
     func announce(_ event: DidSaveEvent) {
+        relayToChildren(event.changes)
         observers.post(event)
         NotificationCenter.default.post(name: Self.didSaveNotification, object: self, userInfo: [Self.eventUserInfoKey: event])
     }

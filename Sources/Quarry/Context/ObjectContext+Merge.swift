@@ -12,6 +12,8 @@ extension ObjectContext {
     /// state too, so a merge of a store save reads nothing from the store.
     public func merge(fromDidSave changes: SaveChanges) {
         checkQueue()
+        // Children following this context merge what it merged, after it.
+        defer { relayToChildren(changes) }
         processPendingChanges()
         if !prefetchedSnapshots.isEmpty {
             for id in changes.updated { prefetchedSnapshots[id] = nil }

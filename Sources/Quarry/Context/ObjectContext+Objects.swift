@@ -138,11 +138,20 @@ extension ObjectContext {
         object.toOne = Array(repeating: nil, count: object.entity.relationships.count)
     }
 
-    /// An object whose row no longer exists: it reads as empty and reports deleted.
+    /// An object whose row no longer exists: with ``shouldDeleteInaccessibleFaults`` (the
+    /// default) it holds its entity's default values and reports deleted, as in Core Data;
+    /// without, it reads as empty and the failure is kept in ``lastReadError``.
     func markGone(_ object: ManagedObject) {
-        clearValues(of: object)
         object.faulted = false
-        object.deleted = true
+        if shouldDeleteInaccessibleFaults {
+            object.values = object.entity.defaultValues
+            object.toOne = Array(repeating: nil, count: object.entity.relationships.count)
+            object.deleted = true
+        } else {
+            clearValues(of: object)
+            lastReadError = ContextReadError("fulfilling a fault", objectIDs: [object.objectID],
+                                             error: QuarryError.objectNotFound("\(object.entity.name) \(object.objectID)"))
+        }
     }
 
     /// The ID `id` now has (a temporary ID this context or an ancestor has since saved).

@@ -90,6 +90,14 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     var willSaveEpoch: UInt32 = 0
     /// The undo manager (see ``undoManager``); `nil` unless one was attached.
     var undoStorage: ContextUndoManager?
+    /// Whether a fault whose row is gone becomes a deleted object with default values (Core
+    /// Data's default), rather than reading as empty with ``lastReadError`` set.
+    public var shouldDeleteInaccessibleFaults = true
+    /// Children following this context's changes (``automaticallyMergesChangesFromParent``),
+    /// called with each save and merge of this context, on its queue.
+    let childRelays = Mutex<[ObjectIdentifier: @Sendable (SaveChanges) -> Void]>([:])
+    /// Whether this (child) context follows its parent (``automaticallyMergesChangesFromParent``).
+    var followsParent = false
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {
@@ -124,6 +132,7 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
 
     deinit {
         if undoStorage != nil { ContextUndoManager.attachedCount.subtract(1, ordering: .relaxed) }
+        if followsParent, let parent { _ = parent.childRelays.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) } }
     }
 
     private static func makeQueue(_ type: ConcurrencyType, name: String?) -> DispatchQueue {
