@@ -18,7 +18,8 @@ struct ConstraintResolution {
 
 extension ObjectContext {
     /// Finds the uniqueness-constraint clashes of the save about to be written and resolves
-    /// them by ``mergePolicy``, as Core Data's merge policies resolve constraint conflicts.
+    /// them by ``uniquenessMergePolicy``, else ``mergePolicy``, as Core Data's merge policies
+    /// resolve constraint conflicts.
     ///
     /// Under ``MergePolicy/error`` it throws ``ConstraintConflictError`` listing every clash and
     /// changes nothing. Under the other policies each clash keeps one object, the *survivor*:
@@ -52,7 +53,7 @@ extension ObjectContext {
             inserted: inserted, updated: updated, deleted: Set(deletedObjects.keys),
             current: { self.lookup($0) }, store: coordinator.store)
         guard !clashes.isEmpty else { return ConstraintResolution() }
-        let policy = mergePolicy
+        let policy = uniquenessMergePolicy ?? mergePolicy
         if policy == .error { throw ConstraintConflictError(conflicts: try conflicts(of: clashes)) }
 
         var resolution = ConstraintResolution(resolvedClashes: clashes.count)
