@@ -7,6 +7,7 @@ import QuarryTestSupport
 ///
 /// - `Company` (code, unique; name, city, employees) ↔ `Product.company` (to-many, cascade)
 /// - `Listing` (exchange + symbol, one compound constraint; price, currency)
+/// - `Account` (email and handle, each unique on its own)
 enum UniquenessFixture {
     static func model() -> ManagedObjectModel {
         var b = ModelBuilder()
@@ -28,6 +29,12 @@ enum UniquenessFixture {
             e.attribute("price", .double)
             e.attribute("currency", .string)
             e.unique("exchange", "symbol")
+        }
+        b.entity("Account") { e in
+            e.attribute("email", .string)
+            e.attribute("handle", .string)
+            e.unique("email")
+            e.unique("handle")
         }
         return try! ManagedObjectModel(b.definition)
     }

@@ -182,4 +182,26 @@ struct UniquenessMergePolicyTests {
             #expect(sectors.first?.tickers.count == 2)
         }
     }
+
+    @Test("an insert whose keys name two stored rows is refused: no policy merges two rows into one",
+          arguments: StoreKind.allCases)
+    func twoStoredRowsAreNotMerged(kind: StoreKind) throws {
+        let store = TestStore(kind, model: UniquenessFixture.model())
+        let context = try store.context("importer", policy: .mergeByPropertyObjectTrump)
+        try context.performAndWait {
+            for (email, handle) in [("a@example.com", "ann"), ("b@example.com", "bob")] {
+                let account = try context.insertObject(entityName: "Account")
+                try account.setValues(["email": .string(email), "handle": .string(handle)])
+            }
+            try context.save()
+            let both = try context.insertObject(entityName: "Account")
+            try both.setValues(["email": .string("a@example.com"), "handle": .string("bob")])
+            let error = #expect(throws: ConstraintConflictError.self) { try context.save() }
+            #expect(error?.reason != nil)
+            #expect(error?.conflicts.map(\.constraint) == [["email"], ["handle"]])
+            #expect(error?.conflicts.allSatisfy { $0.databaseObjectID != nil } == true)
+        }
+        let reader = try store.context("reader")
+        #expect(try reader.performAndWait { try reader.count(ofEntity: "Account") } == 2)
+    }
 }
