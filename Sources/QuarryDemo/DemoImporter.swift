@@ -167,6 +167,10 @@ public final class DemoImporter: Sendable {
 
     private func importLoop() throws {
         let context = stack.importerContext()
+        // Two importers minting one symbol: refuse the save and retry with a fresh counter,
+        // rather than merging the new ticker into the other importer's (the importer context's
+        // object-trump policy would).
+        context.performAndWait { context.uniquenessMergePolicy = .error }
         var writer = try context.performAndWait { try DemoSaveWriter(context: context) }
         var generator = SplitMix64(seed: UInt64(Date().timeIntervalSince1970 * 1000))
         var backoff = Self.initialBackoff

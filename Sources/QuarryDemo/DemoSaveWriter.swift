@@ -71,14 +71,24 @@ struct DemoSaveWriter {
         do {
             report = try context.saveAndReport()
         } catch StoreError.uniquenessViolation(let entity, let keys) {
-            if lastRefusedCounter == counter { skip += Int64(inserts) } else { skip = 0 }
-            lastRefusedCounter = counter
-            throw StoreError.uniquenessViolation(entity: entity, keys: keys)
+            throw refused(counter: counter, inserts: inserts, entity: entity, keys: keys)
+        } catch let error as ConstraintConflictError {
+            // Found before writing (the context refuses clashes rather than merging them).
+            let conflict = error.conflicts.first
+            throw refused(counter: counter, inserts: inserts, entity: conflict?.entityName ?? "Ticker", keys: conflict?.constraint ?? ["symbol"])
         }
         lastRefusedCounter = nil
         skip = 0
         context.reset()
         return DemoSave(number: Int(save), inserted: inserts, updated: updated.count, resolvedConflicts: report.resolvedConflicts)
+    }
+
+    /// Notes a save refused because another importer stored its symbols first, and the error
+    /// the import loop retries on.
+    private mutating func refused(counter: Int64, inserts: Int, entity: String, keys: [String]) -> StoreError {
+        if lastRefusedCounter == counter { skip += Int64(inserts) } else { skip = 0 }
+        lastRefusedCounter = counter
+        return StoreError.uniquenessViolation(entity: entity, keys: keys)
     }
 }
 

@@ -1,8 +1,10 @@
 /// How a save resolves optimistic-locking conflicts, with Core Data's meanings.
 ///
 /// A conflict arises when a row changed in the store since the context loaded it (its row
-/// version moved). Policies act at save time only; merging another context's did-save never
-/// conflicts (local edits are re-applied over the refreshed values).
+/// version moved), or when objects of a save clash on a uniqueness constraint (see
+/// ``ObjectContext/uniquenessMergePolicy`` and ``ConstraintConflictError``; under the merging
+/// policies the clashing objects become one). Policies act at save time only; merging another
+/// context's did-save never conflicts (local edits are re-applied over the refreshed values).
 public enum MergePolicy: Sendable, Equatable, CustomStringConvertible {
     /// Refuse the save with ``MergeConflictError`` listing every conflict with both versions.
     /// Core Data's default (`NSErrorMergePolicy`).

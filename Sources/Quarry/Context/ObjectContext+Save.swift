@@ -14,8 +14,11 @@ extension ObjectContext {
     /// not at all), to the parent for a child context.
     ///
     /// Every inserted and updated object is validated first; a failure throws
-    /// ``ObjectValidationError`` and nothing is written. Conflicts with changes saved elsewhere are
-    /// resolved by ``mergePolicy``. On success a ``DidSaveEvent`` is posted.
+    /// ``ObjectValidationError`` and nothing is written. Conflicts with changes saved elsewhere,
+    /// and clashes on uniqueness constraints (among the saved objects, or with stored rows), are
+    /// resolved by ``mergePolicy``: under ``MergePolicy/error`` a clash throws
+    /// ``ConstraintConflictError``, under the others the clashing objects are merged into one
+    /// (see `docs/uniqueness.md`). On success a ``DidSaveEvent`` is posted.
     @discardableResult
     public func save() throws -> SaveOutcome {
         try save(overwriting: nil).outcome
@@ -49,9 +52,16 @@ extension ObjectContext {
         if savesThroughToStore, let parent { return try saveThrough(into: parent) }
         var overwritten: [OverwrittenValue] = []
         var resolvedConflicts = 0
-        let changes = parent == nil
-            ? try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts)
-            : try saveToParent()
+        let changes: SaveChanges
+        if parent == nil {
+            // Uniqueness clashes are resolved on the objects, before the change set is made.
+            let constraints = try resolveConstraintConflicts()
+            changes = try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts)
+            finishConstraintMerges(constraints.merges)
+            resolvedConflicts += constraints.resolvedClashes
+        } else {
+            changes = try saveToParent()
+        }
         announce(DidSaveEvent(changes: changes, contextName: name, contextID: ObjectIdentifier(self),
                               coordinatorID: coordinator.identifier, reachedStore: parent == nil))
         return SaveReport(outcome: .saved(changes), overwritten: overwritten, resolvedConflicts: resolvedConflicts)

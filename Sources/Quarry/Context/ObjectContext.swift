@@ -46,8 +46,18 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     public var model: ManagedObjectModel { coordinator.model }
     /// A name for debugging and notifications.
     public var name: String?
-    /// How save conflicts are resolved (default ``MergePolicy/error``).
+    /// How save conflicts are resolved (default ``MergePolicy/error``): optimistic-locking
+    /// conflicts with other writers, and uniqueness-constraint clashes unless
+    /// ``uniquenessMergePolicy`` says otherwise.
     public var mergePolicy: MergePolicy = .error
+    /// How uniqueness-constraint clashes are resolved, when they should be resolved otherwise
+    /// than by ``mergePolicy`` (`nil`, the default: by ``mergePolicy``, as in Core Data).
+    ///
+    /// What a Core Data merge-policy subclass gets by overriding `resolve(constraintConflicts:)`
+    /// alone: for example an importer that wins optimistic-locking conflicts
+    /// (``MergePolicy/mergeByPropertyObjectTrump``) but wants a save that would store a key
+    /// twice refused (``MergePolicy/error``) rather than merged.
+    public var uniquenessMergePolicy: MergePolicy?
     /// When set, ``save()`` refuses with ``QuarryError/refused(_:)`` and this reason (used by
     /// the stack for temporary contexts).
     public var saveRefusal: String?

@@ -120,7 +120,10 @@ public final class ImportOperation: ContextOperation, @unchecked Sendable {
             throw .unreadable(file: file, reason: (error as NSError).localizedDescription)
         }
         let result: Result<ImportSummary, ImportError> = context.performAndWait {
-            data.withUnsafeBytes { bytes in
+            // A row whose unique key is already stored stops the import (as documented: a file
+            // imported again clashes) instead of being merged by the importer's object-trump policy.
+            context.uniquenessMergePolicy = .error
+            return data.withUnsafeBytes { bytes in
                 let session = ImportSession(
                     file: file, bytes: bytes, format: format, entity: entity, context: context, options: options,
                     isCancelled: { [unowned self] in self.isCancelled }, progress: progress)

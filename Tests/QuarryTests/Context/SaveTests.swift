@@ -101,7 +101,7 @@ struct SaveTests {
             try context.save()
             for i in 0..<3 { let t = try context.insert(Ticker.self); t.symbol = "T\(i)" }
             let dup = try context.insert(Sector.self); dup.name = "Tech"  // violates the unique name
-            #expect(throws: StoreError.self) { try context.save() }
+            #expect(throws: ConstraintConflictError.self) { try context.save() }
         }
         let reader = try store.context("reader")
         #expect(try reader.performAndWait { try reader.count(ofEntity: "Ticker") } == 0)
