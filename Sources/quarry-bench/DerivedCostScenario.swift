@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import QuarryDemo
 
 /// Scenario `derived-cost`: what a derived `@sum` costs the saves that touch it. Two SQLite
 /// stores of n orders (default 10,000) with 10 items each; one model's `Order.total` is derived
@@ -17,7 +18,7 @@ func runDerivedCostScenario(_ args: BenchArguments) throws {
 
     let plain = try DerivedCostStore(url: dir.appendingPathComponent("plain.sqlite"), derived: false, orders: n)
     let derived = try DerivedCostStore(url: dir.appendingPathComponent("derived.sqlite"), derived: true, orders: n)
-    var random = DerivedCostRandom(state: 39)
+    var random = SplitMix64(seed: 39)
     var withoutTime = 0.0, withTime = 0.0
     for _ in 0..<rounds {
         let picks = (0..<perSave).map { _ in (Int(random.next() % UInt64(n * 10)), Double(random.next() % 10_000) / 100) }
@@ -93,17 +94,5 @@ private struct DerivedCostStore {
                 }
             }
         }
-    }
-}
-
-/// The scenario's seeded generator (SplitMix64), so every run changes the same items.
-private struct DerivedCostRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

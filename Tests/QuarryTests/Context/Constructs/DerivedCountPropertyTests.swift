@@ -1,27 +1,18 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 import QuarryTestSupport
 
-/// A derived `@count` stays equal to a recount across many random saves: inserts, deletes and
-/// moves of items, and deletes and inserts of orders, in a seeded order.
+/// A derived `@count` and `@sum` (both kept by differences, as Core Data's SQL triggers keep
+/// them) stay equal to a recount and a re-sum across many random saves: inserts, price changes,
+/// deletes and moves of items, and deletes and inserts of orders, in a seeded order.
 @Suite struct DerivedCountPropertyTests {
-    /// A small deterministic generator (SplitMix64).
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    @Test func aDerivedCountMatchesARecountAcrossTenThousandRandomSaves() throws {
-        let store = TestStore(.sqlite, model: try ShopFixture.counted(withTotal: false))
+    @Test("a derived @count and @sum match a recount across 10,000 random saves", arguments: [StoreKind.sqlite, .memory])
+    func aDerivedCountMatchesARecountAcrossTenThousandRandomSaves(kind: StoreKind) throws {
+        let store = TestStore(kind, model: try ShopFixture.counted(withTotal: true))
         let context = try store.context()
-        var random = SeededGenerator(state: 39)
+        var random = SplitMix64(seed: 39)
         try context.performAndWait {
             var orders: [ManagedObject] = []
             var items: [ManagedObject] = []
@@ -31,9 +22,12 @@ import QuarryTestSupport
                 switch Int.random(in: 0..<10, using: &random) {
                 case 0..<4 where !orders.isEmpty:
                     let item = try context.insertObject(entityName: "Item")
+                    try item.setValue(.double(Double(Int.random(in: 0..<1000, using: &random)) / 4), forKey: "price")
                     try item.setObject(orders.randomElement(using: &random)!, forKey: "order")
                     items.append(item)
-                case 4..<6 where !items.isEmpty:
+                case 4 where !items.isEmpty:
+                    try items.randomElement(using: &random)!.setValue(.double(Double(Int.random(in: 0..<1000, using: &random)) / 4), forKey: "price")
+                case 5 where !items.isEmpty:
                     let item = items.remove(at: Int.random(in: 0..<items.count, using: &random))
                     context.delete(item)
                 case 6..<9 where !items.isEmpty && !orders.isEmpty:
@@ -53,6 +47,7 @@ import QuarryTestSupport
                     for order in orders {
                         let recount = try context.count(for: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "order == %@", .value(.integer(order.objectID.primaryKey)))))
                         #expect(try order.value(forKey: "itemCount") == .integer(Int64(recount)), "save \(save)")
+                        #expect(try Self.totalIsItsItemsSum(order), "save \(save): total")
                     }
                 }
             }
@@ -62,7 +57,18 @@ import QuarryTestSupport
         try reader.performAndWait {
             for order in try reader.fetch(FetchRequest(entityName: "Order")) {
                 #expect(try order.value(forKey: "itemCount") == .integer(Int64(try order.objectIDs(forKey: "items").count)))
+                #expect(try Self.totalIsItsItemsSum(order), "stored total")
             }
         }
+    }
+
+    /// Whether `order`'s derived total equals its items' prices added up (to rounding).
+    static func totalIsItsItemsSum(_ order: ManagedObject) throws -> Bool {
+        let sum = try order.objects(forKey: "items").reduce(0.0) { total, item in
+            guard case .double(let price) = try item.value(forKey: "price") else { return total }
+            return total + price
+        }
+        guard case .double(let total) = try order.value(forKey: "total") else { return false }
+        return abs(total - sum) < 1e-6
     }
 }

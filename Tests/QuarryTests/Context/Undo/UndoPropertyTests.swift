@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Quarry
+import QuarryDemo
 import QuarryTestSupport
 
 /// What the rows should be: tickers by symbol (price, sector name, tag labels) and sectors.
@@ -12,18 +13,6 @@ private struct GraphModel: Equatable {
         var price: Double
         var sector: String?
         var tags: Set<String>
-    }
-}
-
-/// A seeded generator (SplitMix64): the same seed replays the same sequence.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -42,7 +31,7 @@ struct UndoPropertyTests {
             try setUp.save()
         }
         var model = GraphModel(sectors: ["S0", "S1"])
-        var rng = SeededGenerator(state: 39)
+        var rng = SplitMix64(seed: 39)
         var counter = 0
         var history: [String] = []
         let coordinator = try store.coordinator("sequences")
