@@ -188,3 +188,8 @@ public final class TemporaryJSONStore: ForwardingStore {
         self.directory = directory
     }
 }
+
+extension TemporaryJSONStore: QueryGenerationStore {
+    /// The JSON store's pinned generation (see ``JSONStore/pinnedGeneration()``).
+    public func pinnedGeneration() throws -> any PersistentStore { try base.pinnedGeneration() }
+}

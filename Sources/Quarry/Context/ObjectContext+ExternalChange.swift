@@ -19,7 +19,7 @@ extension ObjectContext {
         // what it can.
         let current: [ObjectID: Snapshot]
         do {
-            current = try source.sourceSnapshots(for: loaded.map(\.objectID))
+            current = try readSource.sourceSnapshots(for: loaded.map(\.objectID))
         } catch {
             change.readError = ContextReadError("refreshing objects after an outside change", objectIDs: loaded.map(\.objectID), error: error)
             lastReadError = change.readError

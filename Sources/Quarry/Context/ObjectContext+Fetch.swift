@@ -17,13 +17,13 @@ extension ObjectContext {
         let updated = includesPendingChanges ? updatedObjects.values.filter { ofKind($0.objectID) } : []
         let hasDeletes = includesPendingChanges && deletedObjects.keys.contains(where: ofKind)
         guard !inserted.isEmpty || !updated.isEmpty || hasDeletes else {
-            return resolved(try source.sourceObjectIDs(for: query))
+            return resolved(try readSource.sourceObjectIDs(for: query))
         }
         var unbounded = query
         unbounded.limit = 0
         unbounded.offset = 0
         let changedHere = Set(updated.map(\.objectID))
-        var ids = resolved(try source.sourceObjectIDs(for: unbounded)).filter { deletedObjects[$0] == nil && !changedHere.contains($0) }
+        var ids = resolved(try readSource.sourceObjectIDs(for: unbounded)).filter { deletedObjects[$0] == nil && !changedHere.contains($0) }
         let local = (updated.sorted { $0.objectID < $1.objectID } + inserted).filter { evaluator?.evaluate($0) ?? true }
         if let sorter {
             ids += local.map(\.objectID)
@@ -92,7 +92,7 @@ extension ObjectContext {
         let query = try storeQuery(for: request)
         if !request.includesPendingChanges || !hasChanges, parent == nil {
             _ = try query.predicate.map { try PredicateEvaluator($0, entity: query.entity, model: model) }
-            return try coordinator.store.count(for: query)
+            return try readStore.count(for: query)
         }
         return try objectIDs(for: query, includesPendingChanges: request.includesPendingChanges).count
     }
@@ -122,7 +122,7 @@ extension ObjectContext {
         }
         let faults = level.filter(\.faulted)
         guard !faults.isEmpty else { return level }
-        let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
+        let snapshots = try readSource.sourceSnapshots(for: faults.map(\.objectID))
         for object in faults {
             guard let s = snapshots[object.objectID] else { continue }
             object.install(s, keepingChanges: false)

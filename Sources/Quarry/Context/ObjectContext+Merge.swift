@@ -14,6 +14,7 @@ extension ObjectContext {
         checkQueue()
         // Children following this context merge what it merged, after it.
         defer { relayToChildren(changes) }
+        advanceQueryGeneration()
         processPendingChanges()
         if !prefetchedSnapshots.isEmpty {
             for id in changes.updated { prefetchedSnapshots[id] = nil }
@@ -56,7 +57,7 @@ extension ObjectContext {
             var unreadable = false
             if !unknown.isEmpty {
                 do {
-                    read = try source.sourceSnapshots(for: unknown)
+                    read = try readSource.sourceSnapshots(for: unknown)
                 } catch {
                     unreadable = true
                     change.readError = ContextReadError("refreshing merged objects", objectIDs: unknown, error: error)
@@ -106,7 +107,7 @@ extension ObjectContext {
         if mergeChanges {
             guard !object.faulted else { return }
             do {
-                if let s = try source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+                if let s = try readSource.sourceSnapshots(for: [object.objectID])[object.objectID] {
                     object.install(s, keepingChanges: true)
                 }
             } catch {
@@ -152,6 +153,7 @@ extension ObjectContext {
     /// (``ObjectsDidChange/invalidatedAll``) rather than given per-object deletes.
     public func reset() {
         checkQueue()
+        advanceQueryGeneration()
         for object in registry.liveObjects + insertedList.filter(\.inserted) {
             object.turnIntoFault()
             object.inserted = false

@@ -23,7 +23,7 @@ extension ObjectContext {
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
         let object = object(with: id)
         if object.faulted {
-            guard let snapshot = try source.sourceSnapshots(for: [object.objectID])[object.objectID] else {
+            guard let snapshot = try readSource.sourceSnapshots(for: [object.objectID])[object.objectID] else {
                 throw QuarryError.objectNotFound("\(object.entity.name) \(id)")
             }
             object.install(snapshot, keepingChanges: false)
@@ -82,7 +82,7 @@ extension ObjectContext {
         checkQueue()
         let faults = objects.filter { $0.faulted && $0.managedObjectContext === self }
         guard !faults.isEmpty else { return }
-        let snapshots = try source.sourceSnapshots(for: faults.map(\.objectID))
+        let snapshots = try readSource.sourceSnapshots(for: faults.map(\.objectID))
         for object in faults {
             if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }
         }
@@ -98,7 +98,7 @@ extension ObjectContext {
             let faults = window.compactMap { lookup($0) }.filter { $0.faulted }
             for f in faults { f.faultBatch = nil }
             // A failed batch read falls through to the object's own read below, which reports.
-            if let snapshots = try? source.sourceSnapshots(for: faults.map(\.objectID)) {
+            if let snapshots = try? readSource.sourceSnapshots(for: faults.map(\.objectID)) {
                 for f in faults where f !== object { if let s = snapshots[f.objectID] { f.install(s, keepingChanges: false) } }
                 if let s = snapshots[object.objectID] { object.install(s, keepingChanges: false) } else { markGone(object) }
                 // The fetch's relationships to prefetch, for this batch. (A failed prefetch
@@ -112,7 +112,7 @@ extension ObjectContext {
             object.install(s, keepingChanges: false)
         } else {
             do {
-                if let s = try source.sourceSnapshots(for: [object.objectID])[object.objectID] {
+                if let s = try readSource.sourceSnapshots(for: [object.objectID])[object.objectID] {
                     object.install(s, keepingChanges: false)
                 } else {
                     markGone(object)
@@ -173,7 +173,7 @@ extension ObjectContext {
     func toManyContents(of object: ManagedObject, relationship r: Int) throws -> [ObjectID] {
         object.fireFault()
         if let members = object.toMany[r]?.members { return members }
-        let committed = object.inserted ? [] : try source.sourceRelatedIDs(of: object.objectID, relationship: r)
+        let committed = object.inserted ? [] : try readSource.sourceRelatedIDs(of: object.objectID, relationship: r)
         var state = object.toMany[r] ?? ToManyState()
         state.load(committed.map(resolve))
         object.toMany[r] = state
@@ -196,7 +196,7 @@ extension ObjectContext: ObjectSource {
                 }
             }
             if !missing.isEmpty {
-                let loaded = try source.sourceSnapshots(for: missing.map(resolve))
+                let loaded = try readSource.sourceSnapshots(for: missing.map(resolve))
                 for id in missing { if let s = loaded[resolve(id)] { result[id] = s } }
             }
             return result
@@ -209,7 +209,7 @@ extension ObjectContext: ObjectSource {
             if let object = lookup(own), !object.faulted {
                 return try toManyContents(of: object, relationship: relationship)
             }
-            return try source.sourceRelatedIDs(of: own, relationship: relationship).map(resolve)
+            return try readSource.sourceRelatedIDs(of: own, relationship: relationship).map(resolve)
         }
     }
 

@@ -5,6 +5,7 @@ extension ObjectContext {
     /// as they are. One ``ObjectsDidChange`` lists them as refreshed.
     public func refreshAllObjects() {
         checkQueue()
+        advanceQueryGeneration()
         processPendingChanges()
         var change = ObjectsDidChange()
         var changed: [ManagedObject] = []
@@ -19,7 +20,7 @@ extension ObjectContext {
         prefetchedSnapshots = [:]
         if !changed.isEmpty {
             do {
-                let snapshots = try source.sourceSnapshots(for: changed.map(\.objectID))
+                let snapshots = try readSource.sourceSnapshots(for: changed.map(\.objectID))
                 for object in changed { if let s = snapshots[object.objectID] { object.install(s, keepingChanges: true) } }
             } catch {
                 // refresh does not throw (as in Core Data): the objects keep their values and

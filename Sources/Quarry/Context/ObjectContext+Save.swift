@@ -59,6 +59,8 @@ extension ObjectContext {
             changes = try saveToStore(plan: plan, overwritten: &overwritten, resolvedConflicts: &resolvedConflicts)
             finishConstraintMerges(constraints.merges)
             resolvedConflicts += constraints.resolvedClashes
+            // A pinned context reads what it just saved (Core Data advances it too).
+            advanceQueryGeneration()
         } else {
             changes = try saveToParent()
         }

@@ -108,6 +108,8 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     let childRelays = Mutex<[ObjectIdentifier: @Sendable (SaveChanges) -> Void]>([:])
     /// Whether this (child) context follows its parent (``automaticallyMergesChangesFromParent``).
     var followsParent = false
+    /// The query generation the context is pinned to (``setQueryGeneration(from:)``), if any.
+    var generation: QueryGeneration?
 
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private static let mainQueueKey: DispatchSpecificKey<Bool> = {

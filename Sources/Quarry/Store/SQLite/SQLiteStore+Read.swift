@@ -96,6 +96,9 @@ extension SQLiteStore {
         // Read on the calling thread: the pool may run `body` on one of its own.
         let cancellation = QueryCancellation.current
         do {
+            if let pinnedSnapshot {
+                return try pinnedSnapshot.read { db in try Self.withCancellation(cancellation, on: db) { try body(db) } }
+            }
             return try pool.read { db in try Self.withCancellation(cancellation, on: db) { try body(db) } }
         } catch {
             if let cancellation, cancellation.isCancelled { throw QueryCancellationError.cancelled }

@@ -54,6 +54,9 @@ public final class SQLiteStore: PersistentStore {
     public let recordsHistory: Bool
     /// The origin this store writes with its history transactions (``Options/historyOrigin``).
     public let historyOrigin: UUID
+    /// For a store pinned to one moment (``pinnedGeneration()``): the connection holding the
+    /// read transaction every read of this store goes through; `nil` for a live store.
+    let pinnedSnapshot: DatabaseSnapshot?
 
     /// The store file's URL.
     public var url: URL? { fileURL }
@@ -142,6 +145,7 @@ public final class SQLiteStore: PersistentStore {
             throw Self.storeError(error, path: path)
         }
         self.pool = pool
+        self.pinnedSnapshot = nil
         checkpointer.attach(pool)
         self.checkpointer = checkpointer
 
@@ -174,6 +178,27 @@ public final class SQLiteStore: PersistentStore {
         if !created { try repairOlderLayout() }
     }
 
+    /// A copy of `store` reading through `snapshot` (``pinnedGeneration()``): read-only, no
+    /// checkpointer, the same identity, model and layout.
+    init(copying store: SQLiteStore, snapshot: DatabaseSnapshot) {
+        var options = store.options
+        options.readOnly = true
+        self.identifier = store.identifier
+        self.model = store.model
+        self.fileURL = store.fileURL
+        self.options = options
+        self.pool = store.pool
+        self.pinnedSnapshot = snapshot
+        self.poolOpenedImmutable = store.poolOpenedImmutable
+        self.checkpointer = nil
+        self.layout = store.layout
+        self.statements = store.statements
+        self.path = store.path
+        self.viewed = store.viewed
+        self.recordsHistory = store.recordsHistory
+        self.historyOrigin = store.historyOrigin
+    }
+
     /// Opens a database Quarry did not make, always read-only, through `TEMP` views shaped as
     /// its model's layout (see ``SQLiteViewedDatabase``), so the file is never written. The
     /// foreign back end opens it (``init(foreign:busyTimeout:)``).
@@ -192,6 +217,7 @@ public final class SQLiteStore: PersistentStore {
         self.layout = StoreLayout.of(database.model)
         self.statements = SQLiteRowStatements(layout: layout, model: database.model)
         self.pool = try Self.viewsPool(database, busyTimeout: busyTimeout)
+        self.pinnedSnapshot = nil
         self.poolOpenedImmutable = true
         self.checkpointer = nil
     }

@@ -1,0 +1,20 @@
+import GRDB
+
+extension SQLiteStore: QueryGenerationStore {
+    /// A read-only store over this file as it is now: a connection of its own holds one read
+    /// transaction on the write-ahead log (a GRDB `DatabaseSnapshot`), so every read of the
+    /// returned store sees this moment while other connections and processes keep saving.
+    /// Released (the transaction ended) when the returned store is.
+    public func pinnedGeneration() throws -> any PersistentStore {
+        do {
+            return try SQLiteStore(pinning: self, snapshot: pool.makeSnapshot())
+        } catch {
+            throw Self.storeError(error, path: path)
+        }
+    }
+
+    /// A copy of `store` whose reads go through `snapshot` and which refuses saves.
+    private convenience init(pinning store: SQLiteStore, snapshot: DatabaseSnapshot) {
+        self.init(copying: store, snapshot: snapshot)
+    }
+}
