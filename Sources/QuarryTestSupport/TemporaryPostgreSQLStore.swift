@@ -54,3 +54,8 @@ public final class TemporaryPostgreSQLStore: ForwardingStore, PersistentHistoryS
         try base.setHistoryConsumerToken(token, consumer: consumer)
     }
 }
+
+extension TemporaryPostgreSQLStore: QueryGenerationStore {
+    /// The PostgreSQL store's pinned generation (see ``PostgreSQLStore/pinnedGeneration()``).
+    public func pinnedGeneration() throws -> any PersistentStore { try base.pinnedGeneration() }
+}

@@ -45,7 +45,7 @@ extension ObjectContext {
     /// Core Data; the previous pin is released then (SQLite: its read transaction ends).
     ///
     /// Only root contexts over a store that can pin (``QueryGenerationStore``: SQLite,
-    /// in-memory, JSON) can be pinned; a fetched-results controller on a pinned context reads
+    /// PostgreSQL, in-memory, JSON) can be pinned; a fetched-results controller on a pinned context reads
     /// the store's latest state.
     /// - Throws: ``QuarryError/refused(_:)`` for a child context, a store that cannot pin, or a
     ///   token other than `.current` and the context's own; the store's error if the pin fails.
@@ -63,7 +63,7 @@ extension ObjectContext {
             throw QuarryError.refused("a child context reads through its parent: pin the parent's query generation instead")
         }
         guard let store = coordinator.store as? any QueryGenerationStore else {
-            throw QuarryError.refused("this store cannot pin a query generation (SQLite, in-memory and JSON stores can)")
+            throw QuarryError.refused("this store cannot pin a query generation (SQLite, PostgreSQL, in-memory and JSON stores can)")
         }
         let pinned = try store.pinnedGeneration()
         generation = QueryGeneration(token: .next(), source: StoreCoordinator(store: pinned, name: "\(name ?? "context") generation"))

@@ -25,7 +25,7 @@ struct QueryGenerationTests {
         }
     }
 
-    @Test("a pinned context reads the pinned state while others save; unpinned, it reads theirs", arguments: [StoreKind.sqlite, .memory, .json])
+    @Test("a pinned context reads the pinned state while others save; unpinned, it reads theirs", arguments: StoreKind.allCases)
     func pinned(kind: StoreKind) throws {
         let store = TestStore(kind)
         try save(store, "seed") { c in let t = try c.insert(Ticker.self); t.symbol = "OLD"; t.price = 1 }
@@ -50,7 +50,7 @@ struct QueryGenerationTests {
         #expect(try tickers(reader) == ["OLD": 2, "NEW": 4])
     }
 
-    @Test("a pinned context advances by itself when it saves, merges or is reset", arguments: [StoreKind.sqlite, .memory, .json])
+    @Test("a pinned context advances by itself when it saves, merges or is reset", arguments: StoreKind.allCases)
     func advances(kind: StoreKind) throws {
         let store = TestStore(kind)
         try save(store, "seed") { c in let t = try c.insert(Ticker.self); t.symbol = "A"; t.price = 1 }

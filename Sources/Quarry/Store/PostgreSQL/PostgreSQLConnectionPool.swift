@@ -106,7 +106,7 @@ final class PostgreSQLConnectionPool: Sendable {
         return StoreError.postgreSQL(store: url.description, sqlState: pg.sqlState, message: pg.description)
     }
 
-    private func checkOut() throws -> PGConnection {
+    func checkOut() throws -> PGConnection {
         returned.lock()
         defer { returned.unlock() }
         while true {
@@ -137,7 +137,7 @@ final class PostgreSQLConnectionPool: Sendable {
         }
     }
 
-    private func checkIn(_ connection: PGConnection) {
+    func checkIn(_ connection: PGConnection) {
         state.withLock { s in
             if connection.isBroken || s.closed {
                 s.open -= 1

@@ -82,6 +82,9 @@ public final class PostgreSQLStore: PersistentHistoryStore {
     /// Keys this store took from its tables' sequences and has not handed out yet, by table
     /// (``PostgreSQLKeyBlocks``).
     let reservedKeys = Mutex<[Int: PostgreSQLKeyBlocks.Reserved]>([:])
+    /// For a store pinned to one moment (``pinnedGeneration()``): the connection holding the
+    /// `REPEATABLE READ` transaction every read goes through; `nil` for a live store.
+    let pinned: PostgreSQLPinnedRead?
 
     /// The store URL as a `URL`.
     public var url: URL? { URL(string: storeURL.description) }
@@ -145,6 +148,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
             throw error
         }
         self.pool = pool
+        self.pinned = nil
         if let model, model.versionHash != opened.metadata.modelVersionHash {
             pool.close()
             var entities = StoreMetadata.differingEntities(stored: opened.metadata.entityVersionHashes, current: model)
@@ -162,7 +166,28 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         self.regexCollation = hasICU ? "und-x-icu" : "C"
     }
 
-    deinit { pool.close() }
+    /// A copy of `store` reading through `pinned` (``pinnedGeneration()``): read-only, sharing
+    /// the pool (which it leaves open), the same identity, model and layout.
+    init(copying store: PostgreSQLStore, pinned: PostgreSQLPinnedRead) {
+        var options = store.options
+        options.readOnly = true
+        self.storeURL = store.storeURL
+        self.identifier = store.identifier
+        self.model = store.model
+        self.options = options
+        self.historyOrigin = store.historyOrigin
+        self.recordsHistory = store.recordsHistory
+        self.foreign = store.foreign
+        self.pool = store.pool
+        self.layout = store.layout
+        self.regexCollation = store.regexCollation
+        self.pinned = pinned
+    }
+
+    deinit {
+        // A pinned copy shares its store's pool.
+        if pinned == nil { pool.close() }
+    }
 
     /// Closes the store's connections (calls made afterwards throw).
     public func close() { pool.close() }
@@ -217,6 +242,7 @@ public final class PostgreSQLStore: PersistentHistoryStore {
 
     /// Runs `body` on a pooled connection, errors named after the store.
     func read<T>(_ body: (PostgreSQLConnection) throws -> T) throws -> T {
-        try pool.withConnection(body)
+        if let pinned { return try pinned.read { try body(PostgreSQLConnection(connection: $0, pool: pool)) } }
+        return try pool.withConnection(body)
     }
 }
