@@ -45,8 +45,8 @@ extension ObjectContext {
     /// Core Data; the previous pin is released then (SQLite: its read transaction ends).
     ///
     /// Only root contexts over a store that can pin (``QueryGenerationStore``: SQLite,
-    /// PostgreSQL, in-memory, JSON) can be pinned; a fetched-results controller on a pinned context reads
-    /// the store's latest state.
+    /// PostgreSQL, in-memory, JSON) can be pinned; fetched-results and aggregate controllers on
+    /// a pinned context read the pinned state too.
     /// - Throws: ``QuarryError/refused(_:)`` for a child context, a store that cannot pin, or a
     ///   token other than `.current` and the context's own; the store's error if the pin fails.
     public func setQueryGeneration(from token: QueryGenerationToken?) throws {

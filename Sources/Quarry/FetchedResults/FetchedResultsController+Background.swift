@@ -29,7 +29,7 @@ extension FetchedResultsController {
     public func performFetch(cancellation: QueryCancellation, previewCount: Int = 0,
                              completion: @escaping @Sendable (Error?) -> Void) {
         context.checkQueue()
-        guard context.parent == nil, !context.hasChanges, context.coordinator.store.cancelsQueries else {
+        guard context.parent == nil, !context.hasChanges, context.readStore.cancelsQueries else {
             do {
                 try cancellation.checkCancelled()
                 try performFetch()
@@ -91,7 +91,7 @@ extension FetchedResultsController {
     private func installPreview(of query: StoreQuery, count: Int) throws {
         var first = query
         first.limit = count
-        results = try SortedResults.fetch(first, from: context.coordinator.store, sortKeys: fetchRequest.sortDescriptors)
+        results = try SortedResults.fetch(first, from: context.readStore, sortKeys: fetchRequest.sortDescriptors)
         isComplete = results.count < count
         rebuildSections()
     }

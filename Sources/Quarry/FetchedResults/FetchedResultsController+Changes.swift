@@ -151,7 +151,7 @@ extension FetchedResultsController {
         query.offset = 0
         query.sortDescriptors = []
         query.restrictedTo = queried
-        let found = try context.coordinator.store.keyedIDs(for: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))
+        let found = try context.readStore.keyedIDs(for: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))
         var matched = Set<ObjectID>()
         for row in found {
             decisions.upserts.append(Upsert(entry: .init(id: row.id, keys: row.keys)))

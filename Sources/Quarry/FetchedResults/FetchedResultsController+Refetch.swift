@@ -34,7 +34,7 @@ extension FetchedResultsController {
         query.limit = 0
         query.offset = 0
         storeFetchCount += 1
-        let rows = try context.coordinator.store.keyedIDs(for: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))
+        let rows = try context.readStore.keyedIDs(for: query, keyPaths: fetchRequest.sortDescriptors.map(\.keyPath))
         let entries = rows.map { SortedResults.Entry(id: $0.id, keys: $0.keys) }
         let found = results.locate(entries)
         var decisions = Decisions()

@@ -26,7 +26,7 @@ struct IndexFetch: @unchecked Sendable {
     /// context's queue, only when the store's results are exactly the context's (no parent, no
     /// unsaved changes): only then does the cache apply.
     init(controller: FetchedResultsController, query: StoreQuery) {
-        store = controller.context.coordinator.store
+        store = controller.context.readStore
         self.query = query
         sortKeys = controller.fetchRequest.sortDescriptors
         sectioned = controller.sectionNameKeyPath != nil

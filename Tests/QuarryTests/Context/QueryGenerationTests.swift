@@ -75,6 +75,24 @@ struct QueryGenerationTests {
         #expect(try tickers(reader).keys.sorted() == ["A", "B", "C", "D"])
     }
 
+    @Test("a fetched-results controller on a pinned context reads the pinned state", arguments: [StoreKind.sqlite, .memory])
+    func controller(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        try save(store, "seed") { c in let t = try c.insert(Ticker.self); t.symbol = "A" }
+        let reader = try store.context("reader")
+        try reader.performAndWait { try reader.setQueryGeneration(from: .current) }
+        try save(store, "writer") { c in let t = try c.insert(Ticker.self); t.symbol = "B" }
+        try reader.performAndWait {
+            let controller = try FetchedResultsController(
+                fetchRequest: FetchRequest(entityName: "Ticker", sortDescriptors: [SortKey("symbol")]), context: reader)
+            try controller.performFetch()
+            #expect(controller.count == 1)
+            try reader.setQueryGeneration(from: nil)
+            try controller.performFetch()
+            #expect(controller.count == 2)
+        }
+    }
+
     @Test("a child context, a store that cannot pin and another context's token are refused")
     func refusals() throws {
         let store = TestStore(.sqlite)

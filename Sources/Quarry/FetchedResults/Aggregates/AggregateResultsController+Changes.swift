@@ -188,7 +188,7 @@ extension AggregateResultsController {
         var found = Set<ObjectID>()
         let count = fetch.keyPaths.count
         var rows: [(ObjectID, [Value])] = []
-        try context.coordinator.store.forEachKeyedRow(for: query, keyPaths: fetch.keyPaths) { row in
+        try context.readStore.forEachKeyedRow(for: query, keyPaths: fetch.keyPaths) { row in
             let id = row.objectID
             found.insert(id)
             rows.append((id, (0..<count).map { row.value(ofKey: $0) }))

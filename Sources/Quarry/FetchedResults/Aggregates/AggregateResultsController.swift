@@ -186,7 +186,7 @@ public final class AggregateResultsController: @unchecked Sendable {
         if context.parent == nil && !context.hasChanges {
             let count = fetch.keyPaths.count
             var values = [Value](repeating: .null, count: count)
-            try context.coordinator.store.forEachKeyedRow(for: fetch.query, keyPaths: fetch.keyPaths) { row in
+            try context.readStore.forEachKeyedRow(for: fetch.query, keyPaths: fetch.keyPaths) { row in
                 for k in 0..<count { values[k] = row.value(ofKey: k) }
                 _ = built.upsert(row.objectID, keyValues: values)
             }
