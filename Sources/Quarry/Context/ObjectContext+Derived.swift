@@ -29,8 +29,7 @@ extension ObjectContext {
         var changed = false
         if !plan.deltas.isEmpty {
             // Before the recomputations below, which override a delta where they run.
-            try applyDerivedDeltas(plan.deltas, plan: plan, changed: inserted + updated + Array(deletedObjects.values))
-            changed = true
+            changed = try applyDerivedDeltas(plan.deltas, plan: plan, changed: inserted + updated + Array(deletedObjects.values))
         }
         if !plan.remoteTriggers.isEmpty {
             let kept = Set(plan.deltas.map(\.trigger))

@@ -49,7 +49,9 @@ extension ObjectContext {
 
     /// Adds each changed item's difference to its sources' derived values (recording the new
     /// values as changes). `changed` lists the save's inserted, updated and deleted objects.
-    func applyDerivedDeltas(_ deltas: [DerivedDelta], plan: DerivedAttributePlan, changed: [ManagedObject]) throws {
+    /// Returns whether any value changed.
+    func applyDerivedDeltas(_ deltas: [DerivedDelta], plan: DerivedAttributePlan, changed: [ManagedObject]) throws -> Bool {
+        var any = false
         for delta in deltas {
             let trigger = plan.remoteTriggers[delta.trigger]
             let items = model.entities[trigger.entity]
@@ -101,8 +103,12 @@ extension ObjectContext {
                     }
                     next = .double(base + difference.sum)
                 }
-                if next != current { try source.setValue(next, at: delta.attribute) }
+                if next != current {
+                    try source.setValue(next, at: delta.attribute)
+                    any = true
+                }
             }
         }
+        return any
     }
 }

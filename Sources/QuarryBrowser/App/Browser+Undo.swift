@@ -32,11 +32,12 @@ extension Browser {
         }
     }
 
-    /// How the status line names an object: its entity and display value ("Ticker ACME"), or
-    /// its entity and row number.
+    /// How the status line names an object: its entity and display value ("Ticker ACME"), else
+    /// its first stored string attribute with a value, else its row number.
     func describe(_ object: ManagedObject) -> String {
         let entity = object.entity
-        for key in [ColumnSpec.displayKey(of: entity), "symbol"].compactMap({ $0 }) where entity.attribute(key) != nil {
+        let strings = entity.attributes.filter { !$0.isTransient && $0.type == .string }.map(\.name)
+        for key in [ColumnSpec.displayKey(of: entity)].compactMap({ $0 }) + strings {
             if let value = try? object.value(forKey: key), value != .null {
                 let text = ValueText.format(value)
                 if !text.isEmpty { return "\(entity.name) \(text)" }

@@ -50,33 +50,27 @@ struct EditHistory {
     /// changed, the entry stays), or the save's error (the context is rolled back, nothing
     /// reached the store, and the entry is dropped: its context no longer holds its group).
     mutating func undo() throws -> String? {
-        guard let entry = undoable.last else { return nil }
-        do {
-            try Self.replay(entry) { try $0.undo() }
-        } catch let refusal as UndoRefusal {
-            throw refusal
-        } catch {
-            undoable.removeLast()
-            throw error
-        }
-        undoable.removeLast()
-        redoable.append(entry)
-        return entry.name
+        try replayNewest(of: \.undoable, onto: \.redoable) { try $0.undo() }
     }
 
     /// Redoes the newest undone change and saves it (as ``undo()``).
     mutating func redo() throws -> String? {
-        guard let entry = redoable.last else { return nil }
+        try replayNewest(of: \.redoable, onto: \.undoable) { try $0.redo() }
+    }
+
+    /// Replays the newest entry of `source` with `step`, saves, and moves the entry to `target`;
+    /// a refusal leaves it where it is, any other failure drops it.
+    private mutating func replayNewest(of source: WritableKeyPath<EditHistory, [Entry]>, onto target: WritableKeyPath<EditHistory, [Entry]>,
+                                       _ step: (ContextUndoManager) throws -> Void) throws -> String? {
+        guard let entry = self[keyPath: source].last else { return nil }
         do {
-            try Self.replay(entry) { try $0.redo() }
-        } catch let refusal as UndoRefusal {
-            throw refusal
-        } catch {
-            redoable.removeLast()
+            try Self.replay(entry, step)
+        } catch where !(error is UndoRefusal) {
+            self[keyPath: source].removeLast()
             throw error
         }
-        redoable.removeLast()
-        undoable.append(entry)
+        self[keyPath: source].removeLast()
+        self[keyPath: target].append(entry)
         return entry.name
     }
 

@@ -100,7 +100,7 @@ public final class ContextUndoManager: @unchecked Sendable {
 
     /// Forgets every undo and redo group (the context's `reset()` and `rollback()` call it).
     public func removeAllActions() {
-        releaseOwnership(of: undoStack + redoStack + [openGroup, replayGroup].compactMap { $0 })
+        releaseOwnership(of: everyGroup)
         undoStack = []
         redoStack = []
         openGroup = nil
@@ -162,8 +162,11 @@ public final class ContextUndoManager: @unchecked Sendable {
         }
     }
 
+    /// The undo and redo groups, the open group and the one a replay is recording.
+    private var everyGroup: [UndoGroup] { undoStack + redoStack + [openGroup, replayGroup].compactMap { $0 } }
+
     deinit {
-        releaseOwnership(of: undoStack + redoStack + [openGroup, replayGroup].compactMap { $0 })
+        releaseOwnership(of: everyGroup)
     }
 
     // MARK: Recording
@@ -230,37 +233,33 @@ extension ContextUndoManager {
     /// - Throws: ``UndoRefusal`` when another writer saved one of the group's properties (or
     ///   deleted one of its objects) since, or while an explicit group is open; nothing changes.
     public func undo() throws {
-        guard let context else { return }
-        context.checkQueue()
-        guard groupingLevel == 0 else {
-            throw UndoRefusal(operation: "undo", actionName: undoActionName, conflicts: [],
-                              reason: "an explicit undo group is still open (endUndoGrouping first)")
-        }
-        closeOpenGroup()
-        guard let group = undoStack.last else { return }
-        let reverse = try context.replay(group, by: self, operation: "undo")
-        releaseOwnership(of: [group])
-        undoStack.removeLast()
-        redoStack.append(reverse)
+        try replayNewest(of: \.undoStack, onto: \.redoStack, operation: "undo", actionName: undoActionName)
     }
 
     /// Redoes the last undone group. Does nothing when there is nothing to redo.
     ///
     /// - Throws: ``UndoRefusal`` as ``undo()`` does.
     public func redo() throws {
+        try replayNewest(of: \.redoStack, onto: \.undoStack, operation: "redo", actionName: redoActionName)
+        trimUndoStack()
+    }
+
+    /// Replays the newest group of `source` and puts the group reversing it on `target`.
+    private func replayNewest(of source: ReferenceWritableKeyPath<ContextUndoManager, [UndoGroup]>,
+                              onto target: ReferenceWritableKeyPath<ContextUndoManager, [UndoGroup]>,
+                              operation: String, actionName: String) throws {
         guard let context else { return }
         context.checkQueue()
         guard groupingLevel == 0 else {
-            throw UndoRefusal(operation: "redo", actionName: redoActionName, conflicts: [],
+            throw UndoRefusal(operation: operation, actionName: actionName, conflicts: [],
                               reason: "an explicit undo group is still open (endUndoGrouping first)")
         }
         closeOpenGroup()
-        guard let group = redoStack.last else { return }
-        let reverse = try context.replay(group, by: self, operation: "redo")
+        guard let group = self[keyPath: source].last else { return }
+        let reverse = try context.replay(group, by: self, operation: operation)
         releaseOwnership(of: [group])
-        redoStack.removeLast()
-        undoStack.append(reverse)
-        trimUndoStack()
+        self[keyPath: source].removeLast()
+        self[keyPath: target].append(reverse)
     }
 }
 

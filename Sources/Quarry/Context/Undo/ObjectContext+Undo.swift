@@ -43,7 +43,8 @@ extension ObjectContext {
         // Deleted objects whose delete was saved come back first, under new IDs, so that the
         // steps pointing at them (their relationships, others' relationships) find them.
         var returning: [ManagedObject] = []
-        for case .vanished(let o) in group.steps where o.managedObjectContext == nil && !returning.contains(where: { $0 === o }) {
+        var seen: Set<ObjectIdentifier> = []
+        for case .vanished(let o) in group.steps where o.managedObjectContext == nil && seen.insert(ObjectIdentifier(o)).inserted {
             if !o.objectID.isTemporary {
                 let fresh = ObjectID.temporary(entityIndex: Int(o.objectID.entityIndex))
                 manager.renames[o.objectID] = fresh
@@ -51,7 +52,11 @@ extension ObjectContext {
             }
             returning.append(o)
         }
-        for o in returning { bringBack(o, by: manager) }
+        if !returning.isEmpty {
+            // An unsaved insert taken out may still sit in the inserted list (as not inserted).
+            let listed = Set(insertedList.map(ObjectIdentifier.init))
+            for o in returning { bringBack(o, by: manager, listed: listed.contains(ObjectIdentifier(o))) }
+        }
         for step in group.steps.reversed() { applyInverse(of: step, by: manager) }
         var reverse = manager.replayGroup!
         manager.replayGroup = nil
@@ -143,8 +148,9 @@ extension ObjectContext {
     }
 
     /// Inserts `o` again (its delete was saved, or it was an unsaved insert taken out), with its
-    /// values and relationships, under its (new) temporary ID.
-    private func bringBack(_ o: ManagedObject, by manager: ContextUndoManager) {
+    /// values and relationships, under its (new) temporary ID; `listed`: it is still in
+    /// ``insertedList`` (as not inserted).
+    private func bringBack(_ o: ManagedObject, by manager: ContextUndoManager, listed: Bool) {
         o.managedObjectContext = self
         o.deleted = false
         o.inserted = true
@@ -166,8 +172,7 @@ extension ObjectContext {
             lists[r] = fresh
         }
         o.toMany = lists
-        // An unsaved insert taken out may still sit in the inserted list (as not inserted).
-        if insertedList.contains(where: { $0 === o }) {
+        if listed {
             insertedCount += 1
             insertedIndex?[o.objectID] = o
         } else {

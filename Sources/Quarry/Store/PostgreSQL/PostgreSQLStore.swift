@@ -184,13 +184,13 @@ public final class PostgreSQLStore: PersistentHistoryStore {
         self.pinned = pinned
     }
 
-    deinit {
-        // A pinned copy shares its store's pool.
+    deinit { close() }
+
+    /// Closes the store's connections (calls made afterwards throw). A pinned copy
+    /// (``pinnedGeneration()``) shares its store's pool and leaves it open.
+    public func close() {
         if pinned == nil { pool.close() }
     }
-
-    /// Closes the store's connections (calls made afterwards throw).
-    public func close() { pool.close() }
 
     /// Whether the schema `url` names holds a Quarry store.
     public static func storeExists(url: PostgreSQLStoreURL) throws -> Bool {

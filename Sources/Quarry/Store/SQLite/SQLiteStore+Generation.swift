@@ -7,14 +7,9 @@ extension SQLiteStore: QueryGenerationStore {
     /// Released (the transaction ended) when the returned store is.
     public func pinnedGeneration() throws -> any PersistentStore {
         do {
-            return try SQLiteStore(pinning: self, snapshot: pool.makeSnapshot())
+            return try SQLiteStore(copying: self, snapshot: pool.makeSnapshot())
         } catch {
             throw Self.storeError(error, path: path)
         }
-    }
-
-    /// A copy of `store` whose reads go through `snapshot` and which refuses saves.
-    private convenience init(pinning store: SQLiteStore, snapshot: DatabaseSnapshot) {
-        self.init(copying: store, snapshot: snapshot)
     }
 }
