@@ -10,9 +10,17 @@ import Foundation
 extension ObjectContext {
     /// Recomputes the derived attributes the pending changes affect, recording new values as
     /// changes of their objects (so the save writes them).
+    ///
+    /// A `@sum` or `@count` kept by differences (``DerivedAttributePlan/deltas``) of an object
+    /// the save does not otherwise change is left to the store instead
+    /// (``pendingStoreIncrements``, for a context that saves to its store): the object need
+    /// not be loaded, and does not become a changed object. With `exact` (a second pass in one
+    /// save, after merging uniqueness clashes) no differences are used: every object reached
+    /// is recomputed from its contents.
     /// - Throws: what reading a relationship's destinations throws, or a value the attribute
     ///   cannot hold (an integer `@sum` beyond 64 bits).
-    func recomputeDerivedAttributes() throws {
+    func recomputeDerivedAttributes(exact: Bool = false) throws {
+        pendingStoreIncrements = []
         let plan = model.derivedAttributePlan
         guard !plan.isEmpty else { return }
         let saveDate = Date()
@@ -26,16 +34,23 @@ extension ObjectContext {
         let updated = updatedObjects.values.filter { !$0.changedMask.isEmpty }
         for object in inserted { mark(object, all: true) }
         for object in updated { mark(object, all: false) }
-        var changed = false
-        if !plan.deltas.isEmpty {
-            // Before the recomputations below, which override a delta where they run.
-            changed = try applyDerivedDeltas(plan.deltas, plan: plan, changed: inserted + updated + Array(deletedObjects.values))
-        }
+        let useDeltas = !exact && !plan.deltas.isEmpty
         if !plan.remoteTriggers.isEmpty {
-            let kept = Set(plan.deltas.map(\.trigger))
+            let kept = useDeltas ? Set(plan.deltas.map(\.trigger)) : []
             for object in inserted { try markSources(reachedFrom: object, plan: plan, skipping: kept, mark: mark) }
             for object in updated { try markSources(reachedFrom: object, plan: plan, skipping: kept, mark: mark) }
             for object in deletedObjects.values { try markSources(reachedFrom: object, plan: plan, skipping: kept, mark: mark) }
+        }
+        var changed = false
+        if useDeltas {
+            // Before the recomputations below, which override a delta where they run. An object
+            // the save writes anyway (or recomputes) takes its differences in memory.
+            let toStore = parent == nil
+            changed = try applyDerivedDeltas(plan.deltas, plan: plan, changed: inserted + updated + Array(deletedObjects.values)) { id in
+                guard toStore else { return false }
+                guard let object = self.lookup(id) else { return true }
+                return !object.inserted && !object.deleted && object.changedMask.isEmpty && due[ObjectIdentifier(object)] == nil
+            }
         }
         for (object, all) in due.values {
             for derived in plan.derivedByEntity[object.entity.index] {

@@ -47,11 +47,14 @@ extension ObjectContext {
         return result
     }
 
-    /// Adds each changed item's difference to its sources' derived values (recording the new
-    /// values as changes). `changed` lists the save's inserted, updated and deleted objects.
-    /// Returns whether any value changed.
-    func applyDerivedDeltas(_ deltas: [DerivedDelta], plan: DerivedAttributePlan, changed: [ManagedObject]) throws -> Bool {
+    /// Adds each changed item's difference to its sources' derived values: in memory, recording
+    /// the new values as changes, or, for a source `inStore` accepts, as a
+    /// ``DerivedIncrement`` the store applies (``pendingStoreIncrements``). `changed` lists the
+    /// save's inserted, updated and deleted objects. Returns whether any value changed in memory.
+    func applyDerivedDeltas(_ deltas: [DerivedDelta], plan: DerivedAttributePlan, changed: [ManagedObject],
+                            inStore: (ObjectID) -> Bool) throws -> Bool {
         var any = false
+        var increments: [ObjectID: [(attribute: Int, by: Value)]] = [:]
         for delta in deltas {
             let trigger = plan.remoteTriggers[delta.trigger]
             let items = model.entities[trigger.entity]
@@ -80,6 +83,11 @@ extension ObjectContext {
                 if !deleted { add(newSource, contribution(item.values), sign: 1) }
             }
             for (id, difference) in differences {
+                if inStore(id) {
+                    let by: Value = delta.isInteger ? .integer(difference.count) : .double(difference.sum)
+                    if by != .integer(0) && by != .double(0) { increments[id, default: []].append((delta.attribute, by)) }
+                    continue
+                }
                 let source = object(with: id)
                 source.fireFault()
                 guard !source.faulted, !source.deleted else { continue }
@@ -108,6 +116,9 @@ extension ObjectContext {
                     any = true
                 }
             }
+        }
+        pendingStoreIncrements = increments.keys.sorted().map { id in
+            DerivedIncrement(id: id, differences: increments[id]!.sorted { $0.attribute < $1.attribute })
         }
         return any
     }

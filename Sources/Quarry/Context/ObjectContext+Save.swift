@@ -98,6 +98,8 @@ extension ObjectContext {
         for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) {
             changes.deletes.append((object.objectID, object.committed?.version ?? 0))
         }
+        changes.increments = pendingStoreIncrements
+        pendingStoreIncrements = []
         let policy = mergePolicy
         // What the store held under each planned object: the loaded state unless a conflict shows newer.
         var before: [ObjectID: Snapshot] = [:]
@@ -121,7 +123,31 @@ extension ObjectContext {
         changes = StoreChangeSet()  // drop the change set's references before `apply` checks uniqueness
         clearInserted()
         apply(result, inserts: &inserts, updates: updates)
+        if !result.incremented.isEmpty { adoptIncrements(result) }
         return result.changes
+    }
+
+    /// Brings the objects whose derived attributes the store incremented in line with the
+    /// state it wrote (refreshed as a merge would, so observers see the new values), without
+    /// loading the ones that are not registered or are faults.
+    private func adoptIncrements(_ result: StoreSaveResult) {
+        var change = ObjectsDidChange()
+        change.mergedUpdated = MergedObjects(carryingSnapshots: true, changedBits: false)
+        for id in result.incremented {
+            guard let stored = result.written[id] else { continue }
+            prefetchedSnapshots[id] = nil
+            change.changedKeys[id] = result.changes.changedKeys[id]
+            if let object = registry.object(for: id) {
+                change.updated.append(object)
+                if !object.faulted {
+                    object.install(stored, keepingChanges: true)
+                    change.refreshed.append(object)
+                }
+            } else {
+                change.mergedUpdated.append(id, snapshot: stored)
+            }
+        }
+        announce(change)
     }
 
     /// Brings the context's objects in line with what the store wrote.

@@ -100,6 +100,9 @@ public final class ObjectContext: @unchecked Sendable, CustomStringConvertible {
     var willSaveEpoch: UInt32 = 0
     /// The undo manager (see ``undoManager``); `nil` unless one was attached.
     var undoStorage: ContextUndoManager?
+    /// The derived increments the save being made sends its store (see
+    /// ``recomputeDerivedAttributes(exact:)``); empty between saves.
+    var pendingStoreIncrements: [DerivedIncrement] = []
     /// Whether a fault whose row is gone becomes a deleted object with default values (Core
     /// Data's default), rather than reading as empty with ``lastReadError`` set.
     public var shouldDeleteInaccessibleFaults = true

@@ -93,7 +93,8 @@ extension ObjectContext {
         for merge in resolution.merges { try self.merge(merge.loser, into: merge.survivor, policy: policy) }
         for object in discarded { refresh(object, mergeChanges: false) }
         processPendingChanges()
-        try recomputeDerivedAttributes()
+        // Exactly, from contents: the first pass's differences counted objects merged away.
+        try recomputeDerivedAttributes(exact: true)
         try validateForSave()
         return resolution
     }

@@ -35,12 +35,15 @@ public struct StoreChangeSet: Sendable {
     public var deletes: [(id: ObjectID, version: Int64)] = []
     /// Who saves, for persistent history: the saving context's name (`nil`: the process label).
     public var author: String?
+    /// Differences added to derived attributes of objects the save does not otherwise change
+    /// (see ``DerivedIncrement``), applied after the updates and deletes.
+    public var increments: [DerivedIncrement] = []
 
     /// Creates an empty change set.
     public init() {}
 
     /// Whether there is nothing to write.
-    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    public var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && increments.isEmpty }
 
     /// Rewrites every reference to a temporary ID (object IDs, to-one values, to-many lists).
     public mutating func replaceIDs(_ mapping: [ObjectID: ObjectID]) {
@@ -76,6 +79,10 @@ public struct StoreSaveResult: Sendable {
     public var changes = SaveChanges()
     /// The persistent-history transaction the save appended (`nil` when the store records none).
     public var historyToken: HistoryToken?
+    /// The objects whose derived attributes the change set's ``StoreChangeSet/increments``
+    /// changed (rows that still existed), in order; each is also in ``written`` and in
+    /// `changes.updated`.
+    public var incremented: [ObjectID] = []
 
     /// Creates an empty result.
     public init() {}

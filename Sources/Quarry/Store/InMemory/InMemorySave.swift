@@ -22,8 +22,8 @@ struct InMemorySave {
         self.state = state
     }
 
-    /// Applies `changes`: permanent IDs, inserts, version-checked updates and deletes, to-many
-    /// contents, then the uniqueness constraints.
+    /// Applies `changes`: permanent IDs, inserts, version-checked updates and deletes, derived
+    /// increments, to-many contents, then the uniqueness constraints.
     /// - Throws: ``MergeConflictError`` with every conflict resolved as `.fail`,
     ///   ``StoreError/uniquenessViolation(entity:keys:)``, or ``QuarryError`` for a malformed change.
     mutating func run(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult {
@@ -33,6 +33,7 @@ struct InMemorySave {
         for change in changes.updates { try update(change, resolve: resolve) }
         for (id, version) in changes.deletes { try delete(id, version: version, resolve: resolve) }
         if !failures.isEmpty { throw MergeConflictError(conflicts: failures) }
+        for increment in changes.increments { try apply(increment) }
         state.applyLists(lists, layout: layout, model: model)
         state.purge(deleted)
         try state.checkUniqueness(of: touched, model: model)
@@ -110,6 +111,27 @@ struct InMemorySave {
             }
         }
         return merged
+    }
+
+    // MARK: Derived increments
+
+    /// Adds `increment`'s differences to the row as stored now (see ``DerivedIncrement``),
+    /// whatever its version; a row that is gone is skipped.
+    private mutating func apply(_ increment: DerivedIncrement) throws {
+        let entity = try entity(of: increment.id)
+        guard var row = state.row(increment.id, root: entity.rootIndex)?.snapshot else { return }
+        for difference in increment.differences {
+            guard difference.attribute < row.values.count,
+                  let sum = DerivedIncrement.add(difference.by, to: row.values[difference.attribute]) else {
+                throw QuarryError.typeMismatch(entity: entity.name, key: entity.attributes[difference.attribute].name,
+                                               expected: "a sum of its kind within 64 bits", got: "\(row.values[difference.attribute]) + \(difference.by)")
+            }
+            row.values[difference.attribute] = sum
+        }
+        row.version += 1
+        write(row, id: increment.id, entity: entity)
+        result.changes.recordUpdate(increment.id, changed: increment.changed, of: entity, stored: row, memo: &keysMemo)
+        result.incremented.append(increment.id)
     }
 
     // MARK: Deletes

@@ -136,6 +136,28 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         return (columns, sql)
     }
 
+    /// `UPDATE t SET c = COALESCE(c, 0) + $1, … "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = $n`.
+    func increment(_ increment: DerivedIncrement, slots written: [RowSlots.Slot]) throws -> Bool {
+        let e = Int(increment.id.entityIndex)
+        var b = PGBindings()
+        var sets = ""
+        for (i, (slot, difference)) in zip(written, increment.differences).enumerated() {
+            guard let column = layout.slotColumns[e].first(where: { $0.slot == slot }) else {
+                throw QuarryError.invalidValue("\(layout.slots.tableName[e]): no column for a derived attribute")
+            }
+            let name = PostgreSQLLayout.q(column.name)
+            sets += "\(name) = COALESCE(\(name), 0) + $\(i + 1), "
+            switch difference.by {
+            case .integer(let v): b.append(v)
+            case .double(let v): b.append(v)
+            default: throw QuarryError.invalidValue("a derived difference must be an integer or a double, not \(difference.by)")
+            }
+        }
+        b.append(increment.id.primaryKey)
+        let table = PostgreSQLLayout.q(layout.slots.tableName[e])
+        return try connection.execute("UPDATE \(table) SET \(sets)\"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = $\(increment.differences.count + 1)", b) == 1
+    }
+
     func snapshot(for id: ObjectID) throws -> Snapshot? { try reader.snapshot(for: id, connection: connection) }
 
     func deleteRow(_ id: ObjectID, version: Int64?) throws -> Bool {

@@ -28,7 +28,7 @@ final class SQLSaveOperation {
     private var shapeBySlots: [[[RowSlots.Slot]: SQLUpdateShape]]
     private var shapeCount = 0
     /// The changed keys recorded per entity and mask, made once per save.
-    private var keysMemo = ChangedKeysMemo()
+    var keysMemo = ChangedKeysMemo()
 
     init(model: ManagedObjectModel, layout: StoreLayout, slots: RowSlots, recordsHistory: Bool,
          resolve: @escaping (MergeConflict) -> ConflictResolution) {
@@ -44,8 +44,8 @@ final class SQLSaveOperation {
         }
     }
 
-    /// Writes `changes` through `rows`: keys, inserts, updates, deletes, then (when no conflict
-    /// failed) to-many contents. Throws ``MergeConflictError`` when a conflict resolves to `.fail`.
+    /// Writes `changes` through `rows`: keys, inserts, updates, deletes, derived increments,
+    /// then (when no conflict failed) to-many contents. Throws ``MergeConflictError`` when a conflict resolves to `.fail`.
     func run(_ changes: StoreChangeSet, rows: some SQLSaveRows) throws -> StoreSaveResult {
         result = StoreSaveResult()
         failed = []
@@ -59,6 +59,7 @@ final class SQLSaveOperation {
         let skipToMany = try update(changes.updates, rows: rows)
         for deleted in changes.deletes { try delete(deleted.id, version: deleted.version, rows: rows) }
         if !failed.isEmpty { throw MergeConflictError(conflicts: failed) }
+        for increment in changes.increments { try apply(increment, rows: rows) }
         for change in changes.inserts where !change.toMany.isEmpty { try writeToMany(change, rows: rows) }
         for change in changes.updates where !change.toMany.isEmpty && !skipToMany.contains(change.id) {
             try writeToMany(change, rows: rows)

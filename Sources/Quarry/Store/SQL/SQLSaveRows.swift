@@ -23,6 +23,11 @@ protocol SQLSaveRows {
     /// returns the primary keys of the rows updated.
     func updateRows(_ run: ArraySlice<ObjectChange>, shape: SQLUpdateShape) throws -> Set<Int64>
 
+    /// Adds each of `increment`'s differences to its column (`slots`, in the same order; a
+    /// `NULL` counts as zero) and bumps the row's version, whatever version it is at; returns
+    /// whether the row exists.
+    func increment(_ increment: DerivedIncrement, slots: [RowSlots.Slot]) throws -> Bool
+
     /// The row of `id` as committed, or `nil` when there is none.
     func snapshot(for id: ObjectID) throws -> Snapshot?
     /// Deletes the row of `id`, only at `version` when one is given; returns whether a row went.

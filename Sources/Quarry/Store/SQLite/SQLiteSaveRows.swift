@@ -105,6 +105,22 @@ final class SQLiteSaveRows: SQLSaveRows {
         return updated
     }
 
+    /// `UPDATE t SET c = COALESCE(c, 0) + ?, … Z_OPT = Z_OPT + 1 WHERE Z_PK = ?` (cached by text).
+    func increment(_ increment: DerivedIncrement, slots written: [RowSlots.Slot]) throws -> Bool {
+        let e = Int(increment.id.entityIndex)
+        let names = statements.slots.columnNames[e]
+        let sets = written.map { name -> String in
+            let column = sqlIdentifier(names[name]!)
+            return "\(column) = COALESCE(\(column), 0) + ?, "
+        }.joined()
+        let statement = SQLiteRawStatement(try db.cachedStatement(
+            sql: "UPDATE OR FAIL \(sqlIdentifier(statements.slots.tableName[e])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ?"))
+        for (i, difference) in increment.differences.enumerated() { statement.bind(difference.by, at: Int32(i + 1)) }
+        statement.bind(increment.id.primaryKey, at: Int32(increment.differences.count + 1))
+        try statement.execute()
+        return db.changesCount == 1
+    }
+
     /// The text of `shape`'s versioned update, built on its first use in the save.
     private func sql(of shape: SQLUpdateShape) -> String {
         if shape.id < updateSQL.count, let sql = updateSQL[shape.id] { return sql }
