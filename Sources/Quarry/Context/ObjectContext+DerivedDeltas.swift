@@ -118,7 +118,9 @@ extension ObjectContext {
             }
         }
         pendingStoreIncrements = increments.keys.sorted().map { id in
-            DerivedIncrement(id: id, differences: increments[id]!.sorted { $0.attribute < $1.attribute })
+            // The loaded row, so the store need not read it back (see DerivedIncrement.base).
+            let loaded = registry.object(for: id).flatMap { $0.faulted ? nil : $0.committed }
+            return DerivedIncrement(id: id, differences: increments[id]!.sorted { $0.attribute < $1.attribute }, base: loaded)
         }
         return any
     }

@@ -140,7 +140,7 @@ extension ObjectContext {
             if let object = registry.object(for: id) {
                 change.updated.append(object)
                 if !object.faulted {
-                    object.install(stored, keepingChanges: true)
+                    object.adoptIncremented(stored)
                     change.refreshed.append(object)
                 }
             } else {
@@ -239,6 +239,22 @@ extension ManagedObject {
         if !changedMask.isEmpty { changedMask = PropertyMask() }
     }
 
+    /// Takes the state the store wrote after adding to derived attributes (see
+    /// ``DerivedIncrement``): when it is the next version of the one loaded, only those
+    /// attributes changed, and the values are taken in place (loaded to-many contents stay);
+    /// otherwise another writer changed the row too, and it is installed as a merge would,
+    /// pending changes kept.
+    func adoptIncremented(_ stored: Snapshot) {
+        guard let loaded = committed, loaded.version + 1 == stored.version, loaded.values.count == stored.values.count else {
+            install(stored, keepingChanges: true)
+            return
+        }
+        for i in stored.values.indices where loaded.values[i] != stored.values[i] && !changedMask.contains(i) {
+            values[i] = stored.values[i]
+        }
+        committed = stored
+    }
+
     /// Takes the state a save wrote as committed and current (transient values stay).
     func adoptWritten(_ written: Snapshot) {
         committed = written
@@ -253,3 +269,4 @@ extension ManagedObject {
         if !changedMask.isEmpty { changedMask = PropertyMask() }
     }
 }
+

@@ -15,11 +15,29 @@ public struct DerivedIncrement: Sendable, Equatable {
     /// Each derived attribute's index and the difference to add: `.integer` for an integer
     /// attribute, `.double` for a double one. Ascending attribute indexes, no zero difference.
     public var differences: [(attribute: Int, by: Value)]
+    /// The row as the saving context last loaded it, when it has it: when the store finds the
+    /// row still at that version, the state it writes is this one with the differences added
+    /// (no read back); otherwise the store reads the row.
+    public var base: Snapshot?
 
-    /// Creates the differences of `id`.
-    public init(id: ObjectID, differences: [(attribute: Int, by: Value)]) {
+    /// Creates the differences of `id`, over `base` when the caller has the row loaded.
+    public init(id: ObjectID, differences: [(attribute: Int, by: Value)], base: Snapshot? = nil) {
         self.id = id
         self.differences = differences
+        self.base = base
+    }
+
+    /// ``base`` with the differences added, at `version`; `nil` without a base or when a sum
+    /// does not add (see ``add(_:to:)``).
+    public func appliedToBase(version: Int64) -> Snapshot? {
+        guard var row = base else { return nil }
+        for difference in differences {
+            guard difference.attribute < row.values.count,
+                  let sum = Self.add(difference.by, to: row.values[difference.attribute]) else { return nil }
+            row.values[difference.attribute] = sum
+        }
+        row.version = version
+        return row
     }
 
     /// The changed properties: the derived attributes.
@@ -49,8 +67,8 @@ public struct DerivedIncrement: Sendable, Equatable {
         }
     }
 
-    /// Whether both name the same object, attributes and differences.
+    /// Whether both name the same object, attributes, differences and base.
     public static func == (a: DerivedIncrement, b: DerivedIncrement) -> Bool {
-        a.id == b.id && a.differences.elementsEqual(b.differences) { $0.attribute == $1.attribute && $0.by == $1.by }
+        a.id == b.id && a.base == b.base && a.differences.elementsEqual(b.differences) { $0.attribute == $1.attribute && $0.by == $1.by }
     }
 }

@@ -136,8 +136,8 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         return (columns, sql)
     }
 
-    /// `UPDATE t SET c = COALESCE(c, 0) + $1, … "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = $n`.
-    func increment(_ increment: DerivedIncrement, slots written: [RowSlots.Slot]) throws -> Bool {
+    /// `UPDATE t SET c = COALESCE(c, 0) + $1, … "Z_OPT" = "Z_OPT" + 1 WHERE "Z_PK" = $n RETURNING "Z_OPT"`.
+    func increment(_ increment: DerivedIncrement, slots written: [RowSlots.Slot]) throws -> Int64? {
         let e = Int(increment.id.entityIndex)
         var b = PGBindings()
         var sets = ""
@@ -155,7 +155,10 @@ final class PostgreSQLSaveRows: SQLSaveRows {
         }
         b.append(increment.id.primaryKey)
         let table = PostgreSQLLayout.q(layout.slots.tableName[e])
-        return try connection.execute("UPDATE \(table) SET \(sets)\"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = $\(increment.differences.count + 1)", b) == 1
+        let result = try connection.query(
+            "UPDATE \(table) SET \(sets)\"Z_OPT\" = \"Z_OPT\" + 1 WHERE \"Z_PK\" = $\(increment.differences.count + 1) RETURNING \"Z_OPT\"", b)
+        guard result.endIndex > 0 else { return nil }
+        return try result[0][0].decode(Int64.self)
     }
 
     func snapshot(for id: ObjectID) throws -> Snapshot? { try reader.snapshot(for: id, connection: connection) }

@@ -25,8 +25,8 @@ protocol SQLSaveRows {
 
     /// Adds each of `increment`'s differences to its column (`slots`, in the same order; a
     /// `NULL` counts as zero) and bumps the row's version, whatever version it is at; returns
-    /// whether the row exists.
-    func increment(_ increment: DerivedIncrement, slots: [RowSlots.Slot]) throws -> Bool
+    /// the row's new version, `nil` when there is no row.
+    func increment(_ increment: DerivedIncrement, slots: [RowSlots.Slot]) throws -> Int64?
 
     /// The row of `id` as committed, or `nil` when there is none.
     func snapshot(for id: ObjectID) throws -> Snapshot?

@@ -105,8 +105,9 @@ final class SQLiteSaveRows: SQLSaveRows {
         return updated
     }
 
-    /// `UPDATE t SET c = COALESCE(c, 0) + ?, … Z_OPT = Z_OPT + 1 WHERE Z_PK = ?` (cached by text).
-    func increment(_ increment: DerivedIncrement, slots written: [RowSlots.Slot]) throws -> Bool {
+    /// `UPDATE t SET c = COALESCE(c, 0) + ?, … Z_OPT = Z_OPT + 1 WHERE Z_PK = ? RETURNING Z_OPT`
+    /// (cached by text).
+    func increment(_ increment: DerivedIncrement, slots written: [RowSlots.Slot]) throws -> Int64? {
         let e = Int(increment.id.entityIndex)
         let names = statements.slots.columnNames[e]
         let sets = written.map { name -> String in
@@ -114,11 +115,13 @@ final class SQLiteSaveRows: SQLSaveRows {
             return "\(column) = COALESCE(\(column), 0) + ?, "
         }.joined()
         let statement = SQLiteRawStatement(try db.cachedStatement(
-            sql: "UPDATE OR FAIL \(sqlIdentifier(statements.slots.tableName[e])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ?"))
+            sql: "UPDATE OR FAIL \(sqlIdentifier(statements.slots.tableName[e])) SET \(sets)Z_OPT = Z_OPT + 1 WHERE Z_PK = ? RETURNING Z_OPT"))
         for (i, difference) in increment.differences.enumerated() { statement.bind(difference.by, at: Int32(i + 1)) }
         statement.bind(increment.id.primaryKey, at: Int32(increment.differences.count + 1))
-        try statement.execute()
-        return db.changesCount == 1
+        // SQLite makes every change of a statement with RETURNING in its first step.
+        let version = try statement.step() ? statement.int64(at: 0) : nil
+        statement.reset()
+        return version
     }
 
     /// The text of `shape`'s versioned update, built on its first use in the save.
