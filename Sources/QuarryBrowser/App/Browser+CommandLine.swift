@@ -48,6 +48,10 @@ extension Browser {
             if match != table.entity.name { switchEntity(to: match) }
         case .theme(let name):
             if let error = switchTheme(to: name) { return (error, nil) }
+        case .column(let name):
+            if let error = jumpToColumn(named: name) { return (error, 5) }
+        case .follow:
+            toggleFollowMode()
         }
         return nil
     }
@@ -128,6 +132,7 @@ extension Browser {
             case "theme": return themeNames
             case "sort": return sortableKeyPaths + (words.count > 1 ? ["asc", "desc"] : [])
             case "filter": return sortableKeyPaths
+            case "col", "column": return shownColumns.map(\.title)
             default: return []
             }
         case .search, .export: return []

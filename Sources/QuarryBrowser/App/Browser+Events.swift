@@ -89,30 +89,47 @@ extension Browser {
             pendingPrefix = nil
             return handlePrefixedKey(key, after: prefix)
         }
-        guard let action = KeyHelp.actions[key] else { return }
-        perform(action)
+        if takeCountDigit(key) { return }
+        let count = motions.takeCount()
+        guard let action = KeyHelp.actions[key] else {
+            noteUnknownKey(key)
+            return
+        }
+        if count != nil, action == .cancel { return }  // Esc clears a count
+        leaveFollowModeIfMoving(action)
+        perform(action, count: count)
     }
 
-    /// Does what a key bound to `action` (``KeyHelp/bindings``) does on the table.
-    private func perform(_ action: TableAction) {
+    /// Does what a key bound to `action` (``KeyHelp/bindings``) does on the table, `count`
+    /// times (or to row `count` for `g`/`G`) when a count was typed before it.
+    private func perform(_ action: TableAction, count: Int? = nil) {
+        let n = count ?? 1
         switch action {
         case .quit: requestQuit()
-        case .rowDown: table.moveCursor(by: 1)
-        case .rowUp: table.moveCursor(by: -1)
-        case .pageDown: table.page(by: 1)
-        case .pageUp: table.page(by: -1)
+        case .rowDown: table.moveCursor(by: n)
+        case .rowUp: table.moveCursor(by: -n)
+        case .pageDown: table.page(by: n)
+        case .pageUp: table.page(by: -n)
+        case .halfPageDown: moveHalfPage(by: 1, count: n)
+        case .halfPageUp: moveHalfPage(by: -1, count: n)
+        case .top where count != nil, .bottom where count != nil: afterFullIndex { self.jump(toRow: n) }
         case .top: table.moveToTop()
         case .bottom: afterFullIndex { self.table.moveToBottom() }
-        case .nextSection: afterFullIndex { self.table.jumpSection(by: 1) }
-        case .previousSection: afterFullIndex { self.table.jumpSection(by: -1) }
-        case .columnRight: moveColumnCursor(by: 1)
-        case .columnLeft: moveColumnCursor(by: -1)
+        case .nextSection: afterFullIndex { self.table.jumpSection(by: n) }
+        case .previousSection: afterFullIndex { self.table.jumpSection(by: -n) }
+        case .columnRight: moveColumnCursor(by: n)
+        case .columnLeft: moveColumnCursor(by: -n)
+        case .firstColumn: moveColumnCursor(toLast: false)
+        case .lastColumn: moveColumnCursor(toLast: true)
+        case .jumpToColumn: openColumnJump()
+        case .followTop: toggleFollowMode()
+        case .back: goBack()
         case .help: overlay = .help(scroll: 0)
         case .pickEntity: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
         case .search: openSearch()
         case .filter: overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
-        case .nextMatch: afterFullIndex { self.repeatSearch(forward: true) }
-        case .previousMatch: afterFullIndex { self.repeatSearch(forward: false) }
+        case .nextMatch: afterFullIndex { for _ in 0..<min(n, 10_000) { self.repeatSearch(forward: true) } }
+        case .previousMatch: afterFullIndex { for _ in 0..<min(n, 10_000) { self.repeatSearch(forward: false) } }
         case .sortAscending: sortByColumnUnderCursor(ascending: true)
         case .sortDescending: sortByColumnUnderCursor(ascending: false)
         case .narrow: resizeColumnUnderCursor(by: -2)
@@ -126,7 +143,7 @@ extension Browser {
             afterPendingFetch {
                 if self.table.cursorPath == nil, let section = self.table.cursorSection {
                     self.toggleSection(section)
-                } else {
+                } else if !self.followToOneCell() {
                     self.performSelectionAction()
                 }
             }

@@ -71,6 +71,7 @@ extension Browser {
             parts.append("sort " + table.query.userSortDescription)
             if let filter = table.query.filter { parts.append("filter " + filter) }
         }
+        if table.followsTop { parts.append("following (t)") }
         if hasPendingEdits { parts.append("✎ edits pending") }
         return parts.joined(separator: " · ")
     }

@@ -19,6 +19,8 @@ public final class Browser {
     let table: ResultsTable
     /// The first key of a two-key command typed so far (`z`).
     var pendingPrefix: Character?
+    /// The count being typed, the help hint said, the back stack.
+    var motions = MotionState()
     /// The views to go back to (with the detail pages that were open) when relationship
     /// tables were opened from detail pages, innermost last: Esc on the table pops one.
     var scopeReturns: [(view: EntityView, overlay: Overlay?)] = []

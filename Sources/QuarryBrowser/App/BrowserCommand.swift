@@ -16,9 +16,13 @@ enum BrowserCommand: Equatable {
     case entity(String)
     /// `:theme light`: use another theme.
     case theme(String)
+    /// `:col price`: the column cursor to a column (`c` opens it).
+    case column(String)
+    /// `:follow`: follow mode on or off (`t`).
+    case follow
 
     /// The command names, for completion and the error message.
-    static let names = ["entity", "filter", "q", "sort", "theme", "w"]
+    static let names = ["col", "entity", "filter", "follow", "q", "sort", "theme", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -48,6 +52,11 @@ enum BrowserCommand: Equatable {
         case "theme":
             guard !argument.isEmpty else { throw BrowserCommandError("theme needs a name (Tab completes)", column: argumentColumn) }
             return .theme(argument)
+        case "col", "column":
+            guard !argument.isEmpty else { throw BrowserCommandError("col needs a column name (Tab completes)", column: argumentColumn) }
+            return .column(argument)
+        case "follow":
+            return .follow
         default:
             throw BrowserCommandError("unknown command '\(name)' (a row number, \(names.joined(separator: ", ")))", column: argumentColumn - name.count - 1)
         }

@@ -5,6 +5,16 @@ public enum TableAction: Sendable, Hashable {
     case rowDown, rowUp
     /// A page down or up.
     case pageDown, pageUp
+    /// Half a page down or up (`Ctrl-D`, `Ctrl-U`).
+    case halfPageDown, halfPageUp
+    /// The first or last visible column (`0`, `$`).
+    case firstColumn, lastColumn
+    /// `c`: jump to a column by name.
+    case jumpToColumn
+    /// `t`: follow the first rows as they change (leaving it when the cursor moves).
+    case followTop
+    /// `Backspace`, `Ctrl-O`: back to where the last hop (Enter on a to-one cell) started.
+    case back
     /// The first or last row.
     case top, bottom
     /// The next or previous section.

@@ -34,7 +34,9 @@ extension ResultsTable {
         let until = Self.uptime() + flashDuration
         for id in pendingFlash { flashes[id] = until }
         pendingFlash = []
-        if let name = cursorSectionName, let index = sections.firstIndex(where: { $0.name == name }), isCollapsed(section: index) {
+        if followsTop {
+            moveToTop()
+        } else if let name = cursorSectionName, let index = sections.firstIndex(where: { $0.name == name }), isCollapsed(section: index) {
             cursor = sectionStarts[index]
             top = cursor - screenRow
             clampTop()

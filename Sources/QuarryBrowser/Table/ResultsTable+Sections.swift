@@ -59,7 +59,8 @@ extension ResultsTable {
         if delta < 0, let path = cursorPath, path.row > 0 {
             // `[` first goes to the top of the current section.
         } else {
-            section += delta
+            // A count past the first or last section stops there.
+            section = max(0, min(sectionStarts.count - 1, section + delta))
         }
         guard sectionStarts.indices.contains(section) else { return }
         moveCursor(to: isCollapsed(section: section) ? sectionStarts[section] : sectionStarts[section] + 1)

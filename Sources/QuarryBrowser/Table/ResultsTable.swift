@@ -55,6 +55,8 @@ final class ResultsTable {
     var pageHeight = 20
     /// The object under the cursor, followed across changes.
     var cursorID: ObjectID?
+    /// Follow mode (`t`): every change puts the view and the cursor on the first row.
+    var followsTop = false
     /// The collapsed section whose header the cursor is on, followed across changes.
     var cursorSectionName: String?
 

@@ -1,0 +1,88 @@
+import Foundation
+import Quarry
+import QuarryTestSupport
+import QuarryTUI
+import Testing
+@_spi(Testing) @testable import QuarryBrowser
+
+/// Enter on a to-one cell goes to the object it names, in its own entity's table; Backspace
+/// and Ctrl-O come back to exactly where the hop started.
+@MainActor
+@Suite("Browser: Enter on a to-one cell follows it, Backspace comes back")
+struct FollowRelationshipTests {
+    /// Puts the column cursor on `title` through `:col`.
+    func column(_ title: String, in f: BrowserFixture) {
+        f.type("c")
+        f.type(title)
+        f.press(.enter)
+    }
+
+    @Test("Enter on a ticker's sector lands on that sector; Backspace restores the table, filter, sort, cursor and column")
+    func followAndComeBack() async throws {
+        let f = try BrowserFixture()
+        // A filter and a sort to come back to: Health and Tech tickers, by price descending.
+        f.type("f")
+        f.type("price >= 10")
+        f.press(.enter)
+        await f.browser.fetchesSettled()
+        f.type(":sort price desc")
+        f.press(.enter)
+        await f.browser.fetchesSettled()
+        f.type("]")
+        f.type("2j")
+        column("sector", in: f)
+        let before = f.screen()
+        let statusBefore = before[39]
+        let cursorSymbol = try #require(f.browser.table.cursorID)
+        let sector = try f.stack.mainContext.object(with: cursorSymbol).object(forKey: "sector")
+        guard case .string(let sectorName)? = try sector?.value(forKey: "name") else {
+            Issue.record("the ticker has no sector")
+            return
+        }
+
+        f.press(.enter)
+        await f.browser.fetchesSettled()
+        var lines = f.screen()
+        #expect(lines[0].contains("· Sector ·"), "\(lines[0])")
+        #expect(f.browser.table.cursorID == sector?.objectID, "the cursor is on the ticker's sector")
+        #expect(lines.contains { $0.hasPrefix(sectorName) })
+
+        f.press(.backspace)
+        await f.browser.fetchesSettled()
+        lines = f.screen()
+        #expect(lines[0].contains("· Ticker ·"))
+        #expect(lines[0].contains("filter price >= 10") || lines[39].contains("filter price >= 10"))
+        #expect(f.browser.table.query.filter == "price >= 10")
+        #expect(f.browser.table.query.userSortDescription.contains("price"))
+        #expect(f.browser.table.cursorID == cursorSymbol, "the cursor is back on the ticker")
+        #expect(lines[39].contains(statusBefore.components(separatedBy: " · ").prefix(2).joined(separator: " · ")), "\(lines[39]) vs \(statusBefore)")
+    }
+
+    @Test("Ctrl-O goes back too; with nothing to go back to it says so; 60 hops come back in reverse order")
+    func backStack() async throws {
+        let f = try BrowserFixture(tickers: 70, sectioned: false)
+        f.press(.control("o"))
+        #expect(f.screen()[39].contains("nothing to go back to"))
+        column("sector", in: f)
+        var left: [ObjectID] = []
+        for _ in 0..<60 {
+            left.append(try #require(f.browser.table.cursorID))
+            f.press(.enter)  // a hop to the sector
+            await f.browser.fetchesSettled()
+            #expect(f.browser.table.entity.name == "Sector")
+            f.type(":entity Ticker")  // not a hop: the ticker table as it was left
+            f.press(.enter)
+            await f.browser.fetchesSettled()
+            f.type("j")
+        }
+        #expect(f.browser.motions.backStack.count == 60)
+        for expected in left.reversed() {
+            f.press(.control("o"))
+            await f.browser.fetchesSettled()
+            #expect(f.browser.table.cursorID == expected)
+        }
+        #expect(f.browser.motions.backStack.isEmpty)
+        f.press(.backspace)
+        #expect(f.screen()[39].contains("nothing to go back to"))
+    }
+}
