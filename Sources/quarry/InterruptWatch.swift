@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Ctrl-C (`SIGINT`) and `SIGTERM` while a long command works (`import`, `export`, `convert`,
+/// `migrate`, the demo's seed): instead of killing the process mid-write, the signal asks the
+/// work to stop at its next save boundary (``during(onSignal:_:)`` calls `onSignal` on a
+/// dispatch queue); the command then ends its progress line, says what was kept and exits with
+/// 128 + the signal (130 for Ctrl-C). A second signal while the work winds down ends the
+/// process at once, as an impatient Ctrl-C expects (each save is one transaction, so even then
+/// the store holds whole saves only).
+final class InterruptWatch: Sendable {
+    private let received = Mutex<Int32?>(nil)
+
+    /// The signal that arrived, if one did.
+    var caught: Int32? { received.withLock { $0 } }
+
+    /// The exit code a command stopped by ``caught`` ends with (128 + the signal).
+    var exitCode: Int32 { 128 + (caught ?? SIGINT) }
+
+    private init() {}
+
+    /// Runs `body` with `SIGINT` and `SIGTERM` caught: the first one is recorded (``caught``)
+    /// and calls `onSignal`; a second restores the default action and raises it again. The
+    /// default actions are back when `body` returns or throws.
+    static func during<T>(onSignal: @escaping @Sendable () -> Void, _ body: (InterruptWatch) throws -> T) rethrows -> T {
+        let watch = InterruptWatch()
+        let numbers = [SIGINT, SIGTERM]
+        let sources = numbers.map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                let first = watch.received.withLock { received -> Bool in
+                    guard received == nil else { return false }
+                    received = number
+                    return true
+                }
+                if first {
+                    onSignal()
+                } else {
+                    signal(number, SIG_DFL)
+                    raise(number)
+                }
+            }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in sources { source.cancel() }
+            for number in numbers { signal(number, SIG_DFL) }
+        }
+        return try body(watch)
+    }
+}
