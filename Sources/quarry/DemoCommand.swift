@@ -29,10 +29,12 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "How many tickers to seed into a new store.")
+    // Unconditional: a negative number is read as the value (and refused by validate() with
+    // the reason), not as an option.
+    @Option(name: .long, parsing: .unconditional, help: "How many tickers to seed into a new store.")
     var rows = 100_000
 
-    @Option(name: .long, help: "Rows the live importer writes per second (inserts and updates).")
+    @Option(name: .long, parsing: .unconditional, help: "Rows the live importer writes per second (inserts and updates).")
     var rate = 200
 
     @Option(name: .long, help: "Where to keep the demo store (a path or a postgres:// URL; created if absent, reused if present).")
