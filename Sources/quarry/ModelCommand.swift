@@ -15,7 +15,8 @@ struct ModelCommand: ParsableCommand {
             the model is described: entities, attributes with types and flags, relationships, \
             inverses, delete rules, constraints, indexes and the loader's warnings. --json prints \
             the JSON model format (to --output FILE if given); --xcode writes an .xcdatamodel \
-            folder at --output. An existing --output is never overwritten.
+            folder at --output. An existing --output file is refused, left as it is, unless \
+            --force (--json only: an existing folder is never replaced).
             """
     )
 
@@ -40,8 +41,10 @@ struct ModelCommand: ParsableCommand {
     @Flag(help: "The format to convert to (default: a readable description).")
     var format: Format?
 
-    @Option(name: .long, help: "Where to write --json or --xcode output (never overwritten).")
+    @Option(name: .long, help: "Where to write --json or --xcode output (an existing file needs --force; a folder is never replaced).")
     var output: String?
+
+    @OptionGroup var forceOption: ForceOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
@@ -59,7 +62,11 @@ struct ModelCommand: ParsableCommand {
             }
         }
         if let output, StoreCreation.somethingExists(at: output) {
-            throw ValidationError("--output \(output): already exists; it is never overwritten")
+            guard forceOption.force, format == .json else {
+                throw ValidationError("--output \(output): already exists; it was left as it is"
+                                      + (format == .json ? " (--force replaces it)" : " (an Xcode model folder is never replaced)"))
+            }
+            do { try OutputTarget.check(output, force: true) } catch { throw ValidationError("--output \(error)") }
         }
     }
 
@@ -94,7 +101,7 @@ struct ModelCommand: ParsableCommand {
         case .json:
             let text = model.definition.jsonText()
             if let output {
-                try write(Data(text.utf8), to: URL(fileURLWithPath: output))
+                try write(Data(text.utf8), to: URL(fileURLWithPath: output), replacing: forceOption.force)
                 print("wrote \(output): \(model.entities.count) entities")
             } else {
                 print(text, terminator: "")
@@ -120,9 +127,21 @@ struct ModelCommand: ParsableCommand {
     }
 
     /// Writes `data` to a new file at `url`, refusing (rather than replacing) one that
-    /// appeared since ``validate()`` looked.
-    private func write(_ data: Data, to url: URL) throws {
+    /// appeared since ``validate()`` looked; with `replacing` (`--force`), a file there is
+    /// replaced whole (a symbolic link's target, never the link), a FIFO or device written in place.
+    private func write(_ data: Data, to url: URL, replacing: Bool = false) throws {
         do {
+            if replacing {
+                switch FileKind(path: url.path).kind {
+                case .fifo, .characterDevice:
+                    let handle = try FileHandle(forWritingTo: url)
+                    defer { try? handle.close() }  // closing a written pipe or device: nothing to lose
+                    try handle.write(contentsOf: data)
+                default:
+                    try data.write(to: url.resolvingSymlinksInPath(), options: .atomic)
+                }
+                return
+            }
             try data.write(to: url, options: .withoutOverwriting)
         } catch {
             throw OutputError(path: url.path, reason: "\(error.localizedDescription)")

@@ -9,6 +9,8 @@ import Quarry
 ///   `--force` (then the file is replaced whole, the link kept);
 /// - a FIFO or a character device (`/dev/stdout`, a terminal): written in place (nothing is
 ///   replaced);
+/// - a regular file reached through `/dev` or `/proc` (`/dev/stdout` redirected to a file):
+///   written in place, as the shell opened it;
 /// - a folder, a block device, a socket, or a symbolic link to nothing: refused, naming it.
 enum OutputTarget {
     /// Why an output path was refused.
@@ -27,20 +29,21 @@ enum OutputTarget {
         switch found.kind {
         case .missing:
             if found.isSymbolicLink {
-                throw Refusal(path: path, reason: "a symbolic link to nothing; refused (remove it or name another file)")
+                throw Refusal(path: path, reason: "it is a symbolic link to a missing file; not followed (remove it or name another file)")
             }
         case .regularFile:
+            // `/dev/stdout` redirected to a file: the shell's open file, written in place.
+            if found.isSymbolicLink {
+                let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+                if resolved.hasPrefix("/proc/") || resolved.hasPrefix("/dev/") { return }
+            }
             guard force else {
                 throw Refusal(path: path, reason: "already exists; it was left as it is (--force replaces it)")
             }
         case .fifo, .characterDevice:
             return
-        case .directory:
-            throw Refusal(path: path, reason: "is a folder; name a file")
-        case .blockDevice:
-            throw Refusal(path: path, reason: "is a block device; refused")
-        case .socket:
-            throw Refusal(path: path, reason: "is a socket; refused")
+        case .directory, .blockDevice, .socket:
+            throw Refusal(path: path, reason: "it is \(found); name a regular file, a FIFO or a character device")
         }
     }
 }
