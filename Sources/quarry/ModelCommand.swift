@@ -41,12 +41,15 @@ struct ModelCommand: ParsableCommand {
     @Flag(help: "The format to convert to (default: a readable description).")
     var format: Format?
 
-    @Option(name: .long, help: "Where to write --json or --xcode output (an existing file needs --force; a folder is never replaced).")
+    @Option(name: .long, help: "Where to write --json or --xcode output (- : standard output; an existing file needs --force; a folder is never replaced).")
     var output: String?
 
     @OptionGroup var forceOption: ForceOption
 
     @OptionGroup var transformers: TransformerMappingOptions
+
+    /// `--output`, `nil` for `-` (standard output).
+    var outputFile: String? { output == "-" ? nil : output }
 
     func validate() throws {
         guard StoreLocation.isPostgreSQLURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
@@ -57,11 +60,12 @@ struct ModelCommand: ParsableCommand {
         }
         if format == .xcode {
             guard let output else { throw ValidationError("--xcode needs --output PATH.xcdatamodel") }
+            guard output != "-" else { throw ValidationError("--xcode writes a folder: --output - (standard output) cannot hold it") }
             guard URL(fileURLWithPath: output).pathExtension == "xcdatamodel" else {
                 throw ValidationError("--output \(output): an Xcode model folder's name ends in .xcdatamodel")
             }
         }
-        if let output, StoreCreation.somethingExists(at: output) {
+        if let output = outputFile, StoreCreation.somethingExists(at: output) {
             guard forceOption.force, format == .json else {
                 throw ValidationError("--output \(output): already exists; it was left as it is"
                                       + (format == .json ? " (--force replaces it)" : " (an Xcode model folder is never replaced)"))
@@ -100,7 +104,7 @@ struct ModelCommand: ParsableCommand {
             print(ModelDescriptionText(source: source, model: model).text)
         case .json:
             let text = model.definition.jsonText()
-            if let output {
+            if let output = outputFile {
                 try write(Data(text.utf8), to: URL(fileURLWithPath: output), replacing: forceOption.force)
                 print("wrote \(output): \(model.entities.count) entities")
             } else {

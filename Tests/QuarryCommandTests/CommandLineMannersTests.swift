@@ -136,4 +136,15 @@ struct CommandLineMannersTests {
         #expect(forced.status == 0, "\(forced.standardError)")
         #expect(try String(contentsOf: existing, encoding: .utf8).contains("Note"))
     }
+
+    @Test("model --json --output - writes standard output")
+    func modelToStandardOutput() throws {
+        let model = try QuarryExecutable.write("""
+            {"entities": [{"name": "Note", "attributes": [{"name": "text", "type": "String"}]}]}
+            """, to: directory.file("m.json"))
+        let result = try QuarryExecutable.run(["model", model.path, "--json", "--output", "-"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\"Note\""), "\(result.standardOutput)")
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"))
+    }
 }
