@@ -25,9 +25,10 @@ struct InterruptedLongCommandTests {
     }
 
     /// Starts `arguments`, sends SIGINT once standard error shows `progress`, and waits for the end.
-    private func interrupt(_ arguments: [String], whenErrorShows progress: String) async throws -> (status: Int32, error: String) {
+    private func interrupt(_ arguments: [String], whenErrorShows progress: String) throws -> (status: Int32, error: String) {
         let process = try SpawnedProcess(try executable(), arguments, environment: Self.everyUpdate)
-        let started = try await TmuxHarness.poll(timeout: .seconds(120)) { process.standardError.contains(progress) ? true : nil }
+        // Blocking, not awaiting: the signal goes as soon as the work shows (see BlockingPoll).
+        let started = BlockingPoll.until(timeout: .seconds(120)) { process.standardError.contains(progress) ? true : nil }
         #expect(started == true, "no progress shown: \(process.standardError)")
         process.send(SIGINT)
         let status = process.waitForExit()
@@ -44,9 +45,9 @@ struct InterruptedLongCommandTests {
     }
 
     @Test("the demo's seed keeps the chunks it reports, and the next demo refuses the partial seed")
-    func interruptedSeed() async throws {
+    func interruptedSeed() throws {
         let store = directory.file("seed.sqlite")
-        let (status, error) = try await interrupt(["demo", "--seed-only", "--rows", "2000000", "--store", store.path],
+        let (status, error) = try interrupt(["demo", "--seed-only", "--rows", "2000000", "--store", store.path],
                                                   whenErrorShows: "demo: seeding ")
         #expect(status == 130, "\(error)")
         let line = try #require(error.split(separator: "\n").first { $0.hasPrefix("demo: interrupted; ") }, "\(error)")
@@ -59,24 +60,24 @@ struct InterruptedLongCommandTests {
     }
 
     @Test("an export to a file leaves no file (and no partial one beside it)")
-    func interruptedExport() async throws {
+    func interruptedExport() throws {
         let store = try demoStore("export.sqlite", rows: 300_000)
         let folder = directory.file("out")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let out = folder.appendingPathComponent("tickers.csv")
-        let (status, error) = try await interrupt(["export", store.path, "--entity", "Ticker", "-o", out.path], whenErrorShows: "export: ")
+        let (status, error) = try interrupt(["export", store.path, "--entity", "Ticker", "-o", out.path], whenErrorShows: "export: ")
         #expect(status == 130, "\(error)")
         #expect(error.contains("export: interrupted; nothing written to \(out.path)"), "\(error)")
         #expect(try files(in: folder).isEmpty)
     }
 
     @Test("a convert makes nothing at the destination")
-    func interruptedConvert() async throws {
+    func interruptedConvert() throws {
         let store = try demoStore("convert.sqlite", rows: 60_000)
         let folder = directory.file("converted")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let destination = folder.appendingPathComponent("copy.jsonstore")
-        let (status, error) = try await interrupt(["convert", store.path, destination.path], whenErrorShows: "convert: reading ")
+        let (status, error) = try interrupt(["convert", store.path, destination.path], whenErrorShows: "convert: reading ")
         #expect(status == 130, "\(error)")
         #expect(error.contains("convert: interrupted; nothing was made at \(destination.path)"), "\(error)")
         #expect(try files(in: folder).isEmpty)

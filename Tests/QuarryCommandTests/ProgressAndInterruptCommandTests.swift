@@ -29,7 +29,7 @@ struct ProgressAndInterruptCommandTests {
 
     @Test("Ctrl-C during an import in a terminal: the bar moves, then the store holds exactly the rows reported kept",
           .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
-    func interruptedImportKeepsTheReportedChunks() async throws {
+    func interruptedImportKeepsTheReportedChunks() throws {
         let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"))
         let model = try QuarryExecutable.write(Self.model, to: directory.file("items.json"))
         // Big enough that saving takes several seconds in a debug build.
@@ -39,13 +39,20 @@ struct ProgressAndInterruptCommandTests {
         defer { tmux.shutDown() }
         try tmux.start("\(executable.path) import \(store.path) \(file.path) --entity Item --model \(model.path); echo EXIT=$?; sleep 600",
                        statusLine: false)
-        let first = try #require(try await tmux.waitForRow { $0.hasPrefix("import: saving [") }, "\((try? tmux.screen()) ?? [])")
-        #expect(first.contains("rows/s") && first.contains("ETA"), "\(first)")
+        // Blocking, not awaiting, between looks: Ctrl-C goes while the import works (BlockingPoll).
+        func bar(_ accept: (String) -> Bool) throws -> String? {
+            try BlockingPoll.until(timeout: .seconds(120)) { try tmux.screen().first { $0.hasPrefix("import: saving [") && accept($0) } }
+        }
+        let first = try #require(try bar { $0.contains("rows/s") && $0.contains("ETA") }, "\((try? tmux.screen()) ?? [])")
         // The bar moves: another state of it shows.
-        let moved = try await tmux.waitForRow { $0.hasPrefix("import: saving [") && $0 != first }
+        let moved = try bar { $0 != first }
         #expect(moved != nil, "the bar stayed at \(first)")
         try tmux.send("C-c")
-        let screen = try #require(try await tmux.waitForScreen { $0.contains("EXIT=130") }, "\((try? tmux.screen()) ?? [])")
+        let screen = try #require(try BlockingPoll.until(timeout: .seconds(120)) { () -> [String]? in
+            let screen = try tmux.screen()
+            return screen.contains { $0.hasPrefix("EXIT=") } ? screen : nil
+        }, "\((try? tmux.screen()) ?? [])")
+        #expect(screen.contains("EXIT=130"), "\(screen)")
         let text = screen.joined(separator: "\n")
         let message = try #require(screen.first { $0.hasPrefix("import: interrupted") }, "\(text)")
         let kept: Int
