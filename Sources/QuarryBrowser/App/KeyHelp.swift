@@ -37,7 +37,7 @@ public enum KeyHelp {
         .init("Moving", "[ ]", [.character("["): .previousSection, .character("]"): .nextSection], "previous / next section"),
         .init("Moving", "← →  h l", [.left: .columnLeft, .right: .columnRight, .character("h"): .columnLeft, .character("l"): .columnRight], "previous / next column", details: "move the column cursor (the view scrolls by column)"),
         .init("Moving", ":", [.character(":"): .commandLine], "command line: 1500, q, w FILE, sort, filter, entity, theme",
-              details: "the command line: `:1500` jumps to row 1,500, `:q` quits, `:w FILE` exports the view (asking before replacing a file; `:w! FILE` replaces it), `:sort price desc, symbol`, `:filter …`, `:entity Quote`, `:theme light`; Tab completes commands, entity, key and theme names; ↑/↓ walk the history shared with `f` and `/` (kept in `$XDG_STATE_HOME/quarry/history`)"),
+              details: "the command line: `:1500` jumps to row 1,500, `:q` quits, `:w FILE` exports the view, `:sort price desc, symbol`, `:filter …`, `:entity Quote`, `:theme light`; Tab completes commands, entity, key and theme names; ↑/↓ walk the history shared with `f` and `/` (kept in `$XDG_STATE_HOME/quarry/history`)"),
         .init("Moving", "click  wheel", [:], "click a row to move there, the wheel scrolls",
               details: "click a row to put the cursor (and the column cursor) there; the wheel moves three rows (`--no-mouse` leaves the mouse to the terminal)"),
         .init("Sections", "za  Enter", [.character("z"): .sectionPrefix], "collapse / expand this section",
