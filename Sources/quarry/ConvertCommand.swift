@@ -9,7 +9,7 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a SQLite store to a JSON store folder, or a JSON store to a SQLite store.",
         discussion: """
-            DST must not exist. Its kind is the other one: a SQLite file becomes a JSON store \
+            DST must not exist (--force replaces a regular file there; never a folder). Its kind is the other one: a SQLite file becomes a JSON store \
             folder and a folder becomes a SQLite file (a DST ending in .sqlite is always SQLite). \
             Every object and relationship is copied; converting back gives an equal store. The \
             model is the one SRC records unless --model names one (which must be SRC's model). \
@@ -27,6 +27,8 @@ struct ConvertCommand: ParsableCommand {
     var destination: String
 
     @OptionGroup var modelOption: ModelOption
+
+    @OptionGroup var forceOption: ForceOption
 
     @OptionGroup var quietOption: QuietOption
 
@@ -50,7 +52,7 @@ struct ConvertCommand: ParsableCommand {
                 throw CommandFailure("\(destinationLocation.shown): a store is there already; quarry convert never overwrites one")
             }
         } else {
-            try StoreCreation.checkCreatable(destinationURL)
+            try StoreCreation.checkCreatable(destinationURL, replacing: forceOption.force)
         }
         let sourceLocation = try StoreLocation(source)
         // A database Quarry did not make converts with the model recovered from it.
@@ -60,6 +62,15 @@ struct ConvertCommand: ParsableCommand {
         // The other kind: a folder becomes a file, a file a folder (unless named .sqlite).
         let sourceIsJSON = sourceLocation == .jsonFolder(path: source)
         let toJSON = !toPostgreSQL && !sourceIsJSON && destinationURL.pathExtension != "sqlite"
+        if !toPostgreSQL, StoreCreation.somethingExists(at: destination) {
+            // Only with --force (checked above): a regular file, replaced by an SQLite store only.
+            guard !toJSON else {
+                throw CommandFailure("\(destination): a JSON store folder would replace the file there; --force replaces a file with an SQLite store only (name DST .sqlite)")
+            }
+            guard !Self.sameFile(source, destination) else {
+                throw CommandFailure("\(destination): is the store being converted; name another DST")
+            }
+        }
         let reporter = ProgressReporter.standardError(command: "convert", unit: "objects", quiet: quietOption.quiet)
         let copied: Int
         do {
@@ -82,6 +93,12 @@ struct ConvertCommand: ParsableCommand {
         print("converted \(shownSource) to \(shownDestination) (\(kind)): \(copied) objects")
     }
 
+    /// Whether `a` and `b` name the same file (device and inode).
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// Copies every object of `from` to a new store at `destination` (built beside it and
     /// renamed into place when whole; on PostgreSQL, destroyed again on failure); `step` is
     /// called after each batch read, and once more before the store is put in place.
@@ -102,7 +119,7 @@ struct ConvertCommand: ParsableCommand {
         // Built beside the destination and renamed onto it when whole: an interrupted
         // convert leaves no store at the destination, so the rerun is not refused.
         do {
-            try StoreCreation.buildThenRename(destinationURL) { partial in
+            try StoreCreation.buildThenRename(destinationURL, replacing: forceOption.force) { partial in
                 if toJSON {
                     copied = try from.copyAllObjects(to: try JSONStore(url: partial, model: objectModel), progress: step)
                 } else {

@@ -1,4 +1,5 @@
 import Foundation
+import Quarry
 import QuarryTestSupport
 import Testing
 
@@ -146,5 +147,61 @@ struct CommandLineMannersTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("\"Note\""), "\(result.standardOutput)")
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"))
+    }
+}
+
+/// `create` and `convert` onto an existing file: refused, untouched, unless `--force`, which
+/// replaces a regular file (never a folder) with the new store in one rename.
+@Suite("create and convert --force")
+struct StoreForceTests {
+    let directory = TemporaryDirectory()
+
+    private func model() throws -> URL {
+        try QuarryExecutable.write("""
+            {"entities": [{"name": "Note", "attributes": [{"name": "text", "type": "String"}]}]}
+            """, to: directory.file("notes.json"))
+    }
+
+    private func isSQLite(_ url: URL) throws -> Bool {
+        try Data(contentsOf: url).prefix(15) == Data("SQLite format 3".utf8)
+    }
+
+    @Test("create onto a file needs --force; --force replaces it with a store")
+    func createForce() throws {
+        let target = try QuarryExecutable.write("precious", to: directory.file("taken.sqlite"))
+        let refused = try QuarryExecutable.run(["create", target.path, "--model", try model().path])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("already exists; it was left as it is (--force replaces a file)"), "\(refused.standardError)")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "precious")
+        let forced = try QuarryExecutable.run(["create", target.path, "--model", try model().path, "--force"])
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(try isSQLite(target))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).allSatisfy { !$0.hasSuffix(".partial") })
+    }
+
+    @Test("create --force never replaces a folder")
+    func createForceRefusesAFolder() throws {
+        let folder = directory.file("folder.sqlite")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let result = try QuarryExecutable.run(["create", folder.path, "--model", try model().path, "--force"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("a directory is there; --force replaces a regular file only"), "\(result.standardError)")
+        #expect(FileKind(path: folder.path).kind == .directory)
+    }
+
+    @Test("convert onto a file needs --force; --force replaces it with the SQLite store")
+    func convertForce() throws {
+        let source = directory.file("source.sqlite")
+        #expect(try QuarryExecutable.run(["create", source.path, "--model", try model().path]).status == 0)
+        let target = try QuarryExecutable.write("precious", to: directory.file("copy.sqlite"))
+        let refused = try QuarryExecutable.run(["convert", source.path, target.path])
+        #expect(refused.status == 1)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "precious")
+        let forced = try QuarryExecutable.run(["convert", source.path, target.path, "--force"])
+        #expect(forced.status == 0, "\(forced.standardError)")
+        #expect(try isSQLite(target))
+        let itself = try QuarryExecutable.run(["convert", source.path, source.path, "--force"])
+        #expect(itself.status == 1)
+        #expect(itself.standardError.contains("is the store being converted"), "\(itself.standardError)")
     }
 }
