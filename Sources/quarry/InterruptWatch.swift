@@ -21,7 +21,7 @@ final class InterruptWatch: Sendable {
     private init() {}
 
     /// Runs `body` with `SIGINT` and `SIGTERM` caught: the first one is recorded (``caught``)
-    /// and calls `onSignal`; a second restores the default action and raises it again. The
+    /// and calls `onSignal`; a second ends the process at once with 128 + the signal. The
     /// default actions are back when `body` returns or throws.
     static func during<T>(onSignal: @escaping @Sendable () -> Void, _ body: (InterruptWatch) throws -> T) rethrows -> T {
         let watch = InterruptWatch()
@@ -38,8 +38,10 @@ final class InterruptWatch: Sendable {
                 if first {
                     onSignal()
                 } else {
-                    signal(number, SIG_DFL)
-                    raise(number)
+                    // This handler runs on a dispatch thread, which blocks signals: the process
+                    // ends here, as the default action would (the line under way ended first).
+                    FileHandle.standardError.write(Data("\n".utf8))
+                    _exit(128 + number)
                 }
             }
             source.resume()
