@@ -35,7 +35,7 @@ struct ModelCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "A model file or folder, a Quarry store, or a postgres:// store URL.")
+    @Argument(help: "A model file or folder (- : a JSON model or Xcode contents document on standard input), a Quarry store, or a postgres:// store URL.")
     var modelOrStore: String
 
     @Flag(help: "The format to convert to (default: a readable description).")
@@ -52,7 +52,7 @@ struct ModelCommand: ParsableCommand {
     var outputFile: String? { output == "-" ? nil : output }
 
     func validate() throws {
-        guard StoreLocation.isPostgreSQLURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
+        guard modelOrStore == "-" || StoreLocation.isPostgreSQLURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
             throw ValidationError("\(modelOrStore): no such file")
         }
         if output != nil, format == nil {
@@ -78,6 +78,18 @@ struct ModelCommand: ParsableCommand {
         let url = URL(fileURLWithPath: modelOrStore)
         let model: ManagedObjectModel
         let source: String
+        if modelOrStore == "-" {
+            // Standard input: a JSON model or Xcode contents document, told apart by its first byte.
+            let input = try StandardInputCopy(pathExtension: "model")
+            defer { input.remove() }
+            do {
+                model = try ModelLoading.load(modelAt: input.url.path, reportingWarnings: format != nil)
+            } catch {
+                throw CommandFailure(input.naming("\(error)"))
+            }
+            try show(model, source: StandardInputCopy.name)
+            return
+        }
         switch try StoreLocation.store(orModelFile: modelOrStore) {
         case let .postgreSQL(argument)?:
             let location = StoreLocation.postgreSQL(url: argument)
@@ -99,6 +111,11 @@ struct ModelCommand: ParsableCommand {
             model = try ModelLoading.load(modelAt: modelOrStore, reportingWarnings: format != nil)
             source = url.path
         }
+        try show(model, source: source)
+    }
+
+    /// Prints `model` (read from `source`) as asked: described, as JSON, or as an Xcode model.
+    private func show(_ model: ManagedObjectModel, source: String) throws {
         switch format {
         case nil:
             print(ModelDescriptionText(source: source, model: model).text)

@@ -138,6 +138,18 @@ struct CommandLineMannersTests {
         #expect(try String(contentsOf: existing, encoding: .utf8).contains("Note"))
     }
 
+    @Test("model - reads the model from standard input, and names it so in errors")
+    func modelFromStandardInput() throws {
+        let result = try QuarryExecutable.run(["model", "-"], input: """
+            {"entities": [{"name": "Note", "attributes": [{"name": "text", "type": "String"}]}]}
+            """)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("model: <stdin>"), "\(result.standardOutput)")
+        let bad = try QuarryExecutable.run(["model", "-"], input: "{\"entities\": [\n")
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("<stdin>:2:1:"), "\(bad.standardError)")
+    }
+
     @Test("model --json --output - writes standard output")
     func modelToStandardOutput() throws {
         let model = try QuarryExecutable.write("""
