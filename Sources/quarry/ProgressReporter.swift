@@ -59,19 +59,24 @@ final class ProgressReporter: Sendable {
     private let timing: Timing
     private let now: @Sendable () -> Double
     private let write: @Sendable (String) -> Void
+    private let columns: @Sendable () -> Int?
     private let start: Double
     private let state: Mutex<State>
 
-    /// A reporter writing through `write`, reading the time (in seconds, any origin) from `now`.
+    /// A reporter writing through `write`, reading the time (in seconds, any origin) from `now`;
+    /// on a terminal the bar is cut to `columns` (the terminal's width when known), so a
+    /// redraw never wraps onto a second line it could not go back to.
     init(command: String, unit: String = "rows", mode: Mode, timing: Timing = Timing(),
          now: @escaping @Sendable () -> Double = ProgressReporter.monotonicSeconds,
-         write: @escaping @Sendable (String) -> Void = ProgressReporter.writeToStandardError) {
+         write: @escaping @Sendable (String) -> Void = ProgressReporter.writeToStandardError,
+         columns: @escaping @Sendable () -> Int? = { nil }) {
         self.command = command
         self.unit = unit
         self.mode = mode
         self.timing = timing
         self.now = now
         self.write = write
+        self.columns = columns
         let start = now()
         self.start = start
         state = Mutex(State(phaseStart: start))
@@ -85,7 +90,7 @@ final class ProgressReporter: Sendable {
             timing.lineInterval = seconds
         }
         let mode: Mode = quiet ? .quiet : isatty(STDERR_FILENO) == 1 ? .terminal : .lines
-        return ProgressReporter(command: command, unit: unit, mode: mode, timing: timing)
+        return ProgressReporter(command: command, unit: unit, mode: mode, timing: timing, columns: terminalColumns)
     }
 
     /// Seconds on a clock that never goes back.
@@ -93,6 +98,13 @@ final class ProgressReporter: Sendable {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The width of the terminal standard error is, if it is one.
+    @Sendable static func terminalColumns() -> Int? {
+        var window = winsize()
+        let status = withUnsafeMutablePointer(to: &window) { ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), $0) }
+        return status == 0 && window.ws_col > 0 ? Int(window.ws_col) : nil
     }
 
     /// Writes `text` to standard error, unbuffered.
@@ -123,8 +135,8 @@ final class ProgressReporter: Sendable {
                 }
                 state.lastOutput = time
                 state.barShown = true
-                return "\r" + Self.bar(command: command, unit: unit, phase: state.phase, done: done, total: total,
-                                       rate: Self.rate(state, at: time), width: 20) + "\u{1B}[K"
+                return "\r" + fitted(Self.bar(command: command, unit: unit, phase: state.phase, done: done, total: total,
+                                              rate: Self.rate(state, at: time), width: 20)) + "\u{1B}[K"
             case .lines:
                 guard time - (state.lastOutput ?? start) >= timing.lineInterval else { return nil }
                 state.lastOutput = time
@@ -150,8 +162,8 @@ final class ProgressReporter: Sendable {
             switch mode {
             case .terminal:
                 guard state.barShown else { return nil }
-                return "\r" + Self.bar(command: command, unit: unit, phase: state.phase, done: state.done, total: state.total,
-                                       rate: Self.rate(state, at: time), width: 20) + "\u{1B}[K\n"
+                return "\r" + fitted(Self.bar(command: command, unit: unit, phase: state.phase, done: state.done, total: state.total,
+                                              rate: Self.rate(state, at: time), width: 20)) + "\u{1B}[K\n"
             case .lines:
                 guard state.printedLine else { return nil }
                 return Self.summary(command: command, unit: unit, done: state.done, seconds: time - start) + "\n"
@@ -160,6 +172,12 @@ final class ProgressReporter: Sendable {
             }
         }
         if let output { write(output) }
+    }
+
+    /// `line` cut to one cell less than the terminal is wide (the last column would wrap).
+    private func fitted(_ line: String) -> String {
+        guard let columns = columns(), columns > 1 else { return line }
+        return DisplayWidth.truncate(line, toWidth: columns - 1)
     }
 
     private static func rate(_ state: State, at time: Double) -> Double? {

@@ -140,6 +140,20 @@ struct ProgressReporterTests {
         #expect(harness.output.isEmpty)
     }
 
+    @Test("on a terminal the bar is cut to the terminal's width, so a redraw never wraps")
+    func barFitsTheTerminal() {
+        let harness = Harness()
+        let reporter = ProgressReporter(command: "migrate", mode: .terminal, timing: .init(firstDraw: 0, redraw: 0, lineInterval: 5),
+                                        now: { harness.time.withLock { $0 } }, write: { text in harness.written.withLock { $0.append(text) } },
+                                        columns: { 40 })
+        harness.at(1)
+        reporter.update(done: 5, total: 10, phase: "step 2/3 copying AVeryLongEntityNameIndeed")
+        let drawn = harness.output.first ?? ""
+        let visible = drawn.replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\u{1B}[K", with: "")
+        #expect(visible.count == 39, "\(visible)")
+        #expect(visible.hasPrefix("migrate: step 2/3 copying") && visible.hasSuffix("…"))
+    }
+
     @Test("--quiet prints nothing at all")
     func quiet() {
         let harness = Harness()
