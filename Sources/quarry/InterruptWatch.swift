@@ -21,13 +21,15 @@ final class InterruptWatch: Sendable {
     private init() {}
 
     /// Runs `body` with `SIGINT` and `SIGTERM` caught: the first one is recorded (``caught``)
-    /// and calls `onSignal`; a second ends the process at once with 128 + the signal. The
-    /// default actions are back when `body` returns or throws.
+    /// and calls `onSignal`; a second ends the process at once with 128 + the signal. A signal
+    /// the process was started ignoring (a job run in the background by a shell ignores
+    /// `SIGINT`) stays ignored. The earlier dispositions are back when `body` returns or throws.
     static func during<T>(onSignal: @escaping @Sendable () -> Void, _ body: (InterruptWatch) throws -> T) rethrows -> T {
         let watch = InterruptWatch()
         let numbers = [SIGINT, SIGTERM]
-        let sources = numbers.map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
+        let previous = numbers.map { signal($0, SIG_IGN) }
+        let sources = zip(numbers, previous).compactMap { number, previous -> (any DispatchSourceSignal)? in
+            guard !isIgnored(previous) else { return nil }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 let first = watch.received.withLock { received -> Bool in
@@ -49,8 +51,14 @@ final class InterruptWatch: Sendable {
         }
         defer {
             for source in sources { source.cancel() }
-            for number in numbers { signal(number, SIG_DFL) }
+            for (number, previous) in zip(numbers, previous) { signal(number, previous) }
         }
         return try body(watch)
+    }
+
+    /// Whether `handler` (what `signal` returned) is `SIG_IGN`.
+    private static func isIgnored(_ handler: __sighandler_t?) -> Bool {
+        guard let handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }
