@@ -67,6 +67,13 @@ struct ProgressAndInterruptCommandTests {
         #expect(try count(store) == kept, "\(text)")
         // Whole chunks only (5,000 rows each).
         #expect(kept % 5000 == 0)
+        // As the message says, the same import run again adds the rest, none twice.
+        let rerun = try QuarryExecutable.run(["import", store.path, file.path, "--entity", "Item", "--quiet"])
+        #expect(rerun.status == 0, "\(rerun.standardError)")
+        #expect(rerun.standardOutput.contains("imported \(600_000 - kept) Item objects"), "\(rerun.standardOutput)")
+        let distinct = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "SELECT COUNT(DISTINCT n) FROM Item") }
+        #expect(try count(store) == 600_000)
+        #expect(distinct == 600_000)
     }
 
     @Test("without a terminal, progress is plain lines and a summary; --quiet prints none")
