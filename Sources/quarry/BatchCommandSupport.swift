@@ -19,6 +19,8 @@ struct BatchSelectionOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Only count the objects that would change.")
     var dryRun = false
+
+    @OptionGroup var quietOption: QuietOption
 }
 
 /// What `quarry update` and `quarry delete` share: the store opened for writing (a store Quarry
@@ -90,11 +92,11 @@ enum BatchCommandSupport {
             return nil
         }
         try confirm("\(verb) \(what)?", yes: options.yes)
-        let bar = ProgressBar()
+        let reporter = ProgressReporter.standardError(command: verb, unit: "objects", quiet: options.quietOption.quiet)
         let progress: @Sendable (BatchProgress) -> Void = { progress in
-            bar.draw(done: progress.done, total: progress.total, label: progress.written ? "written" : "read")
+            reporter.update(done: progress.done, total: progress.total, phase: progress.written ? "writing" : "reading")
         }
-        defer { bar.finish() }
+        defer { reporter.finish() }
         do {
             return (try execute(stack, described, objectPredicate, progress), described)
         } catch {

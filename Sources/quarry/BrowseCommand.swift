@@ -49,7 +49,9 @@ struct BrowseCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Neither read nor write the sorted index in the cache ($XDG_CACHE_HOME/quarry/frc, kept per store and view so that reopening an unchanged store skips reading every row).")
     var noCache = false
 
-    @Option(name: .long, help: "How many rows are read from the store at once as they come into view.")
+    // Unconditional: a negative number is read as the value (and refused by validate() with
+    // the reason), not as an option.
+    @Option(name: .long, parsing: .unconditional, help: "How many rows are read from the store at once as they come into view.")
     var batchSize: Int = BrowserConfiguration.defaultBatchSize
 
     @OptionGroup var mouseOption: MouseOption

@@ -9,7 +9,9 @@ struct CreateCommand: ParsableCommand {
         abstract: "Create a new, empty store for a model.",
         discussion: """
             The model is a JSON model file, an Xcode model (.xcdatamodeld or .xcdatamodel folder) \
-            or its contents file. Nothing is written when STORE exists already, whatever it is.
+            or its contents file. Nothing is written when STORE exists already, whatever it is, \
+            unless --force: a regular file there is then replaced, in one rename, by the new store \
+            (a folder, a link or anything else is never replaced).
             """
     )
 
@@ -17,6 +19,8 @@ struct CreateCommand: ParsableCommand {
     var store: String
 
     @OptionGroup var modelOption: RequiredModelOption
+
+    @OptionGroup var forceOption: ForceOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
@@ -36,9 +40,18 @@ struct CreateCommand: ParsableCommand {
         }
         let url = URL(fileURLWithPath: store)
         // Refused before the model is even read: whatever is at STORE is never opened.
-        try StoreCreation.checkCreatable(url)
+        try StoreCreation.checkCreatable(url, replacing: forceOption.force)
         let objectModel = try ModelLoading.load(modelAt: model)
-        try StoreCreation.create(at: url, model: objectModel)
+        if StoreCreation.somethingExists(at: url.path) {
+            // --force: made beside the file and renamed onto it, so the file is whole until then.
+            do {
+                try StoreCreation.buildThenRename(url, replacing: true) { partial in try StoreCreation.create(at: partial, model: objectModel) }
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+        } else {
+            try StoreCreation.create(at: url, model: objectModel)
+        }
         print(StoreCreation.summary(of: url, model: objectModel))
     }
 }

@@ -22,14 +22,19 @@ struct DemoCommand: AsyncParsableCommand {
             resolved by the merge policy) and runs until the process is stopped; SIGINT or SIGTERM \
             lets the save under way finish, prints the totals and exits with 128 + the signal \
             (130, 143). \
+            The seed shows its progress (tickers, rate, time left) on standard error (--quiet: \
+            not); Ctrl-C during it stops after the chunk under way, says how many tickers the \
+            saved chunks hold and exits with status 130 (the store is then an interrupted seed). \
             Press ? in the browser for every key.
             """
     )
 
-    @Option(name: .long, help: "How many tickers to seed into a new store.")
+    // Unconditional: a negative number is read as the value (and refused by validate() with
+    // the reason), not as an option.
+    @Option(name: .long, parsing: .unconditional, help: "How many tickers to seed into a new store.")
     var rows = 100_000
 
-    @Option(name: .long, help: "Rows the live importer writes per second (inserts and updates).")
+    @Option(name: .long, parsing: .unconditional, help: "Rows the live importer writes per second (inserts and updates).")
     var rate = 200
 
     @Option(name: .long, help: "Where to keep the demo store (a path or a postgres:// URL; created if absent, reused if present).")
@@ -50,6 +55,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Create and seed the store if needed, then run the live importer without a user interface until stopped.")
     var importOnly = false
+
+    @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
         guard rows >= 0 else { throw ValidationError("--rows must be 0 or more (got \(rows))") }
@@ -87,7 +94,7 @@ struct DemoCommand: AsyncParsableCommand {
         try withFolderLock(isURL ? nil : url.deletingLastPathComponent()) {
             switch try DemoState.seed(in: stack.writerCoordinator) {
             case .absent:
-                let seconds = try measure { try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) }
+                let seconds = try measure { try seedShowingProgress(stack, shown: shown) }
                 if seedOnly { print("seeded \(rows) tickers into \(shown) in \(String(format: "%.2f", seconds)) s") }
             case .finished(let tickers):
                 if seedOnly { print("reusing \(shown) (\(tickers) tickers)") }
@@ -154,9 +161,38 @@ struct DemoCommand: AsyncParsableCommand {
         try body()
     }
 
+    /// Seeds `rows` tickers, the progress on standard error; Ctrl-C (or SIGTERM) stops after
+    /// the chunk under way, says what the saved chunks hold and ends the command (128 + the signal).
+    private func seedShowingProgress(_ stack: PersistentStack, shown: String) throws {
+        let reporter = ProgressReporter.standardError(command: "demo", unit: "tickers", quiet: quietOption.quiet)
+        try InterruptWatch.during(onSignal: {}) { watch in
+            var saved = (tickers: 0, chunks: 0)
+            do {
+                try DemoSeeder(coordinator: stack.writerCoordinator).seed(rows: rows) { done in
+                    saved = (done, saved.chunks + 1)
+                    reporter.update(done: done, total: rows, phase: "seeding")
+                    if watch.caught != nil { throw DemoSeedInterrupted() }
+                }
+            } catch is DemoSeedInterrupted {
+                reporter.finish()
+                let chunks = "\(saved.chunks) saved chunk\(saved.chunks == 1 ? "" : "s")"
+                FileHandle.standardError.write(Data("""
+                    demo: interrupted; \(saved.tickers) of \(rows) tickers in \(chunks) kept, the rest not seeded \
+                    (\(shown) is an interrupted seed now: remove it to seed anew)
+
+                    """.utf8))
+                throw ExitCode(watch.exitCode)
+            }
+            reporter.finish()
+        }
+    }
+
     private func measure(_ body: () throws -> Void) rethrows -> Double {
         let start = Date()
         try body()
         return Date().timeIntervalSince(start)
     }
 }
+
+/// A signal stopped the demo's seed (after a whole chunk).
+private struct DemoSeedInterrupted: Error {}

@@ -12,7 +12,11 @@ struct ExportCommand: ParsableCommand {
             Objects are read in batches (bounded memory at any size). A file (-o) is written \
             beside its destination and renamed at the end, so an interrupted export leaves no \
             partial file; a FIFO or character device (/dev/stdout) is opened and written in place, a \
-            symbolic link is followed (the link stays), and - is standard output. CSV follows RFC 4180; dates are ISO 8601, binary base64, nil empty.
+            symbolic link is followed (the link stays), and - is standard output. An existing file is \
+            refused, left as it is, unless --force. The format follows -o's extension; a --format \
+            another known extension contradicts is refused. Progress (rows, rate, time left) is \
+            shown on standard error; Ctrl-C stops the export, leaving no partial file, and exits \
+            with status 130. CSV follows RFC 4180; dates are ISO 8601, binary base64, nil empty.
             """
     )
 
@@ -39,14 +43,25 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "csv, jsonl or json (default: from -o's extension, else csv).")
     var format: String?
 
-    @Option(name: .shortAndLong, help: "The file to write; - or none: standard output. A FIFO or device is written in place, a symbolic link's target is replaced, never the link.")
+    @Option(name: .shortAndLong, help: "The file to write; - or none: standard output. An existing file needs --force; a FIFO or device is written in place, a symbolic link's target is replaced, never the link.")
     var output: String?
+
+    @OptionGroup var forceOption: ForceOption
+
+    @OptionGroup var quietOption: QuietOption
 
     func validate() throws {
         if let format, !["csv", "jsonl", "json"].contains(format) { throw ValidationError("--format \(format): one of csv, jsonl, json") }
+        _ = try FormatChoice.format(format, path: output == "-" ? nil : output, option: "-o")
     }
 
     func run() throws {
+        let file = output == "-" ? nil : output
+        // What is at -o is decided before anything is opened: an existing file is never touched
+        // without --force.
+        if let file {
+            do { try OutputTarget.check(file, force: forceOption.force) } catch { throw CommandFailure("\(error)") }
+        }
         let stack = try StoreOpening.openReadOnly(try StoreLocation(store))
         guard let described = stack.model.entity(named: entity) else {
             throw ValidationError("--entity \(entity): the model has no such entity (it has \(stack.model.entities.map(\.name).joined(separator: ", ")))")
@@ -59,8 +74,7 @@ struct ExportCommand: ParsableCommand {
             throw ValidationError("--where: \(error)")
         }
         let sortKeys = try sort.map(BrowseCommand.parseSort) ?? []
-        let file = output == "-" ? nil : output
-        let kind = format ?? file.map { URL(fileURLWithPath: $0).pathExtension } ?? "csv"
+        let kind = try FormatChoice.format(format, path: file, option: "-o")
         if groupBy != nil || columns?.contains("(") == true {
             try exportGroups(stack, entity: described.name, predicate: objectPredicate, sortKeys: sortKeys, file: file, kind: kind)
             return
@@ -70,11 +84,17 @@ struct ExportCommand: ParsableCommand {
         let destination: ExportOperation.Destination = file.map { .file(URL(fileURLWithPath: $0)) } ?? .standardOutput
         let operation = ExportOperation(stack: stack, entityName: entity, predicate: objectPredicate,
                                         sortDescriptors: sortKeys, destination: destination, formatter: formatter)
-        let bar = ProgressBar()
-        operation.progressHandler = { bar.draw(done: $0.rowsDone, total: $0.totalRows, label: "rows") }
-        let queue = OperationQueue()
-        queue.addOperations([operation], waitUntilFinished: true)
-        bar.finish()
+        let reporter = ProgressReporter.standardError(command: "export", quiet: quietOption.quiet)
+        operation.progressHandler = { reporter.update(done: $0.rowsDone, total: $0.totalRows) }
+        try InterruptWatch.during(onSignal: { operation.cancel() }) { watch in
+            let queue = OperationQueue()
+            queue.addOperations([operation], waitUntilFinished: true)
+            reporter.finish()
+            if watch.caught != nil, operation.isCancelled {
+                FileHandle.standardError.write(Data((Self.interruption(written: operation.statistics.rowsWritten, file: file) + "\n").utf8))
+                throw ExitCode(watch.exitCode)
+            }
+        }
         if let error = operation.error { throw CommandFailure("\(error)") }
         if let file {
             FileHandle.standardError.write(Data("exported \(operation.statistics.rowsWritten) \(entity) objects to \(file)\n".utf8))
@@ -83,6 +103,16 @@ struct ExportCommand: ParsableCommand {
 }
 
 extension ExportCommand {
+    /// What an interrupted export says: a file is left as it was (the export is renamed onto
+    /// it only when whole); a FIFO, a device or standard output has what was written.
+    static func interruption(written: Int, file: String?) -> String {
+        guard let file else { return "export: interrupted after \(written) rows written to standard output" }
+        switch FileKind(path: file).kind {
+        case .fifo, .characterDevice: return "export: interrupted after \(written) rows written to \(file)"
+        default: return "export: interrupted; nothing written to \(file) (a file there is as it was)"
+        }
+    }
+
     /// `--group-by` (or an aggregate in `--columns`): one record per group, computed by the
     /// store's rows without loading objects (``GroupedExport``).
     func exportGroups(_ stack: PersistentStack, entity: String, predicate: ObjectPredicate?, sortKeys: [SortKey],

@@ -18,10 +18,12 @@ struct HistoryCommand: ParsableCommand {
     @Argument(help: "The store file (a Quarry SQLite store), or a postgres:// store URL.")
     var store: String
 
-    @Option(name: .long, help: "Only transactions after this token.")
+    // Unconditional: a negative number is read as the value (and refused by validate() with
+    // the reason), not as an option.
+    @Option(name: .long, parsing: .unconditional, help: "Only transactions after this token.")
     var since: Int64?
 
-    @Option(name: .long, help: "At most this many transactions (the oldest first).")
+    @Option(name: .long, parsing: .unconditional, help: "At most this many transactions (the oldest first).")
     var limit: Int?
 
     @Flag(name: .long, help: "Print JSON, with every change of every transaction.")
@@ -35,7 +37,8 @@ struct HistoryCommand: ParsableCommand {
         guard !StoreLocation.isAbsent(store) else {
             throw ValidationError("\(store): no such file")
         }
-        if let limit, limit < 1 { throw ValidationError("--limit \(limit): give a positive number") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be a positive number; got \(limit)") }
+        if let since, since < 0 { throw ValidationError("--since must be a token, 0 or more; got \(since)") }
         if pruneBefore != nil, since != nil || limit != nil || json {
             throw ValidationError("--prune-before cannot be combined with --since, --limit or --json")
         }

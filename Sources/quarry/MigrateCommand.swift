@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Quarry
+import Synchronization
 
 /// `quarry migrate STORE --model MODEL [--dry-run] [--yes]`: shows what migrating a store to a
 /// model does, and does it after asking.
@@ -13,7 +14,9 @@ struct MigrateCommand: ParsableCommand {
             affected), then asks before migrating; --yes migrates at once, --dry-run changes \
             nothing. The migration is one transaction (on PostgreSQL too, DDL included): interrupted, the store keeps its old model. \
             With a .xcdatamodeld bundle, a store of any of its versions migrates through the \
-            versions in between when that keeps more of its data.
+            versions in between when that keeps more of its data. Progress (rows copied, rate, \
+            time left) is shown on standard error; Ctrl-C rolls the migration back (the store \
+            keeps its old model) and exits with status 130.
             """
     )
 
@@ -27,6 +30,8 @@ struct MigrateCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Migrate without asking.")
     var yes = false
+
+    @OptionGroup var quietOption: QuietOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
@@ -65,7 +70,21 @@ struct MigrateCommand: ParsableCommand {
             FileHandle.standardError.write(Data("quarry: not migrated; \(shown) is unchanged\n".utf8))
             throw ExitCode(1)
         }
-        try MigrationConsole.migrate(migration, to: target, versions: versions)
+        let reporter = ProgressReporter.standardError(command: "migrate", quiet: quietOption.quiet)
+        let cancelled = Mutex(false)
+        try InterruptWatch.during(onSignal: { cancelled.withLock { $0 = true } }) { watch in
+            do {
+                try MigrationConsole.migrate(migration, to: target, versions: versions, reporter: reporter,
+                                             isCancelled: { cancelled.withLock { $0 } })
+            } catch is CancellationError {
+                FileHandle.standardError.write(Data("migrate: interrupted; the migration was rolled back: \(shown) keeps its old model, unchanged\n".utf8))
+                throw ExitCode(watch.exitCode)
+            }
+            if watch.caught != nil {
+                // The signal came after the last copy: the migration had nothing left to stop.
+                FileHandle.standardError.write(Data("migrate: interrupted too late to stop: the migration was complete\n".utf8))
+            }
+        }
         print("migrated \(shown)")
     }
 }

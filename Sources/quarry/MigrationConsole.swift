@@ -56,29 +56,31 @@ enum MigrationConsole {
         }
     }
 
-    /// Migrates `target`.
+    /// Migrates `target`, showing the copies' progress on `reporter`; `isCancelled` is asked
+    /// after each chunk of rows copied (yes: the migration is rolled back, `CancellationError`).
     @discardableResult
-    static func migrate(_ target: Target, to model: ManagedObjectModel, versions: ModelVersionHistory?) throws -> MigrationPlan? {
+    static func migrate(_ target: Target, to model: ManagedObjectModel, versions: ModelVersionHistory?,
+                        reporter: ProgressReporter, isCancelled: (() -> Bool)? = nil) throws -> MigrationPlan? {
+        defer { reporter.finish() }
         switch target {
-        case .sqlite(let url): return try migrate(url, to: model, versions: versions)
+        case .sqlite(let url):
+            return try SQLiteStore.migrate(url: url, to: model, versions: versions,
+                                             progress: { show($0, on: reporter) }, isCancelled: isCancelled)
         case .postgreSQL(let url):
-            let bar = ProgressBar()
-            defer { bar.finish() }
-            return try PostgreSQLStore.migrate(url: url, to: model, versions: versions) { progress in draw(progress, on: bar) }
+            return try PostgreSQLStore.migrate(url: url, to: model, versions: versions,
+                                             progress: { show($0, on: reporter) }, isCancelled: isCancelled)
         }
     }
 
-    /// Migrates, drawing a progress bar on standard error when it is a terminal and the
-    /// migration copies rows for more than a second.
+    /// Migrates the SQLite store at `url`, showing its progress on standard error (a bar on a
+    /// terminal, once the copy has taken a moment).
     @discardableResult
     static func migrate(_ url: URL, to model: ManagedObjectModel, versions: ModelVersionHistory?) throws -> MigrationPlan? {
-        let bar = ProgressBar()
-        defer { bar.finish() }
-        return try SQLiteStore.migrate(url: url, to: model, versions: versions) { progress in draw(progress, on: bar) }
+        try migrate(.sqlite(url), to: model, versions: versions, reporter: .standardError(command: "migrate", quiet: false))
     }
 
-    private static func draw(_ progress: MigrationProgress, on bar: ProgressBar) {
+    private static func show(_ progress: MigrationProgress, on reporter: ProgressReporter) {
         let step = progress.steps > 1 ? "step \(progress.step)/\(progress.steps) " : ""
-        bar.draw(done: progress.rowsCopied, total: progress.rowsTotal, label: "\(step)rows (\(progress.table))")
+        reporter.update(done: progress.rowsCopied, total: progress.rowsTotal, phase: "\(step)copying \(progress.table)")
     }
 }

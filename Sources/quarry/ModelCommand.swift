@@ -15,7 +15,8 @@ struct ModelCommand: ParsableCommand {
             the model is described: entities, attributes with types and flags, relationships, \
             inverses, delete rules, constraints, indexes and the loader's warnings. --json prints \
             the JSON model format (to --output FILE if given); --xcode writes an .xcdatamodel \
-            folder at --output. An existing --output is never overwritten.
+            folder at --output. An existing --output file is refused, left as it is, unless \
+            --force (--json only: an existing folder is never replaced).
             """
     )
 
@@ -34,19 +35,24 @@ struct ModelCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "A model file or folder, a Quarry store, or a postgres:// store URL.")
+    @Argument(help: "A model file or folder (- : a JSON model or Xcode contents document on standard input), a Quarry store, or a postgres:// store URL.")
     var modelOrStore: String
 
     @Flag(help: "The format to convert to (default: a readable description).")
     var format: Format?
 
-    @Option(name: .long, help: "Where to write --json or --xcode output (never overwritten).")
+    @Option(name: .long, help: "Where to write --json or --xcode output (- : standard output; an existing file needs --force; a folder is never replaced).")
     var output: String?
+
+    @OptionGroup var forceOption: ForceOption
 
     @OptionGroup var transformers: TransformerMappingOptions
 
+    /// `--output`, `nil` for `-` (standard output).
+    var outputFile: String? { output == "-" ? nil : output }
+
     func validate() throws {
-        guard StoreLocation.isPostgreSQLURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
+        guard modelOrStore == "-" || StoreLocation.isPostgreSQLURL(modelOrStore) || StoreCreation.somethingExists(at: modelOrStore) else {
             throw ValidationError("\(modelOrStore): no such file")
         }
         if output != nil, format == nil {
@@ -54,12 +60,17 @@ struct ModelCommand: ParsableCommand {
         }
         if format == .xcode {
             guard let output else { throw ValidationError("--xcode needs --output PATH.xcdatamodel") }
+            guard output != "-" else { throw ValidationError("--xcode writes a folder: --output - (standard output) cannot hold it") }
             guard URL(fileURLWithPath: output).pathExtension == "xcdatamodel" else {
                 throw ValidationError("--output \(output): an Xcode model folder's name ends in .xcdatamodel")
             }
         }
-        if let output, StoreCreation.somethingExists(at: output) {
-            throw ValidationError("--output \(output): already exists; it is never overwritten")
+        if let output = outputFile, StoreCreation.somethingExists(at: output) {
+            guard forceOption.force, format == .json else {
+                throw ValidationError("--output \(output): already exists; it was left as it is"
+                                      + (format == .json ? " (--force replaces it)" : " (an Xcode model folder is never replaced)"))
+            }
+            do { try OutputTarget.check(output, force: true) } catch { throw ValidationError("--output \(error)") }
         }
     }
 
@@ -67,6 +78,18 @@ struct ModelCommand: ParsableCommand {
         let url = URL(fileURLWithPath: modelOrStore)
         let model: ManagedObjectModel
         let source: String
+        if modelOrStore == "-" {
+            // Standard input: a JSON model or Xcode contents document, told apart by its first byte.
+            let input = try StandardInputCopy(pathExtension: "model")
+            defer { input.remove() }
+            do {
+                model = try ModelLoading.load(modelAt: input.url.path, reportingWarnings: format != nil)
+            } catch {
+                throw CommandFailure(input.naming("\(error)"))
+            }
+            try show(model, source: StandardInputCopy.name)
+            return
+        }
         switch try StoreLocation.store(orModelFile: modelOrStore) {
         case let .postgreSQL(argument)?:
             let location = StoreLocation.postgreSQL(url: argument)
@@ -88,13 +111,18 @@ struct ModelCommand: ParsableCommand {
             model = try ModelLoading.load(modelAt: modelOrStore, reportingWarnings: format != nil)
             source = url.path
         }
+        try show(model, source: source)
+    }
+
+    /// Prints `model` (read from `source`) as asked: described, as JSON, or as an Xcode model.
+    private func show(_ model: ManagedObjectModel, source: String) throws {
         switch format {
         case nil:
             print(ModelDescriptionText(source: source, model: model).text)
         case .json:
             let text = model.definition.jsonText()
-            if let output {
-                try write(Data(text.utf8), to: URL(fileURLWithPath: output))
+            if let output = outputFile {
+                try write(Data(text.utf8), to: URL(fileURLWithPath: output), replacing: forceOption.force)
                 print("wrote \(output): \(model.entities.count) entities")
             } else {
                 print(text, terminator: "")
@@ -120,9 +148,21 @@ struct ModelCommand: ParsableCommand {
     }
 
     /// Writes `data` to a new file at `url`, refusing (rather than replacing) one that
-    /// appeared since ``validate()`` looked.
-    private func write(_ data: Data, to url: URL) throws {
+    /// appeared since ``validate()`` looked; with `replacing` (`--force`), a file there is
+    /// replaced whole (a symbolic link's target, never the link), a FIFO or device written in place.
+    private func write(_ data: Data, to url: URL, replacing: Bool = false) throws {
         do {
+            if replacing {
+                switch FileKind(path: url.path).kind {
+                case .fifo, .characterDevice:
+                    let handle = try FileHandle(forWritingTo: url)
+                    defer { try? handle.close() }  // closing a written pipe or device: nothing to lose
+                    try handle.write(contentsOf: data)
+                default:
+                    try data.write(to: url.resolvingSymlinksInPath(), options: .atomic)
+                }
+                return
+            }
             try data.write(to: url, options: .withoutOverwriting)
         } catch {
             throw OutputError(path: url.path, reason: "\(error.localizedDescription)")

@@ -43,6 +43,11 @@ struct QuarryCommand: AsyncParsableCommand {
         do {
             command = try await asyncParseAsRoot(nil)
         } catch {
+            // A value starting with '-' taken for an option: said as such (ParseErrorWording).
+            if let replaced = ParseErrorWording.replacing(fullMessage(for: error), arguments: Array(CommandLine.arguments.dropFirst())) {
+                FileHandle.standardError.write(Data((replaced + "\n").utf8))
+                exit(withError: ExitCode(exitCode(for: error).rawValue))
+            }
             exit(withError: error)
         }
         do {

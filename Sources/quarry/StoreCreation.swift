@@ -12,10 +12,13 @@ enum StoreCreation {
         case leftover(path: String)
         /// The folder the store would go in does not exist.
         case noFolder(path: String)
+        /// `--force` replaces a regular file only: this is another kind of thing.
+        case notReplaceable(path: String, kind: FileKind)
 
         var description: String {
             switch self {
-            case .exists(let path): return "\(path): already exists; quarry create never overwrites a file"
+            case .exists(let path): return "\(path): already exists; it was left as it is (--force replaces a file)"
+            case .notReplaceable(let path, let kind): return "\(path): \(kind) is there; --force replaces a regular file only"
             case .leftover(let path): return "\(path): an earlier store's file is there; remove it or choose another path"
             case .noFolder(let path): return "\(path): no such folder"
             }
@@ -29,11 +32,16 @@ enum StoreCreation {
         return lstat(path, &status) == 0
     }
 
-    /// Checks that a store can be created at `url`: nothing is there, no `-wal`/`-shm` of an
-    /// earlier store is beside it, and its folder exists.
-    static func checkCreatable(_ url: URL) throws {
+    /// Checks that a store can be created at `url`: nothing is there (with `replacing`, `--force`:
+    /// nothing or a regular file, not through a symbolic link), no `-wal`/`-shm` of an earlier
+    /// store is beside it, and its folder exists.
+    static func checkCreatable(_ url: URL, replacing: Bool = false) throws {
         let path = url.path
-        guard !somethingExists(at: path) else { throw Refusal.exists(path: path) }
+        if somethingExists(at: path) {
+            guard replacing else { throw Refusal.exists(path: path) }
+            let found = FileKind(path: path)
+            guard found.kind == .regularFile, !found.isSymbolicLink else { throw Refusal.notReplaceable(path: path, kind: found) }
+        }
         for suffix in ["-wal", "-shm", "-journal"] where somethingExists(at: path + suffix) {
             throw Refusal.leftover(path: path + suffix)
         }
@@ -54,10 +62,11 @@ enum StoreCreation {
     }
 
     /// Runs `build` on a hidden path beside `url` (`.NAME.UUID.partial`), then renames what it
-    /// made onto `url`, which must still be free (never replaced). When `build` throws or the
-    /// rename fails, what it made is removed; a process killed meanwhile leaves only the hidden
-    /// path, never a store at `url`.
-    static func buildThenRename(_ url: URL, _ build: (URL) throws -> Void) throws {
+    /// made onto `url`, which must still be free (never replaced) unless `replacing` (`--force`:
+    /// a file made by `build` then replaces a regular file at `url` in one rename). When `build`
+    /// throws or the rename fails, what it made is removed; a process killed meanwhile leaves
+    /// only the hidden path, never a store at `url`.
+    static func buildThenRename(_ url: URL, replacing: Bool = false, _ build: (URL) throws -> Void) throws {
         let partial = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
         do {
             try build(partial)
@@ -70,7 +79,10 @@ enum StoreCreation {
             // Never onto something made there meanwhile: a file is linked (which fails on an
             // existing name), a folder renamed only while nothing is there.
             let isFolder = FileKind(path: partial.path).kind == .directory
-            let moved = isFolder ? !somethingExists(at: url.path) && rename(partial.path, url.path) == 0
+            let target = FileKind(path: url.path)
+            let replaces = replacing && !isFolder && target.kind == .regularFile && !target.isSymbolicLink
+            let moved = replaces ? rename(partial.path, url.path) == 0
+                      : isFolder ? !somethingExists(at: url.path) && rename(partial.path, url.path) == 0
                                  : link(partial.path, url.path) == 0 && unlink(partial.path) == 0
             guard moved else {
                 let reason = errno == EEXIST || somethingExists(at: url.path) ? "something was made there meanwhile; it is left as it is" : String(cString: strerror(errno))

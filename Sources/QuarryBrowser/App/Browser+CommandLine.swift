@@ -21,8 +21,8 @@ extension Browser {
             afterFullIndex { [weak self] in self?.jump(toRow: row) }
         case .quit:
             requestQuit()
-        case .write(let file):
-            if let error = startExport(to: file) { return (error, nil) }
+        case .write(let file, let force):
+            if let error = startExport(to: file, replacing: force) { return (error, nil) }
         case .sort(let keys):
             for key in keys where !sortableKeyPaths.contains(key.keyPath) {
                 return ("cannot sort by '\(key.keyPath)' (Tab completes the keys)", nil)

@@ -15,14 +15,30 @@ extension Browser {
 
     /// Starts exporting the view to `text` (a path; `~` and relative paths allowed). The format
     /// follows the extension: `.jsonl` JSON Lines, `.json` a JSON array, anything else CSV.
+    /// An existing file is replaced only once the user says yes to a question (`x`, `:w`) or
+    /// with `replacing` (`:w!`); a FIFO or a device is written in place; a folder, a socket, a
+    /// block device or a symbolic link to nothing is refused.
     /// Returns an error message for the prompt when the export cannot start.
-    func startExport(to text: String) -> String? {
+    func startExport(to text: String, replacing: Bool = false) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return "give a file name" }
         let url = URL(fileURLWithPath: (trimmed as NSString).expandingTildeInPath)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return "\(url.path) is a folder"
+        let found = FileKind(path: url.path)
+        switch found.kind {
+        case .directory: return "\(url.path) is a folder"
+        case .blockDevice, .socket: return "\(url.path) is \(found); name a file"
+        case .missing where found.isSymbolicLink: return "\(url.path) is a symbolic link to a missing file"
+        case .regularFile where !replacing:
+            overlay = .confirm(Confirmation(
+                title: "Replace?", lines: ["\(url.path) exists. Replace it with the export? (y/n)"],
+                onYes: { [weak self] in
+                    guard let self, let error = self.startExport(to: text, replacing: true) else { return }
+                    self.message = (error, true)
+                },
+                onNo: { [weak self] in self?.message = ("not exported; \(url.path) is as it was", false) }))
+            needsDisplay()
+            return nil
+        default: break
         }
         guard FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path) else {
             return "no such folder: \(url.deletingLastPathComponent().path)"

@@ -42,10 +42,10 @@ extension Browser {
                     }
                 }
             case .export:
+                overlay = nil
                 if let error = startExport(to: state.text.text) {
                     state.error = (error, nil)
-                } else {
-                    overlay = nil
+                    overlay = .prompt(state)
                 }
             case .command:
                 promptHistory.add(state.text.text)

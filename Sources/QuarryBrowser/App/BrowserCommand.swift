@@ -6,8 +6,9 @@ enum BrowserCommand: Equatable {
     case jump(Int)
     /// `:q`: quit (asking first over unsaved edits).
     case quit
-    /// `:w FILE`: export the view to FILE (CSV, `.jsonl`, `.json`).
-    case write(String)
+    /// `:w FILE`: export the view to FILE (CSV, `.jsonl`, `.json`), asking before replacing an
+    /// existing file; `:w! FILE` replaces it without asking (`force`).
+    case write(String, force: Bool = false)
     /// `:sort price desc, symbol`: sort by these keys.
     case sort([SortKey])
     /// `:filter PREDICATE`: filter (empty clears).
@@ -39,9 +40,9 @@ enum BrowserCommand: Equatable {
         switch name {
         case "q", "quit", "q!":
             return .quit
-        case "w", "write":
-            guard !argument.isEmpty else { throw BrowserCommandError("w needs a file name (w Ticker.csv)", column: argumentColumn) }
-            return .write(argument)
+        case "w", "write", "w!", "write!":
+            guard !argument.isEmpty else { throw BrowserCommandError("\(name) needs a file name (\(name) Ticker.csv)", column: argumentColumn) }
+            return .write(argument, force: name.hasSuffix("!"))
         case "sort":
             return .sort(try sortKeys(argument, column: argumentColumn))
         case "filter":

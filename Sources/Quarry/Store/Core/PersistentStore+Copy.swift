@@ -12,12 +12,16 @@ extension PersistentStore {
     /// let json = try JSONStore(url: folderURL, model: source.model)
     /// let copied = try source.copyAllObjects(to: json)
     /// ```
+    /// `progress`, when given, is called after each batch of objects read with the objects read
+    /// so far and the objects to copy; an error it throws stops the copy before anything is
+    /// written to `destination` (a caller's way to cancel).
+    ///
     /// - Returns: How many objects were copied.
     /// - Throws: ``StoreError/modelMismatch(path:entities:)`` when the models differ,
     ///   ``QuarryError/refused(_:)`` when `destination` is not empty, and any error of the
     ///   reads or of the destination's save (which then writes nothing).
     @discardableResult
-    public func copyAllObjects(to destination: any PersistentStore) throws -> Int {
+    public func copyAllObjects(to destination: any PersistentStore, progress: ((_ read: Int, _ total: Int) throws -> Void)? = nil) throws -> Int {
         guard destination.model.versionHash == model.versionHash else {
             let ours = model.entityVersionHashes, theirs = destination.model.entityVersionHashes
             let differing = Set(ours.keys).union(theirs.keys).filter { ours[$0] != theirs[$0] }.sorted()
@@ -69,6 +73,7 @@ extension PersistentStore {
                 }
                 changes.inserts.append(ObjectChange(id: temporary[id]!, snapshot: snapshot, toMany: lists))
             }
+            try progress?(start + slice.count, ids.count)
         }
         guard !changes.isEmpty else { return 0 }
         _ = try destination.save(changes) { _ in .fail }

@@ -24,9 +24,13 @@ public struct MigrationProgress: Sendable, Hashable {
 /// Counts copied rows and calls the caller's handler; lives on the migrating thread only.
 final class MigrationProgressReporter {
     private let handler: ((MigrationProgress) -> Void)?
+    private let isCancelled: (() -> Bool)?
     private var current = MigrationProgress(rowsCopied: 0, rowsTotal: 0, table: "", step: 1, steps: 1)
 
-    init(_ handler: ((MigrationProgress) -> Void)?) { self.handler = handler }
+    init(_ handler: ((MigrationProgress) -> Void)?, isCancelled: (() -> Bool)? = nil) {
+        self.handler = handler
+        self.isCancelled = isCancelled
+    }
 
     /// Starts step `step` of `steps`, which copies `total` rows.
     func begin(step: Int, of steps: Int, total: Int) {
@@ -34,9 +38,12 @@ final class MigrationProgressReporter {
     }
 
     /// Records `rows` more rows copied into `table`.
-    func copied(_ rows: Int, table: String) {
+    /// - Throws: `CancellationError` when the caller asks the migration to stop: the
+    ///   migration's transaction is then rolled back.
+    func copied(_ rows: Int, table: String) throws {
         current.rowsCopied += rows
         current.table = table
         handler?(current)
+        if isCancelled?() == true { throw CancellationError() }
     }
 }

@@ -142,7 +142,7 @@ final class PostgreSQLMigrationExecutor: SQLMigrationExecutor {
                 INSERT INTO \(q(scratchName(t))) (\(columns.joined(separator: ", "))) \
                 SELECT \(values.joined(separator: ", ")) FROM \(q(oldTable.name)) WHERE "Z_ENT" = \(oldEntity)
                 """)
-            progress.copied(copied, table: table.name)
+            try progress.copied(copied, table: table.name)
         }
         recompute += recomputed.sorted().map { (t, $0) }
     }

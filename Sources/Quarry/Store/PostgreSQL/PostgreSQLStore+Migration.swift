@@ -36,7 +36,7 @@ extension PostgreSQLStore {
     ///
     /// Stores opened elsewhere wait for the migration's lock while it runs, then fail to save
     /// (their model no longer matches the store's), as opening with the old model does.
-    /// `versions` lists the model's earlier versions (``ModelVersionHistory``); `progress` is called as rows move.
+    /// `versions` lists the model's earlier versions (``ModelVersionHistory``); `progress` is called as rows move; when `isCancelled` (asked after each table copied) says yes, the transaction is rolled back and `CancellationError` thrown.
     ///
     /// ```swift
     /// try PostgreSQLStore.migrate(url: url, to: newModel)
@@ -46,12 +46,12 @@ extension PostgreSQLStore {
     @discardableResult
     public static func migrate(
         url: PostgreSQLStoreURL, to model: ManagedObjectModel, versions: ModelVersionHistory? = nil,
-        progress: ((MigrationProgress) -> Void)? = nil
+        progress: ((MigrationProgress) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> MigrationPlan? {
         let pool = try PostgreSQLConnectionPool(url: url, maximumConnections: 1)
         defer { pool.close() }
         let path = url.description
-        let reporter = MigrationProgressReporter(progress)
+        let reporter = MigrationProgressReporter(progress, isCancelled: isCancelled)
         return try pool.transaction { connection -> MigrationPlan? in
             guard try hasMetadataTable(connection) else { throw StoreError.notAQuarryStore(path: path) }
             // Saves update the metadata table: they wait until the migration is over, and a

@@ -111,7 +111,7 @@ final class SQLiteMigrationExecutor: SQLMigrationExecutor {
             while true {
                 let high = try Int64.fetchOne(boundary, arguments: [low]) ?? Int64.max
                 try insert.execute(arguments: [low, high])
-                progress.copied(db.changesCount, table: table.name)
+                try progress.copied(db.changesCount, table: table.name)
                 if high == Int64.max { break }
                 low = high
             }

@@ -39,7 +39,9 @@ extension SQLiteStore {
     ///
     /// `versions` lets a store written with any version of a bundle migrate through the
     /// versions in between (see ``ModelVersionHistory``). `progress` is called on the calling
-    /// thread after each chunk of rows a copy moves.
+    /// thread after each chunk of rows a copy moves. When `isCancelled` (asked after each such
+    /// chunk) says yes, the migration's transaction is rolled back and `CancellationError` thrown:
+    /// the store keeps its old model, untouched.
     ///
     /// The in-memory store is never migrated (it is created empty with its model).
     ///
@@ -51,7 +53,7 @@ extension SQLiteStore {
     @discardableResult
     public static func migrate(
         url: URL, to model: ManagedObjectModel, versions: ModelVersionHistory? = nil, busyTimeout: TimeInterval = 5,
-        progress: ((MigrationProgress) -> Void)? = nil
+        progress: ((MigrationProgress) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> MigrationPlan? {
         let path = url.path
         guard let stored = try peek(path: path, busyTimeout: busyTimeout).metadata else { throw StoreError.notAQuarryStore(path: path) }
@@ -64,16 +66,16 @@ extension SQLiteStore {
         } catch {
             throw storeError(error, path: path)
         }
-        return try migrate(writer: queue, path: path, to: model, versions: versions, progress: progress)
+        return try migrate(writer: queue, path: path, to: model, versions: versions, progress: progress, isCancelled: isCancelled)
     }
 
     /// Runs the migration on `writer` in one `IMMEDIATE` transaction (re-reading the metadata
     /// inside it, so a migration another process finished first is not repeated).
     static func migrate(
         writer: some DatabaseWriter, path: String, to model: ManagedObjectModel, versions: ModelVersionHistory?,
-        progress: ((MigrationProgress) -> Void)?
+        progress: ((MigrationProgress) -> Void)?, isCancelled: (() -> Bool)? = nil
     ) throws -> MigrationPlan? {
-        let reporter = MigrationProgressReporter(progress)
+        let reporter = MigrationProgressReporter(progress, isCancelled: isCancelled)
         do {
             return try writer.writeWithoutTransaction { db -> MigrationPlan? in
                 // Make sure the journal is WAL (a copied or fresh file may not be) before the transaction.
@@ -86,6 +88,8 @@ extension SQLiteStore {
                 return plan
             }
         } catch let error as MigrationError {
+            throw error
+        } catch let error as CancellationError {
             throw error
         } catch {
             throw storeError(error, path: path)
