@@ -46,7 +46,7 @@ public enum KeyHelp {
         .init("Moving", "t", [.character("t"): .followTop], "follow the first rows as new ones arrive (moving leaves)",
               details: "follow mode: the view stays on the first rows, so rows arriving at the top (the newest first, under a descending sort) are seen as they arrive, like `tail -f`; moving the cursor leaves it (`:follow` too)"),
         .init("Moving", ":", [.character(":"): .commandLine], "command line: 1500, q, w FILE, sort, filter, entity, theme, col, follow",
-              details: "the command line: `:1500` jumps to row 1,500, `:q` quits, `:w FILE` exports the view, `:sort price desc, symbol`, `:filter …`, `:entity Quote`, `:theme light`, `:col price`, `:follow`; Tab completes commands, entity, key, column and theme names; ↑/↓ walk the history shared with `f` and `/` (kept in `$XDG_STATE_HOME/quarry/history`)"),
+              details: "the command line: `:1500` jumps to row 1,500, `:q` quits, `:w FILE` exports the view (asking before replacing a file; `:w! FILE` replaces it), `:sort price desc, symbol`, `:filter …`, `:entity Quote`, `:theme light`, `:col price`, `:follow`; Tab completes commands, entity, key, column and theme names; ↑/↓ walk the history shared with `f` and `/` (kept in `$XDG_STATE_HOME/quarry/history`)"),
         .init("Moving", "click  wheel", [:], "click a row to move there, the wheel scrolls",
               details: "click a row to put the cursor (and the column cursor) there; the wheel moves three rows (`--no-mouse` leaves the mouse to the terminal)"),
         .init("Sections", "za  Enter", [.character("z"): .sectionPrefix], "collapse / expand this section",
