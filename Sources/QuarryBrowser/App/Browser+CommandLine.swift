@@ -52,6 +52,12 @@ extension Browser {
             if let error = jumpToColumn(named: name) { return (error, 5) }
         case .follow:
             toggleFollowMode()
+        case .select(let predicate):
+            if let error = selectMatching(predicate) {
+                return (error.message, error.column.map { $0 + text.count - (predicate?.count ?? 0) })
+            }
+        case .unselect:
+            if !clearSelection() { message = ("nothing selected", false) }
         }
         return nil
     }
@@ -133,6 +139,7 @@ extension Browser {
             case "sort": return sortableKeyPaths + (words.count > 1 ? ["asc", "desc"] : [])
             case "filter": return sortableKeyPaths
             case "col", "column": return shownColumns.map(\.title)
+            case "select": return sortableKeyPaths
             default: return []
             }
         case .search, .export: return []

@@ -150,8 +150,10 @@ extension Browser {
         case .sectionPrefix:
             pendingPrefix = "z"
             message = ("z: a toggles this section, M collapses all, R expands all", false)
-        case .copyCell: afterPendingFetch { self.copyCell() }
-        case .copyRow: afterPendingFetch { self.copyRow() }
+        case .copyCell: afterPendingFetch { self.table.selection.isEmpty ? self.copyCell() : self.copySelection(wholeRows: false) }
+        case .copyRow: afterPendingFetch { self.table.selection.isEmpty ? self.copyRow() : self.copySelection(wholeRows: true) }
+        case .toggleSelection: afterPendingFetch { self.toggleSelection(count: n) }
+        case .selectMatching: openSelectMatching()
         case .schema: openSchema()
         case .commandLine: openCommandLine()
         case .history: openHistory()
@@ -159,13 +161,13 @@ extension Browser {
         case .refresh: refresh()
         case .edit: afterPendingFetch { self.beginEdit(new: false) }
         case .add: beginEdit(new: true)
-        case .delete: afterPendingFetch { self.confirmDelete() }
+        case .delete: afterPendingFetch { self.table.selection.isEmpty ? self.confirmDelete() : self.confirmDeleteSelection() }
         case .export: beginExport()
         case .undo: afterPendingFetch { self.undoEdit() }
         case .redo: afterPendingFetch { self.redoEdit() }
         case .redraw: break  // a full redraw happens anyway
         case .cancel:
-            if !cancelPendingFetch(), !cancelExport() { closeRelationshipTable() }
+            if !cancelPendingFetch(), !cancelExport(), !clearSelection() { closeRelationshipTable() }
         }
     }
 

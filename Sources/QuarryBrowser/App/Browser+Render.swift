@@ -71,6 +71,7 @@ extension Browser {
             parts.append("sort " + table.query.userSortDescription)
             if let filter = table.query.filter { parts.append("filter " + filter) }
         }
+        if !table.selection.isEmpty { parts.append("\(table.selection.count) selected") }
         if table.followsTop { parts.append("following (t)") }
         if hasPendingEdits { parts.append("✎ edits pending") }
         return parts.joined(separator: " · ")
@@ -102,9 +103,10 @@ extension Browser {
     private func renderTable(_ layout: BrowserLayout, into buffer: inout ScreenBuffer) {
         let rect = layout.tableRect
         // The last column takes the width left over when it is on screen.
-        let view = TableView(columns: layout.tableColumns, lines: layout.window.lines(now: ResultsTable.uptime()),
+        var view = TableView(columns: layout.tableColumns, lines: layout.window.lines(now: ResultsTable.uptime()),
                              firstColumn: layout.columnView.firstColumn, freezesFirstColumn: layout.columnView.freezesFirstColumn,
                              selectedColumn: layout.columnView.cursor, lastColumnFills: true)
+        view.marksSelection = !table.selection.isEmpty
         view.render(into: &buffer, rect: rect, theme: theme)
         if table.rowCount == 0 {
             let text = table.query.filter == nil ? "no \(table.entity.name) objects" : "no rows match the filter"

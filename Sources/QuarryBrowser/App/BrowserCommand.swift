@@ -21,9 +21,13 @@ enum BrowserCommand: Equatable {
     case column(String)
     /// `:follow`: follow mode on or off (`t`).
     case follow
+    /// `:select PREDICATE`: select the rows matching it (all without one; `V` opens it).
+    case select(String?)
+    /// `:unselect`: clear the selection.
+    case unselect
 
     /// The command names, for completion and the error message.
-    static let names = ["col", "entity", "filter", "follow", "q", "sort", "theme", "w"]
+    static let names = ["col", "entity", "filter", "follow", "q", "select", "sort", "theme", "unselect", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -58,6 +62,10 @@ enum BrowserCommand: Equatable {
             return .column(argument)
         case "follow":
             return .follow
+        case "select":
+            return .select(argument.isEmpty ? nil : argument)
+        case "unselect":
+            return .unselect
         default:
             throw BrowserCommandError("unknown command '\(name)' (a row number, \(names.joined(separator: ", ")))", column: argumentColumn - name.count - 1)
         }

@@ -70,6 +70,8 @@ public enum KeyHelp {
               details: "the object's attributes and relationships (`Enter` follows one, `Esc` goes back); on a to-one cell (`sector`), the object it names, in its own entity's table as you last left it"),
         .init("Objects", "Backspace  Ctrl-O", [.backspace: .back, .control("o"): .back], "back to where the last hop started",
               details: "back to where the last hop (Enter on a to-one cell) started: entity, filter, sort, collapsed sections, column scroll and cursor, 100 hops deep"),
+        .init("Objects", "v V", [.character("v"): .toggleSelection, .character("V"): .selectMatching], "select this row (and move down) / the rows matching a predicate",
+              details: "select or unselect the cursor's row and move down (`5v` five rows), or every row of the view matching a predicate (`V`, or `:select price > 100`; empty: all); selected rows are marked `*` in the gutter and counted on the status line; Esc or `:unselect` clears; with a selection `d` deletes the selected objects (asking; `u` brings them back) and `y`/`Y` copy their cells / rows"),
         .init("Objects", "y Y", [.character("y"): .copyCell, .character("Y"): .copyRow], "copy the cell / the row to the clipboard",
               details: "copy the cell, or the row (tab-separated), to the system clipboard through OSC 52 (works over ssh and in tmux with `set-clipboard on`)"),
         .init("Objects", "m", [.character("m"): .schema], "the model of this entity",

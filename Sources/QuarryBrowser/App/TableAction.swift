@@ -15,6 +15,10 @@ public enum TableAction: Sendable, Hashable {
     case followTop
     /// `Backspace`, `Ctrl-O`: back to where the last hop (Enter on a to-one cell) started.
     case back
+    /// `v`: select or unselect the cursor's row (and move down).
+    case toggleSelection
+    /// `V`: select the rows matching a predicate.
+    case selectMatching
     /// The first or last row.
     case top, bottom
     /// The next or previous section.

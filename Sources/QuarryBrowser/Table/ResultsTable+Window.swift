@@ -25,6 +25,7 @@ extension ResultsTable {
                 var highlight: RowHighlight = []
                 if index == cursor { highlight.insert(.cursor) }
                 if path.row % 2 == 1 { highlight.insert(.alternate) }
+                if !selection.isEmpty && selection.contains(object.objectID) { highlight.insert(.selected) }
                 if let frozen = frozenRow, frozen.id == object.objectID {
                     highlight.insert(.pending)
                     window.lines.append(.row(cells: shown.map { frozen.cells[$0.source] ?? $0.text(for: object) }, highlight: highlight))

@@ -57,6 +57,8 @@ final class ResultsTable {
     var cursorID: ObjectID?
     /// Follow mode (`t`): every change puts the view and the cursor on the first row.
     var followsTop = false
+    /// The selected objects (`v`, `V`), marked in the gutter; deletes forget theirs.
+    var selection: Set<ObjectID> = []
     /// The collapsed section whose header the cursor is on, followed across changes.
     var cursorSectionName: String?
 

@@ -50,6 +50,8 @@ public struct RowHighlight: OptionSet, Hashable, Sendable {
     public static let flash = RowHighlight(rawValue: 4)
     /// Has unsaved edits.
     public static let pending = RowHighlight(rawValue: 8)
+    /// Selected (marked in the gutter when the table has one).
+    public static let selected = RowHighlight(rawValue: 16)
 }
 
 /// A table: a header row, then section headers and rows, scrolled horizontally by column with an
@@ -71,6 +73,11 @@ public struct TableView: Sendable {
     /// Whether the last column, when it is drawn, takes the width left over to the right
     /// edge (for drawing and for ``column(atX:width:)``).
     public var lastColumnFills = false
+    /// Whether a gutter of ``gutterWidth`` cells on the left marks selected rows (`*`).
+    public var marksSelection = false
+
+    /// The gutter's width when ``marksSelection``: the mark and a space.
+    public static let gutterWidth = 2
 
     /// Creates a table.
     public init(columns: [TableColumn], lines: [TableLine], firstColumn: Int = 0, freezesFirstColumn: Bool = false,
@@ -107,8 +114,20 @@ public struct TableView: Sendable {
     }
 
     /// Draws the header into the first row of `rect` and the lines below it.
-    public func render(into buffer: inout ScreenBuffer, rect: Rect, theme: Theme) {
-        guard rect.height > 0, rect.width > 0 else { return }
+    public func render(into buffer: inout ScreenBuffer, rect outer: Rect, theme: Theme) {
+        guard outer.height > 0, outer.width > 0 else { return }
+        let gutter = marksSelection ? min(Self.gutterWidth, outer.width) : 0
+        if gutter > 0 {
+            buffer.fill(Rect(x: outer.x, y: outer.y, width: gutter, height: outer.height), style: theme[.row])
+            buffer.fill(Rect(x: outer.x, y: outer.y, width: gutter, height: 1), style: theme[.header])
+            for (offset, line) in lines.prefix(outer.height - 1).enumerated() {
+                guard case .row(_, let highlight) = line else { continue }
+                let style = Self.style(for: highlight, theme: theme)
+                buffer.write(highlight.contains(.selected) ? "* " : "  ", x: outer.x, y: outer.y + 1 + offset, style: style, maxWidth: gutter)
+            }
+        }
+        let rect = Rect(x: outer.x + gutter, y: outer.y, width: outer.width - gutter, height: outer.height)
+        guard rect.width > 0 else { return }
         let shown = visibleColumns(width: rect.width)
         drawCells(shown.map { (columns[$0].header, $0) }, row: rect.y, rect: rect, base: theme[.header], header: true)
         for (offset, line) in lines.prefix(rect.height - 1).enumerated() {
@@ -148,7 +167,10 @@ public struct TableView: Sendable {
 
     /// The index of the column drawn at `x` (0-based, from the table's left edge) in a table
     /// `width` cells wide, or `nil` past the last column or on a separator's right edge.
-    public func column(atX x: Int, width: Int) -> Int? {
+    public func column(atX outerX: Int, width outerWidth: Int) -> Int? {
+        let gutter = marksSelection ? Self.gutterWidth : 0
+        let x = outerX - gutter, width = outerWidth - gutter
+        guard x >= 0 else { return nil }
         var left = 0
         for index in visibleColumns(width: width) {
             let right = left + drawnWidth(of: index, left: left, width: width)

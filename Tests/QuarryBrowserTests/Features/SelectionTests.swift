@@ -1,0 +1,73 @@
+import Foundation
+import Quarry
+import QuarryTestSupport
+import QuarryTUI
+import Testing
+@_spi(Testing) @testable import QuarryBrowser
+
+/// Selecting rows (`v`, `V`, `:select`), marking them in the gutter, counting them, and acting
+/// on them: delete (undoable as one change), copy.
+@MainActor
+@Suite("Browser: v and V select rows; d deletes them, u brings them back")
+struct SelectionTests {
+    @Test("v selects three rows, marked and counted; d asks, deletes all three from the table and the store; u brings them back")
+    func selectDeleteUndo() throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("3v")
+        var lines = f.screen()
+        #expect(lines[2].hasPrefix("* T00"), "\(lines[2])")
+        #expect(lines[3].hasPrefix("* T01"))
+        #expect(lines[4].hasPrefix("* T02"))
+        #expect(lines[5].hasPrefix("  T03"))
+        #expect(lines[39].contains("3 selected"), "\(lines[39])")
+        f.type("d")
+        lines = f.screen()
+        #expect(lines.contains { $0.contains("Delete the 3 selected Ticker objects and 6 related (delete rules)? (y/n)") })
+        f.type("y")
+        lines = f.screen()
+        #expect(lines[39].contains("deleted 9 objects; saved to disk"), "\(lines[39])")
+        #expect(!lines.contains { $0.contains("T00") || $0.contains("T01") || $0.contains("T02") })
+        for symbol in ["T00", "T01", "T02"] { #expect(try f.storedValue(of: symbol, key: "symbol") == nil) }
+        #expect(!lines[1].hasPrefix("* "), "the gutter goes with the selection")
+        f.type("u")
+        lines = f.screen()
+        #expect(lines[39].contains("undid the delete of 3 Ticker objects and 6 related"), "\(lines[39])")
+        for symbol in ["T00", "T01", "T02"] { #expect(try f.storedValue(of: symbol, key: "symbol") == .string(symbol)) }
+        #expect(lines.contains { $0.hasPrefix("T00") })
+    }
+
+    @Test("V selects the rows matching a predicate within the filter; a bad predicate is refused at its column; Esc clears")
+    func selectMatching() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("f")
+        f.type("price < 100")
+        f.press(.enter)
+        await f.browser.fetchesSettled()
+        f.type("V")
+        f.type("volume >= 500")
+        f.press(.enter)
+        #expect(f.browser.table.selection.count == 5, "T05…T09: under the filter and matching")
+        #expect(f.screen()[39].contains("5 selected"))
+        f.type(":select price >>> 1")
+        f.press(.enter)
+        let lines = f.screen()
+        #expect(lines.contains { $0.contains(":select price >>> 1") }, "the line stays open with its error")
+        f.press(.escape)
+        f.press(.escape)
+        #expect(f.browser.table.selection.isEmpty)
+        #expect(f.screen()[39].contains("unselected 5"))
+    }
+
+    @Test("y and Y copy the selected cells and rows, one per line")
+    func copySelection() throws {
+        let f = try BrowserFixture(sectioned: false)
+        var copied: [String] = []
+        f.browser.copyToClipboard = { copied.append($0) }
+        f.type("2v")
+        f.type("y")
+        #expect(copied.last == "T00\nT01")
+        f.type("Y")
+        #expect(copied.last?.split(separator: "\n").count == 2)
+        #expect(copied.last?.hasPrefix("T00\t") == true)
+    }
+}
