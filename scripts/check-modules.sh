@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Checks that README.md's module graph is Package.swift's (scripts/source-checks.sh runs it).
 #
-# README holds, between `<!-- modules` and `<!-- /modules -->`, one line per target that is not
-# a test target: `NAME → DEP, DEP  what it is` (a target without dependencies: `NAME  what it
-# is`). The dependencies must be exactly the target's in the manifest, a package's products
-# named by the shortest of them (`GRDB` for GRDB and GRDBSQLite), and every target must have its
-# line. The manifest is read with `swift package dump-package` (it evaluates Package.swift and
+# README holds, between `<!-- modules` and `<!-- /modules -->`, a Markdown table with a row per
+# target that is not a test target: `| `NAME` | DEP, DEP | what it is |` (`—` for no
+# dependencies). The dependencies must be exactly the target's in the manifest, a package's
+# products named by the shortest of them (`GRDB` for GRDB and GRDBSQLite), and every target must
+# have its row. The manifest is read with `swift package dump-package` (it evaluates Package.swift and
 # resolves nothing: about 5 s), under a scratch path of its own so that it never waits for a
 # build of this checkout. Exit status 1, naming each difference, when they disagree.
 set -uo pipefail
@@ -38,16 +38,17 @@ text = open('README.md', encoding='utf-8').read()
 block = re.search(r'<!-- modules.*?-->\n(.*?)<!-- /modules -->', text, re.S)
 if not block:
     sys.exit('check-modules: README.md has no <!-- modules --> … <!-- /modules --> block')
-line = re.compile(r'^(?P<name>[\w.-]+)\s*(?:→\s*(?P<deps>[\w.-]+(?:,\s*[\w.-]+)*))?(?:\s{2,}.*)?$')
+row = re.compile(r'^\|\s*`(?P<name>[^`]+)`\s*\|(?P<deps>[^|]*)\|.*\|\s*$')
 readme, failures = {}, []
-for number, row in enumerate(block.group(1).split('\n'), 1):
-    if not row.strip() or row.startswith('```'):
+for line in block.group(1).split('\n'):
+    if not line.strip() or re.match(r'^\|\s*(module|-+)\s*\|', line):
         continue
-    m = line.match(row)
+    m = row.match(line)
     if not m:
-        failures.append(f'cannot read the line {row!r} (NAME → DEP, DEP  note)')
+        failures.append(f'cannot read the row {line!r} (| `NAME` | DEP, DEP | what it is |)')
         continue
-    readme[m['name']] = set(re.split(r',\s*', m['deps'])) if m['deps'] else set()
+    deps = m['deps'].strip()
+    readme[m['name']] = set() if deps in ('', '—', '-') else set(re.split(r',\s*', deps))
 for name in sorted(manifest.keys() - readme.keys()):
     failures.append(f'{name} is a target in Package.swift, missing from README')
 for name in sorted(readme.keys() - manifest.keys()):
