@@ -4,7 +4,7 @@ import PackageDescription
 
 /// Quarry: a Core Data-style object graph over SQLite for Swift on Linux, with a terminal browser.
 ///
-/// Module layering (dependencies point down only) is described in DESIGN.md:
+/// Module layering (dependencies point down only) is described in docs/architecture.md:
 /// `quarry` → `QuarryBrowser` → (`QuarryTUI`, `CursesBackend`) → `Quarry` → GRDB.
 let package = Package(
     name: "Quarry",

@@ -5,7 +5,10 @@
 #   2. the folders of Sources/Quarry/Store tie one way (scripts/store-ties.py);
 #   3. the back ends' names: no PostgreSQL, JSON or in-memory file names an SQLite type; the
 #      stack never switches on the store type nor downcasts to a concrete store; GRDB is
-#      imported only by the back ends that read SQLite files.
+#      imported only by the back ends that read SQLite files;
+#   4. the documentation: every relative link in README.md and docs/ resolves and every docs/
+#      page is linked from README (scripts/check-links.sh), and README's module graph is
+#      Package.swift's (scripts/check-modules.sh).
 # Each failure names the file and line at fault; exit status 1 when any check fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -51,6 +54,10 @@ fi
 if out=$(grep -rl "^import GRDB" Sources/Quarry | grep -vE "Store/(SQLite|Foreign|CoreData)/"); then
   fail "GRDB imported outside Store/SQLite, Store/Foreign and Store/CoreData:"; echo "$out" >&2
 fi
+
+# 4. the documentation.
+bash scripts/check-links.sh || failed=1
+bash scripts/check-modules.sh || failed=1
 
 [ "$failed" -eq 0 ] && echo "source-checks: all pass"
 exit "$failed"

@@ -20,7 +20,7 @@ trap cleanup EXIT
 step "system packages"
 bash scripts/install-deps.sh
 
-step "source checks (try? with its reason, one-way store folders, back-end names)"
+step "source checks (try? with its reason, one-way store folders, back-end names, the docs' links and module graph)"
 bash scripts/source-checks.sh
 
 step "benchmark table (no benchmark runs)"

@@ -1,12 +1,12 @@
 import ArgumentParser
 import QuarryBrowser
 
-/// `quarry keys`: the browser's keys, as README's key table lists them (Markdown), made from
+/// `quarry keys`: the browser's keys, as docs/browser.md's key table lists them (Markdown), made from
 /// the one list the help overlay (`?`) shows.
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "List the browser's keys (a Markdown table, as in README)."
+        abstract: "List the browser's keys (a Markdown table, as in docs/browser.md)."
     )
 
     func run() {

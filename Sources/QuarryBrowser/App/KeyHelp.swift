@@ -1,6 +1,6 @@
 import QuarryTUI
 
-/// One key (or a few alike) of the browser: what the help overlay (`?`) and README's key
+/// One key (or a few alike) of the browser: what the help overlay (`?`) and docs/browser.md's key
 /// table both say of it.
 public struct KeyBinding: Sendable, Equatable {
     /// The group it is listed under ("Moving", "Finding", …).
@@ -10,7 +10,7 @@ public struct KeyBinding: Sendable, Equatable {
     public var keys: String
     /// What the key does, in a line (the overlay).
     public var summary: String
-    /// What the key does, in full (README); the summary when it says enough.
+    /// What the key does, in full (docs/browser.md); the summary when it says enough.
     public var details: String
 
     /// The keys that act on the table, and what each does (empty for the mouse and for the
@@ -26,10 +26,10 @@ public struct KeyBinding: Sendable, Equatable {
     }
 }
 
-/// Every key the browser understands: one list, from which the help overlay and README's key
+/// Every key the browser understands: one list, from which the help overlay and docs/browser.md's key
 /// table (``markdownTable``, printed by `quarry keys`) are both made.
 public enum KeyHelp {
-    /// The bindings, in the order the overlay and README list them.
+    /// The bindings, in the order the overlay and docs/browser.md list them.
     public static let bindings: [KeyBinding] = [
         .init("Moving", "↑ ↓  k j", [.up: .rowUp, .down: .rowDown, .character("k"): .rowUp, .character("j"): .rowDown], "previous / next row"),
         .init("Moving", "PgUp PgDn  Ctrl-B Ctrl-F  Space", [.pageUp: .pageUp, .pageDown: .pageDown, .control("b"): .pageUp, .control("f"): .pageDown, .character(" "): .pageDown], "previous / next page"),
@@ -142,7 +142,7 @@ public enum KeyHelp {
         return entries
     }()
 
-    /// README's key table (Markdown): a row per binding, each alternative of its keys in
+    /// docs/browser.md's key table (Markdown): a row per binding, each alternative of its keys in
     /// backticks, then its details.
     public static var markdownTable: String {
         var lines = ["| keys | what they do |", "|---|---|"]

@@ -1,5 +1,5 @@
 /// What a key does on the table: ``KeyHelp/bindings`` maps keys to these, and the browser's
-/// dispatcher performs them, so the help, README's key table and the keys that work are one list.
+/// dispatcher performs them, so the help, docs/browser.md's key table and the keys that work are one list.
 public enum TableAction: Sendable, Hashable {
     /// The next or previous row.
     case rowDown, rowUp

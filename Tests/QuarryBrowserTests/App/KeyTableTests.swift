@@ -2,23 +2,14 @@ import Foundation
 import Testing
 @_spi(Testing) @testable import QuarryBrowser
 
-/// The browser's keys are one list: the `?` overlay, README's key table and the table's
-/// dispatcher are all made from ``KeyHelp/bindings``.
-@Suite("Key bindings: one list for the overlay and README")
+/// The browser's keys are one list: the `?` overlay, docs/browser.md's key table and the
+/// table's dispatcher are all made from ``KeyHelp/bindings``.
+@Suite("Key bindings: one list for the overlay and docs/browser.md")
 struct KeyTableTests {
-    /// The repository's README (found from this file's path).
-    static let readme = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
-
-    @Test("README's key table is the one quarry keys prints (regenerate it with `quarry keys`)")
-    func readmeTableIsGenerated() throws {
-        let text = try String(contentsOf: Self.readme, encoding: .utf8)
-        let marker = try #require(text.range(of: "<!-- keys:"))
-        let start = try #require(text.range(of: "-->\n", range: marker.upperBound..<text.endIndex))
-        let end = try #require(text.range(of: "<!-- /keys -->", range: start.upperBound..<text.endIndex))
-        let table = String(text[start.upperBound..<end.lowerBound])
-        #expect(table == KeyHelp.markdownTable, "README's key table differs; replace it with:\n\(KeyHelp.markdownTable)")
+    @Test("docs/browser.md's key table is the one quarry keys prints (regenerate it with `quarry keys`)")
+    func documentedTableIsGenerated() throws {
+        let table = try DocumentationBlock.text("keys", in: "browser.md")
+        #expect(table == KeyHelp.markdownTable, "docs/browser.md's key table differs; replace it with:\n\(KeyHelp.markdownTable)")
     }
 
     @Test("the overlay lists every binding once, under its group's heading, in the list's order")

@@ -12,7 +12,7 @@ import Synchronization
 /// the metadata commits (see ``JSONStoreFolder``): after a crash at any point the folder reads
 /// as the old store or the new one, whole.
 ///
-/// The format (see the README):
+/// The format (see docs/stores.md):
 /// ```json
 /// // _Metadata.json
 /// {"format": "Quarry JSON store", "formatVersion": 1, "storeUUID": "…", "generation": 2,

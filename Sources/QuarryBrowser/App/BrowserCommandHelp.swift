@@ -1,0 +1,47 @@
+/// One command of the browser's `:` line, as the documentation lists it.
+public struct BrowserCommandHelpEntry: Sendable, Equatable {
+    /// The command as typed, with its argument (`sort KEY [desc], …`).
+    public let syntax: String
+    /// The command's name as the parser knows it (`sort`); `nil` for a row number.
+    public let name: String?
+    /// Other names the parser accepts for it (`quit`, `q!`).
+    public let aliases: [String]
+    /// An example the parser accepts (`sort price desc, symbol`).
+    public let example: String
+    /// What the command does.
+    public let summary: String
+}
+
+/// The browser's `:` commands: one list, from which docs/browser.md's command table is made
+/// (a test checks that the table is ``markdownTable``, and that the list and the parser name
+/// the same commands).
+public enum BrowserCommandHelp {
+    /// The commands, in the order the documentation lists them.
+    public static let entries: [BrowserCommandHelpEntry] = [
+        .init(syntax: "NUMBER", name: nil, aliases: [], example: "1500",
+              summary: "move the cursor to row NUMBER, counted from 1 over every section (waits for the full index)"),
+        .init(syntax: "q", name: "q", aliases: ["quit", "q!"], example: "q",
+              summary: "quit, asking first when an edit or add form has unsaved values"),
+        .init(syntax: "w FILE", name: "w", aliases: ["write"], example: "w Ticker.csv",
+              summary: "export the view (entity, filter, sort, visible columns) to FILE: CSV, or JSON Lines and JSON for `.jsonl` and `.json`; as `x` does"),
+        .init(syntax: "sort KEY [desc], …", name: "sort", aliases: [], example: "sort price desc, symbol",
+              summary: "sort by these keys, separated by commas or spaces (`-price` is `price desc`); a section key stays first"),
+        .init(syntax: "filter [PREDICATE]", name: "filter", aliases: [], example: "filter price > 10",
+              summary: "filter with a predicate, as `f` does; without one, clear the filter"),
+        .init(syntax: "entity NAME", name: "entity", aliases: [], example: "entity Quote",
+              summary: "show another entity (any case), as `Tab` does"),
+        .init(syntax: "theme NAME", name: "theme", aliases: [], example: "theme light",
+              summary: "draw with another theme: a name from `Themes/` or a theme file's path"),
+    ]
+
+    /// docs/browser.md's command table (Markdown): a row per command, its syntax and other
+    /// names, an example, and what it does.
+    public static var markdownTable: String {
+        var lines = ["| command | example | what it does |", "|---|---|---|"]
+        for entry in entries {
+            let names = ([entry.syntax] + entry.aliases).map { "`:\($0)`" }.joined(separator: " ")
+            lines.append("| \(names) | `:\(entry.example)` | \(entry.summary.replacingOccurrences(of: "|", with: "\\|")) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
