@@ -22,8 +22,8 @@ public enum BrowserCommandHelp {
               summary: "move the cursor to row NUMBER, counted from 1 over every section (waits for the full index)"),
         .init(syntax: "q", name: "q", aliases: ["quit", "q!"], example: "q",
               summary: "quit, asking first when an edit or add form has unsaved values"),
-        .init(syntax: "w FILE", name: "w", aliases: ["write"], example: "w Ticker.csv",
-              summary: "export the view (entity, filter, sort, visible columns) to FILE: CSV, or JSON Lines and JSON for `.jsonl` and `.json`; as `x` does"),
+        .init(syntax: "w[!] FILE", name: "w", aliases: ["write"], example: "w Ticker.csv",
+              summary: "export the view (entity, filter, sort, visible columns) to FILE: CSV, or JSON Lines and JSON for `.jsonl` and `.json`; as `x` does; asks before replacing a file, `w!` replaces it"),
         .init(syntax: "sort KEY [desc], …", name: "sort", aliases: [], example: "sort price desc, symbol",
               summary: "sort by these keys, separated by commas or spaces (`-price` is `price desc`); a section key stays first"),
         .init(syntax: "filter [PREDICATE]", name: "filter", aliases: [], example: "filter price > 10",
@@ -32,6 +32,14 @@ public enum BrowserCommandHelp {
               summary: "show another entity (any case), as `Tab` does"),
         .init(syntax: "theme NAME", name: "theme", aliases: [], example: "theme light",
               summary: "draw with another theme: a name from `Themes/` or a theme file's path"),
+        .init(syntax: "col NAME", name: "col", aliases: ["column"], example: "col price",
+              summary: "put the column cursor on the column NAME (any case; a unique prefix will do), as `c` does"),
+        .init(syntax: "follow", name: "follow", aliases: [], example: "follow",
+              summary: "follow mode on or off, as `t` does: the view stays on the first rows as rows arrive; moving leaves it"),
+        .init(syntax: "select [PREDICATE]", name: "select", aliases: [], example: "select price > 100",
+              summary: "select the rows of the view (its filter applies) matching PREDICATE, or every row without one, as `V` does"),
+        .init(syntax: "unselect", name: "unselect", aliases: [], example: "unselect",
+              summary: "clear the selection, as Esc does"),
     ]
 
     /// docs/browser.md's command table (Markdown): a row per command, its syntax and other

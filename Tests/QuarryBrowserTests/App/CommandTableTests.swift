@@ -22,7 +22,8 @@ struct CommandTableTests {
                 #expect(spelled == parsed, ":\(alias) is :\(entry.name ?? "")")
             }
             switch (entry.name, parsed) {
-            case (nil, .jump), ("q", .quit), ("w", .write), ("sort", .sort), ("filter", .filter), ("entity", .entity), ("theme", .theme):
+            case (nil, .jump), ("q", .quit), ("w", .write), ("sort", .sort), ("filter", .filter), ("entity", .entity), ("theme", .theme),
+                 ("col", .column), ("follow", .follow), ("select", .select), ("unselect", .unselect):
                 break
             default:
                 Issue.record(":\(entry.example) parsed as \(parsed), not as :\(entry.name ?? "NUMBER")")
