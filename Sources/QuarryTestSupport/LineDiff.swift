@@ -34,12 +34,13 @@ public struct LineDiff: Sendable {
                 result.append(.same(expected: i + 1, actual: j + 1, text: expected[i]))
                 i += 1
                 j += 1
-            } else if j < m, i == n || common[i][j + 1] >= common[i + 1][j] {
-                result.append(.added(actual: j + 1, text: actual[j]))
-                j += 1
-            } else {
+            } else if i < n, j == m || common[i + 1][j] >= common[i][j + 1] {
+                // A removed line before the added one that replaces it, as diff prints them.
                 result.append(.removed(expected: i + 1, text: expected[i]))
                 i += 1
+            } else {
+                result.append(.added(actual: j + 1, text: actual[j]))
+                j += 1
             }
         }
         lines = result
