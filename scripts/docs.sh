@@ -22,15 +22,17 @@ mkdir -p "$out"
 archive="$out/Quarry.doccarchive"
 log="$out/docc.log"
 
-# --disable-indexing: no LMDB navigator index (for Xcode only; it took a share of the time).
+# --disable-indexing: no LMDB navigator index (Xcode's; nothing here reads it).
 status=0
 swift package --allow-writing-to-directory "$out" generate-documentation --target Quarry \
   --disable-indexing --experimental-skip-synthesized-symbols --warnings-as-errors --ide-console-output \
   --experimental-documentation-coverage --coverage-summary-level brief \
   --output-path "$archive" >"$log" 2>&1 || status=$?
-if [ "$status" -ne 0 ] || grep -qE "^(warning|error): |: (warning|error): " "$log"; then
+# With --warnings-as-errors any DocC warning ends docc, and the plugin, with a failure.
+if [ "$status" -ne 0 ]; then
   echo "docs: FAILED (exit $status); DocC said:" >&2
-  grep -E "warning|error" "$log" | head -80 >&2 || tail -40 "$log" >&2
+  # Its diagnostics (file:line:column: …), else the end of its output.
+  grep -E "^[^ ]+:[0-9]+:[0-9]+: (warning|error): " "$log" | sed "s|^$PWD/||" | head -80 >&2 || tail -40 "$log" >&2
   exit 1
 fi
 
@@ -58,7 +60,8 @@ def counted(symbol):
         return False
     return symbol["referencePath"].rsplit("/", 1)[-1] not in witnesses
 checked = [s for s in symbols if counted(s)]
-missing = sorted(s["referencePath"].removeprefix("doc://Quarry/documentation/") for s in checked if not s.get("hasAbstract"))
+missing = sorted(f'{s["title"]}  ({s["referencePath"].removeprefix("doc://Quarry/documentation/")})'
+                 for s in checked if not s.get("hasAbstract"))
 if missing:
     print(f"docs: FAILED: {len(missing)} public symbols have no doc comment:", file=sys.stderr)
     for path in missing:
