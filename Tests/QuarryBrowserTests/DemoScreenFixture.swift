@@ -74,10 +74,10 @@ final class DemoScreenFixture {
         return paused
     }
 
-    /// The screen at `size`, one row a line, trailing blanks trimmed.
-    func screen(_ size: TerminalSize) -> String {
+    /// The screen at `size`.
+    func screen(_ size: TerminalSize) -> ScreenBuffer {
         browser.prepareFrame(size: size)
-        return browser.render(size: size).text
+        return browser.render(size: size)
     }
 
     /// Sends keys typed as text.
