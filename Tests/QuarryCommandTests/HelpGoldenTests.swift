@@ -7,7 +7,8 @@ import Testing
 /// Every command's `--help`, compared whole with `Goldens/help/<command path>.txt` (issue 40,
 /// item 4): a change of wording shows in review as a diff of that file. The commands are found
 /// from the root's configuration, so a new command cannot be left without its golden; the
-/// text is ArgumentParser's help at a fixed width, so it does not depend on the terminal.
+/// text is ArgumentParser's help at a fixed width, so it does not depend on the terminal, and
+/// the built binary is checked to print the same for `--help` at that width.
 /// Re-record after an intended change: `QUARRY_RECORD=1 swift test --filter Golden`.
 @Suite("Golden: every command's --help")
 struct HelpGoldenTests {
@@ -56,6 +57,15 @@ struct HelpGoldenTests {
     @Test("a command's --help is its golden file", arguments: commands().map(\.path))
     func helpMatchesGolden(_ path: String) throws {
         assertGolden(try Self.help(path), named: Self.fileName(path), in: Self.directory)
+    }
+
+    @Test("the built binary prints that help for --help (at 80 columns)", arguments: commands().map(\.path))
+    func binaryPrintsTheSameHelp(_ path: String) throws {
+        let executable = try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)")
+        let arguments = Array(path.split(separator: " ").dropFirst().map(String.init)) + ["--help"]
+        let result = try CommandRunner.run(executable, arguments, environment: ["COLUMNS": "\(Self.columns)"])
+        #expect(result.status == 0)
+        #expect(GoldenFile.normalized(result.standardOutput) == GoldenFile.normalized(try Self.help(path)))
     }
 
     @Test("every help golden names a command that exists (a removed command's file goes too)")
