@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The `generate-documentation` command only (scripts/docs.sh): a plugin, linked into no target.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Cache-line prefetch hints for the fetched-results index (C: Swift has no prefetch).
@@ -80,8 +82,11 @@ let package = Package(
         .testTarget(name: "CursesBackendTests", dependencies: ["CursesBackend", "QuarryTUI", "QuarryTestSupport"]),
         .testTarget(name: "QuarryDemoTests", dependencies: ["QuarryDemo", "Quarry", "QuarryTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // The built `quarry` binary end to end, and its own types (`StoreLocation`) directly.
-        .testTarget(name: "QuarryCommandTests", dependencies: ["quarry", "QuarryDemo", "Quarry", "QuarryTestSupport"]),
-        .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryTestSupport"]),
+        // Goldens/: the golden files the tests compare with (docs/goldens.md), not sources.
+        .testTarget(name: "QuarryCommandTests", dependencies: ["quarry", "QuarryDemo", "Quarry", "QuarryTestSupport"], exclude: ["Goldens"]),
+        // QuarryDemo: the screen goldens open the browser on the demo's own store.
+        .testTarget(name: "QuarryBrowserTests", dependencies: ["QuarryBrowser", "QuarryTUI", "Quarry", "QuarryDemo", "QuarryTestSupport"],
+                    exclude: ["Goldens"]),
     ],
     swiftLanguageModes: [.v6]
 )

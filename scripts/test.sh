@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this):
 #   1. system packages, the source checks (scripts/source-checks.sh);  2. build and every test target, with a throwaway PostgreSQL server
-#      (scripts/postgres.sh) for the PostgreSQL store's tests;  3. the crash test (kill -9);
+#      (scripts/postgres.sh) for the PostgreSQL store's tests, then the API reference (scripts/docs.sh);  3. the crash test (kill -9);
 #   4. Thread Sanitizer over the concurrent tests;  5. fuzzing (bounded time per target).
 # Each step prints its wall time; any failure stops the run with a non-zero status.
 set -euo pipefail
@@ -48,6 +48,10 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 rm -f "$test_log"
+
+step "API reference (DocC: warnings are errors, every public symbol documented)"
+# scripts/docs.sh: swift-docc-plugin over the Quarry target, reusing the debug build above.
+bash scripts/docs.sh
 
 step "crash test (the fuzzer's release build runs beside it)"
 # The crash test keeps about one core busy and the fuzzer's release build (whole-module, mostly

@@ -26,12 +26,13 @@ final class SeedChunkMaker: @unchecked Sendable {
     private let sectors: [ObjectID]
     private let rows: Int
     private let chunk: Int
-    private let time = Value.date(Date())
+    private let time: Value
 
-    init(sectors: [ObjectID], rows: Int, chunk: Int) {
+    init(sectors: [ObjectID], rows: Int, chunk: Int, time: Date) {
         self.sectors = sectors
         self.rows = rows
         self.chunk = chunk
+        self.time = .date(time)
     }
 
     /// Starts making the chunk of tickers from number `start`.

@@ -275,6 +275,7 @@ open class ManagedObject: @unchecked Sendable, Hashable, CustomStringConvertible
 
     // MARK: Hashable, description
 
+    /// The same instance: an object is equal only to itself, as in Core Data.
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 

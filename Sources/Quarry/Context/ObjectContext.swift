@@ -10,8 +10,8 @@ import Synchronization
 ///
 /// Concurrency: a context and its objects belong to one serial queue: the main queue for
 /// ``ConcurrencyType/mainQueue`` (the UI's context), a private queue for
-/// ``ConcurrencyType/privateQueue``. Touch them only inside ``perform(_:)``,
-/// ``performAndWait(_:)`` or the `async` ``perform(_:)-swift.method``, or on the main queue
+/// ``ConcurrencyType/privateQueue``. Touch them only inside ``perform(_:)->()``,
+/// ``performAndWait(_:)`` or the `async` ``perform(_:)->_``, or on the main queue
 /// for a main-queue context. With `QUARRY_CONCURRENCY_DEBUG=1` in the environment, any access
 /// from another queue traps (like Core Data's `-com.apple.CoreData.ConcurrencyDebug 1`).
 ///

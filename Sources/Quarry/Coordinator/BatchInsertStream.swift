@@ -20,7 +20,7 @@ extension StoreCoordinator {
 
     /// Runs a batch insert whose rows come from `rows` (after any appended to `request`):
     /// Core Data's `NSBatchInsertRequest` with a dictionary handler. Rows are checked and
-    /// written a run of ``streamedInsertRun`` at a time, so a million-row import never holds a
+    /// written a run of `streamedInsertRun` at a time, so a million-row import never holds a
     /// million rows: memory grows by one object ID per row (the result lists them all).
     ///
     /// Everything is still one transaction: a row refused halfway (a bad value, a taken

@@ -11,6 +11,7 @@ public struct RowPath: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.row = row
     }
 
+    /// Whether `a` comes before `b`: by section, then by row.
     public static func < (a: RowPath, b: RowPath) -> Bool { (a.section, a.row) < (b.section, b.row) }
     public var description: String { "[\(section), \(row)]" }
 }

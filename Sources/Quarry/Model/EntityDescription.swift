@@ -150,6 +150,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible, Hashabl
 
     public var description: String { name }
 
+    /// The same entity, or entities of one name with equal version hashes (the same schema).
     public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
         lhs === rhs || (lhs.name == rhs.name && lhs.versionHash == rhs.versionHash)
     }

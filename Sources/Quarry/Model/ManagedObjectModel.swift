@@ -41,8 +41,11 @@ public final class ManagedObjectModel: Sendable, Equatable, CustomStringConverti
     ///
     /// An attribute naming a value transformer that is not registered adds a
     /// ``ModelWarning/unregisteredTransformer`` warning to `warnings`.
-    /// - Parameter namePolicy: which names are accepted (``NamePolicy/identifiers`` unless
-    ///   the names come from a database's own schema).
+    /// - Parameters:
+    ///   - definition: The model as written: entities, properties, rules.
+    ///   - warnings: Warnings found while reading it, kept in ``ManagedObjectModel/warnings``.
+    ///   - namePolicy: which names are accepted (``NamePolicy/identifiers`` unless the names
+    ///     come from a database's own schema).
     /// - Throws: ``ModelError`` naming the entity and property at fault.
     public convenience init(_ definition: ModelDefinition, warnings: [ModelWarning] = [], namePolicy: NamePolicy = .identifiers) throws {
         try self.init(definition, warnings: warnings, namePolicy: namePolicy, locating: { _, _ in nil })

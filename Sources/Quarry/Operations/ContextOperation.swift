@@ -88,8 +88,9 @@ open class ContextOperation: Operation, @unchecked Sendable {
         try context.save()
     }
 
-    /// The operation's work, on its own thread with ``threadContext`` (passed as `context`)
-    /// ready: override this in subclasses. Throwing records the error in ``error`` and rolls
+    /// The operation's work, on its own thread with ``ContextOperation/threadContext`` (passed as
+    /// `context`) ready: override this in subclasses. Throwing records the error in
+    /// ``ContextOperation/error`` and rolls
     /// the unsaved changes back. The default does nothing.
     open func execute(in context: ObjectContext) throws {}
 

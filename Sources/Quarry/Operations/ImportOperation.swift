@@ -16,10 +16,10 @@ import Synchronization
 ///
 /// Columns map to attributes by name, or through ``Options/columnMapping`` (column → attribute,
 /// or `relationship.attribute` for a to-one destination found by that attribute). Values are
-/// parsed as ``ImportValueParser`` describes (dates: ISO 8601, UTC when no zone is given).
+/// parsed as `ImportValueParser` describes (dates: ISO 8601, UTC when no zone is given).
 ///
 /// **Runs that were stopped**: each saved chunk's history transaction is authored with the
-/// import's mark (``ImportMark``: the file's content, the entity, the chunk size, the chunk).
+/// import's mark (`ImportMark`: the file's content, the entity, the chunk size, the chunk).
 /// A later import of the same file into the same entity skips the chunks an earlier run saved
 /// (``ImportSummary/rowsAlreadySaved``), and refuses with ``ImportError/alreadyImported(file:entity:rows:chunks:)``
 /// when every chunk was saved, unless ``Options/importsAgain``. A store without history keeps no marks.
@@ -79,7 +79,12 @@ public final class ImportOperation: ContextOperation, @unchecked Sendable {
     private let outcome = Mutex<Result<ImportSummary, ImportError>?>(nil)
 
     /// An import of `fileURL` into entity `entityName` of `stack`'s store.
-    /// - Parameter progress: called on the operation's thread after each chunk validated or saved.
+    /// - Parameters:
+    ///   - stack: The stack whose store receives the objects.
+    ///   - entityName: The entity the rows become objects of.
+    ///   - fileURL: The CSV, JSON Lines or JSON file to read.
+    ///   - options: How the file is read.
+    ///   - progress: called on the operation's thread after each chunk validated or saved.
     public init(stack: PersistentStack, entityName: String, fileURL: URL, options: Options = Options(),
                 progress: (@Sendable (ImportProgress) -> Void)? = nil) {
         self.stack = stack

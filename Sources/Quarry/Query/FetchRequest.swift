@@ -39,8 +39,11 @@ public struct FetchRequest: Sendable {
     /// ``ObjectContext/fetchDictionaries(_:)``: one result per group, its aggregates over the
     /// group's objects. Every key in ``propertiesToFetch`` must be one of them.
     public var propertiesToGroupBy: [String] = []
-    /// Which groups are kept, over the result dictionaries' keys (`count() > 2`, or an
-    /// aggregate's name in backticks: `` `sum(volume)` > 1000 ``).
+    /// Which groups are kept, over the result dictionaries' keys: `count() > 2`, or an
+    /// aggregate's name in backticks:
+    /// ```
+    /// `sum(volume)` > 1000
+    /// ```
     public var havingPredicate: ObjectPredicate?
     /// Whether equal result dictionaries are returned once.
     public var returnsDistinctResults = false

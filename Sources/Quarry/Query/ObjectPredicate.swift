@@ -47,6 +47,7 @@ public struct PredicateComparison: Sendable, Hashable {
         self.options = options
     }
 
+    /// Equal modifiers, operands, operators and options.
     public static func == (a: PredicateComparison, b: PredicateComparison) -> Bool {
         a.modifier == b.modifier && a.lhs == b.lhs && a.op == b.op && a.rhs == b.rhs && a.options == b.options
     }
@@ -86,18 +87,31 @@ public enum ComparisonModifier: Sendable, Hashable {
 
 /// The operators of the predicate language.
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+    /// `==` (also written `=`): equal.
     case equal = "=="
+    /// `!=` (also written `<>`): not equal.
     case notEqual = "!="
+    /// `<`: less than.
     case less = "<"
+    /// `<=` (also written `=<`): less than or equal.
     case lessOrEqual = "<="
+    /// `>`: greater than.
     case greater = ">"
+    /// `>=` (also written `=>`): greater than or equal.
     case greaterOrEqual = ">="
+    /// `BEGINSWITH`: the string starts with the other.
     case beginsWith = "BEGINSWITH"
+    /// `ENDSWITH`: the string ends with the other.
     case endsWith = "ENDSWITH"
+    /// `CONTAINS`: the string contains the other.
     case contains = "CONTAINS"
+    /// `LIKE`: the string matches a pattern with `*` and `?` wildcards.
     case like = "LIKE"
+    /// `MATCHES`: the whole string matches a regular expression.
     case matches = "MATCHES"
+    /// `IN`: the value is one of a collection's.
     case `in` = "IN"
+    /// `BETWEEN`: the value lies within `{low, high}`, both included.
     case between = "BETWEEN"
 
     /// Whether the operator compares strings (and so takes `[c]`/`[d]` options meaningfully).

@@ -10,11 +10,17 @@ public struct PredicateKey: Sendable, Hashable {
         .comparison(PredicateComparison(.keyPath(path), op, .constant(value), options: options))
     }
 
+    /// `key == value`.
     public static func == (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.equal, v) }
+    /// `key != value`.
     public static func != (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.notEqual, v) }
+    /// `key < value`.
     public static func < (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.less, v) }
+    /// `key <= value`.
     public static func <= (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.lessOrEqual, v) }
+    /// `key > value`.
     public static func > (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.greater, v) }
+    /// `key >= value`.
     public static func >= (k: PredicateKey, v: Value) -> ObjectPredicate { k.compare(.greaterOrEqual, v) }
 
     /// `key BEGINSWITH[options] prefix`.

@@ -10,7 +10,7 @@ import Synchronization
 ///   are then recomposed (NFC), so `é` and `e` + U+0301 fold alike.
 /// - `LIKE` takes `*` (any run of characters) and `?` (one character), on grapheme clusters.
 /// - `MATCHES` is a whole-string match by ICU's engine (`NSRegularExpression`'s syntax) under a
-///   step budget (``BoundedRegex``); `[c]` makes it case-insensitive, `[d]` folds the text (not
+///   step budget (`BoundedRegex`); `[c]` makes it case-insensitive, `[d]` folds the text (not
 ///   the pattern).
 ///
 /// The SQL back end calls these same functions through functions registered on each SQLite
@@ -67,7 +67,7 @@ public enum StringMatching {
 
     /// Whether `text` satisfies `text op pattern` for a string operator, with `options`.
     /// - Throws: ``QueryError/regexTooCostly(pattern:)`` when a `MATCHES` pattern needs more
-    ///   than its step budget on `text` (see ``BoundedRegex``): never a hang.
+    ///   than its step budget on `text` (see `BoundedRegex`): never a hang.
     public static func match(_ op: ComparisonOperator, text: String, pattern: String, options: ComparisonOptions) throws(QueryError) -> Bool {
         if op == .matches { return try regexMatches(text: fold(text, options.subtracting(.caseInsensitive)), pattern: pattern,
                                                     caseInsensitive: options.contains(.caseInsensitive)) }

@@ -12,7 +12,10 @@ import Foundation
 /// primary := number | string | TRUE | FALSE | NIL | NULL | key
 ///          | NAME "(" [expr ("," expr)*] ")" | "(" expr ")"
 /// ```
-/// A key is an attribute of the updated entity (`` `a key` `` in backticks for any name).
+/// A key is an attribute of the updated entity; any name can be written in backticks:
+/// ```
+/// `a key` * 2
+/// ```
 /// Semantics (the same on every store, since each computes values the same way):
 /// - `nil` in, `nil` out: an operand that is `nil` makes the result `nil` (as in SQL), except in
 ///   `coalesce`.

@@ -19,7 +19,7 @@ extension ManagedObjectModel {
     /// - Throws: ``ModelError/fileNotFound(path:)`` when nothing is at `url` (or at the version
     ///   it names), ``ModelError/malformedFile(path:line:column:reason:)`` for unreadable XML or
     ///   an ambiguous `.xcdatamodeld`, and any error of ``ModelDefinition/xcodeContents(_:path:)``
-    ///   or ``ManagedObjectModel/init(_:warnings:)``.
+    ///   or ``ManagedObjectModel/init(_:warnings:namePolicy:)``.
     public static func load(xcodeModelAt url: URL) throws -> ManagedObjectModel {
         let contents = try XcodeModelLocation.contentsFile(for: url)
         let data: Data

@@ -10,7 +10,7 @@ extension ModelDefinition {
     /// attributes) are skipped and reported as named warnings such as
     /// ``ModelWarning/xcodeIgnoredElement``.
     ///
-    /// The result is not yet validated: pass it to ``ManagedObjectModel/init(_:warnings:)``,
+    /// The result is not yet validated: pass it to ``ManagedObjectModel/init(_:warnings:namePolicy:)``,
     /// which checks parents, destinations and inverses. Runs on the calling thread.
     ///
     /// ```swift

@@ -7,6 +7,7 @@ public struct HistoryToken: Sendable, Hashable, Comparable, Codable, CustomStrin
     /// A token of number `value`.
     public init(_ value: Int64) { self.value = value }
 
+    /// Whether `lhs` was recorded before `rhs`.
     public static func < (lhs: HistoryToken, rhs: HistoryToken) -> Bool { lhs.value < rhs.value }
 
     public var description: String { String(value) }

@@ -7,7 +7,7 @@ import Synchronization
 /// A query run while a token is current (``run(_:)``) ends with
 /// ``QueryCancellationError/cancelled`` soon after ``cancel()``: on SQLite it checks the token
 /// every few thousand virtual-machine steps (SQLite's progress handler); on PostgreSQL the store
-/// registers a cancel handler (``onCancel(_:)``) that asks the server to cancel that query
+/// registers a cancel handler (`onCancel(_:)`) that asks the server to cancel that query
 /// (libpq's cancel request). Cancelling never touches other connections or other queries, unlike
 /// `sqlite3_interrupt`.
 ///
@@ -47,7 +47,7 @@ public final class QueryCancellation: Sendable {
         for handler in toCall { handler() }
     }
 
-    /// One handler registered with ``onCancel(_:)``; ``remove()`` unregisters it.
+    /// One handler registered with `onCancel(_:)`; ``remove()`` unregisters it.
     package struct Registration: Sendable {
         let token: QueryCancellation
         let id: Int?

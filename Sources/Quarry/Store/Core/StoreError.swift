@@ -18,7 +18,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case foreignLog(path: String)
     /// The write-ahead log beside the file cannot have been written for it as it is (`reason`
     /// says why: another store's log, or a file restored from a copy beside its newer log; see
-    /// ``SQLiteStore/checkLogOwnership(path:fileHeader:)``). Opening would replay the log's
+    /// `SQLiteStore/checkLogOwnership(path:fileHeader:)`). Opening would replay the log's
     /// pages over the file's, so Quarry leaves both alone.
     case mismatchedLog(path: String, reason: String)
     /// The path names something a store cannot be (`kind`: a FIFO, a device, a socket; see

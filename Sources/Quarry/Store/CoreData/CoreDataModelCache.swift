@@ -19,7 +19,9 @@ public enum CoreDataModelCache {
     public static let defaultInflatedLimit = RawInflate.defaultLimit
 
     /// The model in a `Z_MODELCACHE` blob (raw DEFLATE around a keyed archive).
-    /// - Parameter inflatedLimit: the most bytes the blob may inflate to.
+    /// - Parameters:
+    ///   - data: The blob, as read from the table.
+    ///   - inflatedLimit: the most bytes the blob may inflate to.
     /// - Throws: ``CoreDataModelCacheError`` naming what is wrong: truncated or corrupt DEFLATE
     ///   data, too large an expansion, or any error of ``model(fromArchive:)``.
     public static func model(fromCompressedArchive data: Data, inflatedLimit: Int = defaultInflatedLimit) throws(CoreDataModelCacheError) -> ManagedObjectModel {

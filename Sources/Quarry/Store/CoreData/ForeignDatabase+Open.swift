@@ -5,11 +5,13 @@ import GRDB
 // store (read by ``CoreDataStoreReader``) from any other SQLite file (``SQLiteIntrospection``).
 extension ForeignDatabase {
     /// Looks at the database at `path` and recovers its model, writing nothing (see
-    /// ``ForeignSnapshot`` for how a `-wal` is read).
+    /// `ForeignSnapshot` for how a `-wal` is read).
     ///
-    /// - Parameter candidates: Models the user named (`--model`: one, or a bundle's versions);
-    ///   a Core Data store (see ``CoreDataStoreReader``) picks the one matching it, else reads
-    ///   its `Z_MODELCACHE`, else its tables. A plain database ignores them.
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - candidates: Models the user named (`--model`: one, or a bundle's versions); a Core
+    ///     Data store (see `CoreDataStoreReader`) picks the one matching it, else reads its
+    ///     `Z_MODELCACHE`, else its tables. A plain database ignores them.
     /// - Throws: ``StoreError`` when the file cannot be read as SQLite.
     public static func open(path: String, candidates: [ModelVersionHistory.Version] = []) throws -> ForeignDatabase {
         let snapshot = try ForeignSnapshot.make(path: path)

@@ -5,7 +5,7 @@ import GRDB
 /// views as entities) or an Apple Core Data store (its real entity and property names).
 ///
 /// ``open(path:candidates:)`` looks at the file without writing anything and recovers a model
-/// and the ``ForeignSource`` that maps Quarry's layout onto the file's own tables; a store
+/// and the `ForeignSource` that maps Quarry's layout onto the file's own tables; a store
 /// opened with ``SQLiteStore/init(foreign:busyTimeout:)`` then reads it through the same
 /// queries, row reader and fetched-results paths as a Quarry store, always read-only.
 ///

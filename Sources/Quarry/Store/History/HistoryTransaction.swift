@@ -2,7 +2,12 @@ import Foundation
 
 /// What one object's part of a saved transaction was.
 public enum HistoryChangeType: String, Sendable, Codable {
-    case insert, update, delete
+    /// The object was inserted.
+    case insert
+    /// Some of the object's values changed.
+    case update
+    /// The object was deleted.
+    case delete
 }
 
 /// One object's change in a history transaction (Core Data's `NSPersistentHistoryChange`).

@@ -9,7 +9,7 @@ import Synchronization
 /// on): one primary-key sequence per root entity, row versions for optimistic locking and
 /// conflicts, uniqueness constraints, all-or-nothing saves. A save writes every file beside its
 /// final name and renames it into place, the metadata last, keeping the previous files until
-/// the metadata commits (see ``JSONStoreFolder``): after a crash at any point the folder reads
+/// the metadata commits (see `JSONStoreFolder`): after a crash at any point the folder reads
 /// as the old store or the new one, whole.
 ///
 /// The format (see docs/stores.md):

@@ -58,7 +58,7 @@ extension PostgreSQLStore {
     }
 
     /// The IDs of the objects `request` selects, filtered and ordered by the server with the
-    /// in-memory store's semantics (see ``PostgreSQLDialect``).
+    /// in-memory store's semantics (see `PostgreSQLDialect`).
     /// - Throws: ``QueryError`` for an invalid predicate or sort key (nothing runs).
     public func objectIDs(for request: StoreQuery) throws -> [ObjectID] {
         try keyedIDs(for: request, keyPaths: []).map(\.id)

@@ -5,10 +5,10 @@ import Synchronization
 /// schema, so several machines can share one object graph.
 ///
 /// One table per root entity (`"Z_PK" bigint`, `"Z_ENT"`, `"Z_OPT"`, then the columns
-/// ``StoreLayout`` names), join tables for many-to-many and inverse-less to-many
+/// `StoreLayout` names), join tables for many-to-many and inverse-less to-many
 /// relationships, `"Z_METADATA"` holding the model (the same JSON as the SQLite store's), one
 /// key sequence per root table (`"Z_PK_<n>"`) and persistent history (see
-/// ``PostgreSQLHistorySchema``). Values are stored as: integers and Booleans `bigint` (0/1: a
+/// `PostgreSQLHistorySchema`). Values are stored as: integers and Booleans `bigint` (0/1: a
 /// Boolean may share a column with a sibling's integer, and predicates compare Booleans with
 /// numbers); doubles, floats and dates `double precision` (dates in seconds since 2001, so
 /// dates compare exactly); decimals, strings, UUIDs, URIs and transformables (JSON) `text
@@ -17,8 +17,8 @@ import Synchronization
 /// Every text column also has *shadow columns* computed in Swift when a row is written, with
 /// the very functions the in-memory store uses, because PostgreSQL cannot run them:
 /// `<col>__F0` (NFC), `__F1` (`[c]` fold), `__F2` (`[d]`), `__F3` (`[cd]`), each `NULL` when
-/// equal to the value itself, and `__STD` (`bytea`, ``PostgreSQLStandardSortKey``) whose byte
-/// order is ``StandardStringOrder``'s. ``PostgreSQLDialect`` compares those.
+/// equal to the value itself, and `__STD` (`bytea`, `PostgreSQLStandardSortKey`) whose byte
+/// order is ``StandardStringOrder``'s. `PostgreSQLDialect` compares those.
 ///
 /// Saves run in one `READ COMMITTED` transaction: multi-row `INSERT`s, versioned `UPDATE`s and
 /// `DELETE`s (`WHERE "Z_PK" = $1 AND "Z_OPT" = $2`; no row is a conflict, resolved by the
@@ -29,14 +29,14 @@ import Synchronization
 /// shadow's five-byte suffix) must stay under that to keep distinct columns; `text` cannot hold
 /// U+0000, so a string containing it is refused by the server; transformables are kept as
 /// their JSON text (no value transformer runs); `MATCHES` is PostgreSQL's regular expressions
-/// (see ``PostgreSQLDialect``).
+/// (see `PostgreSQLDialect`).
 ///
 /// A query started under a current ``QueryCancellation`` is cancelled on the server
 /// (libpq's cancel request, sent on a connection of its own) when the token is, and then throws
 /// ``QueryCancellationError/cancelled``.
 ///
 /// Thread safety: every method may be called from any thread; each call blocks its thread on
-/// a connection of ``PostgreSQLConnectionPool`` until the server answered.
+/// a connection of `PostgreSQLConnectionPool` until the server answered.
 public final class PostgreSQLStore: PersistentHistoryStore {
     /// How a store is opened.
     public struct Options: Sendable {

@@ -43,7 +43,7 @@ public struct PostgreSQLStoreURL: Sendable, Hashable, CustomStringConvertible {
     public var schema: String
     /// How TLS is used.
     public var tls: TLSMode
-    /// The password given in the URL itself, if any (see ``password(environment:)``).
+    /// The password given in the URL itself, if any (see `password(environment:)`).
     public var urlPassword: String?
 
     /// Whether `string` names a PostgreSQL store (starts with `postgres://` or `postgresql://`).

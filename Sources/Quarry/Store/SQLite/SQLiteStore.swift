@@ -67,7 +67,7 @@ public final class SQLiteStore: PersistentStore {
     /// Whether saves are refused (``Options/readOnly``).
     public var isReadOnly: Bool { options.readOnly }
     /// Whether the store reads its file alone, as it was when opened: a read-only store whose
-    /// file had no `-wal` (see ``poolPath(_:readOnly:)``). Nothing it reads can change, so there
+    /// file had no `-wal` (see `poolPath(_:readOnly:)`). Nothing it reads can change, so there
     /// is nothing to watch, and watching would make SQLite create the `-wal` and `-shm` a
     /// read-only command must not leave (or fail to, on read-only media).
     public var readsFileAsOpened: Bool { options.readOnly && poolOpenedImmutable }

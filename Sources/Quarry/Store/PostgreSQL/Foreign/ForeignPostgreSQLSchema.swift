@@ -1,13 +1,13 @@
 import Foundation
 
 /// A schema of a PostgreSQL database Quarry did not make, read as it is: its tables and views
-/// as entities (see ``PostgreSQLIntrospection`` for the model and ``PostgreSQLColumnKind`` for
+/// as entities (see `PostgreSQLIntrospection` for the model and `PostgreSQLColumnKind` for
 /// the types), always read-only.
 ///
 /// A ``PostgreSQLStore`` opened read-only (or without a model) on a schema that holds tables
 /// but no Quarry store reads it this way (``PostgreSQLStore/foreign``): its connections are
 /// read-only sessions (`default_transaction_read_only`), and every query is Quarry's usual
-/// SQL over `WITH` clauses (``prelude``) named and shaped as the model's layout tables, each
+/// SQL over `WITH` clauses (`prelude`) named and shaped as the model's layout tables, each
 /// `NOT MATERIALIZED`, so PostgreSQL's planner folds it into the query and the table's own
 /// indexes stay usable. Nothing is created on the server, not even a temporary view.
 ///
@@ -19,7 +19,7 @@ import Foundation
 /// Limits: text compares and sorts by bytes, as in every Quarry store; `[c]` compares
 /// PostgreSQL's `lower()` (ICU's when the server has it), `[d]` compares the text as it is, and
 /// `localizedStandard` sorts by `lower()`; an object whose key is hashed (see
-/// ``PostgreSQLIntrospection``) is found by a scan, not an index.
+/// `PostgreSQLIntrospection`) is found by a scan, not an index.
 public struct ForeignPostgreSQLSchema: Sendable {
     /// The schema read.
     public let schema: String
