@@ -125,7 +125,7 @@ extension Browser {
         case .followTop: toggleFollowMode()
         case .back: goBack()
         case .help: overlay = .help(scroll: 0)
-        case .pickEntity: overlay = .picker(selected: entityNames.firstIndex(of: table.entity.name) ?? 0)
+        case .pickEntity: openEntityPicker()
         case .search: openSearch()
         case .filter: overlay = .prompt(PromptState(kind: .filter, text: table.query.filter ?? ""))
         case .nextMatch: afterFullIndex { for _ in 0..<min(n, 10_000) { self.repeatSearch(forward: true) } }
@@ -267,15 +267,25 @@ extension Browser {
     }
 
     private func handlePickerKey(_ key: Key, selected: Int) {
-        let names = entityNames
+        let names = pickerNames
         switch key {
-        case .escape, .character("q"): overlay = nil
-        case .down, .character("j"), .tab: overlay = .picker(selected: (selected + 1) % max(1, names.count))
-        case .up, .character("k"), .backTab: overlay = .picker(selected: (selected - 1 + names.count) % max(1, names.count))
+        case .escape: overlay = nil
+        case .down, .tab: overlay = .picker(selected: (selected + 1) % max(1, names.count))
+        case .up, .backTab: overlay = .picker(selected: (selected - 1 + names.count) % max(1, names.count))
         case .enter:
             overlay = nil
             guard names.indices.contains(selected), names[selected] != table.entity.name else { return }
             switchEntity(to: names[selected])
+        case .backspace:
+            guard !entityPicker.query.isEmpty else { return }
+            entityPicker.query.removeLast()
+            overlay = .picker(selected: 0)
+        case .control("u"):
+            entityPicker.query = ""
+            overlay = .picker(selected: pickerNames.firstIndex(of: table.entity.name) ?? 0)
+        case .character(let c):
+            entityPicker.query.append(c)
+            overlay = .picker(selected: 0)
         default: break
         }
     }

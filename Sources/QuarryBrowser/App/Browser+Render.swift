@@ -121,8 +121,11 @@ extension Browser {
             ListOverlay(title: "Keys", entries: KeyHelp.entries, scroll: scroll, footer: "↑↓ scroll · Esc close")
                 .render(into: &buffer, area: area, theme: theme)
         case .picker(let selected):
-            ListOverlay(title: "Entity", entries: entityNames.map { ListOverlay.Entry(label: $0) }, selected: selected,
-                        footer: "↑↓ choose · Enter open · Esc cancel")
+            let names = pickerNames
+            let entries = names.isEmpty ? [ListOverlay.Entry(label: "no entity matches \"\(entityPicker.query)\"")]
+                : names.map { ListOverlay.Entry(label: $0, value: entityPicker.countText(of: $0)) }
+            ListOverlay(title: entityPicker.query.isEmpty ? "Entity (type to narrow)" : "Entity: \(entityPicker.query)", entries: entries,
+                        selected: names.isEmpty ? nil : selected, footer: "type to narrow · ↑↓ choose · Enter open · Esc cancel")
                 .render(into: &buffer, area: area, theme: theme)
         case .detail(let pages):
             pages.last?.view(scroll: 0).render(into: &buffer, area: area, theme: theme)

@@ -21,6 +21,8 @@ public final class Browser {
     var pendingPrefix: Character?
     /// The count being typed, the help hint said, the back stack.
     var motions = MotionState()
+    /// The entity picker's typed text and each entity's row count (made when it opens).
+    var entityPicker = EntityPickerState()
     /// The views to go back to (with the detail pages that were open) when relationship
     /// tables were opened from detail pages, innermost last: Esc on the table pops one.
     var scopeReturns: [(view: EntityView, overlay: Overlay?)] = []

@@ -24,16 +24,31 @@ struct ToOnePicker {
     /// Why the list could not be read, if it could not.
     private(set) var error: String?
 
-    /// A picker for `field`, narrowed by `text` at first, its list read from `context`.
+    /// A picker for `field`, its list read from `context`: unfiltered, with the field's current
+    /// value `text` selected (listed first when it is not among the first ``limit``).
     init(field: Int, destination: (entity: String, displayKey: String), text: String, context: ObjectContext) {
         self.field = field
         self.destination = destination
-        self.query = EditableText(text)
+        self.query = EditableText("")
         refresh(in: context)
-        if candidates.isEmpty, !text.isEmpty {
-            // The field's current name may not narrow anything useful: list everything.
-            query = EditableText("")
-            refresh(in: context)
+        guard !text.isEmpty else { return }
+        if let index = candidates.firstIndex(where: { $0.name == text }) {
+            selected = index
+        } else if let current = Self.object(named: text, destination: destination, in: context) {
+            candidates.insert((current, text), at: 0)
+            selected = 0
+        }
+    }
+
+    /// The object of `destination` whose display key is `name`, if there is one.
+    private static func object(named name: String, destination: (entity: String, displayKey: String), in context: ObjectContext) -> ObjectID? {
+        do {
+            var request = FetchRequest(entityName: destination.entity,
+                                       predicate: try ObjectPredicate(format: "%K == %@", .value(.string(destination.displayKey)), .value(.string(name))))
+            request.fetchLimit = 1
+            return try context.fetchObjectIDs(request).first
+        } catch {
+            return nil  // the list still opens, unfiltered, without the current value first
         }
     }
 

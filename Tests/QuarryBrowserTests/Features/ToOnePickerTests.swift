@@ -65,6 +65,21 @@ import Testing
         #expect(try quote.object(forKey: "ticker")?.objectID == chosen)
     }
 
+    @Test("the picker opens unfiltered, with the field's current value selected")
+    func opensUnfilteredOnTheCurrentValue() throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("j")  // T01, a Health ticker
+        f.press(.character("e"))
+        guard case .form(let session) = f.browser.overlay else { throw CancellationError() }
+        let sector = try #require(session.fields.firstIndex { $0.key == "sector" })
+        while session.focus != sector { f.press(.tab) }
+        f.press(.enter)
+        let picker = try #require(session.picker)
+        #expect(picker.query.text.isEmpty)
+        #expect(picker.candidates.map(\.name) == ["Energy", "Health", "Tech"])
+        #expect(picker.candidates[picker.selected].name == "Health")
+    }
+
     @Test func escClosesThePickerNotTheForm() throws {
         let f = try BrowserFixture(sectioned: false)
         let session = try editSector(f)
