@@ -153,11 +153,13 @@ struct BrowserFeaturesEndToEndTests {
         let before = try await e2e.waitFor(tmux, "the cursor on row 4") { TerminalEndToEndTests.rowNumbers($0)?.row == 4 }
         try tmux.send("Tab")
         _ = try await e2e.waitFor(tmux, text: "Entity")
-        try e2e.type(tmux, "k", enter: false)
+        try tmux.send("Up")  // letters narrow the picker; arrows choose
         try tmux.send("Enter")
         _ = try await e2e.waitFor(tmux, "another entity") { !$0[0].contains("Ticker") }
         try tmux.send("Tab")
-        try tmux.send("j")
+        _ = try await e2e.waitFor(tmux, text: "type to narrow")
+        try e2e.type(tmux, "tick", enter: false)
+        _ = try await e2e.waitFor(tmux, text: "Entity: tick")
         try tmux.send("Enter")
         let after = try await e2e.waitFor(tmux, text: "as you left it")
         #expect(after[0].contains("filter price > 10"))
