@@ -1,0 +1,83 @@
+import Foundation
+import QuarryTestSupport
+import QuarryTUI
+import Testing
+
+/// Issue 41's motions, hops and selection in a real terminal: `10j`, `Ctrl-D`, `$`; Enter on a
+/// ticker's sector cell and Backspace back; three rows selected, deleted (y), and brought back
+/// with `u`, checked in the store with sqlite3.
+@Suite("End to end in tmux: counts, hops and selection", .serialized, .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
+struct MotionsEndToEndTests {
+    let directory = TemporaryDirectory()
+    let e2e = TerminalEndToEndTests()
+
+    /// The `col N/M` of the status line.
+    static func columnNumbers(_ screen: [String]) -> (column: Int, total: Int)? {
+        guard let status = screen.last(where: { $0.contains("col ") }),
+              let range = status.range(of: #"col \d+/\d+"#, options: .regularExpression) else { return nil }
+        let parts = status[range].dropFirst(4).split(separator: "/").compactMap { Int($0) }
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+
+    /// How many tickers of `symbols` the store holds (a fresh sqlite3 read).
+    func stored(_ path: String, _ symbols: [String]) throws -> Int? {
+        let list = symbols.map { "'\($0)'" }.joined(separator: ",")
+        let result = try TmuxHarness.run(["sqlite3", path, "SELECT count(*) FROM Ticker WHERE symbol IN (\(list))"])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test("10j, Ctrl-D, $ and 0; Enter on sector lands on the sector, Backspace comes back; 3v, d, y deletes three, u brings them back")
+    func countsHopsAndSelection() async throws {
+        guard (try? TmuxHarness.run(["sqlite3", "-version"]).status) == 0 else {
+            Issue.record("sqlite3 is not installed (scripts/install-deps.sh installs it)")
+            return
+        }
+        let path = directory.file("motions.sqlite").path
+        try e2e.seed(path, rows: 200)
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try e2e.type(tmux, "clear; \(try e2e.quarry()) browse \(path) --entity Ticker --sort symbol; echo \"ex\"\"it=$?\"")
+        _ = try await e2e.waitFor(tmux, text: "row 1/200")
+
+        try e2e.type(tmux, "10j", enter: false)
+        _ = try await e2e.waitFor(tmux, text: "row 11/200")
+        try tmux.send("C-d")
+        let halfDown = try await e2e.waitFor(tmux, "half a page down") { (TerminalEndToEndTests.rowNumbers($0)?.row ?? 0) > 11 }
+        let row = try #require(TerminalEndToEndTests.rowNumbers(halfDown)?.row)
+        try tmux.send("$")
+        _ = try await e2e.waitFor(tmux, "the last column") { s in Self.columnNumbers(s).map { $0.column == $0.total } ?? false }
+        try tmux.send("0")
+        _ = try await e2e.waitFor(tmux, text: "col 1/")
+
+        // The sector cell: Enter lands on that sector, Backspace restores the ticker table.
+        try tmux.send("c")
+        try e2e.type(tmux, "sector")
+        _ = try await e2e.waitFor(tmux, "the sector column") { s in (Self.columnNumbers(s)?.column ?? 1) > 1 }
+        try tmux.send("Enter")
+        _ = try await e2e.waitFor(tmux, "the Sector table") { $0[0].contains("· Sector ·") }
+        try tmux.send("BSpace")
+        let back = try await e2e.waitFor(tmux, "the Ticker table again") { $0[0].contains("· Ticker ·") && TerminalEndToEndTests.rowNumbers($0)?.row == row }
+        #expect(back[0].contains("sort symbol"))
+
+        // Three rows selected, deleted, brought back.
+        try tmux.send("g")
+        let top = try await e2e.waitFor(tmux, text: "row 1/200")
+        let symbols = top[2...4].compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(symbols.count == 3)
+        try e2e.type(tmux, "3v", enter: false)
+        _ = try await e2e.waitFor(tmux, text: "3 selected")
+        try tmux.send("d")
+        _ = try await e2e.waitFor(tmux, text: "Delete the 3 selected Ticker objects")
+        try tmux.send("y")
+        _ = try await e2e.waitFor(tmux, text: "saved to disk")
+        _ = try await e2e.waitFor(tmux, "the three rows gone") { s in !s.contains { line in symbols.contains { line.hasPrefix($0 + " ") } } }
+        #expect(try stored(path, symbols) == 0)
+        try tmux.send("u")
+        _ = try await e2e.waitFor(tmux, text: "undid the delete of 3 Ticker objects")
+        #expect(try stored(path, symbols) == 3)
+        try tmux.send("g")
+        _ = try await e2e.waitFor(tmux, "the three rows back") { s in symbols.allSatisfy { symbol in s.contains { $0.hasPrefix(symbol + " ") } } }
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
+}
