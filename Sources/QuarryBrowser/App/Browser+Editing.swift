@@ -81,18 +81,7 @@ extension Browser {
             message = ("read-only: deleting is disabled", true)
             return
         }
-        guard let id = table.cursorID else { return }
-        // Work out the cascade in a temporary context, which can never save.
-        let scratch = stack.temporaryContext()
-        let count: Int
-        do {
-            scratch.delete(try scratch.existingObject(with: id))
-            scratch.processPendingChanges()
-            count = scratch.deleted.count
-        } catch {
-            message = ("cannot delete: \(error)", true)
-            return
-        }
+        guard let id = table.cursorID, let count = deleteCount(of: [id]) else { return }
         let name = table.entity.name
         let others = count - 1
         let line = others > 0
@@ -101,6 +90,21 @@ extension Browser {
         overlay = .confirm(Confirmation(title: "Delete", lines: [line]) { [weak self] in
             self?.delete(id, expected: count)
         })
+    }
+
+    /// How many objects deleting `ids` removes with the delete rules (cascades included),
+    /// worked out in a temporary context, which can never save; `nil` (said on the status
+    /// line) when it cannot be.
+    func deleteCount(of ids: [ObjectID]) -> Int? {
+        let scratch = stack.temporaryContext()
+        do {
+            for id in ids { scratch.delete(try scratch.existingObject(with: id)) }
+            scratch.processPendingChanges()
+            return scratch.deleted.count
+        } catch {
+            message = ("cannot delete: \(error)", true)
+            return nil
+        }
     }
 
     private func delete(_ id: ObjectID, expected: Int) {

@@ -102,17 +102,7 @@ extension Browser {
             return
         }
         let ids = selectedInOrder
-        guard !ids.isEmpty else { return }
-        let scratch = stack.temporaryContext()
-        let count: Int
-        do {
-            for id in ids { scratch.delete(try scratch.existingObject(with: id)) }
-            scratch.processPendingChanges()
-            count = scratch.deleted.count
-        } catch {
-            message = ("cannot delete: \(error)", true)
-            return
-        }
+        guard !ids.isEmpty, let count = deleteCount(of: ids) else { return }
         let name = table.entity.name
         let others = count - ids.count
         let line = "Delete the \(ids.count) selected \(name) objects" + (others > 0 ? " and \(others) related (delete rules)" : "") + "? (y/n)"
