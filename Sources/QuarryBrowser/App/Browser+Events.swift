@@ -167,7 +167,14 @@ extension Browser {
         case .redo: afterPendingFetch { self.redoEdit() }
         case .redraw: break  // a full redraw happens anyway
         case .cancel:
-            if !cancelPendingFetch(), !cancelExport(), !clearSelection() { closeRelationshipTable() }
+            if !cancelPendingFetch(), !cancelExport(), !clearSelection() {
+                if let pages = pagesReturn {
+                    pagesReturn = nil
+                    overlay = .text(pages)
+                } else {
+                    closeRelationshipTable()
+                }
+            }
         }
     }
 

@@ -20,35 +20,42 @@ extension Browser {
             return
         }
         do {
-            overlay = .text([try Self.historyPage(store: store, model: stack.model)])
+            let context = stack.mainContext
+            overlay = .text([try Self.historyPage(store: store, model: stack.model) { [weak self] id in
+                self?.describe(context.object(with: id)) ?? "\(id)"
+            }])
         } catch {
             message = ("cannot read the history: \(error)", true)
         }
     }
 
     /// The page of the newest transactions of `store`.
-    static func historyPage(store: any PersistentHistoryStore, model: ManagedObjectModel) throws -> ListPage {
+    /// `name` names a changed object (by its display key) on the changes pages.
+    static func historyPage(store: any PersistentHistoryStore, model: ManagedObjectModel,
+                            name: @escaping @MainActor (ObjectID) -> String) throws -> ListPage {
         let newest = try store.currentHistoryToken()?.value ?? 0
         let found = try store.history(after: HistoryToken(max(0, newest - Int64(historyLimit))), limit: historyLimit)
         var page = ListPage(title: "History (newest first)", entries: [], footer: "↑↓ move · Enter changes › · Esc close")
         if found.transactions.isEmpty { page.entries = [.init(label: "no transactions recorded yet")] }
         for transaction in found.transactions.reversed() {
             let line = HistorySummary(transaction, model: model)
-            page.targets[page.entries.count] = .page { changesPage(transaction, model: model) }
+            page.targets[page.entries.count] = .page { changesPage(transaction, model: model, name: name) }
             page.entries.append(.init(label: ControlEscaping.escaped("\(line.token)  \(line.time)  \(line.author)"), value: line.counts, isLink: true))
         }
         return page
     }
 
-    /// The page of one transaction's changes: each object with what happened to it.
-    static func changesPage(_ transaction: HistoryTransaction, model: ManagedObjectModel) -> ListPage {
+    /// The page of one transaction's changes: each object, named by `name` (its display key)
+    /// unless it was deleted, with what happened to it.
+    static func changesPage(_ transaction: HistoryTransaction, model: ManagedObjectModel, name: @MainActor (ObjectID) -> String) -> ListPage {
         var page = ListPage(title: "Transaction \(transaction.token)", entries: [], footer: "↑↓ move · Enter show the object · Esc back")
         for change in transaction.changes {
             let entity = model.entities.indices.contains(Int(change.objectID.entityIndex)) ? model.entities[Int(change.objectID.entityIndex)].name : "?"
             var value = change.type.rawValue
             if !change.changedKeys.isEmpty { value += ": " + change.changedKeys.joined(separator: ", ") }
             if change.type != .delete { page.targets[page.entries.count] = .object(change.objectID) }
-            page.entries.append(.init(label: "\(entity) \(change.objectID)", value: ControlEscaping.escaped(value), isLink: change.type != .delete))
+            let label = change.type == .delete ? "\(entity) \(change.objectID)" : ControlEscaping.escaped(name(change.objectID))
+            page.entries.append(.init(label: label, value: ControlEscaping.escaped(value), isLink: change.type != .delete))
         }
         if transaction.changes.isEmpty { page.entries = [.init(label: "no changes")] }
         return page
@@ -85,6 +92,8 @@ extension Browser {
                 }
             case .object(let id)?:
                 overlay = nil
+                // Esc on the table comes back to this list.
+                pagesReturn = pages
                 show(id)
             }
             return

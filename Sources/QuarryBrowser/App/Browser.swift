@@ -23,6 +23,8 @@ public final class Browser {
     var motions = MotionState()
     /// The entity picker's typed text and each entity's row count (made when it opens).
     var entityPicker = EntityPickerState()
+    /// The list pages (the history) an object was shown from: Esc on the table returns to them.
+    var pagesReturn: [ListPage]?
     /// The views to go back to (with the detail pages that were open) when relationship
     /// tables were opened from detail pages, innermost last: Esc on the table pops one.
     var scopeReturns: [(view: EntityView, overlay: Overlay?)] = []

@@ -77,7 +77,7 @@ public enum KeyHelp {
         .init("Objects", "m", [.character("m"): .schema], "the model of this entity",
               details: "the model of the entity shown (attributes with types and flags, relationships with destination, inverse and delete rule, indexes, constraints), as `quarry model` prints it"),
         .init("Objects", "H", [.character("H"): .history], "the store's history (Enter: changes, then the object)",
-              details: "the store's newest transactions (time, author, counts); Enter lists one's changes, Enter on a change shows its object"),
+              details: "the store's newest transactions (time, author, counts); Enter lists one's changes (each object named by its display key), Enter on a change shows its object in its table, and Esc there comes back to the list"),
         .init("Objects", "e", [.character("e"): .edit], "edit the row (Ctrl-S save, Esc discard)"),
         .init("Objects", "a", [.character("a"): .add], "add an object"),
         .init("Objects", "d", [.character("d"): .delete], "delete the row (asks first)",

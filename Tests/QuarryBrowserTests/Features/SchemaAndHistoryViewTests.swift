@@ -45,6 +45,13 @@ import Testing
         #expect(!screen.contains(text: "Transaction"))
         let id = try #require(f.browser.table.cursorID)
         #expect(try f.stack.mainContext.object(with: id).value(forKey: "symbol") == .string("T12"))
+        // Esc on the table comes back to the transaction's changes, which name the object.
+        f.press(.escape)
+        screen = f.screen()
+        #expect(screen.contains(text: "Transaction"))
+        #expect(screen.contains { $0.contains("Ticker Company 12") && $0.contains("update: price") }, "named by its display key")
+        f.press(.escape)
+        #expect(f.screen().contains(text: "History (newest first)"))
     }
 
     @Test func aChangeOfAnotherEntityShowsThatEntity() async throws {
