@@ -57,7 +57,7 @@ public final class PersistentStack: @unchecked Sendable {
         }
         /// Migrate a store made with another model to this stack's model on open (default on):
         /// Core Data's inferred lightweight migration, in one transaction (see
-        /// ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off: opening such a store
+        /// ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:isCancelled:)``). Off: opening such a store
         /// throws ``StoreError/modelMismatch(path:entities:)`` naming the entities that differ.
         /// The in-memory and JSON stores are never migrated (a JSON store made with another
         /// model throws ``StoreError/modelMismatch(path:entities:)``). When ``onModelMismatch``

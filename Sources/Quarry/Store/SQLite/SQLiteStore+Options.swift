@@ -14,7 +14,7 @@ extension SQLiteStore {
         /// with ``StoreError/locked(path:)``.
         public var busyTimeout: TimeInterval
         /// Migrate a store made with another model to the model given, on open (lightweight,
-        /// inferred; see ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:)``). Off by
+        /// inferred; see ``SQLiteStore/migrate(url:to:versions:busyTimeout:progress:isCancelled:)``). Off by
         /// default for a bare store, which then refuses with ``StoreError/modelMismatch(path:entities:)``;
         /// ``PersistentStack`` turns it on (its `automaticLightweightMigration`).
         public var migratesAutomatically: Bool

@@ -12,7 +12,7 @@ import GRDBSQLite
 ///
 /// The file keeps its model as JSON in `Z_METADATA`, so it can be opened without a model file.
 /// Opening it with a model whose version hash differs migrates the store when
-/// ``Options/migratesAutomatically`` is on (see ``migrate(url:to:versions:busyTimeout:progress:)``);
+/// ``Options/migratesAutomatically`` is on (see ``migrate(url:to:versions:busyTimeout:progress:isCancelled:)``);
 /// otherwise it throws ``StoreError/modelMismatch(path:entities:)`` and leaves the file untouched.
 ///
 /// Values are stored as: integers `INTEGER`; doubles and floats `REAL`; decimals `TEXT`;
