@@ -58,6 +58,8 @@ extension Browser {
             }
         case .unselect:
             if !clearSelection() { message = ("nothing selected", false) }
+        case .since(let argument):
+            if let error = openSince(argument) { return (error, text.count - argument.count + 1) }
         }
         return nil
     }

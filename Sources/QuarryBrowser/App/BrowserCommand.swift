@@ -25,9 +25,11 @@ enum BrowserCommand: Equatable {
     case select(String?)
     /// `:unselect`: clear the selection.
     case unselect
+    /// `:since 10m` or `:since 1234`: what changed since a time or a history token.
+    case since(String)
 
     /// The command names, for completion and the error message.
-    static let names = ["col", "entity", "filter", "follow", "q", "select", "sort", "theme", "unselect", "w"]
+    static let names = ["col", "entity", "filter", "follow", "q", "select", "since", "sort", "theme", "unselect", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -66,6 +68,9 @@ enum BrowserCommand: Equatable {
             return .select(argument.isEmpty ? nil : argument)
         case "unselect":
             return .unselect
+        case "since":
+            guard !argument.isEmpty else { throw BrowserCommandError("since needs a history token or a time ago (since 10m)", column: argumentColumn) }
+            return .since(argument)
         default:
             throw BrowserCommandError("unknown command '\(name)' (a row number, \(names.joined(separator: ", ")))", column: argumentColumn - name.count - 1)
         }

@@ -40,6 +40,8 @@ public enum BrowserCommandHelp {
               summary: "select the rows of the view (its filter applies) matching PREDICATE, or every row without one, as `V` does"),
         .init(syntax: "unselect", name: "unselect", aliases: [], example: "unselect",
               summary: "clear the selection, as Esc does"),
+        .init(syntax: "since TOKEN|AGO", name: "since", aliases: [], example: "since 10m",
+              summary: "the objects inserted, updated (with the keys) and deleted since a history token or a time ago (`90s`, `10m`, `2h`, `1d`), from persistent history, kept live as changes arrive; Enter shows an object (Esc comes back)"),
     ]
 
     /// docs/browser.md's command table (Markdown): a row per command, its syntax and other

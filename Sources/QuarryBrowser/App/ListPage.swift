@@ -26,6 +26,8 @@ struct ListPage {
     var footer: String
     /// A key that closes the page besides Esc (the key that opened it: `m`).
     var closeKey: Key? = nil
+    /// The `:since` view this page shows, remade from it as changes arrive.
+    var since: SinceView? = nil
 
     /// The page as a widget.
     var view: ListOverlay { ListOverlay(title: title, entries: entries, selected: selected, footer: footer) }
