@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 41's motions, hops and selection in a real terminal: `10j`, `Ctrl-D`, `$`; Enter on a
 /// ticker's sector cell and Backspace back; three rows selected, deleted (y), and brought back
-/// with `u`, checked in the store with sqlite3.
+/// with `u`, checked in the store with sqlite3; `:since 10m` lists what changed.
 @Suite("End to end in tmux: counts, hops and selection", .serialized, .enabled(if: TmuxHarness.isAvailable, "tmux is not installed"))
 struct MotionsEndToEndTests {
     let directory = TemporaryDirectory()
@@ -77,6 +77,14 @@ struct MotionsEndToEndTests {
         #expect(try stored(path, symbols) == 3)
         try tmux.send("g")
         _ = try await e2e.waitFor(tmux, "the three rows back") { s in symbols.allSatisfy { symbol in s.contains { $0.hasPrefix(symbol + " ") } } }
+
+        // What changed in the last ten minutes: the seed, the delete, the undo.
+        try tmux.send(":")
+        try e2e.type(tmux, "since 10m")
+        let since = try await e2e.waitFor(tmux, text: "Since 10m:")
+        #expect(since.contains { $0.contains("deleted") && $0.contains("inserted") }, "the title counts both")
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, "the list closed") { !$0.contains { $0.contains("Since 10m:") } }
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
     }
