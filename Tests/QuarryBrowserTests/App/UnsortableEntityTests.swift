@@ -57,9 +57,9 @@ import Testing
         let browser = try Browser(stack: stack, configuration: BrowserConfiguration(
             storeTitle: "blobs.sqlite", entityName: "Note", sort: [SortKey("title")]))
         _ = browser.render(size: TerminalSize(width: 100, height: 20))
-        // The picker lists Blob before Note: Tab opens it on Note, k moves up to Blob.
+        // The picker lists Blob before Note: Tab opens it on Note, ↑ moves up to Blob.
         browser.handle(.key(.tab))
-        browser.handle(.key(.character("k")))
+        browser.handle(.key(.up))
         browser.handle(.key(.enter))
         await browser.fetchesSettled()
         #expect(browser.table.entity.name == "Blob")
