@@ -52,6 +52,12 @@ extension Browser {
             if let error = jumpToColumn(named: name) { return (error, 5) }
         case .follow:
             toggleFollowMode()
+        case .frequency(let keyPath):
+            if let error = openFrequency(of: keyPath) {
+                // The column of the key path typed (1-based, on the line after the `:`).
+                let column = text.range(of: keyPath, options: .backwards).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
+                return (error, column)
+            }
         }
         return nil
     }
@@ -131,7 +137,7 @@ extension Browser {
             case "entity": return entityNames
             case "theme": return themeNames
             case "sort": return sortableKeyPaths + (words.count > 1 ? ["asc", "desc"] : [])
-            case "filter": return sortableKeyPaths
+            case "filter", "freq", "frequency": return sortableKeyPaths
             case "col", "column": return shownColumns.map(\.title)
             default: return []
             }

@@ -73,6 +73,7 @@ extension Browser {
         table.columns = layout.columns
         table.pageHeight = layout.pageHeight
         table.hold(layout.window)
+        frequencyView?.pageHeight = max(1, layout.tableRect.height - 1)
         screen.layout = layout
     }
 

@@ -145,7 +145,11 @@ public final class Browser {
     var shownColumns: [ColumnSpec] { table.columns.filter { !$0.isHidden } }
 
     /// The uptime at which the next row highlight ends, if any (the app schedules a frame then).
-    public func nextHighlightExpiry() -> Double? { table.pruneFlashes(now: ResultsTable.uptime()) }
+    public func nextHighlightExpiry() -> Double? {
+        let now = ResultsTable.uptime()
+        let expiries = [table.pruneFlashes(now: now), frequencyView?.pruneFlashes(now: now)]
+        return expiries.compactMap { $0 }.min()
+    }
 
     /// How many objects the table shows.
     public var rowCount: Int { table.rowCount }

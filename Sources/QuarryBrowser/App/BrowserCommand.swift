@@ -21,9 +21,11 @@ enum BrowserCommand: Equatable {
     case column(String)
     /// `:follow`: follow mode on or off (`t`).
     case follow
+    /// `:freq sector.name`: the frequency view of a key path (`F` on a column).
+    case frequency(String)
 
     /// The command names, for completion and the error message.
-    static let names = ["col", "entity", "filter", "follow", "q", "sort", "theme", "w"]
+    static let names = ["col", "entity", "filter", "follow", "freq", "q", "sort", "theme", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -58,6 +60,9 @@ enum BrowserCommand: Equatable {
             return .column(argument)
         case "follow":
             return .follow
+        case "freq", "frequency":
+            guard !argument.isEmpty else { throw BrowserCommandError("freq needs a key path (freq sector.name; Tab completes)", column: argumentColumn) }
+            return .frequency(argument)
         default:
             throw BrowserCommandError("unknown command '\(name)' (a row number, \(names.joined(separator: ", ")))", column: argumentColumn - name.count - 1)
         }

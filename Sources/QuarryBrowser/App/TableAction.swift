@@ -53,6 +53,8 @@ public enum TableAction: Sendable, Hashable {
     case edit, add, delete, export
     /// Undo / redo the browser's last edit, add or delete (also after it was saved).
     case undo, redo
+    /// `F`: the frequency view of the column under the cursor.
+    case frequency
     /// Pause or resume the live merge.
     case pause
     /// Re-read the rows from the store (how others' changes show where the store is not live).
