@@ -52,6 +52,8 @@ extension Browser {
             if let error = jumpToColumn(named: name) { return (error, 5) }
         case .follow:
             toggleFollowMode()
+        case .summary:
+            toggleSummary()
         case .frequency(let keyPath):
             if let error = openFrequency(of: keyPath) {
                 // The column of the key path typed (1-based, on the line after the `:`).

@@ -164,6 +164,7 @@ extension Browser {
         case .delete: afterPendingFetch { self.confirmDelete() }
         case .export: beginExport()
         case .frequency: afterPendingFetch { self.openFrequencyOfColumnUnderCursor() }
+        case .summary: afterPendingFetch { self.toggleSummary() }
         case .undo: afterPendingFetch { self.undoEdit() }
         case .redo: afterPendingFetch { self.redoEdit() }
         case .redraw: break  // a full redraw happens anyway

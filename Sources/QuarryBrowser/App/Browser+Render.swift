@@ -104,7 +104,13 @@ extension Browser {
     private func renderTable(_ layout: BrowserLayout, into buffer: inout ScreenBuffer) {
         let rect = layout.tableRect
         // The last column takes the width left over when it is on screen.
-        let view = TableView(columns: layout.tableColumns, lines: layout.window.lines(now: ResultsTable.uptime()),
+        var lines = layout.window.lines(now: ResultsTable.uptime())
+        if layout.summaryRows > 0, let summary {
+            // The whole table's summary sits on the area's last line, under the rows.
+            lines += Array(repeating: TableLine.row(cells: [], highlight: []), count: max(0, layout.pageHeight - lines.count))
+            lines.append(.row(cells: summary.totalCells(layout.columns.filter { !$0.isHidden }), highlight: .summary))
+        }
+        let view = TableView(columns: layout.tableColumns, lines: lines,
                              firstColumn: layout.columnView.firstColumn, freezesFirstColumn: layout.columnView.freezesFirstColumn,
                              selectedColumn: layout.columnView.cursor, lastColumnFills: true)
         view.render(into: &buffer, rect: rect, theme: theme)

@@ -40,6 +40,8 @@ public final class Browser {
     public internal(set) var theme: Theme
     /// What is open over the table.
     var overlay: Overlay?
+    /// The summary line's live aggregates, while it is shown (`%`, `:summary`).
+    var summary: TableSummary?
     /// A message for the status line, and whether it is an error; cleared by the next key.
     var message: (text: String, isError: Bool)?
     /// The column cursor and the column scroll.

@@ -23,9 +23,11 @@ enum BrowserCommand: Equatable {
     case follow
     /// `:freq sector.name`: the frequency view of a key path (`F` on a column).
     case frequency(String)
+    /// `:summary`: the summary line on or off (`%`).
+    case summary
 
     /// The command names, for completion and the error message.
-    static let names = ["col", "entity", "filter", "follow", "freq", "q", "sort", "theme", "w"]
+    static let names = ["col", "entity", "filter", "follow", "freq", "q", "sort", "summary", "theme", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -63,6 +65,8 @@ enum BrowserCommand: Equatable {
         case "freq", "frequency":
             guard !argument.isEmpty else { throw BrowserCommandError("freq needs a key path (freq sector.name; Tab completes)", column: argumentColumn) }
             return .frequency(argument)
+        case "summary":
+            return .summary
         default:
             throw BrowserCommandError("unknown command '\(name)' (a row number, \(names.joined(separator: ", ")))", column: argumentColumn - name.count - 1)
         }

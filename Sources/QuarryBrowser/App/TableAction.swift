@@ -55,6 +55,8 @@ public enum TableAction: Sendable, Hashable {
     case undo, redo
     /// `F`: the frequency view of the column under the cursor.
     case frequency
+    /// `%`: the summary line under the table and each section header.
+    case summary
     /// Pause or resume the live merge.
     case pause
     /// Re-read the rows from the store (how others' changes show where the store is not live).
