@@ -72,17 +72,18 @@ extension Browser {
                 message = ("cannot sort: \(error)", true)
             }
         case .enter: showRows(of: view)
+        case .character("<"), .character(">"):
+            if let error = view.stepBins(wider: key == .character(">")) { message = (error, true) }
         case .character("?"), .function(1):
-            message = ("frequency view: ↑↓ move · Enter shows a value's rows (Esc back) · h l column · s S sort · Esc closes", false)
+            message = ("frequency view: ↑↓ move · Enter shows a value's rows (Esc back) · h l column · s S sort · < > bins · Esc closes", false)
         default: message = ("\(KeyHelp.name(of: key)) does nothing in the frequency view (? says what does)", false)
         }
     }
 
-    /// Enter on a row of the frequency view: the table filtered to that value (ANDed with its
+    /// Enter on a row of the frequency view: the table filtered to that value or bin (ANDed with its
     /// filter); Esc on the table comes back to the view, still live.
     func showRows(of view: FrequencyView) {
-        guard let value = view.cursorValue else { return }
-        let condition = (PredicateKey(view.keyPath) == value).description
+        guard let condition = view.cursorCondition?.description else { return }
         let filter = table.query.filter.map { "(\($0)) AND \(condition)" } ?? condition
         var query = table.query
         query.filter = filter

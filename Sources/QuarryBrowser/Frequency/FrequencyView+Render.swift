@@ -8,7 +8,7 @@ extension FrequencyView {
     func tableView(width: Int, height: Int, now: Double) -> TableView {
         let shown = max(0, min(height - 1, rowCount - top))
         let rows = (0..<shown).map { top + $0 }
-        let values = rows.map { Self.text(of: row(at: $0).value) }
+        let values = rows.map { row(at: $0).label }
         let valueWidth = min(40, max(DisplayWidth.of(keyPath) + 2, values.map(DisplayWidth.of).max() ?? 0, 6))
         let countWidth = max(String(largest).count, Self.countTitle.count + 2)
         let percentWidth = 6
@@ -32,7 +32,9 @@ extension FrequencyView {
     /// live update cost (`live, last update 0.40 ms: 3 objects, 2 values, 0 store queries`):
     /// the changes are applied to the counts, `GROUP BY` is never run again.
     var statusText: String {
-        var parts = ["\(keyPath): value \(rowCount == 0 ? 0 : cursor + 1)/\(rowCount)", "\(total) \(entityName) objects"]
+        let noun = bins == nil ? "value" : "bin"
+        var parts = ["\(keyPath): \(noun) \(rowCount == 0 ? 0 : cursor + 1)/\(rowCount)", "\(total) \(entityName) objects"]
+        if let bins { parts.append("bins of \(bins.widthText) (< >)") }
         if let update = lastUpdate {
             let how = update.recomputed ? "recounted from the store"
                 : "\(update.objects) objects, \(update.groups) \(update.groups == 1 ? "value" : "values"), \(update.storeQueries) store \(update.storeQueries == 1 ? "query" : "queries")"

@@ -3,8 +3,9 @@ import Quarry
 import QuarryTUI
 
 /// The frequency view (`F`, `:freq KEYPATH`): one row per distinct value of a key path over the
-/// table's objects (its filter respected), with its count, its share of the total and a bar,
-/// sorted by count.
+/// table's objects (its filter respected), or per bin of numbers and dates (``FrequencyBins``:
+/// automatic over more than ``binningThreshold`` values, `<`/`>` change their width), with
+/// its count, its share of the total and a bar, sorted by count.
 ///
 /// Kept live by an ``AggregateResultsController`` (`count()` grouped by the key path): after
 /// each change event the controller adjusts the groups the changed objects left or joined,
@@ -32,8 +33,12 @@ final class FrequencyView {
     var pageHeight = 20
     /// The column under the column cursor.
     var columnCursor = 0
-    /// The group key of the row under the cursor, followed across changes.
+    /// The key of the row under the cursor (its group's, or `[bin]`), followed across changes.
     private var cursorKey: [Value]?
+    /// The bins, when numbers or dates are binned.
+    private(set) var bins: FrequencyBins?
+    /// Over how many distinct numbers or dates the view bins them by itself.
+    static let binningThreshold = 20
 
     /// The sum of the counts (the objects counted) and the largest count (the longest bar).
     private(set) var total: Int64 = 0
@@ -66,6 +71,55 @@ final class FrequencyView {
         controller = try Self.makeController(keyPath: keyPath, entityName: entityName, predicate: predicate,
                                              sort: [SortKey("count()", ascending: false)], context: context)
         try start()
+        if rowCount > Self.binningThreshold, let kind = valueKind { bins = makeBins(kind: kind) }
+        recount()
+    }
+
+    /// The kind of the values counted when they can be binned (numbers, dates).
+    var valueKind: FrequencyBins.Kind? {
+        for index in 0..<controller.numberOfGroups {
+            guard let value = controller.group(at: index).key.first, value != .null else { continue }
+            return FrequencyBins.kind(of: value)
+        }
+        return nil
+    }
+
+    /// Bins of the controller's groups as they are, in the view's order.
+    private func makeBins(kind: FrequencyBins.Kind) -> FrequencyBins {
+        var made = FrequencyBins(kind: kind, values: controller.groups.map { ($0.key.first ?? .null, Self.count(of: $0)) })
+        made.sort(byBin: sortColumn == 0, ascending: sortAscending)
+        return made
+    }
+
+    /// `>` (`wider`) or `<`: bins numbers and dates, or makes the bins wider or narrower;
+    /// returns why not.
+    func stepBins(wider: Bool) -> String? {
+        guard let kind = bins?.kind ?? valueKind else { return "only numbers and dates are binned" }
+        if bins == nil {
+            bins = makeBins(kind: kind)
+        } else if bins?.step(wider: wider) != true {
+            return wider ? "the bins are as wide as they go" : "the bins are as narrow as they go"
+        }
+        bins?.sort(byBin: sortColumn == 0, ascending: sortAscending)
+        flashes = [:]
+        cursorKey = nil
+        recount()
+        keepCursor()
+        return nil
+    }
+
+    /// The key row `index` is followed by: its group's key, or its bin.
+    private func key(at index: Int) -> [Value] {
+        guard let bins else { return controller.group(at: index).key }
+        return [Self.binKey(bins.order[index])]
+    }
+
+    private static func binKey(_ bin: Int64?) -> Value { bin.map(Value.integer) ?? .null }
+
+    /// The row whose key is `key`, if it is shown.
+    private func index(ofKey key: [Value]) -> Int? {
+        guard let bins else { return controller.index(ofGroupWithKey: key) }
+        return bins.order.firstIndex { [Self.binKey($0)] == key }
     }
 
     private static func makeController(keyPath: String, entityName: String, predicate: ObjectPredicate?, sort: [SortKey],
@@ -90,17 +144,31 @@ final class FrequencyView {
 
     // MARK: Rows
 
-    /// How many distinct values (rows) there are.
-    var rowCount: Int { controller.numberOfGroups }
+    /// How many rows (distinct values or bins) there are.
+    var rowCount: Int { bins?.order.count ?? controller.numberOfGroups }
 
-    /// Row `index`'s value and count.
-    func row(at index: Int) -> (value: Value, count: Int64) {
+    /// Row `index`'s text and count.
+    func row(at index: Int) -> (label: String, count: Int64) {
+        if let bins {
+            let bin = bins.order[index]
+            return (bins.label(of: bin), bins.count(of: bin))
+        }
         let group = controller.group(at: index)
-        return (group.key.first ?? .null, Self.count(of: group))
+        return (Self.text(of: group.key.first ?? .null), Self.count(of: group))
     }
 
-    /// The value under the cursor, if there are rows.
-    var cursorValue: Value? { rowCount == 0 ? nil : row(at: min(cursor, rowCount - 1)).value }
+    /// The value under the cursor, if there are rows and they are not bins.
+    var cursorValue: Value? {
+        guard bins == nil, rowCount > 0 else { return nil }
+        return controller.group(at: min(cursor, rowCount - 1)).key.first ?? .null
+    }
+
+    /// The filter keeping the objects of the row under the cursor (its value, or its bin).
+    var cursorCondition: ObjectPredicate? {
+        guard rowCount > 0 else { return nil }
+        if let bins { return bins.condition(of: bins.order[min(cursor, rowCount - 1)], keyPath: keyPath) }
+        return cursorValue.map { PredicateKey(keyPath) == $0 }
+    }
 
     private static func count(of group: AggregateGroup) -> Int64 {
         if case .integer(let n) = group["count()"] { return n }
@@ -112,9 +180,9 @@ final class FrequencyView {
 
     /// The cell texts of row `index`, the bar `barWidth` cells wide at most.
     func cells(at index: Int, barWidth: Int) -> [String] {
-        let (value, count) = row(at: index)
+        let (label, count) = row(at: index)
         let percent = total > 0 ? Double(count) / Double(total) * 100 : 0
-        return [Self.text(of: value), String(count), String(format: "%.1f", percent),
+        return [label, String(count), String(format: "%.1f", percent),
                 FrequencyBar.text(value: count, maximum: largest, width: barWidth)]
     }
 
@@ -130,6 +198,13 @@ final class FrequencyView {
     /// again in that order.
     /// - Throws: the store's error (the old order then stays).
     func sort(byColumn column: Int, ascending: Bool) throws {
+        if bins != nil {
+            sortColumn = column
+            sortAscending = ascending
+            bins?.sort(byBin: column == 0, ascending: ascending)
+            keepCursor()
+            return
+        }
         let key = column == 0 ? SortKey(keyPath, ascending: ascending) : SortKey("count()", ascending: ascending)
         let previous = controller
         controller = try Self.makeController(keyPath: keyPath, entityName: entityName, predicate: predicate, sort: [key],
@@ -161,20 +236,20 @@ final class FrequencyView {
         cursor = max(0, min(index, rowCount - 1))
         if cursor < top { top = cursor }
         if cursor >= top + pageHeight { top = cursor - pageHeight + 1 }
-        cursorKey = rowCount == 0 ? nil : controller.group(at: cursor).key
+        cursorKey = rowCount == 0 ? nil : key(at: cursor)
     }
 
     /// After a change: the cursor back on its value at the same screen row (or kept in range
     /// when its value left).
     private func keepCursor() {
         let screenRow = cursor - top
-        if let key = cursorKey, let index = controller.index(ofGroupWithKey: key) {
+        if let key = cursorKey, let index = index(ofKey: key) {
             cursor = index
         }
         cursor = max(0, min(cursor, rowCount - 1))
         top = max(0, min(cursor - screenRow, max(0, rowCount - pageHeight)))
         if cursor < top || cursor >= top + pageHeight { top = max(0, cursor - pageHeight + 1) }
-        cursorKey = rowCount == 0 ? nil : controller.group(at: cursor).key
+        cursorKey = rowCount == 0 ? nil : key(at: cursor)
     }
 
     // MARK: Live changes
@@ -182,6 +257,15 @@ final class FrequencyView {
     /// The total and the largest count, from the groups.
     private func recount() {
         var total: Int64 = 0, largest: Int64 = 0
+        if let bins {
+            for count in bins.binCounts.values {
+                total += count
+                largest = max(largest, count)
+            }
+            self.total = total
+            self.largest = largest
+            return
+        }
         for index in 0..<rowCount {
             let count = Self.count(of: controller.group(at: index))
             total += count
@@ -194,7 +278,7 @@ final class FrequencyView {
     /// Whether row `index` is highlighted as just changed at uptime `now`.
     func isFlashing(_ index: Int, now: Double) -> Bool {
         guard !flashes.isEmpty else { return false }
-        return (flashes[controller.group(at: index).key] ?? 0) > now
+        return (flashes[key(at: index)] ?? 0) > now
     }
 
     /// Drops expired highlights; returns the uptime at which the next one expires, if any.
@@ -204,11 +288,17 @@ final class FrequencyView {
     }
 
     fileprivate func groupChanged(_ group: AggregateGroup, type: ResultsChangeType) {
-        if type != .delete { pendingFlash.append(group.key) }
+        if bins != nil {
+            let bin = bins?.set(group.key.first ?? .null, count: type == .delete ? 0 : Self.count(of: group))
+            pendingFlash.append([Self.binKey(bin)])
+        } else if type != .delete {
+            pendingFlash.append(group.key)
+        }
     }
 
     fileprivate func contentChanged() {
         updates += 1
+        bins?.sort(byBin: sortColumn == 0, ascending: sortAscending)
         recount()
         let until = ResultsTable.uptime() + flashDuration
         for key in pendingFlash { flashes[key] = until }
@@ -219,6 +309,7 @@ final class FrequencyView {
 
     fileprivate func contentReset() {
         flashes = [:]
+        if let kind = bins?.kind { bins = makeBins(kind: kind) }
         recount()
         keepCursor()
         onChange?()

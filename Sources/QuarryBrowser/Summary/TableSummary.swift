@@ -128,7 +128,7 @@ final class TableSummary {
     }
 
     /// A number as short as it reads: `4350`, `172.58`, `0.5` (at most two decimals).
-    static func compact(_ value: Value) -> String {
+    nonisolated static func compact(_ value: Value) -> String {
         guard case .double(let d) = value, d.isFinite else { return ValueText.format(value) }
         if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
         var text = String(format: "%.2f", d)

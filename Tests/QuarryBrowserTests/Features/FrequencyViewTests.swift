@@ -22,9 +22,9 @@ struct FrequencyViewTests {
     /// The frequency view's rows on `screen`: value and count, in order.
     func rows(_ screen: [String]) -> [(value: String, count: Int)] {
         screen.dropFirst(2).dropLast().compactMap { line in
-            let words = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard words.count >= 3, let count = Int(words[1]) else { return nil }
-            return (String(words[0]), count)
+            guard let range = line.range(of: #" +\d+ +\d+\.\d( |$)"#, options: .regularExpression), range.lowerBound > line.startIndex,
+                  let count = line[range].split(separator: " ").first.flatMap({ Int($0) }) else { return nil }
+            return (String(line[..<range.lowerBound]), count)
         }
     }
 
@@ -160,9 +160,65 @@ struct FrequencyViewTests {
         f.press(.enter)
         #expect(f.browser.frequencyView?.keyPath == "sector.name")
         f.press(.escape)
-        f.type(":freq price")
+        f.type(":freq name")
         f.press(.enter)
-        #expect(f.browser.frequencyView?.rowCount == 30, "thirty distinct prices")
+        #expect(f.browser.frequencyView?.rowCount == 30, "thirty distinct names")
+    }
+
+    @Test("numbers are binned over 20 distinct values; < and > change the width; Enter shows a bin's rows; live")
+    func numericBins() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type(":freq price")  // 0, 10, …, 290: bins of 50
+        f.press(.enter)
+        var screen = f.screen()
+        #expect(screen[39].contains("price: bin 1/6") && screen[39].contains("bins of 50 (< >)"), "\(screen[39])")
+        var found = rows(screen)
+        #expect(found.count == 6 && found.allSatisfy { $0.count == 5 }, "\(found)")
+        #expect(screen[2].hasPrefix("[0, 50)"), "\(screen[2])")
+        f.type("<")
+        screen = f.screen()
+        #expect(screen[39].contains("bins of 20"), "\(screen[39])")
+        #expect(rows(screen).count == 15)
+        f.type(">>")
+        screen = f.screen()
+        #expect(screen[39].contains("bins of 100"), "\(screen[39])")
+        found = rows(screen)
+        #expect(found.map(\.count) == [10, 10, 10], "\(found)")
+        // A ticker priced 1,000 makes a new bin; the others keep their counts.
+        try await f.importerSave { context in
+            let ticker = try context.insertObject(entityName: "Ticker")
+            try ticker.setValues(["symbol": .string("BIG"), "price": .double(1000)])
+        }
+        screen = f.screen()
+        #expect(screen.contains(text: "[1000, 1100)"), "\(screen)")
+        #expect(screen[39].contains("31 Ticker objects"))
+        f.type("g")
+        f.press(.enter)
+        await f.browser.fetchesSettled()
+        #expect(f.browser.table.query.filter == "price >= 0 AND price < 100", "\(String(describing: f.browser.table.query.filter))")
+        #expect(f.browser.table.rowCount == 10)
+        f.press(.escape)
+        await f.browser.fetchesSettled()
+        #expect(f.browser.frequencyView?.bins != nil)
+    }
+
+    @Test("date bins step from a second to a year and name their bounds")
+    func dateBins() {
+        let day = 86400.0
+        var bins = FrequencyBins(kind: .date, values: [(.date(Date(timeIntervalSinceReferenceDate: 0)), 2),
+                                                      (.date(Date(timeIntervalSinceReferenceDate: 10 * day)), 3)])
+        #expect(bins.widthText == "1 day")
+        bins.sort(byBin: true, ascending: true)
+        #expect(bins.order == [0, 10])
+        #expect(bins.label(of: 0) == "[2001-01-01, 2001-01-02)")
+        let stepped = bins.step(wider: true)
+        #expect(stepped)
+        #expect(bins.widthText == "1 week")
+        bins.sort(byBin: true, ascending: true)
+        #expect(bins.order.map { bins.count(of: $0) } == [2, 3])
+        bins.set(.date(Date(timeIntervalSinceReferenceDate: 0)), count: 0)
+        bins.sort(byBin: false, ascending: false)
+        #expect(bins.order == [1], "the emptied bin left")
     }
 
     @Test("s and S sort by the column under the cursor: the values, or the counts")
