@@ -47,6 +47,7 @@ declare -A bench_meanings=(
   [derived-cost]="saves without / with a derived @sum"
   [freq-first-screen]="F on sector.name → frequency view drawn, s"
   [freq-live]="raw GROUP BY / 1k-row save's commit → view drawn"
+  [freq-live-view]="raw GROUP BY / the view's own update (status line)"
   [frc-fetch]="raw SELECT rowid / performFetch"
   [frc-fetch-resident]="performFetch's resident MB per million"
   [frc-update]="re-run fetch / incremental update"
