@@ -41,6 +41,14 @@ extension Browser {
         }
     }
 
+    /// Waits until the frequency view on screen, if any, is live: its controller has read the
+    /// store and follows the changes (tests, and a caller that wants the live counts).
+    public func frequencyViewSettled() async {
+        while let view = frequencyView, !view.isLive {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in view.liveWaiters.append(done) }
+        }
+    }
+
     /// The frequency view on screen, if any.
     var frequencyView: FrequencyView? {
         if case .frequency(let view)? = overlay { return view }

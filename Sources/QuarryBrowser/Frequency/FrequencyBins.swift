@@ -47,12 +47,13 @@ struct FrequencyBins {
         }
     }
 
-    /// Bins of `kind` for `values` (value and count), about a dozen over their range.
-    init(kind: Kind, values: [(Value, Int64)]) {
+    /// Bins of `kind` for `values` (value and count), `width` wide or about a dozen over
+    /// their range.
+    init(kind: Kind, values: [(Value, Int64)], width: Double? = nil) {
         self.kind = kind
         let positions = values.compactMap { Self.position(of: $0.0) }
         let range = (positions.max() ?? 0) - (positions.min() ?? 0)
-        width = Self.niceWidth(atLeast: range / 12, kind: kind)
+        self.width = width ?? Self.niceWidth(atLeast: range / 12, kind: kind)
         for (value, count) in values { counts[value] = count }
         rebin()
     }

@@ -39,8 +39,10 @@ extension FrequencyView {
             let how = update.recomputed ? "recounted from the store"
                 : "\(update.objects) objects, \(update.groups) \(update.groups == 1 ? "value" : "values"), \(update.storeQueries) store \(update.storeQueries == 1 ? "query" : "queries")"
             parts.append("live, last update \(Self.milliseconds(update.seconds)): \(how)")
+        } else if isLive {
+            parts.append("live, counted in \(Self.milliseconds(fetchSeconds))")
         } else {
-            parts.append("counted in \(Self.milliseconds(fetchSeconds))")
+            parts.append("counted in \(Self.milliseconds(fetchSeconds)), going live…")
         }
         return parts.joined(separator: " · ")
     }

@@ -12,6 +12,11 @@ import QuarryTUI
 /// without running `GROUP BY` again, and tells which groups changed; their rows flash, the
 /// cursor stays on its value, and ``lastUpdate`` says what the update cost. Main actor only,
 /// like the main context the controller reads.
+///
+/// The first screen comes from one grouped fetch (``ObjectContext/fetchDictionaries(_:)``,
+/// which adds the rows up as it streams them); the controller, which keeps every object's
+/// contribution, reads the store off the main queue meanwhile and takes over once it has
+/// (``isLive``), applying the changes that came in between.
 @MainActor
 final class FrequencyView {
     /// The key path counted (`sector.name`).
@@ -47,6 +52,14 @@ final class FrequencyView {
     private(set) var updates = 0
     /// Seconds the first fetch took.
     private(set) var fetchSeconds = 0.0
+    /// Whether the controller has taken over from the first screen's snapshot.
+    private(set) var isLive = false
+    /// The groups of the first screen, until the controller is live.
+    private var snapshot: [AggregateGroup] = []
+    /// Who waits for the view to go live (``Browser/frequencyViewSettled()``).
+    var liveWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Stops the controller's background read when the view closes first.
+    private let cancellation = QueryCancellation()
 
     /// How long a changed row stays highlighted, in seconds.
     var flashDuration = 1.0
@@ -70,23 +83,57 @@ final class FrequencyView {
         self.predicate = predicate
         controller = try Self.makeController(keyPath: keyPath, entityName: entityName, predicate: predicate,
                                              sort: [SortKey("count()", ascending: false)], context: context)
-        try start()
+        let started = DispatchTime.now().uptimeNanoseconds
+        snapshot = try context.fetchDictionaries(controller.fetchRequest).map { row in AggregateGroup(key: [row[keyPath] ?? .null], values: row) }
+        fetchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         if rowCount > Self.binningThreshold, let kind = valueKind { bins = makeBins(kind: kind) }
         recount()
+        let observer = FrequencyObserver(view: self)
+        self.observer = observer
+        controller.delegate = observer
+        // The controller's read starts once this key's frame is drawn: it does not compete with it.
+        let controller = self.controller, cancellation = self.cancellation
+        context.perform {
+            controller.performFetch(cancellation: cancellation) { [weak self] error in
+                MainActor.assumeIsolated { self?.wentLive(error) }
+            }
+        }
+    }
+
+    deinit { cancellation.cancel() }
+
+    /// The controller's groups are in place (or could not be read): it takes over.
+    private func wentLive(_ error: Error?) {
+        if let error {
+            if !(error is QueryCancellationError) { onError?(.refetchFailed(entity: entityName, reason: "\(error)")) }
+        } else {
+            isLive = true
+            snapshot = []
+            if let kind = bins?.kind { bins = makeBins(kind: kind, width: bins?.width) }
+            recount()
+            keepCursor()
+        }
+        for waiter in liveWaiters { waiter.resume() }
+        liveWaiters = []
+        onChange?()
     }
 
     /// The kind of the values counted when they can be binned (numbers, dates).
     var valueKind: FrequencyBins.Kind? {
-        for index in 0..<controller.numberOfGroups {
-            guard let value = controller.group(at: index).key.first, value != .null else { continue }
+        for index in 0..<groupCount {
+            guard let value = group(at: index).key.first, value != .null else { continue }
             return FrequencyBins.kind(of: value)
         }
         return nil
     }
 
     /// Bins of the controller's groups as they are, in the view's order.
-    private func makeBins(kind: FrequencyBins.Kind) -> FrequencyBins {
-        var made = FrequencyBins(kind: kind, values: controller.groups.map { ($0.key.first ?? .null, Self.count(of: $0)) })
+    private func makeBins(kind: FrequencyBins.Kind, width: Double? = nil) -> FrequencyBins {
+        let values = (0..<groupCount).map { index -> (Value, Int64) in
+            let group = group(at: index)
+            return (group.key.first ?? .null, Self.count(of: group))
+        }
+        var made = FrequencyBins(kind: kind, values: values, width: width)
         made.sort(byBin: sortColumn == 0, ascending: sortAscending)
         return made
     }
@@ -110,7 +157,7 @@ final class FrequencyView {
 
     /// The key row `index` is followed by: its group's key, or its bin.
     private func key(at index: Int) -> [Value] {
-        guard let bins else { return controller.group(at: index).key }
+        guard let bins else { return group(at: index).key }
         return [Self.binKey(bins.order[index])]
     }
 
@@ -118,7 +165,7 @@ final class FrequencyView {
 
     /// The row whose key is `key`, if it is shown.
     private func index(ofKey key: [Value]) -> Int? {
-        guard let bins else { return controller.index(ofGroupWithKey: key) }
+        guard let bins else { return isLive ? controller.index(ofGroupWithKey: key) : snapshot.firstIndex { $0.key == key } }
         return bins.order.firstIndex { [Self.binKey($0)] == key }
     }
 
@@ -131,7 +178,7 @@ final class FrequencyView {
         return try AggregateResultsController(fetchRequest: request, context: context)
     }
 
-    /// Fetches the groups and starts following the changes.
+    /// Fetches the groups at once (a new sort) and follows the changes.
     private func start() throws {
         let observer = FrequencyObserver(view: self)
         self.observer = observer
@@ -144,8 +191,14 @@ final class FrequencyView {
 
     // MARK: Rows
 
+    /// How many groups there are: the controller's, or the first screen's until it is live.
+    private var groupCount: Int { isLive ? controller.numberOfGroups : snapshot.count }
+
+    /// Group `index`: the controller's, or the first screen's until it is live.
+    private func group(at index: Int) -> AggregateGroup { isLive ? controller.group(at: index) : snapshot[index] }
+
     /// How many rows (distinct values or bins) there are.
-    var rowCount: Int { bins?.order.count ?? controller.numberOfGroups }
+    var rowCount: Int { bins?.order.count ?? groupCount }
 
     /// Row `index`'s text and count.
     func row(at index: Int) -> (label: String, count: Int64) {
@@ -153,14 +206,14 @@ final class FrequencyView {
             let bin = bins.order[index]
             return (bins.label(of: bin), bins.count(of: bin))
         }
-        let group = controller.group(at: index)
+        let group = group(at: index)
         return (Self.text(of: group.key.first ?? .null), Self.count(of: group))
     }
 
     /// The value under the cursor, if there are rows and they are not bins.
     var cursorValue: Value? {
         guard bins == nil, rowCount > 0 else { return nil }
-        return controller.group(at: min(cursor, rowCount - 1)).key.first ?? .null
+        return group(at: min(cursor, rowCount - 1)).key.first ?? .null
     }
 
     /// The filter keeping the objects of the row under the cursor (its value, or its bin).
@@ -175,8 +228,8 @@ final class FrequencyView {
         return 0
     }
 
-    /// What the last change event cost the controller.
-    var lastUpdate: AggregateUpdateReport? { controller.lastUpdate }
+    /// What the last change event cost the controller (`nil` before it is live).
+    var lastUpdate: AggregateUpdateReport? { isLive ? controller.lastUpdate : nil }
 
     /// The cell texts of row `index`, the bar `barWidth` cells wide at most.
     func cells(at index: Int, barWidth: Int) -> [String] {
@@ -196,7 +249,8 @@ final class FrequencyView {
 
     /// Sorts by column `column` (the value, or the count for the others), fetching the groups
     /// again in that order.
-    /// - Throws: the store's error (the old order then stays).
+    /// - Throws: the store's error (the old order then stays), or ``NotLiveYet`` before the
+    ///   controller took over.
     func sort(byColumn column: Int, ascending: Bool) throws {
         if bins != nil {
             sortColumn = column
@@ -205,6 +259,7 @@ final class FrequencyView {
             keepCursor()
             return
         }
+        guard isLive else { throw NotLiveYet() }
         let key = column == 0 ? SortKey(keyPath, ascending: ascending) : SortKey("count()", ascending: ascending)
         let previous = controller
         controller = try Self.makeController(keyPath: keyPath, entityName: entityName, predicate: predicate, sort: [key],
@@ -266,8 +321,8 @@ final class FrequencyView {
             self.largest = largest
             return
         }
-        for index in 0..<rowCount {
-            let count = Self.count(of: controller.group(at: index))
+        for index in 0..<groupCount {
+            let count = Self.count(of: group(at: index))
             total += count
             largest = max(largest, count)
         }
@@ -288,6 +343,8 @@ final class FrequencyView {
     }
 
     fileprivate func groupChanged(_ group: AggregateGroup, type: ResultsChangeType) {
+        // Changes replayed as the controller goes live are in the groups it takes over with.
+        guard isLive else { return }
         if bins != nil {
             let bin = bins?.set(group.key.first ?? .null, count: type == .delete ? 0 : Self.count(of: group))
             pendingFlash.append([Self.binKey(bin)])
@@ -297,6 +354,7 @@ final class FrequencyView {
     }
 
     fileprivate func contentChanged() {
+        guard isLive else { return }
         updates += 1
         bins?.sort(byBin: sortColumn == 0, ascending: sortAscending)
         recount()
@@ -308,6 +366,7 @@ final class FrequencyView {
     }
 
     fileprivate func contentReset() {
+        guard isLive else { return }
         flashes = [:]
         if let kind = bins?.kind { bins = makeBins(kind: kind) }
         recount()
@@ -319,6 +378,11 @@ final class FrequencyView {
         onError?(error)
         onChange?()
     }
+}
+
+/// A sort asked for before the frequency view went live (its groups are still being read).
+struct NotLiveYet: Error, CustomStringConvertible {
+    var description: String { "still counting (a moment)" }
 }
 
 /// Receives the aggregate controller's delegate calls (on the main queue) for a

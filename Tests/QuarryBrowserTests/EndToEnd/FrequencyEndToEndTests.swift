@@ -53,7 +53,7 @@ struct FrequencyEndToEndTests {
         try browser.tmux("send-keys", "-t", browser.session, "-l", ":col sector")
         try browser.send("Enter")
         try browser.send("F")
-        var screen = try await waitFor(browser, "the frequency view") { $0.contains { $0.contains("sector.name: value 1/11") } }
+        var screen = try await waitFor(browser, "the frequency view, live") { $0.contains { $0.contains("sector.name: value 1/11") && $0.contains("live, ") } }
         var rows = Self.frequencies(screen)
         #expect(rows.count == 11, "\(rows)")
         #expect(rows.map(\.count).reduce(0, +) == 2000)

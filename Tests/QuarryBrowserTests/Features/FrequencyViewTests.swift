@@ -61,6 +61,7 @@ struct FrequencyViewTests {
     func liveFromTheImporter() async throws {
         let f = try onSectorColumn()
         f.type("F")
+        await f.browser.frequencyViewSettled()
         let view = try #require(f.browser.frequencyView)
         try await f.importerSave { context in try Self.insert(5, in: "Tech", context: context) }
         var screen = f.screen()
@@ -94,6 +95,7 @@ struct FrequencyViewTests {
     func cursorFollowsItsValue() async throws {
         let f = try onSectorColumn()
         f.type("F")
+        await f.browser.frequencyViewSettled()
         f.type("jj")
         #expect(f.browser.frequencyView?.cursorValue == .string("Tech"))
         try await f.importerSave { context in try Self.insert(2, in: "Tech", context: context) }
@@ -106,6 +108,7 @@ struct FrequencyViewTests {
     func enterFiltersAndEscReturns() async throws {
         let f = try onSectorColumn()
         f.type("F")
+        await f.browser.frequencyViewSettled()
         f.type("j")  // Health
         f.press(.enter)
         await f.browser.fetchesSettled()
@@ -170,6 +173,7 @@ struct FrequencyViewTests {
         let f = try BrowserFixture(sectioned: false)
         f.type(":freq price")  // 0, 10, …, 290: bins of 50
         f.press(.enter)
+        await f.browser.frequencyViewSettled()
         var screen = f.screen()
         #expect(screen[39].contains("price: bin 1/6") && screen[39].contains("bins of 50 (< >)"), "\(screen[39])")
         var found = rows(screen)
@@ -221,10 +225,14 @@ struct FrequencyViewTests {
         #expect(bins.order == [1], "the emptied bin left")
     }
 
-    @Test("s and S sort by the column under the cursor: the values, or the counts")
-    func sorting() throws {
+    @Test("s and S sort by the column under the cursor (once live): the values, or the counts")
+    func sorting() async throws {
         let f = try onSectorColumn()
         f.type("F")
+        f.type("S")
+        #expect(f.screen()[39].contains("still counting"), "a sort waits for the view to go live: \(f.screen()[39])")
+        await f.browser.frequencyViewSettled()
+        #expect(f.screen()[39].contains("live, counted in"), "\(f.screen()[39])")
         f.type("S")  // the value column, descending
         var found = rows(f.screen())
         #expect(found.map(\.value) == ["Tech", "Health", "Energy"], "\(found)")
