@@ -64,6 +64,8 @@ let package = Package(
                 "Quarry",
                 // `filter-scale`: a demo store, and the filter prompt taking a paste.
                 "QuarryDemo", "QuarryTUI",
+                // `freq-first-screen`, `freq-live`: the browser's frequency view, in memory.
+                "QuarryBrowser",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 // The raw side of `pg-import`.

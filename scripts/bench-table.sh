@@ -25,6 +25,7 @@ declare -A bench_targets=(
   [aggregate]=">= 0.8"            [aggregate-update]=">= 50"
   [undo-cost]=">= 0.7"
   [derived-cost]=">= 0.5"
+  [freq-first-screen]="<= 0.3 s"  [freq-live]=">= 50"
 )
 # What each figure is, in a few words (the table's second column).
 declare -A bench_meanings=(
@@ -44,6 +45,9 @@ declare -A bench_meanings=(
   [aggregate-update]="raw GROUP BY / 1k-row save's commit → live groups"
   [undo-cost]="import without / with an undo manager"
   [derived-cost]="saves without / with a derived @sum"
+  [freq-first-screen]="F on sector.name → frequency view drawn, s"
+  [freq-live]="raw GROUP BY / 1k-row save's commit → view drawn"
+  [freq-live-view]="raw GROUP BY / the view's own update (status line)"
   [frc-fetch]="raw SELECT rowid / performFetch"
   [frc-fetch-resident]="performFetch's resident MB per million"
   [frc-update]="re-run fetch / incremental update"

@@ -79,6 +79,8 @@ quick_arguments() {
     aggregate) echo --n 100000 --rounds 1 ;;
     aggregate-update) echo --n 100000 --rounds 3 ;;
     derived-cost) echo --n 2000 --rounds 20 ;;
+    freq-first-screen) echo --n 100000 --rounds 2 ;;
+    freq-live) echo --n 100000 --rounds 3 ;;
     *) echo --n 100000 ;;
   esac
 }

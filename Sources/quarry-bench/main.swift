@@ -27,6 +27,8 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "aggregate": runAggregateScenario,
     "aggregate-update": runAggregateUpdateScenario,
     "derived-cost": runDerivedCostScenario,
+    "freq-first-screen": runFrequencyFirstScreenScenario,
+    "freq-live": runFrequencyLiveScenario,
 ]
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario

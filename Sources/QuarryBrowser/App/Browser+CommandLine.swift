@@ -60,6 +60,14 @@ extension Browser {
             if !clearSelection() { message = ("nothing selected", false) }
         case .since(let argument):
             if let error = openSince(argument) { return (error, text.count - argument.count + 1) }
+        case .summary:
+            toggleSummary()
+        case .frequency(let keyPath):
+            if let error = openFrequency(of: keyPath) {
+                // The column of the key path typed (1-based, on the line after the `:`).
+                let column = text.range(of: keyPath, options: .backwards).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
+                return (error, column)
+            }
         }
         return nil
     }
@@ -139,7 +147,7 @@ extension Browser {
             case "entity": return entityNames
             case "theme": return themeNames
             case "sort": return sortableKeyPaths + (words.count > 1 ? ["asc", "desc"] : [])
-            case "filter": return sortableKeyPaths
+            case "filter", "freq", "frequency": return sortableKeyPaths
             case "col", "column": return shownColumns.map(\.title)
             case "select": return sortableKeyPaths
             default: return []

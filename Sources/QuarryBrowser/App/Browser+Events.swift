@@ -69,6 +69,8 @@ extension Browser {
             handleFormKey(key, session: session)
         case .text(let pages):
             handlePagesKey(key, pages: pages)
+        case .frequency(let view):
+            handleFrequencyKey(key, view: view)
         case .confirm(let confirmation):
             switch key {
             case .character("y"), .character("Y"):
@@ -163,6 +165,8 @@ extension Browser {
         case .add: beginEdit(new: true)
         case .delete: afterPendingFetch { self.table.selection.isEmpty ? self.confirmDelete() : self.confirmDeleteSelection() }
         case .export: beginExport()
+        case .frequency: afterPendingFetch { self.openFrequencyOfColumnUnderCursor() }
+        case .summary: afterPendingFetch { self.toggleSummary() }
         case .undo: afterPendingFetch { self.undoEdit() }
         case .redo: afterPendingFetch { self.redoEdit() }
         case .redraw: break  // a full redraw happens anyway

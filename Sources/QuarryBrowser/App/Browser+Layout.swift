@@ -28,10 +28,13 @@ extension Browser {
         var shown = shownColumns
         if size.width > screen.size.width { columnView.scrollBackAfterWidening(columns: shown, width: size.width) }
         columnView.keepCursorVisible(columns: shown, width: size.width)
-        let pageHeight = BrowserLayout.pageHeight(size: size, bottomRows: bottomRows)
+        let summaryRows = summary == nil ? 0 : 1
+        let pageHeight = BrowserLayout.pageHeight(size: size, bottomRows: bottomRows, summaryRows: summaryRows)
         let window = table.window(height: pageHeight, columns: shown)
         var columns = table.columns
-        Self.fit(&columns, to: window.lines, sortKeys: table.query.userSort)
+        var fitted = window.lines
+        if let summary { fitted.append(.row(cells: summary.totalCells(shown), highlight: .summary)) }
+        Self.fit(&columns, to: fitted, sortKeys: table.query.userSort)
         shown = columns.filter { !$0.isHidden }
         let sortKeys = table.query.userSort
         let tableColumns = shown.map { spec -> TableColumn in
@@ -39,7 +42,7 @@ extension Browser {
             return TableColumn(title: spec.title, width: spec.width, alignment: spec.alignment, sortAscending: sorted?.ascending)
         }
         return BrowserLayout(size: size, bottomRows: bottomRows, columnView: columnView, columns: columns,
-                             tableColumns: tableColumns, window: window)
+                             tableColumns: tableColumns, window: window, summaryRows: summaryRows)
     }
 
     /// Fits each shown column's width to the rows in `lines` (and its header), unless `<`/`>`
@@ -68,11 +71,13 @@ extension Browser {
         screen.needsLayout = false
         guard Self.fits(screen.size) else { return }
         followEditedRow()
+        refreshSummaryIfStale()
         let layout = makeLayout(size: screen.size, bottomRows: bottomRows(size: screen.size))
         columnView = layout.columnView
         table.columns = layout.columns
         table.pageHeight = layout.pageHeight
         table.hold(layout.window)
+        frequencyView?.pageHeight = max(1, layout.tableRect.height - 1)
         screen.layout = layout
     }
 

@@ -43,6 +43,8 @@ extension Browser {
         switch table.line(at: index) {
         case .section(let section):
             toggleSection(section)
+        case .summary:
+            break
         case .row:
             table.moveCursor(to: index)
             if let shown = columnIndex(atX: x) {

@@ -55,11 +55,13 @@ extension Browser {
         var parts = ["quarry", configuration.storeTitle, table.entity.name, "sort " + table.query.sortDescription]
         if let scope = table.query.scope { parts.insert(scope.title + " (Esc back)", at: 3) }
         if let filter = table.query.filter { parts.append("filter " + filter) }
+        if let frequency = frequencyView { parts.append("frequency of \(frequency.keyPath) (Enter: its rows · s S sort · Esc closes)") }
         return parts.joined(separator: " · ")
     }
 
     /// The status line's text, with the column cursor as laid out.
     private func statusText(columnCursor: Int) -> String {
+        if let frequency = frequencyView { return frequency.statusText }
         let columns = shownColumns
         var parts = ["row \(table.cursorRowNumber)/\(rowCountText)", "col \(columns.isEmpty ? 0 : columnCursor + 1)/\(columns.count)"]
         if table.query.sectionKey != nil, let path = table.cursorPath {
@@ -103,7 +105,13 @@ extension Browser {
     private func renderTable(_ layout: BrowserLayout, into buffer: inout ScreenBuffer) {
         let rect = layout.tableRect
         // The last column takes the width left over when it is on screen.
-        var view = TableView(columns: layout.tableColumns, lines: layout.window.lines(now: ResultsTable.uptime()),
+        var lines = layout.window.lines(now: ResultsTable.uptime())
+        if layout.summaryRows > 0, let summary {
+            // The whole table's summary sits on the area's last line, under the rows.
+            lines += Array(repeating: TableLine.row(cells: [], highlight: []), count: max(0, layout.pageHeight - lines.count))
+            lines.append(.row(cells: summary.totalCells(layout.columns.filter { !$0.isHidden }), highlight: .summary))
+        }
+        var view = TableView(columns: layout.tableColumns, lines: lines,
                              firstColumn: layout.columnView.firstColumn, freezesFirstColumn: layout.columnView.freezesFirstColumn,
                              selectedColumn: layout.columnView.cursor, lastColumnFills: true)
         view.marksSelection = !table.selection.isEmpty
@@ -136,6 +144,8 @@ extension Browser {
             MessageBox(title: confirmation.title, lines: confirmation.lines).render(into: &buffer, area: area, theme: theme)
         case .text(let pages):
             pages.last?.view.render(into: &buffer, area: area, theme: theme)
+        case .frequency(let view):
+            view.tableView(width: area.width, height: area.height, now: ResultsTable.uptime()).render(into: &buffer, rect: area, theme: theme)
         }
     }
 }

@@ -49,6 +49,7 @@ extension Browser {
         let startPath: RowPath = {
             if case .row(let path) = table.line(at: startLine) { return path }
             if case .section(let s) = table.line(at: startLine) { return RowPath(section: s, row: 0) }
+            if case .summary(let s) = table.line(at: startLine) { return RowPath(section: s, row: 0) }
             return RowPath(section: 0, row: 0)
         }()
         let probes = probeValues(for: text, key: key)

@@ -46,6 +46,8 @@ public final class Browser {
     public internal(set) var theme: Theme
     /// What is open over the table.
     var overlay: Overlay?
+    /// The summary line's live aggregates, while it is shown (`%`, `:summary`).
+    var summary: TableSummary?
     /// A message for the status line, and whether it is an error; cleared by the next key.
     var message: (text: String, isError: Bool)?
     /// The column cursor and the column scroll.
@@ -151,7 +153,11 @@ public final class Browser {
     var shownColumns: [ColumnSpec] { table.columns.filter { !$0.isHidden } }
 
     /// The uptime at which the next row highlight ends, if any (the app schedules a frame then).
-    public func nextHighlightExpiry() -> Double? { table.pruneFlashes(now: ResultsTable.uptime()) }
+    public func nextHighlightExpiry() -> Double? {
+        let now = ResultsTable.uptime()
+        let expiries = [table.pruneFlashes(now: now), frequencyView?.pruneFlashes(now: now)]
+        return expiries.compactMap { $0 }.min()
+    }
 
     /// How many objects the table shows.
     public var rowCount: Int { table.rowCount }

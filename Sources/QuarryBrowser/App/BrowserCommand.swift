@@ -28,8 +28,13 @@ enum BrowserCommand: Equatable {
     /// `:since 10m` or `:since 1234`: what changed since a time or a history token.
     case since(String)
 
+    /// `:freq sector.name`: the frequency view of a key path (`F` on a column).
+    case frequency(String)
+    /// `:summary`: the summary line on or off (`%`).
+    case summary
+
     /// The command names, for completion and the error message.
-    static let names = ["col", "entity", "filter", "follow", "q", "select", "since", "sort", "theme", "unselect", "w"]
+    static let names = ["col", "entity", "filter", "follow", "freq", "q", "select", "since", "sort", "summary", "theme", "unselect", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -71,6 +76,11 @@ enum BrowserCommand: Equatable {
         case "since":
             guard !argument.isEmpty else { throw BrowserCommandError("since needs a history token or a time ago (since 10m)", column: argumentColumn) }
             return .since(argument)
+        case "freq", "frequency":
+            guard !argument.isEmpty else { throw BrowserCommandError("freq needs a key path (freq sector.name; Tab completes)", column: argumentColumn) }
+            return .frequency(argument)
+        case "summary":
+            return .summary
         default:
             throw BrowserCommandError("unknown command '\(name)' (a row number, \(names.joined(separator: ", ")))", column: argumentColumn - name.count - 1)
         }

@@ -40,6 +40,10 @@ public enum BrowserCommandHelp {
               summary: "select the rows of the view (its filter applies) matching PREDICATE, or every row without one, as `V` does"),
         .init(syntax: "unselect", name: "unselect", aliases: [], example: "unselect",
               summary: "clear the selection, as Esc does"),
+        .init(syntax: "freq KEYPATH", name: "freq", aliases: ["frequency"], example: "freq sector.name",
+              summary: "the frequency view of a key path, as `F` on its column does: a row per value (or bin) with count, percent and a bar, kept live; Enter filters the table to a value, Esc comes back"),
+        .init(syntax: "summary", name: "summary", aliases: [], example: "summary",
+              summary: "the summary line on or off, as `%` does: count, sum, mean, min and max of each numeric column (count and distinct count of the others) under the table and each section header, kept live"),
         .init(syntax: "since TOKEN|AGO", name: "since", aliases: [], example: "since 10m",
               summary: "the objects inserted, updated (with the keys) and deleted since a history token or a time ago (`90s`, `10m`, `2h`, `1d`), from persistent history, kept live as changes arrive; Enter shows an object (Esc comes back)"),
     ]

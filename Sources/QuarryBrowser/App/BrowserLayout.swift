@@ -21,16 +21,20 @@ struct BrowserLayout {
     var tableColumns: [TableColumn]
     /// The visible lines and the objects they show.
     var window: TableWindow
+    /// The rows under the table's lines taken by the summary line (`%`): 0 or 1.
+    var summaryRows = 0
 
     /// The table's area: below the title bar, above the status line.
     var tableRect: Rect { Rect(x: 0, y: 1, width: size.width, height: size.height - 1 - bottomRows) }
 
     /// How many lines the table shows below its header.
-    var pageHeight: Int { Self.pageHeight(size: size, bottomRows: bottomRows) }
+    var pageHeight: Int { Self.pageHeight(size: size, bottomRows: bottomRows, summaryRows: summaryRows) }
 
     /// How many lines the table shows below its header on a screen of `size` whose bottom
-    /// `bottomRows` rows are taken.
-    static func pageHeight(size: TerminalSize, bottomRows: Int) -> Int { max(1, size.height - 1 - bottomRows - 1) }
+    /// `bottomRows` rows are taken, and `summaryRows` under the lines by the summary.
+    static func pageHeight(size: TerminalSize, bottomRows: Int, summaryRows: Int = 0) -> Int {
+        max(1, size.height - 1 - bottomRows - 1 - summaryRows)
+    }
 }
 
 /// The screen the browser lays out for, and its layout as last computed.

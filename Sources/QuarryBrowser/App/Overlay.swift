@@ -18,6 +18,8 @@ enum Overlay {
     case confirm(Confirmation)
     /// A stack of list pages (schema, history), the last on top.
     case text([ListPage])
+    /// The frequency view of a key path (`F`, `:freq`), live.
+    case frequency(FrequencyView)
 }
 
 /// The state of the filter or search prompt.

@@ -57,6 +57,10 @@ public enum TableAction: Sendable, Hashable {
     case edit, add, delete, export
     /// Undo / redo the browser's last edit, add or delete (also after it was saved).
     case undo, redo
+    /// `F`: the frequency view of the column under the cursor.
+    case frequency
+    /// `%`: the summary line under the table and each section header.
+    case summary
     /// Pause or resume the live merge.
     case pause
     /// Re-read the rows from the store (how others' changes show where the store is not live).

@@ -25,13 +25,9 @@ extension ResultsTable {
         }
         var target = min(max(0, index), lineCount - 1)
         if !isCursorStop(target) {
-            if preferDown, target + 1 < lineCount, isCursorStop(target + 1) {
-                target += 1
-            } else if target > 0 {
-                target -= 1
-            } else if target + 1 < lineCount {
-                target += 1
-            }
+            // A header (and its summary line) is passed over: down when moving down, else up.
+            let down = nearestStop(from: target, step: 1), up = nearestStop(from: target, step: -1)
+            target = (preferDown ? down ?? up : up ?? down) ?? target
         }
         cursor = target
         cursorID = cursorPath.map(controller.objectID(at:))
@@ -77,12 +73,24 @@ extension ResultsTable {
     }
 
     /// Whether display line `index` is one the cursor may rest on: a row, or the header of a
-    /// collapsed section (its only line).
+    /// collapsed section (its only line but its summary).
     private func isCursorStop(_ index: Int) -> Bool {
         switch line(at: index) {
         case .row: return true
         case .section(let s): return isCollapsed(section: s)
+        case .summary: return false
         }
+    }
+
+    /// The first line the cursor may rest on from `index` going `step` (±1), within the two
+    /// lines a header and its summary take.
+    private func nearestStop(from index: Int, step: Int) -> Int? {
+        var candidate = index + step
+        for _ in 0..<2 where candidate >= 0 && candidate < lineCount {
+            if isCursorStop(candidate) { return candidate }
+            candidate += step
+        }
+        return nil
     }
 
     /// Scrolls as little as needed to show the cursor (and the header of its section when it is
@@ -91,6 +99,7 @@ extension ResultsTable {
         if cursor < top { top = cursor }
         if cursor >= top + pageHeight { top = cursor - pageHeight + 1 }
         if isSectioned, top == cursor, cursor > 0, case .section = line(at: cursor - 1) { top = cursor - 1 }
+        if isSectioned, top == cursor, cursor > 1, case .summary = line(at: cursor - 1) { top = cursor - 2 }
         clampTop()
     }
 

@@ -7,6 +7,8 @@ extension ResultsTable {
         case section(Int)
         /// A row.
         case row(RowPath)
+        /// The summary line of section `index` (under its header, when the summary is shown).
+        case summary(Int)
     }
 
     /// The sections of the results (one unnamed section when not sectioned).
@@ -27,7 +29,7 @@ extension ResultsTable {
     /// Recomputes the lines from the controller's sections and the collapsed ones.
     func recomputeLines() {
         lines = DisplayLines(sections: controller.sections, sectioned: isSectioned, rowCount: controller.count,
-                             collapsed: collapsedSections)
+                             collapsed: collapsedSections, summaries: showsSectionSummaries)
     }
 
     /// What display line `index` is.
@@ -36,7 +38,8 @@ extension ResultsTable {
     /// The display line of `path` (its section's header when the section is collapsed).
     func displayIndex(of path: RowPath) -> Int {
         guard isSectioned else { return path.row }
-        return isCollapsed(section: path.section) ? sectionStarts[path.section] : sectionStarts[path.section] + 1 + path.row
+        return isCollapsed(section: path.section) ? sectionStarts[path.section]
+            : sectionStarts[path.section] + 1 + (lines.hasSummaries ? 1 : 0) + path.row
     }
 
     /// The display line of the object `id`, if it is in the results.

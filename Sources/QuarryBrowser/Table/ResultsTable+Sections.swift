@@ -11,7 +11,7 @@ extension ResultsTable {
         guard isSectioned, lineCount > 0 else { return nil }
         switch line(at: cursor) {
         case .row(let path): return path.section
-        case .section(let s): return s
+        case .section(let s), .summary(let s): return s
         }
     }
 

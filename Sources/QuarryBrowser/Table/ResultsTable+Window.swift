@@ -19,6 +19,9 @@ extension ResultsTable {
                                              count: sections[s].numberOfObjects,
                                              highlight: index == cursor ? .cursor : [], isCollapsed: isCollapsed(section: s)))
                 window.highlightEnds.append(nil)
+            case .summary(let s):
+                window.lines.append(.row(cells: sectionSummary?(sections[s].name, shown) ?? [], highlight: .summary))
+                window.highlightEnds.append(nil)
             case .row(let path):
                 let object = controller.object(at: path)
                 window.objects.append(object)

@@ -44,6 +44,11 @@ final class ResultsTable {
     /// never faulted in, their counts stay live. Kept by name, so a section keeps its state
     /// while sections before it come and go.
     var collapsedSections: Set<String> = []
+    /// Whether each section header is followed by its summary line (`%`); set with
+    /// ``showSectionSummaries(_:)`` (which lays the lines out again).
+    var showsSectionSummaries = false
+    /// The cells of a section's summary line, by section name, for the columns shown.
+    var sectionSummary: (@MainActor (String, [ColumnSpec]) -> [String])?
 
     // MARK: Cursor (ResultsTable+Cursor)
 

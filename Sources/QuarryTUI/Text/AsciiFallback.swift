@@ -1,6 +1,7 @@
 /// One-cell ASCII stand-ins for the glyphs the UI draws, for terminals whose locale cannot show
 /// them (`LC_ALL=C`, any non-UTF-8 locale): sort arrows become `^` and `v`, the section marker
-/// `>`, the ellipsis `.`, box drawing `+ - |`, the separator dot `.`.
+/// `>`, the ellipsis `.`, box drawing `+ - |`, the separator dot `.`, a bar's full block `#`
+/// and its partial (eighth) blocks `+`, the summary's `Σ` `S`.
 ///
 /// Applied per cell by the backend, after layout, so columns stay aligned: every stand-in is
 /// one cell, as the glyph it replaces.
@@ -9,6 +10,7 @@ public enum AsciiFallback {
         "▲": "^", "▼": "v", "↑": "^", "↓": "v", "←": "<", "→": ">", "▸": ">", "›": ">",
         "…": ".", "·": ".", "•": "*", "×": "x", "–": "-", "✎": "*", "✗": "x", "⏸": "=",
         "─": "-", "│": "|", "┌": "+", "┐": "+", "└": "+", "┘": "+", "├": "+", "┤": "+", "┬": "+", "┴": "+", "┼": "+",
+        "█": "#", "▉": "+", "▊": "+", "▋": "+", "▌": "+", "▍": "+", "▎": "+", "▏": "+", "Σ": "S",
     ]
 
     /// The ASCII text to draw for the one-cell grapheme `glyph`: itself when ASCII, its stand-in

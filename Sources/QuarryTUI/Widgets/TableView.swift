@@ -52,6 +52,9 @@ public struct RowHighlight: OptionSet, Hashable, Sendable {
     public static let pending = RowHighlight(rawValue: 8)
     /// Selected (marked in the gutter when the table has one).
     public static let selected = RowHighlight(rawValue: 16)
+    /// A summary line (totals under the rows or a section header): drawn like a section
+    /// header, every cell from its left.
+    public static let summary = RowHighlight(rawValue: 32)
 }
 
 /// A table: a header row, then section headers and rows, scrolled horizontally by column with an
@@ -140,20 +143,21 @@ public struct TableView: Sendable {
                 buffer.write(text, x: rect.x, y: y, style: style, maxWidth: rect.width)
             case .row(let cells, let highlight):
                 let style = Self.style(for: highlight, theme: theme)
-                drawCells(shown.map { (cells.indices.contains($0) ? cells[$0] : "", $0) }, row: y, rect: rect, base: style, header: false)
+                drawCells(shown.map { (cells.indices.contains($0) ? cells[$0] : "", $0) }, row: y, rect: rect, base: style, header: false,
+                          leading: highlight.contains(.summary))
             }
         }
         buffer.fill(Rect(x: rect.x, y: rect.y + 1 + min(lines.count, rect.height - 1), width: rect.width,
                          height: rect.height - 1 - min(lines.count, rect.height - 1)), style: theme[.row])
 
-        func drawCells(_ texts: [(String, Int)], row y: Int, rect: Rect, base: CellStyle, header: Bool) {
+        func drawCells(_ texts: [(String, Int)], row y: Int, rect: Rect, base: CellStyle, header: Bool, leading: Bool = false) {
             buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: base)
             var x = rect.x
             for (text, index) in texts where x < rect.maxX {
                 let column = columns[index]
                 var style = base
                 if header, index == selectedColumn { style = style.adding(.underline) }
-                let alignment = header ? .leading : column.alignment
+                let alignment = header || leading ? .leading : column.alignment
                 let width = min(drawnWidth(of: index, left: x - rect.x, width: rect.width), rect.maxX - x)
                 // A number too wide is cut on its left, so its end (the digits that tell 953.25
                 // from 953.75) stays: `…53.25`, never `953.…`.
@@ -183,6 +187,7 @@ public struct TableView: Sendable {
     /// The theme style for a row with `highlight`.
     public static func style(for highlight: RowHighlight, theme: Theme) -> CellStyle {
         if highlight.contains(.cursor) { return theme[.cursor] }
+        if highlight.contains(.summary) { return theme[.section] }
         if highlight.contains(.flash) { return theme[.updatedFlash] }
         if highlight.contains(.pending) { return theme[.pendingEdit] }
         if highlight.contains(.alternate) { return theme[.alternateRow] }

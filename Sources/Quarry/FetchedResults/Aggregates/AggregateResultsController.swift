@@ -166,9 +166,14 @@ public final class AggregateResultsController: @unchecked Sendable {
     /// Computes the groups from the store (and the context's unsaved changes) and starts
     /// tracking changes.
     /// - Throws: the store's error, or ``QueryError`` for an integer sum beyond 64 bits.
+    /// ``performFetch(cancellation:completion:)`` reads the store off the context's queue.
     public func performFetch() throws {
         context.checkQueue()
-        let built = try buildTable()
+        try install(try buildTable())
+    }
+
+    /// Makes `built` the groups and starts tracking changes (on the context's queue).
+    func install(_ built: AggregateGroupTable) throws {
         let (order, results) = try Self.arrange(built, fetch: fetch)
         table = built
         self.order = order
@@ -182,20 +187,26 @@ public final class AggregateResultsController: @unchecked Sendable {
     /// A table of every matching object's contribution: from the store's rows when the
     /// context has no unsaved changes and no parent, else from the objects themselves.
     func buildTable() throws -> AggregateGroupTable {
-        var built = AggregateGroupTable(fetch)
         if context.parent == nil && !context.hasChanges {
-            let count = fetch.keyPaths.count
-            var values = [Value](repeating: .null, count: count)
-            try context.readStore.forEachKeyedRow(for: fetch.query, keyPaths: fetch.keyPaths) { row in
-                for k in 0..<count { values[k] = row.value(ofKey: k) }
-                _ = built.upsert(row.objectID, keyValues: values)
-            }
-        } else {
-            var query = fetch.query
-            query.sortDescriptors = []
-            let objects = try context.objectIDs(for: query).map(context.object(with:))
-            try context.faultIn(objects)
-            for object in objects { _ = built.upsert(object.objectID, keyValues: keyValues(of: object)) }
+            return try Self.readTable(fetch: fetch, store: context.readStore)
+        }
+        var built = AggregateGroupTable(fetch)
+        var query = fetch.query
+        query.sortDescriptors = []
+        let objects = try context.objectIDs(for: query).map(context.object(with:))
+        try context.faultIn(objects)
+        for object in objects { _ = built.upsert(object.objectID, keyValues: keyValues(of: object)) }
+        return built
+    }
+
+    /// The table of every object `fetch` matches in `store`, from its rows (any thread).
+    static func readTable(fetch: DictionaryFetch, store: any PersistentStore) throws -> AggregateGroupTable {
+        var built = AggregateGroupTable(fetch)
+        let count = fetch.keyPaths.count
+        var values = [Value](repeating: .null, count: count)
+        try store.forEachKeyedRow(for: fetch.query, keyPaths: fetch.keyPaths) { row in
+            for k in 0..<count { values[k] = row.value(ofKey: k) }
+            _ = built.upsert(row.objectID, keyValues: values)
         }
         return built
     }
