@@ -14,10 +14,7 @@ func runAggregateUpdateScenario(_ args: BenchArguments) throws {
     let n = args.int("n", default: 1_000_000)
     let k = args.int("k", default: 1_000)
     let rounds = max(1, args.int("rounds", default: 10))
-    let dir = try benchDirectory()
-    let url = dir.appendingPathComponent("demo.sqlite")
-    let model = try DemoModel.make()
-    let seeding = try measure { try DemoSeeder(coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: model))).seed(rows: n) }
+    let (dir, url, model, seeding) = try seededDemoStore(rows: n)
     print("aggregate-update: count(), sum(volume), avg(price) per sector.name over \(n) demo tickers, live; each round an importer save of \(k) new volumes; seeded in \(String(format: "%.1f", seeding)) s")
     runRoundsOffTheMainQueue(scenario: "aggregate-update", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
         var options = PersistentStack.Options()

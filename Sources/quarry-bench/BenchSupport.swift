@@ -1,5 +1,6 @@
 import Foundation
 import Quarry
+import QuarryDemo
 
 /// Options shared by the scenarios (`--n 100000`, `--scale 1000000`).
 struct BenchArguments {
@@ -55,6 +56,16 @@ func report(_ label: String, n: Int, seconds: Double) {
 func percentile(_ xs: [Double], _ p: Double) -> Double {
     let sorted = xs.sorted()
     return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded(.up)))]
+}
+
+/// A new bench folder holding `demo.sqlite`, seeded with `rows` demo tickers: the folder, the
+/// store's URL, the demo model and the seconds the seeding took.
+func seededDemoStore(rows: Int) throws -> (dir: URL, url: URL, model: ManagedObjectModel, seconds: Double) {
+    let dir = try benchDirectory()
+    let url = dir.appendingPathComponent("demo.sqlite")
+    let model = try DemoModel.make()
+    let seconds = try measure { try DemoSeeder(coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: model))).seed(rows: rows) }
+    return (dir, url, model, seconds)
 }
 
 /// Runs `rounds` on another thread while the main thread serves the main queue (where the

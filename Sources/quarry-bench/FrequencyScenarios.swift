@@ -63,10 +63,7 @@ private let groupBySQL = "SELECT s.name, count(*) FROM Ticker t LEFT JOIN Sector
 func runFrequencyFirstScreenScenario(_ args: BenchArguments) throws {
     let n = args.int("n", default: 1_000_000)
     let rounds = max(1, args.int("rounds", default: 3))
-    let dir = try benchDirectory()
-    let url = dir.appendingPathComponent("demo.sqlite")
-    let model = try DemoModel.make()
-    let seeding = try measure { try DemoSeeder(coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: model))).seed(rows: n) }
+    let (dir, url, model, seeding) = try seededDemoStore(rows: n)
     print("freq-first-screen: F on sector.name of \(n) demo tickers in the browser (120x40, no terminal); seeded in \(String(format: "%.1f", seeding)) s")
     runRoundsOffTheMainQueue(scenario: "freq-first-screen", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
         let browser = try DispatchQueue.main.sync { try MainActor.assumeIsolated { BrowserBox(try frequencyBrowser(url: url, model: model).1) } }
@@ -118,10 +115,7 @@ func runFrequencyLiveScenario(_ args: BenchArguments) throws {
     let n = args.int("n", default: 1_000_000)
     let k = args.int("k", default: 1_000)
     let rounds = max(1, args.int("rounds", default: 10))
-    let dir = try benchDirectory()
-    let url = dir.appendingPathComponent("demo.sqlite")
-    let model = try DemoModel.make()
-    let seeding = try measure { try DemoSeeder(coordinator: StoreCoordinator(store: try SQLiteStore(url: url, model: model))).seed(rows: n) }
+    let (dir, url, model, seeding) = try seededDemoStore(rows: n)
     print("freq-live: the frequency view of sector.name over \(n) demo tickers, live; each round an importer save moving \(k) tickers to other sectors; seeded in \(String(format: "%.1f", seeding)) s")
     runRoundsOffTheMainQueue(scenario: "freq-live", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
         let (stack, browser) = try DispatchQueue.main.sync { () throws -> (PersistentStack, BrowserBox) in

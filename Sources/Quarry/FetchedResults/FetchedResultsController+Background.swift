@@ -29,16 +29,7 @@ extension FetchedResultsController {
     public func performFetch(cancellation: QueryCancellation, previewCount: Int = 0,
                              completion: @escaping @Sendable (Error?) -> Void) {
         context.checkQueue()
-        guard context.parent == nil, !context.hasChanges, context.readStore.cancelsQueries else {
-            do {
-                try cancellation.checkCancelled()
-                try performFetch()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-            return
-        }
+        if context.runsFetchAtOnce(cancellation: cancellation, completion: completion, { try performFetch() }) { return }
         let query: StoreQuery
         do {
             var built = try context.storeQuery(for: fetchRequest)

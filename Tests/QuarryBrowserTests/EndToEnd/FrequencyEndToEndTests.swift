@@ -9,15 +9,8 @@ import Testing
 struct FrequencyEndToEndTests {
     let directory = TemporaryDirectory()
 
-    func quarry() throws -> String {
-        try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)").path
-    }
-
-    func waitFor(_ tmux: TmuxHarness, _ what: String, _ predicate: @escaping ([String]) -> Bool) async throws -> [String] {
-        if let screen = try await tmux.waitForScreen(timeout: .seconds(60), predicate) { return screen }
-        Issue.record("timed out waiting for \(what); the screen was:\n\(try tmux.screen().joined(separator: "\n"))")
-        throw CancellationError()
-    }
+    /// The shared end-to-end helpers: the built `quarry`, waiting for a screen.
+    let e2e = TerminalEndToEndTests()
 
     /// The frequency view's rows on `screen`, in order: value (it may hold spaces), count.
     static func frequencies(_ screen: [String]) -> [(value: String, count: Int)] {
@@ -44,16 +37,16 @@ struct FrequencyEndToEndTests {
     @Test("F on the sector column: 11 rows summing to the total, equal to GROUP BY, live; Enter shows Energy's tickers, Esc returns")
     func frequencyViewLiveAndFiltering() async throws {
         let store = directory.file("freq.sqlite").path
-        let seeded = try TmuxHarness.run([try quarry(), "demo", "--seed-only", "--no-import", "--rows", "2000", "--store", store])
+        let seeded = try TmuxHarness.run([try e2e.quarry(), "demo", "--seed-only", "--no-import", "--rows", "2000", "--store", store])
         #expect(seeded.status == 0)
         let browser = TmuxHarness(width: 140, height: 40)
         defer { browser.shutDown() }
-        try browser.start("\(try quarry()) browse \(store) --entity Ticker --sort symbol", statusLine: false)
-        _ = try await waitFor(browser, "the first screen") { $0.contains { $0.contains("row 1/2000") } }
+        try browser.start("\(try e2e.quarry()) browse \(store) --entity Ticker --sort symbol", statusLine: false)
+        _ = try await e2e.waitFor(browser, "the first screen") { $0.contains { $0.contains("row 1/2000") } }
         try browser.tmux("send-keys", "-t", browser.session, "-l", ":col sector")
         try browser.send("Enter")
         try browser.send("F")
-        var screen = try await waitFor(browser, "the frequency view, live") { $0.contains { $0.contains("sector.name: value 1/11") && $0.contains("live, ") } }
+        var screen = try await e2e.waitFor(browser, "the frequency view, live") { $0.contains { $0.contains("sector.name: value 1/11") && $0.contains("live, ") } }
         var rows = Self.frequencies(screen)
         #expect(rows.count == 11, "\(rows)")
         #expect(rows.map(\.count).reduce(0, +) == 2000)
@@ -64,10 +57,10 @@ struct FrequencyEndToEndTests {
 
         // Another process deletes some Energy tickers: the count changes in place, live.
         let energyBefore = try #require(rows.first { $0.value == "Energy" }).count
-        let delete = try TmuxHarness.run([try quarry(), "delete", store, "--entity", "Ticker",
+        let delete = try TmuxHarness.run([try e2e.quarry(), "delete", store, "--entity", "Ticker",
                                           "--where", "sector.name == 'Energy' AND price < 100", "--yes"])
         #expect(delete.status == 0, "\(delete.output)")
-        screen = try await waitFor(browser, "the merged delete") { s in
+        screen = try await e2e.waitFor(browser, "the merged delete") { s in
             Self.frequencies(s).first { $0.value == "Energy" }.map { $0.count < energyBefore } ?? false
                 && s.contains { $0.contains("live, last update") }
         }
@@ -77,16 +70,16 @@ struct FrequencyEndToEndTests {
         }
         let energy = try #require(rows.firstIndex { $0.value == "Energy" })
         for _ in 0..<energy { try browser.send("j") }
-        _ = try await waitFor(browser, "the cursor on Energy") { $0.contains { $0.contains("sector.name: value \(energy + 1)/11") } }
+        _ = try await e2e.waitFor(browser, "the cursor on Energy") { $0.contains { $0.contains("sector.name: value \(energy + 1)/11") } }
         try browser.send("Enter")
-        screen = try await waitFor(browser, "Energy's tickers") { $0.contains { $0.contains("row 1/\(rows[energy].count)") } }
+        screen = try await e2e.waitFor(browser, "Energy's tickers") { $0.contains { $0.contains("row 1/\(rows[energy].count)") } }
         #expect(screen[0].contains("filter sector.name == 'Energy'"), "\(screen[0])")
         let shown = screen.dropFirst(2).dropLast().filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(!shown.isEmpty && shown.allSatisfy { $0.contains("Energy") }, "\(shown)")
         try browser.send("Escape")
-        _ = try await waitFor(browser, "back to the frequencies") { $0.contains { $0.contains("sector.name: value \(energy + 1)/11") } }
+        _ = try await e2e.waitFor(browser, "back to the frequencies") { $0.contains { $0.contains("sector.name: value \(energy + 1)/11") } }
         try browser.send("Escape")
-        _ = try await waitFor(browser, "the table") { $0.contains { $0.contains("row 1/") } }
+        _ = try await e2e.waitFor(browser, "the table") { $0.contains { $0.contains("row 1/") } }
         try browser.send("q")
         #expect(try await browser.waitForSessionEnd(timeout: .seconds(60)))
     }

@@ -8,35 +8,28 @@ import Testing
 struct SummaryLineEndToEndTests {
     let directory = TemporaryDirectory()
 
-    func quarry() throws -> String {
-        try #require(TmuxHarness.builtExecutable(named: "quarry"), "build quarry first (swift build --build-tests)").path
-    }
-
-    func waitFor(_ tmux: TmuxHarness, _ what: String, _ predicate: @escaping ([String]) -> Bool) async throws -> [String] {
-        if let screen = try await tmux.waitForScreen(timeout: .seconds(60), predicate) { return screen }
-        Issue.record("timed out waiting for \(what); the screen was:\n\(try tmux.screen().joined(separator: "\n"))")
-        throw CancellationError()
-    }
+    /// The shared end-to-end helpers: the built `quarry`, waiting for a screen.
+    let e2e = TerminalEndToEndTests()
 
     @Test("% shows the totals under the table, live across another process's delete; % hides them")
     func summaryLineLive() async throws {
         let store = directory.file("summary.sqlite").path
-        let seeded = try TmuxHarness.run([try quarry(), "demo", "--seed-only", "--no-import", "--rows", "500", "--store", store])
+        let seeded = try TmuxHarness.run([try e2e.quarry(), "demo", "--seed-only", "--no-import", "--rows", "500", "--store", store])
         #expect(seeded.status == 0)
         let browser = TmuxHarness(width: 140, height: 30)
         defer { browser.shutDown() }
-        try browser.start("\(try quarry()) browse \(store) --entity Ticker --sort symbol", statusLine: false)
-        _ = try await waitFor(browser, "the first screen") { $0.contains { $0.contains("row 1/500") } }
+        try browser.start("\(try e2e.quarry()) browse \(store) --entity Ticker --sort symbol", statusLine: false)
+        _ = try await e2e.waitFor(browser, "the first screen") { $0.contains { $0.contains("row 1/500") } }
         try browser.send("%")
-        var screen = try await waitFor(browser, "the summary line") { $0.contains { $0.hasPrefix("Σ n=500 distinct=500") } }
+        var screen = try await e2e.waitFor(browser, "the summary line") { $0.contains { $0.hasPrefix("Σ n=500 distinct=500") } }
         #expect(screen[28].hasPrefix("Σ n=500"), "the line under the rows, above the status line: \(screen[28])")
-        let delete = try TmuxHarness.run([try quarry(), "delete", store, "--entity", "Ticker", "--where", "symbol BEGINSWITH 'A'", "--yes"])
+        let delete = try TmuxHarness.run([try e2e.quarry(), "delete", store, "--entity", "Ticker", "--where", "symbol BEGINSWITH 'A'", "--yes"])
         #expect(delete.status == 0, "\(delete.output)")
         let left = try TmuxHarness.run(["sqlite3", store, "SELECT count(*) FROM Ticker"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Int(left).map { $0 < 500 } == true, "the delete removed tickers: \(left) left")
-        screen = try await waitFor(browser, "the summary after the delete") { $0.contains { $0.hasPrefix("Σ n=\(left) distinct=\(left)") } }
+        screen = try await e2e.waitFor(browser, "the summary after the delete") { $0.contains { $0.hasPrefix("Σ n=\(left) distinct=\(left)") } }
         try browser.send("%")
-        _ = try await waitFor(browser, "the summary hidden") { !$0.contains { $0.hasPrefix("Σ n=") } }
+        _ = try await e2e.waitFor(browser, "the summary hidden") { !$0.contains { $0.hasPrefix("Σ n=") } }
         try browser.send("q")
         #expect(try await browser.waitForSessionEnd(timeout: .seconds(60)))
     }

@@ -20,16 +20,7 @@ extension AggregateResultsController {
     /// ```
     public func performFetch(cancellation: QueryCancellation, completion: @escaping @Sendable (Error?) -> Void) {
         context.checkQueue()
-        guard context.parent == nil, !context.hasChanges, context.readStore.cancelsQueries else {
-            do {
-                try cancellation.checkCancelled()
-                try performFetch()
-                completion(nil)
-            } catch {
-                completion(error)
-            }
-            return
-        }
+        if context.runsFetchAtOnce(cancellation: cancellation, completion: completion, { try performFetch() }) { return }
         let recorder = AggregateChangeRecorder()
         let recording = context.addObjectsDidChangeObserver { recorder.changes.append($0) }
         let read = AggregateTableRead(fetch: fetch, store: context.readStore)
