@@ -95,13 +95,22 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         let folder = storeURL.deletingLastPathComponent().path
         let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
         guard descriptor >= 0 else {
-            throw StoreError.cannotOpen(path: folder, reason: "inotify_init1: \(String(cString: strerror(errno)))")
+            let code = errno
+            let reason = "inotify_init1: \(String(cString: strerror(code)))"
+            if code == EMFILE || code == ENFILE || code == ENOMEM {
+                throw ChangeFeedUnavailable(store: storeURL.path, reason: reason + " (the system's limit on file watchers, fs.inotify.max_user_instances, or on open files is reached)")
+            }
+            throw StoreError.cannotOpen(path: folder, reason: reason)
         }
         let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
         guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
+            let reason = "inotify_add_watch: \(String(cString: strerror(code)))"
             close(descriptor)
-            throw StoreError.cannotOpen(path: folder, reason: "inotify_add_watch: \(reason)")
+            if code == ENOSPC || code == ENOMEM {
+                throw ChangeFeedUnavailable(store: storeURL.path, reason: reason + " (the system's limit on watched folders, fs.inotify.max_user_watches, is reached)")
+            }
+            throw StoreError.cannotOpen(path: folder, reason: reason)
         }
         self.inotify = descriptor
         do {
