@@ -25,7 +25,8 @@ extension Browser {
         copy(text, what: "the row (\(shownColumns.count) columns)")
     }
 
-    private func copy(_ text: String, what: String) {
+    /// Copies `text` through the terminal, saying `what` was copied.
+    func copy(_ text: String, what: String) {
         guard let copyToClipboard else {
             message = ("no terminal to copy through", true)
             return

@@ -77,19 +77,24 @@ extension Browser {
 
     /// `d`: asks to delete the row, saying how many objects the delete rules remove with it.
     func confirmDelete() {
-        guard !configuration.isReadOnly else {
-            message = ("read-only: deleting is disabled", true)
-            return
-        }
-        guard let id = table.cursorID, let count = deleteCount(of: [id]) else { return }
+        guard deletingIsAllowed, let id = table.cursorID, let count = deleteCount(of: [id]) else { return }
         let name = table.entity.name
         let others = count - 1
         let line = others > 0
             ? "Delete this \(name) and \(others) related object\(others == 1 ? "" : "s") (delete rules)? (y/n)"
             : "Delete this \(name)? (y/n)"
         overlay = .confirm(Confirmation(title: "Delete", lines: [line]) { [weak self] in
-            self?.delete(id, expected: count)
+            self?.deleteInOneSave([id], expected: count) { objects in
+                "the delete of \(self?.describe(objects[0]) ?? "\(id)")" + (others > 0 ? " and \(others) related object\(others == 1 ? "" : "s")" : "")
+            }
         })
+    }
+
+    /// Whether the browser may delete (not read-only); says so on the status line when not.
+    var deletingIsAllowed: Bool {
+        guard configuration.isReadOnly else { return true }
+        message = ("read-only: deleting is disabled", true)
+        return false
     }
 
     /// How many objects deleting `ids` removes with the delete rules (cascades included),
@@ -107,19 +112,27 @@ extension Browser {
         }
     }
 
-    private func delete(_ id: ObjectID, expected: Int) {
+    /// Deletes `ids` (which the delete rules take to `expected` objects) in one save of a
+    /// creator context, undoable as one change (`u`) that `name` names from the objects as
+    /// loaded; `afterSaved` ends the status line. Returns whether the save happened; a failure
+    /// changes nothing and says so.
+    @discardableResult
+    func deleteInOneSave(_ ids: [ObjectID], expected: Int, afterSaved: String = "",
+                         name: ([ManagedObject]) -> String) -> Bool {
         let context = stack.creatorContext()
         EditHistory.prepare(context)
         do {
-            let object = try context.existingObject(with: id)
-            let others = expected - 1
-            let name = "the delete of \(describe(object))" + (others > 0 ? " and \(others) related object\(others == 1 ? "" : "s")" : "")
-            context.delete(object)
+            let objects = try ids.map { try context.existingObject(with: $0) }
+            let change = name(objects)
+            for object in objects { context.delete(object) }
             try context.save()
-            edits.recordSaved(context, name: name)
-            message = ("deleted \(expected) object\(expected == 1 ? "" : "s"); saved to disk", false)
+            edits.recordSaved(context, name: change)
+            message = ("deleted \(expected) object\(expected == 1 ? "" : "s"); saved to disk" + afterSaved, false)
+            return true
         } catch {
-            message = ("delete failed: \(error)", true)
+            context.rollback()
+            message = ("delete failed, nothing deleted: \(error)", true)
+            return false
         }
     }
 }

@@ -20,13 +20,17 @@ extension Browser {
             return
         }
         do {
-            let context = stack.mainContext
-            overlay = .text([try Self.historyPage(store: store, model: stack.model) { [weak self] id in
-                self?.describe(context.object(with: id)) ?? "\(id)"
-            }])
+            overlay = .text([try Self.historyPage(store: store, model: stack.model, name: objectNamer)])
         } catch {
             message = ("cannot read the history: \(error)", true)
         }
+    }
+
+    /// Names an object of the main context by its display key (``describe(_:)``), for the
+    /// history's and `:since`'s lists.
+    var objectNamer: @MainActor (ObjectID) -> String {
+        let context = stack.mainContext
+        return { [weak self] id in self?.describe(context.object(with: id)) ?? "\(id)" }
     }
 
     /// The page of the newest transactions of `store`.

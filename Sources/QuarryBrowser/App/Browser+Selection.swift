@@ -87,44 +87,23 @@ extension Browser {
             return wholeRows ? columns.map { Self.clipboardText($0.text(for: object)) }.joined(separator: "\t")
                 : Self.clipboardText(columns[columnView.cursor].text(for: object))
         }
-        guard let copyToClipboard else {
-            message = ("no terminal to copy through", true)
-            return
-        }
-        copyToClipboard(lines.joined(separator: "\n"))
-        message = ("copied \(wholeRows ? "the rows" : columns[columnView.cursor].title) of \(lines.count) selected to the clipboard", false)
+        copy(lines.joined(separator: "\n"), what: "\(wholeRows ? "the rows" : columns[columnView.cursor].title) of \(lines.count) selected")
     }
 
     /// `d` with a selection: asks, saying how many objects the delete rules remove with them.
     func confirmDeleteSelection() {
-        guard !configuration.isReadOnly else {
-            message = ("read-only: deleting is disabled", true)
-            return
-        }
+        guard deletingIsAllowed else { return }
         let ids = selectedInOrder
         guard !ids.isEmpty, let count = deleteCount(of: ids) else { return }
         let name = table.entity.name
         let others = count - ids.count
         let line = "Delete the \(ids.count) selected \(name) objects" + (others > 0 ? " and \(others) related (delete rules)" : "") + "? (y/n)"
         overlay = .confirm(Confirmation(title: "Delete", lines: [line]) { [weak self] in
-            self?.deleteSelection(ids, expected: count)
+            guard let self else { return }
+            let deleted = self.deleteInOneSave(ids, expected: count, afterSaved: " (u brings them back)") { _ in
+                "the delete of \(ids.count) \(name) objects" + (others > 0 ? " and \(others) related" : "")
+            }
+            if deleted { self.table.selection.subtract(ids) }
         })
-    }
-
-    /// Deletes `ids` in one save, undoable as one change (`u`).
-    private func deleteSelection(_ ids: [ObjectID], expected: Int) {
-        let context = stack.creatorContext()
-        EditHistory.prepare(context)
-        do {
-            for id in ids { context.delete(try context.existingObject(with: id)) }
-            try context.save()
-            let others = expected - ids.count
-            edits.recordSaved(context, name: "the delete of \(ids.count) \(table.entity.name) objects" + (others > 0 ? " and \(others) related" : ""))
-            table.selection.subtract(ids)
-            message = ("deleted \(expected) object\(expected == 1 ? "" : "s"); saved to disk (u brings them back)", false)
-        } catch {
-            context.rollback()
-            message = ("delete failed, nothing deleted: \(error)", true)
-        }
     }
 }

@@ -33,8 +33,7 @@ extension Browser {
 
     /// `view` as a page, objects named by their display key.
     func sincePage(_ view: SinceView) -> ListPage {
-        let context = stack.mainContext
-        return view.page(model: stack.model) { [weak self] id in self?.describe(context.object(with: id)) ?? "\(id)" }
+        view.page(model: stack.model, name: objectNamer)
     }
 
     /// Keeps the `:since` page up to date: after each change the main context sees (a save, a
