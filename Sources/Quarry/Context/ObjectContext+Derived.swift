@@ -47,9 +47,11 @@ extension ObjectContext {
             // the save writes anyway (or recomputes) takes its differences in memory.
             let toStore = parent == nil
             changed = try applyDerivedDeltas(plan.deltas, plan: plan, changed: inserted + updated + Array(deletedObjects.values)) { id in
-                guard toStore else { return false }
-                guard let object = self.lookup(id) else { return true }
-                return !object.inserted && !object.deleted && object.changedMask.isEmpty && due[ObjectIdentifier(object)] == nil
+                guard toStore else { return .memory }
+                guard let object = self.lookup(id) else { return .store(base: nil) }
+                guard !object.inserted, !object.deleted, object.changedMask.isEmpty, due[ObjectIdentifier(object)] == nil else { return .memory }
+                // The loaded row, so the store need not read it back (see DerivedIncrement.base).
+                return .store(base: object.faulted ? nil : object.committed)
             }
         }
         for (object, all) in due.values {

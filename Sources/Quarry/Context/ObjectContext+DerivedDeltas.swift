@@ -47,14 +47,23 @@ extension ObjectContext {
         return result
     }
 
+    /// Where a source's differences go: into its values in memory, or to the store as a
+    /// ``DerivedIncrement`` over the row as loaded (`nil`: not loaded).
+    enum DeltaTarget {
+        case memory
+        case store(base: Snapshot?)
+    }
+
     /// Adds each changed item's difference to its sources' derived values: in memory, recording
-    /// the new values as changes, or, for a source `inStore` accepts, as a
-    /// ``DerivedIncrement`` the store applies (``pendingStoreIncrements``). `changed` lists the
-    /// save's inserted, updated and deleted objects. Returns whether any value changed in memory.
+    /// the new values as changes, or, for a source `target` sends to the store, as a
+    /// ``DerivedIncrement`` the store applies (``pendingStoreIncrements``). `target` is asked
+    /// once per source. `changed` lists the save's inserted, updated and deleted objects.
+    /// Returns whether any value changed in memory.
     func applyDerivedDeltas(_ deltas: [DerivedDelta], plan: DerivedAttributePlan, changed: [ManagedObject],
-                            inStore: (ObjectID) -> Bool) throws -> Bool {
+                            target: (ObjectID) -> DeltaTarget) throws -> Bool {
         var any = false
-        var increments: [ObjectID: [(attribute: Int, by: Value)]] = [:]
+        var targets: [ObjectID: DeltaTarget] = [:]
+        var increments: [ObjectID: (differences: [(attribute: Int, by: Value)], base: Snapshot?)] = [:]
         for delta in deltas {
             let trigger = plan.remoteTriggers[delta.trigger]
             let items = model.entities[trigger.entity]
@@ -83,9 +92,11 @@ extension ObjectContext {
                 if !deleted { add(newSource, contribution(item.values), sign: 1) }
             }
             for (id, difference) in differences {
-                if inStore(id) {
+                let destination = targets[id] ?? target(id)
+                targets[id] = destination
+                if case .store(let base) = destination {
                     let by: Value = delta.isInteger ? .integer(difference.count) : .double(difference.sum)
-                    if by != .integer(0) && by != .double(0) { increments[id, default: []].append((delta.attribute, by)) }
+                    if by != .integer(0) && by != .double(0) { increments[id, default: ([], base)].differences.append((delta.attribute, by)) }
                     continue
                 }
                 let source = object(with: id)
@@ -118,9 +129,8 @@ extension ObjectContext {
             }
         }
         pendingStoreIncrements = increments.keys.sorted().map { id in
-            // The loaded row, so the store need not read it back (see DerivedIncrement.base).
-            let loaded = registry.object(for: id).flatMap { $0.faulted ? nil : $0.committed }
-            return DerivedIncrement(id: id, differences: increments[id]!.sorted { $0.attribute < $1.attribute }, base: loaded)
+            let found = increments[id]!
+            return DerivedIncrement(id: id, differences: found.differences.sorted { $0.attribute < $1.attribute }, base: found.base)
         }
         return any
     }
