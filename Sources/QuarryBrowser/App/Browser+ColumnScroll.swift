@@ -7,11 +7,11 @@ extension Browser {
     func adoptSize(_ size: TerminalSize) {
         let widened = size.width > screen.size.width
         screen.size = size
-        if widened { columnView.scrollBackAfterWidening(columns: shownColumns, width: size.width) }
+        if widened { columnView.scrollBackAfterWidening(columns: shownColumns, width: columnsWidth(size.width)) }
     }
 
     /// Scrolls horizontally so the column cursor is on screen, as little as needed.
     func keepColumnCursorVisible() {
-        columnView.keepCursorVisible(columns: shownColumns, width: screen.size.width)
+        columnView.keepCursorVisible(columns: shownColumns, width: columnsWidth(screen.size.width))
     }
 }

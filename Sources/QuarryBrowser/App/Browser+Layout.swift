@@ -26,8 +26,8 @@ extension Browser {
     func makeLayout(size: TerminalSize, bottomRows: Int) -> BrowserLayout {
         var columnView = self.columnView
         var shown = shownColumns
-        if size.width > screen.size.width { columnView.scrollBackAfterWidening(columns: shown, width: size.width) }
-        columnView.keepCursorVisible(columns: shown, width: size.width)
+        if size.width > screen.size.width { columnView.scrollBackAfterWidening(columns: shown, width: columnsWidth(size.width)) }
+        columnView.keepCursorVisible(columns: shown, width: columnsWidth(size.width))
         let summaryRows = summary == nil ? 0 : 1
         let pageHeight = BrowserLayout.pageHeight(size: size, bottomRows: bottomRows, summaryRows: summaryRows)
         let window = table.window(height: pageHeight, columns: shown)

@@ -56,6 +56,7 @@ extension Browser {
 
     /// The index among ``shownColumns`` of the column drawn at `x`.
     private func columnIndex(atX x: Int) -> Int? {
-        columnView.column(atX: x, columns: shownColumns, width: screen.size.width)
+        guard x >= gutterWidth else { return nil }  // a click on the selection's gutter
+        return columnView.column(atX: x - gutterWidth, columns: shownColumns, width: columnsWidth(screen.size.width))
     }
 }

@@ -57,6 +57,13 @@ extension Browser {
         return true
     }
 
+    /// The cells the selection's gutter takes on the table's left (``TableView/gutterWidth``
+    /// while rows are selected, else none): the columns' layout, scroll and clicks leave it out.
+    var gutterWidth: Int { table.selection.isEmpty ? 0 : TableView.gutterWidth }
+
+    /// The cells the columns get on a screen `width` wide (the gutter left out).
+    func columnsWidth(_ width: Int) -> Int { max(1, width - gutterWidth) }
+
     /// The status line's word on the selection.
     func describeSelection() {
         message = table.selection.isEmpty ? ("nothing selected", false)

@@ -58,6 +58,27 @@ struct SelectionTests {
         #expect(f.screen()[39].contains("unselected 5"))
     }
 
+    @Test("with rows selected, a click lands on the column drawn under it (the gutter left out), and a click on the gutter picks no column")
+    func clicksBesideTheGutter() throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("v")
+        let screen = f.screen()
+        #expect(screen[1].hasPrefix("  symbol"), "the header moves right with the gutter: \(screen[1])")
+        let priceX = try #require(screen[1].range(of: "price")).lowerBound.utf16Offset(in: screen[1])
+        f.browser.handle(.mouse(MouseEvent(.press, x: priceX, y: 2 + 5)))
+        #expect(f.browser.shownColumns[f.browser.columnView.cursor].title == "price")
+        #expect(f.browser.table.cursorRowNumber == 6)
+        // The separator just left of price belongs to the column before it, as drawn.
+        let titles = f.browser.shownColumns.map(\.title)
+        let before = titles[try #require(titles.firstIndex(of: "price")) - 1]
+        f.browser.handle(.mouse(MouseEvent(.press, x: priceX - 1, y: 2 + 5)))
+        #expect(f.browser.shownColumns[f.browser.columnView.cursor].title == before)
+        f.browser.handle(.mouse(MouseEvent(.press, x: priceX, y: 2 + 5)))
+        f.browser.handle(.mouse(MouseEvent(.press, x: 0, y: 2 + 2)))
+        #expect(f.browser.shownColumns[f.browser.columnView.cursor].title == "price", "the gutter picks no column")
+        #expect(f.browser.table.cursorRowNumber == 3, "the click still moves the cursor to its row")
+    }
+
     @Test("y and Y copy the selected cells and rows, one per line")
     func copySelection() throws {
         let f = try BrowserFixture(sectioned: false)
