@@ -184,23 +184,33 @@ struct BatchUpdatePlan {
     func apply(to new: inout Snapshot, from old: Snapshot, id: ObjectID, now: Date, failures: inout BatchFailures) {
         guard let layout = layouts[Int(id.entityIndex)] else { return }
         for (assignment, target) in zip(assignments, layout.targets) {
-            let attribute = assignment.attribute
-            let value: Value
-            do {
-                value = try assignment.value.evaluate({ old.values[layout.keys[$0]!] }, now: now)
-            } catch {
-                failures.add(entity: entityName, key: attribute.name, reason: "cannot be computed: \(error)", id: id)
-                continue
+            if let stored = value(of: assignment.value, for: assignment.attribute, id: id, now: now, failures: &failures,
+                                  read: { old.values[layout.keys[$0]!] }) {
+                new.values[target] = stored
             }
-            guard let stored = value.coerced(to: attribute.type) else {
-                failures.add(entity: entityName, key: attribute.name, reason: "cannot hold \(value) (\(attribute.type.rawValue))", id: id)
-                continue
-            }
-            if let rule = attribute.ruleViolation(of: stored) {
-                failures.add(entity: entityName, key: attribute.name, reason: rule, id: id)
-                continue
-            }
-            new.values[target] = stored
         }
+    }
+
+    /// `expression`'s value for the object `id` (whose keys `read` gives), converted to
+    /// `attribute`'s type and checked against its rules; `nil`, with the reason recorded in
+    /// `failures`, when it cannot be computed, converted or kept.
+    func value(of expression: ValueExpression, for attribute: AttributeDescription, id: ObjectID, now: Date,
+               failures: inout BatchFailures, read: (String) -> Value) -> Value? {
+        let value: Value
+        do {
+            value = try expression.evaluate(read, now: now)
+        } catch {
+            failures.add(entity: entityName, key: attribute.name, reason: "cannot be computed: \(error)", id: id)
+            return nil
+        }
+        guard let stored = value.coerced(to: attribute.type) else {
+            failures.add(entity: entityName, key: attribute.name, reason: "cannot hold \(value) (\(attribute.type.rawValue))", id: id)
+            return nil
+        }
+        if let rule = attribute.ruleViolation(of: stored) {
+            failures.add(entity: entityName, key: attribute.name, reason: rule, id: id)
+            return nil
+        }
+        return stored
     }
 }

@@ -77,13 +77,17 @@ public final class ExportOperation: ContextOperation, @unchecked Sendable {
     public let sortDescriptors: [SortKey]
     /// Where the export goes.
     public let destination: Destination
+    /// When set, the objects exported (those of other entities left out), in this order,
+    /// instead of the ones ``predicate`` selects: a browser's selection.
+    public let objectIDs: [ObjectID]?
     private let formatter: any EntityFormatter
     private let settings = Mutex(Settings())
 
     /// An export of `entityName` through `formatter` whose context works on `coordinator`.
     public init(coordinator: StoreCoordinator, entityName: String, predicate: ObjectPredicate? = nil,
-                sortDescriptors: [SortKey] = [], destination: Destination, formatter: some EntityFormatter) {
+                sortDescriptors: [SortKey] = [], objectIDs: [ObjectID]? = nil, destination: Destination, formatter: some EntityFormatter) {
         self.entityName = entityName
+        self.objectIDs = objectIDs
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.destination = destination
@@ -94,9 +98,10 @@ public final class ExportOperation: ContextOperation, @unchecked Sendable {
     /// An export of `entityName` from `stack`'s store (read through its writer coordinator,
     /// off the main queue).
     public convenience init(stack: PersistentStack, entityName: String, predicate: ObjectPredicate? = nil,
-                            sortDescriptors: [SortKey] = [], destination: Destination, formatter: some EntityFormatter) {
+                            sortDescriptors: [SortKey] = [], objectIDs: [ObjectID]? = nil, destination: Destination,
+                            formatter: some EntityFormatter) {
         self.init(coordinator: stack.writerCoordinator, entityName: entityName, predicate: predicate,
-                  sortDescriptors: sortDescriptors, destination: destination, formatter: formatter)
+                  sortDescriptors: sortDescriptors, objectIDs: objectIDs, destination: destination, formatter: formatter)
     }
 
     /// How many objects are loaded and formatted at a time (default 1,000; at least 1).
@@ -121,7 +126,13 @@ public final class ExportOperation: ContextOperation, @unchecked Sendable {
         try formatter.prepare(for: entity, model: context.model)
         // The context is new and holds no changes, so the store's answer is the context's.
         let store = context.coordinator.store
-        let ids = try store.objectIDs(for: StoreQuery(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors))
+        let ids: [ObjectID]
+        if let objectIDs {
+            let kinds = Set(entity.selfAndDescendantIndices)
+            ids = objectIDs.filter { kinds.contains(Int($0.entityIndex)) }
+        } else {
+            ids = try store.objectIDs(for: StoreQuery(entity: entity, predicate: predicate, sortDescriptors: sortDescriptors))
+        }
         if let values = formatter as? any ValueRowFormatter, let keyPaths = values.valueKeyPaths {
             try exportValues(values, keyPaths: keyPaths, ids: ids, entity: entity, store: store)
         } else {

@@ -24,20 +24,7 @@ public enum GroupedExport {
         let fetch = try DictionaryFetch(request, model: coordinator.model)
         let rows = try fetch.run(on: coordinator.store)
         let names = fetch.properties.map(\.name)
-        var formatter = formatter
-        formatter.prepare(headers: names)
-        let sink = try ExportSink(destination)
-        do {
-            var buffer: [UInt8] = []
-            formatter.header(into: &buffer)
-            for row in rows { try formatter.format(values: names.map { row[$0] ?? .null }, into: &buffer) }
-            formatter.footer(into: &buffer)
-            try sink.write(&buffer)
-            try sink.commit()
-        } catch {
-            sink.discard()
-            throw error
-        }
-        return rows.count
+        return try RecordExport.write(headers: names, records: rows.lazy.map { row in names.map { row[$0] ?? .null } },
+                                      to: destination, formatter: formatter)
     }
 }

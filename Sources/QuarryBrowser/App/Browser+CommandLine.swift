@@ -60,6 +60,10 @@ extension Browser {
             if !clearSelection() { message = ("nothing selected", false) }
         case .since(let argument):
             if let error = openSince(argument) { return (error, text.count - argument.count + 1) }
+        case .set(let assignments):
+            if let error = setColumns(assignments) {
+                return (error.message, error.column.map { $0 + text.count - assignments.count })
+            }
         case .summary:
             toggleSummary()
         case .frequency(let keyPath):
@@ -150,6 +154,7 @@ extension Browser {
             case "filter", "freq", "frequency": return sortableKeyPaths
             case "col", "column": return shownColumns.map(\.title)
             case "select": return sortableKeyPaths
+            case "set": return settableKeys
             default: return []
             }
         case .search, .export: return []

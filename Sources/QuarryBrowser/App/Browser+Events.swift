@@ -165,6 +165,7 @@ extension Browser {
         case .add: beginEdit(new: true)
         case .delete: afterPendingFetch { self.table.selection.isEmpty ? self.confirmDelete() : self.confirmDeleteSelection() }
         case .export: beginExport()
+        case .setColumn: openSetColumn()
         case .frequency: afterPendingFetch { self.openFrequencyOfColumnUnderCursor() }
         case .summary: afterPendingFetch { self.toggleSummary() }
         case .undo: afterPendingFetch { self.undoEdit() }

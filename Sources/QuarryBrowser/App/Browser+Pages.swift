@@ -78,6 +78,9 @@ extension Browser {
         case _ where key == page.closeKey:
             overlay = nil
             return
+        case .character("x") where page.since != nil:
+            beginSinceExport(pages)
+            return
         case .down, .character("j"): page.selected = min(last, page.selected + 1)
         case .up, .character("k"): page.selected = max(0, page.selected - 1)
         case .pageDown, .character(" "): page.selected = min(last, page.selected + 10)

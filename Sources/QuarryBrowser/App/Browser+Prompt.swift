@@ -6,7 +6,7 @@ extension Browser {
     func handlePromptKey(_ key: Key, state: PromptState) {
         switch key {
         case .escape:
-            overlay = nil
+            overlay = state.sincePages.map { .text($0) }
             if state.kind == .search, let origin = state.origin, let index = table.displayIndex(of: origin) {
                 table.moveCursor(to: index)
             }
@@ -42,8 +42,9 @@ extension Browser {
                     }
                 }
             case .export:
-                overlay = nil
-                if let error = startExport(to: state.text.text) {
+                overlay = state.sincePages.map { .text($0) }
+                let error = state.sincePages.map { exportSince($0, to: state.text.text) } ?? startExport(to: state.text.text)
+                if let error {
                     state.error = (error, nil)
                     overlay = .prompt(state)
                 }

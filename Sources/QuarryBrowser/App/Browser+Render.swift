@@ -115,6 +115,7 @@ extension Browser {
                              firstColumn: layout.columnView.firstColumn, freezesFirstColumn: layout.columnView.freezesFirstColumn,
                              selectedColumn: layout.columnView.cursor, lastColumnFills: true)
         view.marksSelection = !table.selection.isEmpty
+        view.markedCells = sinceMarkedCells(lines: lines, objects: layout.window.objects, columns: layout.columns.filter { !$0.isHidden })
         view.render(into: &buffer, rect: rect, theme: theme)
         if table.rowCount == 0 {
             let text = table.query.filter == nil ? "no \(table.entity.name) objects" : "no rows match the filter"

@@ -3,11 +3,19 @@ import Quarry
 import QuarryTUI
 
 /// `:since TOKEN` and `:since 10m`: the objects inserted, updated and deleted since a history
-/// point, from persistent history, kept live as transactions arrive.
+/// point, from persistent history, kept live as transactions arrive. The table marks the cells
+/// changed since the point (the whole row of an inserted object) until `:since off`; `x` on
+/// the list exports it.
 extension Browser {
     /// Opens the `:since` view for `argument` (a history token, or a time ago: `90s`, `10m`,
-    /// `2h`, `1d`); returns why not.
+    /// `2h`, `1d`), or with `off` clears the marks; returns why not.
     func openSince(_ argument: String) -> String? {
+        if argument == "off" {
+            message = (sinceMarks == nil ? "no :since marks to clear" : "the :since marks are cleared", false)
+            sinceMarks = nil
+            sinceObservation = nil
+            return nil
+        }
         guard let store = stack.historyStore else { return "this store records no persistent history" }
         do {
             let token: HistoryToken
@@ -23,6 +31,7 @@ extension Browser {
                 return "the history kept starts after \(argument): older changes were pruned (H shows the oldest kept)"
             }
             let view = try SinceView(after: token, label: argument, store: store)
+            sinceMarks = view
             overlay = .text([sincePage(view)])
             followSince()
             return nil
@@ -36,8 +45,9 @@ extension Browser {
         view.page(model: stack.model, name: objectNamer)
     }
 
-    /// Keeps the `:since` page up to date: after each change the main context sees (a save, a
-    /// merge, a remote change), the transactions after the last one read are read.
+    /// Keeps the `:since` view (its page and the table's marks) up to date: after each change
+    /// the main context sees (a save, a merge, a remote change), the transactions after the last
+    /// one read are read.
     private func followSince() {
         guard sinceObservation == nil else { return }
         sinceObservation = stack.mainContext.addObjectsDidChangeObserver { [weak self] _ in
@@ -45,20 +55,82 @@ extension Browser {
         }
     }
 
-    /// Reads what arrived since the page was made, if a `:since` page is showing.
+    /// Reads what arrived since the view was last read, and remakes its page if it is showing.
     func refreshSince() {
-        guard case .text(var pages) = overlay, let last = pages.last, let view = last.since else { return }
+        guard let view = sinceMarks else { return }
         do {
             guard try view.update() else { return }
         } catch {
             message = ("cannot read the history: \(error)", true)
             return
         }
+        needsDisplay()
+        guard case .text(var pages) = overlay, let last = pages.last, last.since === view else { return }
         var page = sincePage(view)
         page.selected = min(last.selected, max(0, page.entries.count - 1))
         pages[pages.count - 1] = page
         overlay = .text(pages)
         needsDisplay()
+    }
+
+    /// For the table's rows at `lines` showing `objects` (one per row line, in order) under the
+    /// `columns` shown: per line index, the columns to mark as changed since the `:since`
+    /// point — every column of an inserted object, the updated keys' columns of another.
+    func sinceMarkedCells(lines: [TableLine], objects: [ManagedObject], columns: [ColumnSpec]) -> [Int: Set<Int>] {
+        guard let view = sinceMarks, !view.entries.isEmpty else { return [:] }
+        var marked: [Int: Set<Int>] = [:]
+        var next = 0
+        for (index, line) in lines.enumerated() {
+            guard case .row(_, let highlight) = line, !highlight.contains(.summary), next < objects.count else { continue }
+            let object = objects[next]
+            next += 1
+            guard let entry = view.entries[object.objectID], !entry.deleted else { continue }
+            var cells = Set<Int>()
+            for (column, spec) in columns.enumerated() {
+                let key: String
+                switch spec.source {
+                case .attribute(let name, _): key = name
+                case .toOne(let relationship, _): key = relationship
+                }
+                if entry.inserted || entry.keys.contains(key) { cells.insert(column) }
+            }
+            if !cells.isEmpty { marked[index] = cells }
+        }
+        return marked
+    }
+
+    /// `x` on a `:since` page: the export prompt for its list (`since-10m.csv` suggested).
+    func beginSinceExport(_ pages: [ListPage]) {
+        guard let view = pages.last?.since else { return }
+        let state = PromptState(kind: .export, text: "since-\(view.label).csv")
+        state.sincePages = pages
+        overlay = .prompt(state)
+    }
+
+    /// Writes the list of the `:since` page on top of `pages` to the file `text` (CSV, or JSON
+    /// Lines and JSON by extension): a record per object with the change, entity, object ID,
+    /// display name, keys updated and history token, newest first. Returns the prompt's error.
+    func exportSince(_ pages: [ListPage], to text: String) -> String? {
+        guard let view = pages.last?.since else { return "the :since page is gone" }
+        let url: URL
+        switch exportDestination(text, replacing: false, again: { [weak self] in self?.writeSince(view, to: URL(fileURLWithPath: (text as NSString).expandingTildeInPath)) }) {
+        case .refused(let error): return error
+        case .asking: return nil
+        case .ready(let ready): url = ready
+        }
+        return writeSince(view, to: url)
+    }
+
+    private func writeSince(_ view: SinceView, to url: URL) -> String? {
+        let formatter = ExportOperation.formatter(forPathExtension: url.pathExtension, columns: nil)
+        do {
+            let count = try RecordExport.write(headers: SinceView.exportHeaders, records: view.records(model: stack.model, name: objectNamer),
+                                               to: .file(url), formatter: formatter)
+            message = ("exported \(count) changes to \(url.path)", false)
+            return nil
+        } catch {
+            return "export failed, nothing written: \(error)"
+        }
     }
 
     /// `90s`, `10m`, `2h`, `1d` in seconds; `nil` for anything else.

@@ -25,8 +25,10 @@ public final class Browser {
     var entityPicker = EntityPickerState()
     /// The list pages (the history) an object was shown from: Esc on the table returns to them.
     var pagesReturn: [ListPage]?
-    /// The main context's changes, followed while a `:since` page is open.
+    /// The main context's changes, followed while a `:since` view is kept.
     var sinceObservation: ObservationToken?
+    /// The last `:since` view: the table marks the cells it names as changed until `:since off`.
+    var sinceMarks: SinceView?
     /// The views to go back to (with the detail pages that were open) when relationship
     /// tables were opened from detail pages, innermost last: Esc on the table pops one.
     var scopeReturns: [(view: EntityView, overlay: Overlay?)] = []

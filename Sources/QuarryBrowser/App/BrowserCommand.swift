@@ -25,8 +25,12 @@ enum BrowserCommand: Equatable {
     case select(String?)
     /// `:unselect`: clear the selection.
     case unselect
-    /// `:since 10m` or `:since 1234`: what changed since a time or a history token.
+    /// `:since 10m` or `:since 1234`: what changed since a time or a history token;
+    /// `:since off` clears the marks it left on the table.
     case since(String)
+    /// `:set price = price * 1.1, name = 'X'`: sets columns of the selected rows (the
+    /// cursor's row without a selection) to values or expressions, in one undoable save (`E`).
+    case set(String)
 
     /// `:freq sector.name`: the frequency view of a key path (`F` on a column).
     case frequency(String)
@@ -34,7 +38,7 @@ enum BrowserCommand: Equatable {
     case summary
 
     /// The command names, for completion and the error message.
-    static let names = ["col", "entity", "filter", "follow", "freq", "q", "select", "since", "sort", "summary", "theme", "unselect", "w"]
+    static let names = ["col", "entity", "filter", "follow", "freq", "q", "select", "set", "since", "sort", "summary", "theme", "unselect", "w"]
 
     /// Parses a command line (without its `:`).
     /// - Throws: ``BrowserCommandError`` saying what is wrong, with the 1-based column at fault.
@@ -73,6 +77,9 @@ enum BrowserCommand: Equatable {
             return .select(argument.isEmpty ? nil : argument)
         case "unselect":
             return .unselect
+        case "set":
+            guard !argument.isEmpty else { throw BrowserCommandError("set needs a column and a value (set price = price * 1.1)", column: argumentColumn) }
+            return .set(argument)
         case "since":
             guard !argument.isEmpty else { throw BrowserCommandError("since needs a history token or a time ago (since 10m)", column: argumentColumn) }
             return .since(argument)

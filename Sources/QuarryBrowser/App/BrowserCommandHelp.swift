@@ -23,7 +23,7 @@ public enum BrowserCommandHelp {
         .init(syntax: "q", name: "q", aliases: ["quit", "q!"], example: "q",
               summary: "quit, asking first when an edit or add form has unsaved values"),
         .init(syntax: "w[!] FILE", name: "w", aliases: ["write"], example: "w Ticker.csv",
-              summary: "export the view (entity, filter, sort, visible columns) to FILE: CSV, or JSON Lines and JSON for `.jsonl` and `.json`; as `x` does; asks before replacing a file, `w!` replaces it"),
+              summary: "export the view (entity, filter, sort, visible columns), or only the selected rows when rows are selected, to FILE: CSV, or JSON Lines and JSON for `.jsonl` and `.json`; as `x` does; asks before replacing a file, `w!` replaces it"),
         .init(syntax: "sort KEY [desc], …", name: "sort", aliases: [], example: "sort price desc, symbol",
               summary: "sort by these keys, separated by commas or spaces (`-price` is `price desc`); a section key stays first"),
         .init(syntax: "filter [PREDICATE]", name: "filter", aliases: [], example: "filter price > 10",
@@ -40,12 +40,14 @@ public enum BrowserCommandHelp {
               summary: "select the rows of the view (its filter applies) matching PREDICATE, or every row without one, as `V` does"),
         .init(syntax: "unselect", name: "unselect", aliases: [], example: "unselect",
               summary: "clear the selection, as Esc does"),
+        .init(syntax: "set KEY = EXPRESSION, …", name: "set", aliases: [], example: "set price = price * 1.1",
+              summary: "set attributes of the selected rows (the cursor's row without a selection) to values (`'Energy'`, `12.5`, `nil`) or expressions over each row's own attributes (`price * 1.1`, `uppercase(name)`), in one save that `u` undoes, as `E` does; a value a rule refuses changes nothing"),
         .init(syntax: "freq KEYPATH", name: "freq", aliases: ["frequency"], example: "freq sector.name",
               summary: "the frequency view of a key path, as `F` on its column does: a row per value (or bin) with count, percent and a bar, kept live; Enter filters the table to a value, Esc comes back"),
         .init(syntax: "summary", name: "summary", aliases: [], example: "summary",
               summary: "the summary line on or off, as `%` does: count, sum, mean, min and max of each numeric column (count and distinct count of the others) under the table and each section header, kept live"),
         .init(syntax: "since TOKEN|AGO", name: "since", aliases: [], example: "since 10m",
-              summary: "the objects inserted, updated (with the keys) and deleted since a history token or a time ago (`90s`, `10m`, `2h`, `1d`), from persistent history, kept live as changes arrive; Enter shows an object (Esc comes back)"),
+              summary: "the objects inserted, updated (with the keys) and deleted since a history token or a time ago (`90s`, `10m`, `2h`, `1d`), from persistent history, kept live as changes arrive; Enter shows an object (Esc comes back); the table marks the changed cells (whole rows for inserted objects) until `:since off`; `x` exports the list"),
     ]
 
     /// docs/browser.md's command table (Markdown): a row per command, its syntax and other

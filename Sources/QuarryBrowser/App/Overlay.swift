@@ -48,6 +48,9 @@ final class PromptState {
     var draft: String?
     /// The completions Tab cycles through, which one is shown, and where it starts in the text.
     var completions: (candidates: [String], index: Int, start: Int)?
+    /// For an export prompt opened on a `:since` page (`x`): the pages, which the export
+    /// writes the list of and Esc or the export's end return to.
+    var sincePages: [ListPage]?
 
     /// A prompt of `kind` holding `text` with the caret at its end.
     init(kind: Kind, text: String, origin: ObjectID? = nil) {

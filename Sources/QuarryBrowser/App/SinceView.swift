@@ -87,12 +87,30 @@ final class SinceView {
         return counts
     }
 
+    /// The columns of an export of the list.
+    static let exportHeaders = ["change", "entity", "object", "name", "keys", "token"]
+
+    /// The entries newest first (then by object ID).
+    private var ordered: [(key: ObjectID, value: Entry)] {
+        entries.sorted { $0.value.latest != $1.value.latest ? $0.value.latest > $1.value.latest : $0.key < $1.key }
+    }
+
+    /// The list as export records (``exportHeaders``), newest change first; `name` names an
+    /// object that is still there.
+    func records(model: ManagedObjectModel, name: (ObjectID) -> String) -> [[Value]] {
+        ordered.map { id, entry in
+            let entity = model.entities.indices.contains(Int(id.entityIndex)) ? model.entities[Int(id.entityIndex)].name : "?"
+            let change = entry.deleted ? "deleted" : entry.inserted ? "inserted" : "updated"
+            return [.string(change), .string(entity), .string("\(id)"), entry.deleted ? .null : .string(name(id)),
+                    .string(entry.keys.joined(separator: ",")), .integer(entry.latest)]
+        }
+    }
+
     /// The view as a list page, newest change first; `name` names an object that is still there.
     func page(model: ManagedObjectModel, name: (ObjectID) -> String) -> ListPage {
         let (inserted, updated, deleted) = counts
         var page = ListPage(title: "Since \(label): \(inserted) inserted · \(updated) updated · \(deleted) deleted",
-                            entries: [], footer: "live · ↑↓ move · Enter show the object · Esc close")
-        let ordered = entries.sorted { $0.value.latest != $1.value.latest ? $0.value.latest > $1.value.latest : $0.key < $1.key }
+                            entries: [], footer: "live · ↑↓ move · Enter show the object (changed cells marked) · x export · Esc close")
         for (id, entry) in ordered {
             let entity = model.entities.indices.contains(Int(id.entityIndex)) ? model.entities[Int(id.entityIndex)].name : "?"
             let what = entry.deleted ? "deleted" : entry.inserted ? "inserted" : "updated: " + entry.keys.joined(separator: ", ")

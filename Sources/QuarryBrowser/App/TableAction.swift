@@ -19,6 +19,8 @@ public enum TableAction: Sendable, Hashable {
     case toggleSelection
     /// `V`: select the rows matching a predicate.
     case selectMatching
+    /// `E`: set the column under the cursor of the selected rows (or the cursor's row).
+    case setColumn
     /// The first or last row.
     case top, bottom
     /// The next or previous section.

@@ -79,6 +79,10 @@ public struct TableView: Sendable {
     /// Whether a gutter of ``gutterWidth`` cells on the left marks selected rows (`*`).
     public var marksSelection = false
 
+    /// Cells drawn as changed (in the theme's flash style; underlined on the cursor's row):
+    /// per index into ``lines``, the column indices. The browser's `:since` marks.
+    public var markedCells: [Int: Set<Int>] = [:]
+
     /// The gutter's width when ``marksSelection``: the mark and a space.
     public static let gutterWidth = 2
 
@@ -144,19 +148,22 @@ public struct TableView: Sendable {
             case .row(let cells, let highlight):
                 let style = Self.style(for: highlight, theme: theme)
                 drawCells(shown.map { (cells.indices.contains($0) ? cells[$0] : "", $0) }, row: y, rect: rect, base: style, header: false,
-                          leading: highlight.contains(.summary))
+                          leading: highlight.contains(.summary),
+                          marked: markedCells[offset], markedStyle: highlight.contains(.cursor) ? style.adding(.underline) : theme[.updatedFlash])
             }
         }
         buffer.fill(Rect(x: rect.x, y: rect.y + 1 + min(lines.count, rect.height - 1), width: rect.width,
                          height: rect.height - 1 - min(lines.count, rect.height - 1)), style: theme[.row])
 
-        func drawCells(_ texts: [(String, Int)], row y: Int, rect: Rect, base: CellStyle, header: Bool, leading: Bool = false) {
+        func drawCells(_ texts: [(String, Int)], row y: Int, rect: Rect, base: CellStyle, header: Bool, leading: Bool = false,
+                       marked: Set<Int>? = nil, markedStyle: CellStyle = CellStyle()) {
             buffer.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), style: base)
             var x = rect.x
             for (text, index) in texts where x < rect.maxX {
                 let column = columns[index]
                 var style = base
                 if header, index == selectedColumn { style = style.adding(.underline) }
+                if let marked, marked.contains(index) { style = markedStyle }
                 let alignment = header || leading ? .leading : column.alignment
                 let width = min(drawnWidth(of: index, left: x - rect.x, width: rect.width), rect.maxX - x)
                 // A number too wide is cut on its left, so its end (the digits that tell 953.25

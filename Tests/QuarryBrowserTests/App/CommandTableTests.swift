@@ -23,7 +23,7 @@ struct CommandTableTests {
             }
             switch (entry.name, parsed) {
             case (nil, .jump), ("q", .quit), ("w", .write), ("sort", .sort), ("filter", .filter), ("entity", .entity), ("theme", .theme),
-                 ("col", .column), ("follow", .follow), ("select", .select), ("unselect", .unselect), ("since", .since),
+                 ("col", .column), ("follow", .follow), ("select", .select), ("unselect", .unselect), ("set", .set), ("since", .since),
                  ("freq", .frequency), ("summary", .summary):
                 break
             default:

@@ -88,4 +88,64 @@ struct MotionsEndToEndTests {
         try tmux.send("q")
         _ = try await e2e.waitFor(tmux, text: "exit=0")
     }
+
+    /// How many tickers the store holds at `price` (a fresh sqlite3 read).
+    func count(_ path: String, price: Int) throws -> Int? {
+        let result = try TmuxHarness.run(["sqlite3", path, "SELECT count(*) FROM Ticker WHERE price = \(price)"])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test("2v, :set price = … writes both rows (sqlite3 sees them), u takes it back; x exports the two; :since marks, x exports the list, :since off")
+    func setExportAndSince() async throws {
+        guard (try? TmuxHarness.run(["sqlite3", "-version"]).status) == 0 else {
+            Issue.record("sqlite3 is not installed (scripts/install-deps.sh installs it)")
+            return
+        }
+        let path = directory.file("set.sqlite").path
+        try e2e.seed(path, rows: 50)
+        let tmux = try await e2e.shell()
+        defer { tmux.shutDown() }
+        try e2e.type(tmux, "clear; \(try e2e.quarry()) browse \(path) --entity Ticker --sort symbol; echo \"ex\"\"it=$?\"")
+        _ = try await e2e.waitFor(tmux, text: "row 1/50")
+
+        try e2e.type(tmux, "2v", enter: false)
+        _ = try await e2e.waitFor(tmux, text: "2 selected")
+        try tmux.send(":")
+        try e2e.type(tmux, "set price = 12345")
+        _ = try await e2e.waitFor(tmux, text: "set price of 2 Ticker objects; saved to disk")
+        #expect(try count(path, price: 12345) == 2)
+        try tmux.send("u")
+        _ = try await e2e.waitFor(tmux, text: "undid the set of price of 2 Ticker objects")
+        #expect(try count(path, price: 12345) == 0)
+
+        let picked = directory.file("picked.csv").path
+        try tmux.send("x")
+        _ = try await e2e.waitFor(tmux, text: "export to: Ticker-selected.csv")
+        try tmux.send("C-u")
+        try e2e.type(tmux, picked)
+        _ = try await e2e.waitFor(tmux, text: "exported 2 rows")
+        #expect(try String(contentsOfFile: picked, encoding: .utf8).split(whereSeparator: \.isNewline).count == 3)
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, text: "unselected 2")
+
+        let changes = directory.file("changes.jsonl").path
+        try tmux.send(":")
+        try e2e.type(tmux, "since 10m")
+        _ = try await e2e.waitFor(tmux, text: "Since 10m:")
+        try tmux.send("x")
+        _ = try await e2e.waitFor(tmux, text: "export to: since-10m.csv")
+        try tmux.send("C-u")
+        try e2e.type(tmux, changes)
+        _ = try await e2e.waitFor(tmux, text: "exported ")
+        let records = try String(contentsOfFile: changes, encoding: .utf8).split(whereSeparator: \.isNewline)
+        #expect(records.count >= 50, "the seed's inserts at least: \(records.count)")
+        #expect(records.first?.contains("\"change\":") == true, "JSON Lines for .jsonl: \(records.first ?? "")")
+        try tmux.send("Escape")
+        _ = try await e2e.waitFor(tmux, "the list closed") { !$0.contains { $0.contains("Since 10m:") } }
+        try tmux.send(":")
+        try e2e.type(tmux, "since off")
+        _ = try await e2e.waitFor(tmux, text: "the :since marks are cleared")
+        try tmux.send("q")
+        _ = try await e2e.waitFor(tmux, text: "exit=0")
+    }
 }

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func errorsNameTheirColumn() {
-        #expect(throws: BrowserCommandError("unknown command 'sortt' (a row number, col, entity, filter, follow, freq, q, select, since, sort, summary, theme, unselect, w)", column: 1)) {
+        #expect(throws: BrowserCommandError("unknown command 'sortt' (a row number, col, entity, filter, follow, freq, q, select, set, since, sort, summary, theme, unselect, w)", column: 1)) {
             try BrowserCommand.parse("sortt price")
         }
         #expect(throws: BrowserCommandError("w needs a file name (w Ticker.csv)", column: 3)) { try BrowserCommand.parse("w") }

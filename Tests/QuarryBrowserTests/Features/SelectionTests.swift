@@ -91,4 +91,70 @@ struct SelectionTests {
         #expect(copied.last?.split(separator: "\n").count == 2)
         #expect(copied.last?.hasPrefix("T00\t") == true)
     }
+
+    @Test("E opens :set for the column under the cursor; the selected rows get the expression's value in one save; u undoes it")
+    func setColumnOfSelection() throws {
+        let f = try BrowserFixture(sectioned: false)
+        let before = try ["T00", "T01", "T02"].map { try f.storedValue(of: $0, key: "price") }
+        f.type("2v")
+        f.type(":col price")
+        f.press(.enter)
+        f.type("E")
+        #expect(f.screen().contains(text: ":set price ="))
+        f.type("price * 2 + 1")
+        f.press(.enter)
+        #expect(f.screen()[39].contains("set price of 2 Ticker objects; saved to disk (u undoes)"), "\(f.screen()[39])")
+        for (symbol, old) in zip(["T00", "T01"], before) {
+            guard case .double(let price)? = old else { Issue.record("\(symbol) has no price"); continue }
+            #expect(try f.storedValue(of: symbol, key: "price") == .double(price * 2 + 1))
+        }
+        #expect(try f.storedValue(of: "T02", key: "price") == before[2], "not selected: unchanged")
+        f.type("u")
+        #expect(f.screen()[39].contains("undid the set of price of 2 Ticker objects"), "\(f.screen()[39])")
+        for (symbol, old) in zip(["T00", "T01"], before) { #expect(try f.storedValue(of: symbol, key: "price") == old) }
+    }
+
+    @Test(":set without a selection sets the cursor's row; a value a rule refuses and a bad expression change nothing, each said at its column")
+    func setRefusals() throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("j")
+        f.type(":set name = 'Renamed', volume = volume + 1")
+        f.press(.enter)
+        #expect(try f.storedValue(of: "T01", key: "name") == .string("Renamed"))
+        #expect(try f.storedValue(of: "T00", key: "name") != .string("Renamed"))
+
+        f.type(":set symbol = lowercase(symbol)")
+        f.press(.enter)
+        var lines = f.screen()
+        #expect(lines.contains(text: ":set symbol = lowercase(symbol)"), "the line stays open with its error")
+        #expect(lines.contains(text: "nothing set: 'Ticker.symbol'"), "\(lines.suffix(3))")
+        #expect(try f.storedValue(of: "T01", key: "symbol") == .string("T01"))
+        f.press(.escape)
+
+        f.type(":set price = 'cheap'")
+        f.press(.enter)
+        lines = f.screen()
+        #expect(lines.contains(text: "cannot set 'Ticker.price' to 'cheap'"), "\(lines.suffix(3))")
+        f.press(.escape)
+        f.type(":set nosuchkey = 1")
+        f.press(.enter)
+        #expect(f.screen().contains(text: "'Ticker.nosuchkey' is not an attribute"))
+    }
+
+    @Test("x with rows selected exports only those rows, in the table's order")
+    func exportSelection() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.type("j2v")
+        f.type("x")
+        #expect(f.screen().contains(text: "export to: Ticker-selected.csv"))
+        let url = f.directory.file("picked.csv")
+        f.press(.control("u"))
+        f.type(url.path)
+        f.press(.enter)
+        await f.browser.exportsSettled()
+        #expect(f.screen()[39].contains("exported 2 rows"), "\(f.screen()[39])")
+        let lines = try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline)
+        #expect(lines.count == 3, "the header and the two selected rows: \(lines)")
+        #expect(lines.dropFirst().map { $0.prefix(3) } == ["T01", "T02"])
+    }
 }

@@ -75,4 +75,51 @@ struct SinceViewTests {
         #expect(Browser.secondsAgo("10") == nil)
         #expect(Browser.secondsAgo("x") == nil)
     }
+
+    @Test("the table marks the cells changed since the point (a whole row for an insert) until :since off; x on the list exports it")
+    func marksAndExport() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.browser.testHooks.highlightDuration = 0  // no live flash: only the marks
+        let token = try #require(try f.stack.historyStore?.currentHistoryToken()).value
+        try await f.importerSave { context in
+            try BrowserFixture.ticker("T03", in: context).setValue(.double(1), forKey: "price")
+            let added = try context.insertObject(entityName: "Ticker")
+            try added.setValues(["symbol": .string("A0"), "name": .string("Newco")])
+        }
+        f.type(":since \(token)")
+        f.press(.enter)
+        f.type("x")
+        #expect(f.screen().contains(text: "export to: since-\(token).csv"))
+        let url = f.directory.file("changes.csv")
+        f.press(.control("u"))
+        f.type(url.path)
+        f.press(.enter)
+        #expect(page(f) != nil, "back on the list")
+        let csv = try String(contentsOf: url, encoding: .utf8).split(whereSeparator: \.isNewline).map(String.init)
+        #expect(csv.first == "change,entity,object,name,keys,token")
+        #expect(csv.count == 3, "\(csv)")
+        #expect(csv.contains { $0.hasPrefix("updated,Ticker,") && $0.contains(",price,") })
+        #expect(csv.contains { $0.hasPrefix("inserted,Ticker,") && $0.contains("Newco") })
+        f.press(.escape)
+
+        f.type("j")  // the cursor off the first row (A0)
+        let size = TerminalSize(width: 120, height: 40)
+        var lines = f.screen(size)
+        var buffer = f.browser.render(size: size)
+        let flash = f.browser.theme[.updatedFlash]
+        let priceX = try #require(lines[1].range(of: "price")).lowerBound.utf16Offset(in: lines[1])
+        let inserted = try #require(lines.firstIndex { $0.hasPrefix("A0 ") })
+        let updated = try #require(lines.firstIndex { $0.hasPrefix("T03 ") })
+        #expect(buffer[0, inserted].style == flash && buffer[priceX, inserted].style == flash, "an inserted row is marked whole")
+        #expect(buffer[priceX + 1, updated].style == flash, "T03's price is marked")
+        #expect(buffer[0, updated].style != flash, "T03's symbol is not")
+        #expect(buffer[priceX + 1, updated + 1].style != flash, "T04 is not")
+
+        f.type(":since off")
+        f.press(.enter)
+        lines = f.screen(size)
+        buffer = f.browser.render(size: size)
+        #expect(buffer[priceX + 1, updated].style != flash, "the marks are cleared")
+        #expect(lines[39].contains("the :since marks are cleared"))
+    }
 }

@@ -157,3 +157,47 @@ final class InterleavedStore: PersistentStore, @unchecked Sendable {
         return try base.save(changes, resolve: resolve)
     }
 }
+
+/// A batch update's assignments applied to objects in a context: ordinary, undoable changes.
+@Suite("Batch update applied in a context")
+struct BatchUpdateInContextTests {
+    @Test("sets the objects' values from their own attributes as pending changes; save writes them, undo takes them back", arguments: StoreKind.allCases)
+    func appliesInAContext(kind: StoreKind) throws {
+        let f = try BatchRequestFixture(kind)
+        let context = try f.store.context("edit")
+        try context.performAndWait {
+            context.undoManager = ContextUndoManager()
+            let xom = try context.existingObject(with: f.ids["XOM"]!)
+            let cvx = try context.existingObject(with: f.ids["CVX"]!)
+            let request = try BatchUpdateRequest(entityName: "Ticker", setting: "price = volume, volume = price")
+            try request.apply(to: [xom, cvx])
+            #expect(context.hasChanges && context.updated.count == 2)
+            #expect(xom["price"] as Value == .double(7) && xom["volume"] as Value == .integer(30), "each expression reads the value from before")
+            try context.save()
+        }
+        #expect(try f.prices()["XOM"] == 7)
+        try context.performAndWait {
+            try context.undo()
+            try context.save()
+        }
+        #expect(try f.prices()["XOM"] == 30, "undone and saved")
+    }
+
+    @Test("a value a rule refuses, an expression of the wrong kind or an object of another entity changes no object")
+    func refusals() throws {
+        let f = try BatchRequestFixture(.sqlite)
+        let context = try f.store.context("edit")
+        try context.performAndWait {
+            let xom = try context.existingObject(with: f.ids["XOM"]!)
+            let aapl = try context.existingObject(with: f.ids["AAPL"]!)
+            #expect(throws: BatchRequestError.self) {
+                try BatchUpdateRequest(entityName: "Ticker", setting: "price = 1, symbol = lowercase(symbol)").apply(to: [aapl, xom])
+            }
+            #expect(!context.hasChanges, "nothing set, not even the valid price")
+            #expect(throws: BatchRequestError.self) { try BatchUpdateRequest(entityName: "Ticker", setting: "price = 'x'").apply(to: [xom]) }
+            let sector = try #require((xom as! Ticker).sector)
+            #expect(throws: BatchRequestError.self) { try BatchUpdateRequest(entityName: "Ticker", setting: "price = 1").apply(to: [xom, sector]) }
+            #expect(!context.hasChanges)
+        }
+    }
+}
