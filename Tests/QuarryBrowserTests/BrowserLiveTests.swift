@@ -2,7 +2,7 @@ import Foundation
 import Quarry
 import QuarryTUI
 import Testing
-@_spi(Testing) import QuarryBrowser
+@_spi(Testing) @testable import QuarryBrowser
 
 @MainActor
 @Suite("Browser: live merges move rows under a fixed cursor")
@@ -51,6 +51,28 @@ struct BrowserLiveTests {
         #expect(buffer[0, 4].style == f.browser.theme[.updatedFlash])
         #expect(buffer[0, 5].style != f.browser.theme[.updatedFlash])
         #expect(f.browser.nextHighlightExpiry() != nil)
+    }
+
+    @Test("a batch larger than the highlight limit highlights the rows on screen only; a smaller one every row it changed")
+    func largeBatchesHighlightTheScreen() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        f.browser.table.flashEveryRowLimit = 10
+        let small = TerminalSize(width: 120, height: 20)
+        _ = f.screen(small)
+        let onScreen = f.browser.table.pageHeight
+        #expect(onScreen < 25)
+        try await f.importerSave { context in
+            for i in 0..<25 { try BrowserFixture.ticker(String(format: "T%02d", i), in: context).setValue(.double(1), forKey: "price") }
+        }
+        #expect(f.browser.table.flashes.count == onScreen, "the page's rows only: \(f.browser.table.flashes.count) of 25 (page \(onScreen))")
+        _ = f.screen(small)
+        let buffer = f.browser.render(size: small)
+        #expect(buffer[0, 3].style == f.browser.theme[.updatedFlash], "a changed row on screen still flashes")
+        f.browser.table.flashes = [:]
+        try await f.importerSave { context in
+            for i in 25..<28 { try BrowserFixture.ticker(String(format: "T%02d", i), in: context).setValue(.double(1), forKey: "price") }
+        }
+        #expect(f.browser.table.flashes.count == 3, "a small batch highlights every row it changed, on screen or not")
     }
 
     @Test("a new section appears with its header and an emptied section disappears")

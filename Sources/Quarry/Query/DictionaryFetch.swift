@@ -19,6 +19,22 @@ struct DictionaryFetch {
     let having: ResultRowFilter?
     /// How many of ``keyPaths`` are group-by keys (they come first).
     var groupKeyCount: Int { request.propertiesToGroupBy.count }
+    /// Group-by keys that are one to-one step and an attribute of a destination without
+    /// sub-entities (`sector.name`), by their index in ``keyPaths``, when no aggregate reads
+    /// the same key path: the rows are grouped by the destination's key (the store reads them
+    /// without a join: `GROUP BY sector` over an index, not a join of every row), and each
+    /// group is named after its destination's attribute afterwards.
+    let groupKeyHops: [Int: GroupKeyHop]
+
+    /// A group-by key read through one to-one (see ``groupKeyHops``).
+    struct GroupKeyHop {
+        /// The to-one relationship's key path (`sector`), whose value is the destination's key.
+        let relationship: String
+        /// The destination entity (it has no sub-entities).
+        let destination: EntityDescription
+        /// The attribute read on it (`name`).
+        let attribute: String
+    }
 
     /// - Throws: ``QueryError`` naming the key, aggregate or column at fault: an unknown key, a
     ///   key path through a to-many, a sum of something that is not a number, a column that is
@@ -81,6 +97,18 @@ struct DictionaryFetch {
                 }
             }
         }
+        var hops: [Int: GroupKeyHop] = [:]
+        for (index, path) in request.propertiesToGroupBy.enumerated() {
+            let plan = try KeyPathPlan(path, entity: entity, model: model)
+            guard plan.steps.count == 1, case .toOne(let r) = plan.steps[0], case .attribute(let a) = plan.terminal,
+                  plan.finalEntity.selfAndDescendantIndices == [plan.finalEntity.index],
+                  !zip(properties, slots).contains(where: { property, slot in
+                      if case .aggregate = property { return slot == index } else { return false }
+                  }) else { continue }
+            hops[index] = GroupKeyHop(relationship: entity.relationships[r].name, destination: plan.finalEntity,
+                                      attribute: plan.finalEntity.attributes[a].name)
+        }
+        groupKeyHops = hops
         self.keyPaths = keyPaths
         self.slots = slots
         self.arithmetic = arithmetic
@@ -100,38 +128,11 @@ struct DictionaryFetch {
     func run(on store: PersistentStore) throws -> [[String: Value]] {
         var rows: [[String: Value]]
         if groups {
-            var index: [[Value]: Int] = [:]
-            var keys: [[Value]] = []
-            var accumulators: [[AggregateAccumulator]] = []
-            let groupCount = request.propertiesToGroupBy.count
-            let blank = zip(properties, arithmetic).map { property, arithmetic -> AggregateAccumulator in
-                if case .aggregate(let function, _) = property { return AggregateAccumulator(function, arithmetic: arithmetic) }
-                return AggregateAccumulator(.count, arithmetic: .none)
-            }
-            try store.forEachKeyedRow(for: query, keyPaths: keyPaths) { row in
-                let key = (0..<groupCount).map { row.value(ofKey: $0) }
-                let g: Int
-                if let known = index[key] {
-                    g = known
-                } else {
-                    g = keys.count
-                    index[key] = g
-                    keys.append(key)
-                    accumulators.append(blank)
-                }
-                for (p, property) in properties.enumerated() {
-                    guard case .aggregate = property else { continue }
-                    if let slot = slots[p] {
-                        try accumulators[g][p].add(row.value(ofKey: slot), name: property.name)
-                    } else {
-                        accumulators[g][p].addObject()
-                    }
-                }
-            }
+            var (keys, accumulators) = try groupedThroughKeys(on: store) ?? accumulate(keyPaths, on: store)
             // An aggregate over no object at all is still one result (count 0), as in SQL.
-            if keys.isEmpty && groupCount == 0 {
+            if keys.isEmpty && groupKeyCount == 0 {
                 keys.append([])
-                accumulators.append(blank)
+                accumulators.append(blankAccumulators)
             }
             rows = zip(keys, accumulators).map { key, group in
                 var row: [String: Value] = [:]
@@ -163,6 +164,77 @@ struct DictionaryFetch {
             rows = Array(rows[start..<end])
         }
         return rows
+    }
+
+    /// A fresh accumulator per column (a `count` stands in for a key column).
+    private var blankAccumulators: [AggregateAccumulator] {
+        zip(properties, arithmetic).map { property, arithmetic -> AggregateAccumulator in
+            if case .aggregate(let function, _) = property { return AggregateAccumulator(function, arithmetic: arithmetic) }
+            return AggregateAccumulator(.count, arithmetic: .none)
+        }
+    }
+
+    /// Reads `paths` (``keyPaths``, or them with some group keys read as a relationship's key)
+    /// from the store's rows and feeds each group's aggregates: the groups' keys and
+    /// accumulators, in the order the groups were first met.
+    private func accumulate(_ paths: [String], on store: PersistentStore) throws -> (keys: [[Value]], accumulators: [[AggregateAccumulator]]) {
+        var index: [[Value]: Int] = [:]
+        var keys: [[Value]] = []
+        var accumulators: [[AggregateAccumulator]] = []
+        let groupCount = groupKeyCount
+        let blank = blankAccumulators
+        try store.forEachKeyedRow(for: query, keyPaths: paths) { row in
+            let key = (0..<groupCount).map { row.value(ofKey: $0) }
+            let g: Int
+            if let known = index[key] {
+                g = known
+            } else {
+                g = keys.count
+                index[key] = g
+                keys.append(key)
+                accumulators.append(blank)
+            }
+            for (p, property) in properties.enumerated() {
+                guard case .aggregate = property else { continue }
+                if let slot = slots[p] {
+                    try accumulators[g][p].add(row.value(ofKey: slot), name: property.name)
+                } else {
+                    accumulators[g][p].addObject()
+                }
+            }
+        }
+        return (keys, accumulators)
+    }
+
+    /// The groups read with each of ``groupKeyHops`` grouped by the destination's key, then
+    /// named after the destinations' attribute (one query restricted to the destinations met);
+    /// `nil` when there is no such key, or when two destinations share a name (their groups
+    /// would merge: the rows are read again through the key paths then). Each group's values
+    /// are fed in the same row order either way, so sums come out alike.
+    private func groupedThroughKeys(on store: PersistentStore) throws -> (keys: [[Value]], accumulators: [[AggregateAccumulator]])? {
+        guard !groupKeyHops.isEmpty else { return nil }
+        var paths = keyPaths
+        for (index, hop) in groupKeyHops { paths[index] = hop.relationship }
+        let (read, accumulators) = try accumulate(paths, on: store)
+        var keys = read
+        for (index, hop) in groupKeyHops {
+            var primaryKeys = Set<Int64>()
+            for key in keys { if case .integer(let pk) = key[index] { primaryKeys.insert(pk) } }
+            var names: [Int64: Value] = [:]
+            if !primaryKeys.isEmpty {
+                var destinations = StoreQuery(entity: hop.destination, includesSubentities: false)
+                destinations.restrictedTo = primaryKeys.map { ObjectID(entityIndex: hop.destination.index, primaryKey: $0) }
+                try store.forEachKeyedRow(for: destinations, keyPaths: [hop.attribute]) { row in
+                    names[row.objectID.primaryKey] = row.value(ofKey: 0)
+                }
+            }
+            for g in keys.indices {
+                // No destination, or one the store does not hold: nil, as the join gives.
+                if case .integer(let pk) = keys[g][index] { keys[g][index] = names[pk] ?? .null } else { keys[g][index] = .null }
+            }
+        }
+        guard Set(keys).count == keys.count else { return nil }
+        return (keys, accumulators)
     }
 
     /// Groups and distinct rows in the request's order (its sort keys name result columns),

@@ -30,7 +30,8 @@ extension Browser {
         columnView.keepCursorVisible(columns: shown, width: columnsWidth(size.width))
         let summaryRows = summary == nil ? 0 : 1
         let pageHeight = BrowserLayout.pageHeight(size: size, bottomRows: bottomRows, summaryRows: summaryRows)
-        let window = table.window(height: pageHeight, columns: shown)
+        // The frequency view covers the table's area: its rows are neither read nor drawn.
+        let window = frequencyView == nil ? table.window(height: pageHeight, columns: shown) : TableWindow()
         var columns = table.columns
         var fitted = window.lines
         if let summary { fitted.append(.row(cells: summary.totalCells(shown), highlight: .summary)) }

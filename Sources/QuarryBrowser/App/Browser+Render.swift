@@ -103,6 +103,8 @@ extension Browser {
     }
 
     private func renderTable(_ layout: BrowserLayout, into buffer: inout ScreenBuffer) {
+        // The frequency view (an overlay) covers the whole table area.
+        if case .frequency = overlay { return }
         let rect = layout.tableRect
         // The last column takes the width left over when it is on screen.
         var lines = layout.window.lines(now: ResultsTable.uptime())

@@ -31,9 +31,6 @@ extension ResultsTable {
         let screenRow = cursor - top
         let previous = cursor
         recomputeLines()
-        let until = Self.uptime() + flashDuration
-        for id in pendingFlash { flashes[id] = until }
-        pendingFlash = []
         if followsTop {
             moveToTop()
         } else if let name = cursorSectionName, let index = sections.firstIndex(where: { $0.name == name }), isCollapsed(section: index) {
@@ -50,7 +47,25 @@ extension ResultsTable {
             top = cursor - screenRow
             clampTop()
         }
+        highlightPendingRows()
         onChange?()
+    }
+
+    /// Highlights the rows the batch changed, until ``flashDuration`` from now. A large batch
+    /// (an import's save) highlights only the rows on the page now shown, not thousands no one
+    /// sees, each kept and pruned on every frame.
+    private func highlightPendingRows() {
+        defer { pendingFlash = [] }
+        let until = Self.uptime() + flashDuration
+        guard pendingFlash.count > flashEveryRowLimit else {
+            for id in pendingFlash { flashes[id] = until }
+            return
+        }
+        var shown = Set<ObjectID>()
+        for index in top..<min(lineCount, top + pageHeight) {
+            if case .row(let path) = line(at: index) { shown.insert(controller.objectID(at: path)) }
+        }
+        for id in pendingFlash where shown.contains(id) { flashes[id] = until }
     }
 
     /// The controller dropped its results: fetched again.

@@ -75,6 +75,9 @@ final class ResultsTable {
     var flashes: [ObjectID: Double] = [:]
     /// Rows the controller reported changed in the batch it is delivering.
     var pendingFlash: [ObjectID] = []
+    /// The most rows a batch of changes highlights wherever they are; a larger batch (an
+    /// import's save) highlights only the rows on screen after it.
+    var flashEveryRowLimit = 256
     /// How many change batches the controller delivered (for the status line and tests).
     var changeBatches = 0
     /// The object being edited in a form, with its cells as they were when the edit began: its

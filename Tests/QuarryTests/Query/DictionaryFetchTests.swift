@@ -131,4 +131,46 @@ struct DictionaryFetchTests {
         }
         #expect(try fetch(context) { $0.propertiesToFetch = [.aggregate(.avg, "volume")] } == [["avg(volume)": .double(Double(Int64.max))]])
     }
+
+    @Test("a to-one group key is grouped by the destination's key and named after: the same groups as through the join, also when two destinations share a name or have none", arguments: StoreKind.allCases)
+    func groupsThroughTheDestinationKey(kind: StoreKind) throws {
+        let (store, context) = try seeded(kind)
+        let more = try store.context("more")
+        try more.performAndWait {
+            // Two tickers named "Twin" (their quotes make one group) and one "Solo"; ticker A has no name.
+            func ticker(_ symbol: String, _ name: String?) throws -> Ticker {
+                let t = try more.insert(Ticker.self); t.symbol = symbol; t.volume = 1
+                try t.setValue(name.map(Value.string) ?? .null, forKey: "name")
+                return t
+            }
+            let a = try more.fetch(FetchRequest(entityName: "Ticker", predicate: PredicateKey("symbol") == .string("A"))).first as! Ticker
+            let quoted = [(try ticker("F", "Twin"), 2.0), (try ticker("F2", "Twin"), 3.0), (try ticker("G", "Solo"), 5.0), (a, 7.0)]
+            for (n, (t, price)) in (quoted + [quoted[0]]).enumerated() {
+                let q = try more.insert(Quote.self); q.price = price; q.time = Date(timeIntervalSinceReferenceDate: Double(n)); q.ticker = t
+            }
+            try more.save()
+        }
+        let model = context.model
+        var request = FetchRequest(entityName: "Quote")
+        request.propertiesToFetch = try FetchedProperty.list(parsing: "ticker.name, count(), sum(price)")
+        request.propertiesToGroupBy = ["ticker.name"]
+        #expect(try DictionaryFetch(request, model: model).groupKeyHops.count == 1, "ticker.name is read as the ticker's key")
+        var joined = request
+        joined.propertiesToFetch = try FetchedProperty.list(parsing: "ticker.name, count(), sum(price), count(ticker.name)")
+        #expect(try DictionaryFetch(joined, model: model).groupKeyHops.isEmpty, "an aggregate of the key path reads it through the join")
+        func rows(_ request: FetchRequest) throws -> [[String: Value]] {
+            try context.performAndWait { try context.fetchDictionaries(request) }.map { row in row.filter { $0.key != "count(ticker.name)" } }
+        }
+        let grouped = try rows(request)
+        #expect(grouped == (try rows(joined)))
+        #expect(grouped.first { $0["ticker.name"] == .string("Twin") }?["count()"] == .integer(3), "both Twin tickers in one group: \(grouped)")
+        #expect(grouped.first { $0["ticker.name"] == .string("Twin") }?["sum(price)"] == .double(7))
+        #expect(grouped.first { $0["ticker.name"] == .null }?["count()"] == .integer(1), "\(grouped)")
+
+        // Distinct names: grouped by the key alone, the same as through the join.
+        request.predicate = try ObjectPredicate(format: "price >= 5")
+        joined.predicate = request.predicate
+        let distinct = try rows(request)
+        #expect(distinct == (try rows(joined)) && distinct.count == 2, "\(distinct)")
+    }
 }

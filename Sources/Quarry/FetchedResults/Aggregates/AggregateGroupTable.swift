@@ -24,7 +24,7 @@ struct AggregateGroupTable {
     /// How many objects each group holds, by group ID.
     private(set) var members: [Int] = []
 
-    private var rowOfObject: [ObjectID: Int32] = [:]
+    private var rowOfObject = ObjectRowMap()
     /// Each row's group (-1: a free row).
     private var groupOfRow: [Int32] = []
     /// The rows' stored values, `storedCount` per row.
@@ -56,7 +56,16 @@ struct AggregateGroupTable {
     /// The key-path values `id` contributed (group keys first, as ``DictionaryFetch/keyPaths``),
     /// or `nil` when it contributes nothing.
     func keyValues(of id: ObjectID) -> [Value]? {
-        guard let row = rowOfObject[id] else { return nil }
+        rowOfObject[id].map(keyValues(ofRow:))
+    }
+
+    /// The row of `id`, if it contributes: a handle for ``keyValues(ofRow:)`` and
+    /// ``update(row:keyValues:)`` that saves looking the object up again, valid until the
+    /// object is removed.
+    func row(of id: ObjectID) -> Int32? { rowOfObject[id] }
+
+    /// The key-path values the object at `row` contributes.
+    func keyValues(ofRow row: Int32) -> [Value] {
         let start = Int(row) * storedCount
         return groupKeys[Int(groupOfRow[Int(row)])] + storedValues[start..<(start + storedCount)]
     }
@@ -64,23 +73,52 @@ struct AggregateGroupTable {
     /// Makes `id` contribute `keyValues` (one per ``DictionaryFetch/keyPaths``), taking out
     /// what it contributed before; returns the groups changed (its old one, if any, and its
     /// new one), or `nil` when it already contributed exactly these values.
+    ///
+    /// An object already in the table keeps its row (one lookup of the object, no row freed
+    /// and taken again), and stays in its group without a lookup of the group's key when its
+    /// group-key values are unchanged.
     mutating func upsert(_ id: ObjectID, keyValues: [Value]) -> (old: Int32?, new: Int32)? {
         assert(keyValues.count == fetch.keyPaths.count, "one value per key path")
-        if let current = self.keyValues(of: id), current == keyValues { return nil }
-        let old = remove(id)
-        let g = group(for: Array(keyValues[..<fetch.groupKeyCount]))
-        let row: Int32
-        if let free = freeRows.popLast() {
-            row = free
-            groupOfRow[Int(row)] = g
-            let start = Int(row) * storedCount
-            for s in 0..<storedCount { storedValues[start + s] = keyValues[fetch.groupKeyCount + s] }
-        } else {
-            row = Int32(groupOfRow.count)
-            groupOfRow.append(g)
-            storedValues.append(contentsOf: keyValues[fetch.groupKeyCount...])
+        let keyCount = fetch.groupKeyCount
+        guard let row = rowOfObject[id] else {
+            let g = group(for: keyValues, count: keyCount)
+            let row: Int32
+            if let free = freeRows.popLast() {
+                row = free
+                groupOfRow[Int(row)] = g
+                let start = Int(row) * storedCount
+                for s in 0..<storedCount { storedValues[start + s] = keyValues[keyCount + s] }
+            } else {
+                row = Int32(groupOfRow.count)
+                groupOfRow.append(g)
+                storedValues.append(contentsOf: keyValues[keyCount...])
+            }
+            rowOfObject.set(row, for: id)
+            add(row: row, to: g, keyValues: keyValues)
+            return (nil, g)
         }
-        rowOfObject[id] = row
+        return update(row: row, keyValues: keyValues)
+    }
+
+    /// Makes the object at `row` (from ``row(of:)``) contribute `keyValues` instead; returns
+    /// the groups changed (old, new), or `nil` when it already contributed exactly these.
+    mutating func update(row: Int32, keyValues: [Value]) -> (old: Int32?, new: Int32)? {
+        assert(groupOfRow[Int(row)] >= 0, "a row in use")
+        let keyCount = fetch.groupKeyCount
+        let old = groupOfRow[Int(row)]
+        let start = Int(row) * storedCount
+        let sameKey = groupKeys[Int(old)].elementsEqual(keyValues[..<keyCount])
+        if sameKey, storedValues[start..<(start + storedCount)].elementsEqual(keyValues[keyCount...]) { return nil }
+        take(row: row, from: old)
+        let g = sameKey ? old : group(for: keyValues, count: keyCount)
+        groupOfRow[Int(row)] = g
+        for s in 0..<storedCount { storedValues[start + s] = keyValues[keyCount + s] }
+        add(row: row, to: g, keyValues: keyValues)
+        return (old, g)
+    }
+
+    /// Adds what `row` (now holding `keyValues`) contributes to group `g`.
+    private mutating func add(row: Int32, to g: Int32, keyValues: [Value]) {
         members[Int(g)] += 1
         for p in blank.indices where blank[p] != nil {
             if let slot = fetch.slots[p] {
@@ -89,14 +127,10 @@ struct AggregateGroupTable {
                 aggregates[Int(g)][p]!.addObject()
             }
         }
-        return (old, g)
     }
 
-    /// Takes out what `id` contributed; returns its group, or `nil` when it contributed nothing.
-    @discardableResult
-    mutating func remove(_ id: ObjectID) -> Int32? {
-        guard let row = rowOfObject.removeValue(forKey: id) else { return nil }
-        let g = groupOfRow[Int(row)]
+    /// Takes what `row` contributes out of its group `g` (the row keeps its values).
+    private mutating func take(row: Int32, from g: Int32) {
         members[Int(g)] -= 1
         for p in blank.indices where blank[p] != nil {
             if let slot = fetch.slots[p] {
@@ -105,6 +139,14 @@ struct AggregateGroupTable {
                 aggregates[Int(g)][p]!.removeObject()
             }
         }
+    }
+
+    /// Takes out what `id` contributed; returns its group, or `nil` when it contributed nothing.
+    @discardableResult
+    mutating func remove(_ id: ObjectID) -> Int32? {
+        guard let row = rowOfObject.removeValue(forKey: id) else { return nil }
+        let g = groupOfRow[Int(row)]
+        take(row: row, from: g)
         groupOfRow[Int(row)] = -1
         let start = Int(row) * storedCount
         for s in 0..<storedCount { storedValues[start + s] = .null }
@@ -151,6 +193,11 @@ struct AggregateGroupTable {
             }
         }
         return row
+    }
+
+    /// The ID of the group whose key is the first `count` of `keyValues`, made (empty) when new.
+    private mutating func group(for keyValues: [Value], count: Int) -> Int32 {
+        group(for: count == keyValues.count ? keyValues : Array(keyValues[..<count]))
     }
 
     /// The ID of the group with key `key`, made (empty) when new.

@@ -5,6 +5,9 @@ extension AggregateResultsController {
     struct Decisions {
         /// Objects that match after the event, with their key-path values.
         var upserts: [(id: ObjectID, keyValues: [Value])] = []
+        /// Members that still match, by their row in the table (looked up once), with their
+        /// new key-path values.
+        var rowUpdates: [(row: Int32, keyValues: [Value])] = []
         /// Objects that no longer match, or were deleted.
         var leaving: [ObjectID] = []
         /// Merged objects only a store query can decide.
@@ -36,19 +39,21 @@ extension AggregateResultsController {
             return
         }
         var decisions = Decisions()
+        relatedReads = 0
         if change.storeChangedExternally {
             decisions.recompute = true
         } else {
             decide(change, into: &decisions)
         }
         report.objects = decisions.considered
+        report.storeQueries = relatedReads
         if decisions.recompute {
             report.recomputed = true
             recomputeAndReport(start: start, report: report)
             return
         }
         if !decisions.queried.isEmpty {
-            report.storeQueries = 1
+            report.storeQueries += 1
             do {
                 try decideByQuery(&decisions)
             } catch {
@@ -60,6 +65,12 @@ extension AggregateResultsController {
         var touched = Set<Int32>()
         for id in decisions.leaving {
             if let g = table.remove(id) { touched.insert(g) }
+        }
+        // Rows first: a row given here is its member's (no other decision frees it).
+        for (row, values) in decisions.rowUpdates {
+            guard let moved = table.update(row: row, keyValues: values) else { continue }
+            if let old = moved.old { touched.insert(old) }
+            touched.insert(moved.new)
         }
         for (id, values) in decisions.upserts {
             guard let moved = table.upsert(id, keyValues: values) else { continue }
@@ -152,29 +163,31 @@ extension AggregateResultsController {
             // Changed in nothing the request reads: it keeps its contribution (or its absence).
             if updated && bits & relevantBits[e] == 0 { continue }
             decisions.considered += 1
-            let subject = carried ? SnapshotSubject(snapshot: merged.snapshots[n]) : nil
-            guard let current = table.keyValues(of: id) else {
+            let snapshot = carried ? merged.snapshots[n] : nil
+            let subject = snapshot.map(SnapshotSubject.init(snapshot:))
+            guard let row = table.row(of: id) else {
                 // Not a member before: it stays out unless the predicate's keys changed.
                 if updated && bits & predicateBits[e] == 0 { continue }
-                if let subject, keyPathsAreLocal, let snapshotTest {
-                    if snapshotTest(subject) { decisions.upserts.append((id, plans.map { $0.singleValue(of: subject) })) }
+                if let snapshot, let subject, let snapshotTest, let values = carriedValues(of: snapshot, merged: merged) {
+                    if snapshotTest(subject) { decisions.upserts.append((id, values)) }
                 } else {
                     decisions.queried.append(id)
                 }
                 continue
             }
-            // A member: what changed is read from the carried state where it is the object's own.
+            // A member: what changed is read from the carried state where it is the object's
+            // own, or its to-one destination's whose value is kept.
             if bits & predicateBits[e] != 0 {
                 guard let subject, let snapshotTest else { decisions.queried.append(id); continue }
                 if !snapshotTest(subject) { decisions.leaving.append(id); continue }
             }
-            var values = current
+            var values = table.keyValues(ofRow: row)
             var needsStore = false
             for k in plans.indices where bits & keyPathBits[k][e] != 0 {
-                guard let subject, plans[k].isLocal else { needsStore = true; break }
-                values[k] = plans[k].singleValue(of: subject)
+                guard let snapshot, let value = carriedValue(k, of: snapshot, merged: merged) else { needsStore = true; break }
+                values[k] = value
             }
-            if needsStore { decisions.queried.append(id) } else { decisions.upserts.append((id, values)) }
+            if needsStore { decisions.queried.append(id) } else { decisions.rowUpdates.append((row, values)) }
         }
     }
 
@@ -202,6 +215,7 @@ extension AggregateResultsController {
     private func recomputeAndReport(start: UInt64, report: AggregateUpdateReport) {
         var report = report
         do {
+            forgetRelatedValues()
             let built = try buildTable()
             let (newOrder, newResults) = try Self.arrange(built, fetch: fetch)
             // Group IDs differ between tables: the old groups are found again by key.

@@ -75,6 +75,15 @@ public final class AggregateResultsController: @unchecked Sendable {
     /// themselves changed, so the groups are computed again.
     let dependencyBits: [UInt64]
 
+    /// Per key path, its ``OneHop`` when it is one to-one step and an attribute.
+    let oneHops: [OneHop?]
+    /// Per key path with a ``OneHop``: the destination attribute's value by destination, as
+    /// read from the store; kept valid because a change to that attribute on any destination
+    /// makes the controller compute every group again (``dependencyBits``), which forgets them.
+    var relatedValues: [[ObjectID: Value]]
+    /// The store queries the change event being handled made for ``relatedValues``.
+    var relatedReads = 0
+
     var table: AggregateGroupTable
     /// The groups shown, in order (group IDs of ``table``).
     var order: [Int32] = []
@@ -111,6 +120,8 @@ public final class AggregateResultsController: @unchecked Sendable {
         snapshotTest = predicatePlans.allSatisfy(\.isLocal)
             ? try SubjectPredicate<SnapshotSubject>.compile(predicate, entity: entity, model: model) : nil
         keyPathsAreLocal = plans.allSatisfy(\.isLocal)
+        oneHops = plans.map(OneHop.init)
+        relatedValues = plans.map { _ in [:] }
         let kinds = Set(fetchRequest.includesSubentities ? entity.selfAndDescendantIndices : [entity.index])
         isOurs = model.entities.indices.map(kinds.contains)
 
@@ -175,6 +186,7 @@ public final class AggregateResultsController: @unchecked Sendable {
     /// Makes `built` the groups and starts tracking changes (on the context's queue).
     func install(_ built: AggregateGroupTable) throws {
         let (order, results) = try Self.arrange(built, fetch: fetch)
+        forgetRelatedValues()
         table = built
         self.order = order
         self.results = results

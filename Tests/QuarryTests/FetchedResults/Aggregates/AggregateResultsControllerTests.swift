@@ -114,6 +114,55 @@ struct AggregateResultsControllerTests {
         }
     }
 
+    @Test("merged moves between known destinations need no store query; a renamed or new destination is read again", arguments: [StoreKind.sqlite, .memory])
+    func movesThroughKeptDestinationValues(kind: StoreKind) throws {
+        let store = TestStore(kind)
+        store.model.registerTickerClasses()
+        let main = try store.context("main")
+        let importer = try store.context("importer")
+        let sectors = try Self.seed(importer, tech: 3, energy: 3)
+        try main.performAndWait {
+            let controller = try AggregateResultsController(fetchRequest: try Self.perSector(), context: main)
+            try controller.performFetch()
+            func merge(_ edit: () throws -> Void) throws {
+                let changes = try importer.performAndWait { () -> SaveChanges in
+                    try edit()
+                    guard case .saved(let c) = try importer.save() else { return SaveChanges() }
+                    return c
+                }
+                main.merge(fromDidSave: changes)
+                let fetched = try main.fetchDictionaries(try Self.perSector()).map { AggregateGroup(key: [$0["sector.name"] ?? .null], values: $0) }
+                #expect(Set(controller.groups) == Set(fetched), "the live groups are the grouped fetch's")
+            }
+            func move(_ symbols: [String], to sector: String) throws {
+                for symbol in symbols {
+                    let ticker = try importer.fetch(FetchRequest(entityName: "Ticker", predicate: PredicateKey("symbol") == .string(symbol))).first as! Ticker
+                    ticker.sector = importer.object(with: sectors[sector]!) as? Sector
+                }
+            }
+            try merge { try move(["T0"], to: "energy") }
+            #expect(controller.lastUpdate?.storeQueries == 1, "the destinations' names read once")
+            try merge { try move(["T1", "T3"], to: "energy") }
+            #expect(controller.lastUpdate?.storeQueries == 0, "both destinations known: decided from the save alone")
+            #expect(controller.lastUpdate?.recomputed == false)
+            try merge { (importer.object(with: sectors["energy"]!) as! Sector).name = "oil" }
+            #expect(controller.lastUpdate?.recomputed == true)
+            try merge { try move(["T4"], to: "tech") }
+            #expect(controller.lastUpdate?.storeQueries == 1, "forgotten by the recompute: read again")
+            try merge {
+                let mining = try importer.insert(Sector.self); mining.name = "mining"
+                let ticker = try importer.fetch(FetchRequest(entityName: "Ticker", predicate: PredicateKey("symbol") == .string("T5"))).first as! Ticker
+                ticker.sector = mining
+            }
+            #expect(controller.groups.contains { $0.key == [.string("mining")] })
+            try merge {
+                let ticker = try importer.fetch(FetchRequest(entityName: "Ticker", predicate: PredicateKey("symbol") == .string("T2"))).first as! Ticker
+                ticker.sector = nil
+            }
+            #expect(controller.groups.contains { $0.key == [.null] })
+        }
+    }
+
     @Test("a minimum whose value leaves is recomputed from the group's values; emptied groups leave")
     func extremesAndEmptiedGroups() throws {
         let store = TestStore(.memory)
