@@ -24,6 +24,7 @@ extension Browser {
         do {
             let made = try TableSummary(query: table.query, columns: table.columns, context: stack.mainContext)
             made.onChange = { [weak self] in self?.needsDisplay() }
+            made.onError = { [weak self] text in self?.message = (text, true) }
             summary = made
             table.sectionSummary = { [weak made] name, columns in made?.sectionCells(name, columns: columns) ?? [] }
             table.showSectionSummaries(table.query.sectionKey != nil)
@@ -33,6 +34,11 @@ extension Browser {
         } catch {
             return "\(error)"
         }
+    }
+
+    /// Waits until the summary line, if shown, has its figures (tests).
+    public func summarySettled() async {
+        await summary?.settled()
     }
 
     /// Makes the summary again when the table's query changed under it (a filter, another

@@ -2,13 +2,20 @@ import Foundation
 import Quarry
 
 /// The entity picker (`Tab`): the text typed to narrow it and each entity's row count, counted
-/// when the picker opens.
+/// off the main queue when the picker opens (the list shows at once, the counts as they land).
 struct EntityPickerState {
     /// What was typed: entities whose name contains it (any case) are listed, those starting
     /// with it first.
     var query = ""
     /// Row counts by entity name (`nil`: the count failed).
     var counts: [String: Int?] = [:]
+    /// Which opening of the picker the counts under way are for (a count from an earlier
+    /// opening is dropped).
+    var opening = 0
+    /// Whether counts are under way.
+    var isCounting = false
+    /// Tests waiting for the counts.
+    var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// `names` narrowed to ``query``: names starting with it first, then names containing it,
     /// each in the given order.
@@ -34,26 +41,53 @@ struct EntityPickerState {
 
     /// The row count of `name` as the picker shows it (`1,000,000 rows`).
     func countText(of name: String) -> String {
-        guard let known = counts[name] else { return "" }
+        guard let known = counts[name] else { return isCounting ? "…" : "" }
         guard let count = known else { return "? rows" }
         return Self.grouped(count) + (count == 1 ? " row" : " rows")
     }
 }
 
 extension Browser {
-    /// `Tab`: the entity picker, narrowed as you type, with each entity's row count.
+    /// `Tab`: the entity picker, narrowed as you type, with each entity's row count: the list
+    /// at once, the counts read off the main queue (one `count` a store query each, through
+    /// the writer coordinator's store) and shown as they land.
     func openEntityPicker() {
         entityPicker.query = ""
-        var counts: [String: Int?] = [:]
-        for name in entityNames {
-            do {
-                counts[name] = try stack.mainContext.count(for: FetchRequest(entityName: name))
-            } catch {
-                counts[name] = .some(nil)  // shown as "? rows"; the picker still opens
+        entityPicker.counts = [:]
+        entityPicker.opening += 1
+        entityPicker.isCounting = true
+        overlay = .picker(selected: pickerNames.firstIndex(of: table.entity.name) ?? 0)
+        let opening = entityPicker.opening
+        let store = stack.writerCoordinator.store
+        let entities = entityNames.compactMap { stack.model.entity(named: $0) }
+        DispatchQueue.global(qos: .userInitiated).async { [weak self] in
+            var counts: [String: Int?] = [:]
+            for entity in entities {
+                do {
+                    counts[entity.name] = try store.count(for: StoreQuery(entity: entity))
+                } catch {
+                    counts[entity.name] = .some(nil)  // shown as "? rows"
+                }
+            }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    guard let self, self.entityPicker.opening == opening else { return }
+                    self.entityPicker.counts = counts
+                    self.entityPicker.isCounting = false
+                    let waiters = self.entityPicker.waiters
+                    self.entityPicker.waiters = []
+                    for waiter in waiters { waiter.resume() }
+                    self.needsDisplay()
+                }
             }
         }
-        entityPicker.counts = counts
-        overlay = .picker(selected: pickerNames.firstIndex(of: table.entity.name) ?? 0)
+    }
+
+    /// Waits until the entity picker's counts landed (tests).
+    public func entityCountsSettled() async {
+        while entityPicker.isCounting {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in entityPicker.waiters.append(done) }
+        }
     }
 
     /// The entities the picker lists now (narrowed by what was typed).

@@ -36,8 +36,18 @@ final class TableSummary {
     private let total: AggregateResultsController
     private let bySection: AggregateResultsController?
     private var observer: SummaryObserver?
-    /// Called after a change event updated the aggregates.
+    /// Called after a change event updated the aggregates, and when the reads finish.
     var onChange: (@MainActor () -> Void)?
+    /// Called with a message when a read fails.
+    var onError: (@MainActor (String) -> Void)?
+    /// Cancels the controllers' reads when the summary goes (hidden, or made again).
+    private let cancellation = QueryCancellation()
+    /// The controllers whose read has not finished.
+    private var pending = 0
+    /// Why a read failed, if one did.
+    private var failure: String?
+    /// Tests waiting for the reads.
+    private var liveWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// The aggregates of one column, by their result names.
     struct ColumnAggregates {
@@ -82,8 +92,42 @@ final class TableSummary {
         self.observer = observer
         total.delegate = observer
         bySection?.delegate = observer
-        try total.performFetch()
-        try bySection?.performFetch()
+        // The controllers read the store off the main queue, after this key's frame is drawn:
+        // the line says "computing…" until both are in place, then follows the changes.
+        let controllers = [total] + (bySection.map { [$0] } ?? [])
+        pending = controllers.count
+        let cancellation = self.cancellation
+        for controller in controllers {
+            context.perform {
+                controller.performFetch(cancellation: cancellation) { [weak self] error in
+                    MainActor.assumeIsolated { self?.fetched(error) }
+                }
+            }
+        }
+    }
+
+    deinit { cancellation.cancel() }
+
+    /// Whether every controller read the store and follows the changes.
+    var isLive: Bool { pending == 0 && failure == nil }
+
+    /// One controller's read finished (`error`: it could not be read).
+    private func fetched(_ error: Error?) {
+        pending -= 1
+        if let error, !(error is QueryCancellationError), failure == nil {
+            failure = "\(error)"
+            onError?("cannot summarise: \(error)")
+        }
+        for waiter in liveWaiters where pending == 0 { waiter.resume() }
+        if pending == 0 { liveWaiters = [] }
+        onChange?()
+    }
+
+    /// Waits until every controller's read finished (tests).
+    func settled() async {
+        while pending > 0 {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in liveWaiters.append(done) }
+        }
     }
 
     /// The cells of the whole table's summary line for `columns` (the first says how many rows).
@@ -110,7 +154,10 @@ final class TableSummary {
     /// The text of each column's aggregates in `group` (`n=30 sum=4350 avg=145 min=0 max=290`,
     /// `n=30 distinct=3`); the first column's text starts with `Σ`.
     private func cells(_ group: AggregateGroup?, columns specs: [ColumnSpec]) -> [String] {
-        specs.enumerated().map { index, spec in
+        guard isLive else {
+            return specs.indices.map { $0 == 0 ? (failure == nil ? "Σ computing…" : "Σ unavailable") : "" }
+        }
+        return specs.enumerated().map { index, spec in
             guard let group, let aggregates = columns[spec.source] else { return index == 0 ? "Σ" : "" }
             let n = ValueText.format(group[aggregates.count.name])
             var parts = ["n=\(n.isEmpty ? "0" : n)"]

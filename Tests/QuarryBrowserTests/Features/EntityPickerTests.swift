@@ -13,6 +13,8 @@ struct EntityPickerTests {
     func narrowsAsYouType() async throws {
         let f = try BrowserFixture()
         f.press(.tab)
+        #expect(f.screen().contains { $0.contains("Ticker") && $0.contains("…") }, "the list shows at once; the counts come off the main queue")
+        await f.browser.entityCountsSettled()
         var screen = f.screen()
         #expect(screen.contains { $0.contains("Ticker") && $0.contains("30 rows") })
         #expect(screen.contains { $0.contains("Quote") && $0.contains("60 rows") })

@@ -11,9 +11,11 @@ import Testing
 @Suite("Browser: the summary line")
 struct SummaryLineTests {
     @Test("% shows count, sum, mean, min and max of each numeric column under the table, distinct counts of others; % hides it")
-    func totalsUnderTheTable() throws {
+    func totalsUnderTheTable() async throws {
         let f = try BrowserFixture(tickers: 60, sectioned: false)
         f.type("%")
+        #expect(f.screen()[38].hasPrefix("Σ computing…"), "read off the main queue: the line says so until it lands")
+        await f.browser.summarySettled()
         var screen = f.screen()
         let total = screen[38]
         #expect(total.hasPrefix("Σ n=60 distinct=60"), "\(total)")
@@ -34,6 +36,7 @@ struct SummaryLineTests {
         let f = try BrowserFixture(sectioned: false)
         f.type(":summary")
         f.press(.enter)
+        await f.browser.summarySettled()
         try await f.importerSave { context in
             let ticker = try context.insertObject(entityName: "Ticker")
             try ticker.setValues(["symbol": .string("NEW"), "price": .double(1000), "volume": .integer(5)])
@@ -44,15 +47,18 @@ struct SummaryLineTests {
         f.type(":filter price >= 100")
         f.press(.enter)
         await f.browser.fetchesSettled()
+        _ = f.screen()  // the filter changed: the summary is made again
+        await f.browser.summarySettled()
         total = f.screen()[38]
         #expect(total.hasPrefix("Σ n=21 distinct=21"), "\(total)")
         #expect(total.contains("min=100"), "\(total)")
     }
 
     @Test("in a sectioned table each header has its summary under it; the cursor passes over both")
-    func underEachSection() throws {
+    func underEachSection() async throws {
         let f = try BrowserFixture()
         f.type("%")
+        await f.browser.summarySettled()
         let screen = f.screen()
         let header = try #require(screen.firstIndex { $0.hasPrefix("▸ Energy (10)") })
         #expect(screen[header + 1].hasPrefix("Σ n=10 distinct=10"), "\(screen[header + 1])")
