@@ -252,4 +252,44 @@ struct FrequencyViewTests {
         #expect(AsciiFallback.glyph(for: "█") == "#")
         #expect(AsciiFallback.glyph(for: "▍") == "+")
     }
+
+    @Test("on a Core Data store (read-only): :freq shelf.name over Item and its sub-entities counts as the grouped fetch through the join; Enter shows a shelf's items")
+    func onACoreDataStore() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("Library.sqlite")
+        try CoreDataFixture.library.write(to: url)
+        let database = try ForeignDatabase.open(path: url.path)
+        var options = PersistentStack.Options()
+        options.foreignDatabase = database
+        options.readOnly = true
+        let stack = try PersistentStack(model: database.model, options: options)
+        let browser = try Browser(stack: stack, configuration: BrowserConfiguration(storeTitle: "Library.sqlite", entityName: "Item",
+                                                                                    sort: [SortKey("title")], isReadOnly: true))
+        let size = TerminalSize(width: 100, height: 20)
+        func screen() -> [String] {
+            browser.prepareFrame(size: size)
+            return browser.render(size: size).lines
+        }
+        for character in ":freq shelf.name" { browser.handle(.key(.character(character))) }
+        browser.handle(.key(.enter))
+        await browser.frequencyViewSettled()
+        let shown = rows(screen())
+        var request = FetchRequest(entityName: "Item")
+        request.propertiesToFetch = try FetchedProperty.list(parsing: "shelf.name, count(), count(shelf.name)")
+        request.propertiesToGroupBy = ["shelf.name"]
+        let expected = try stack.mainContext.fetchDictionaries(request)
+        #expect(shown.count == expected.count && !shown.isEmpty, "\(shown) vs \(expected)")
+        for row in expected {
+            let name = row["shelf.name"].map { ValueText.format($0) } ?? ""
+            let count = row["count()"].flatMap { if case .integer(let n) = $0 { Int(n) } else { nil } }
+            #expect(shown.contains { $0.value.trimmingCharacters(in: .whitespaces) == (name.isEmpty ? "(none)" : name) && $0.count == count },
+                    "\(name): \(shown)")
+        }
+        let fiction = try #require(shown.firstIndex { $0.value.hasPrefix("Fiction") })
+        for _ in 0..<fiction { browser.handle(.key(.down)) }
+        browser.handle(.key(.enter))
+        await browser.fetchesSettled()
+        let filtered = screen()
+        #expect(filtered.last?.contains("row 1/3") == true, "the shelf's three items: \(filtered.last ?? "")")
+    }
 }
