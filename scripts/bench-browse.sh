@@ -112,8 +112,11 @@ quarry_g=$(timed 300 --keys G "row $rows/$rows")
 quarry_hwm=$(memory_mb "$pid" VmHWM) quarry_rss=$(memory_mb "$pid" VmRSS)
 # Idle CPU: nothing is written to the store; any tick is the browser's own work.
 ticks_before=$(cpu_ticks "$pid"); sleep 10; idle_ticks=$(( $(cpu_ticks "$pid") - ticks_before ))
+# The frequency of the sector column (issue 41): from the keys to the view drawn with its 11 rows.
+quarry_freq=$(timed 300 --keys ':col sector' --keys '{Enter}' --keys F 'sector.name: value 1/11')
+tmux -L "$socket" send-keys -t bench Escape  # q in the frequency view closes it; Esc first
 keys q; wait_for 60 'quarry-exit-[0-9]+'
-echo "quarry   first screen sorted by symbol: $quarry_first s; G to the last row: $quarry_g s; VmHWM $quarry_hwm MB, VmRSS $quarry_rss MB (after G); CPU over 10 idle s: $idle_ticks ticks"
+echo "quarry   first screen sorted by symbol: $quarry_first s; G to the last row: $quarry_g s; VmHWM $quarry_hwm MB, VmRSS $quarry_rss MB (after G); CPU over 10 idle s: $idle_ticks ticks; :col sector, F to the frequency view: $quarry_freq s"
 
 echo "# vd $store (VisiData: open Ticker, then sort by symbol)"
 start_session
@@ -125,9 +128,12 @@ t_load=$(timed 900 "2›Ticker.* $rows rows")
 t_sort=$(timed 900 --keys c --keys symbol --keys '{Enter}' --keys '[' '↑symbol' "sort-asc +$rows rows" "@3:[│║] $first_symbol +[│║]")
 pid=$(pane_child)
 vd_hwm=$(memory_mb "$pid" VmHWM) vd_rss=$(memory_mb "$pid" VmRSS)
+# Its frequency sheet of the sector column (the foreign key: VisiData does not follow it to
+# the sector's name), all rows loaded: from the keys to the 11 bins counted.
+vd_freq=$(timed 300 --keys c --keys sector --keys '{Enter}' --keys F 'Ticker_sector_freq' ' 11 bins')
 keys gq; wait_for 60 'vd-exit-[0-9]+'
 vd_first=$(add "$t_list" "$t_open") vd_loaded=$(add "$vd_first" "$t_load") vd_sorted=$(add "$vd_loaded" "$t_sort")
-echo "visidata first screen (unsorted, still loading): $vd_first s; all rows loaded: $vd_loaded s; first screen sorted by symbol: $vd_sorted s; VmHWM $vd_hwm MB, VmRSS $vd_rss MB (sorted)"
+echo "visidata first screen (unsorted, still loading): $vd_first s; all rows loaded: $vd_loaded s; first screen sorted by symbol: $vd_sorted s; VmHWM $vd_hwm MB, VmRSS $vd_rss MB (sorted); c sector, F to its frequency sheet (rows loaded): $vd_freq s"
 
 # 3. Direct opens, 160x50: each program started on the table, to its first data rows.
 direct_open() { # direct_open COMMAND READY-REGEX: seconds from launch to READY-REGEX on screen
@@ -156,5 +162,7 @@ figure browse-first-screen-sorted "$(awk -v v="$vd_sorted" -v q="$quarry_first" 
 figure browse-resident "$quarry_hwm"
 figure browse-resident-vs-visidata "$(awk -v q="$quarry_hwm" -v v="$vd_rss" 'BEGIN { printf "%.1f", 100 * q / v }')"
 figure browse-idle-cpu "$idle_ticks"
+figure browse-freq-seconds "$quarry_freq"
+figure browse-freq-vs-visidata "$(awk -v v="$vd_freq" -v q="$quarry_freq" 'BEGIN { printf "%.3f", v / q }')"
 figure browse-first-screen-direct "$(awk -v v="$vd_direct" -v q="$quarry_direct" 'BEGIN { printf "%.3f", v / q }')"
 figure browse-first-screen-default "$(awk -v v="$vd_direct" -v q="$quarry_default" 'BEGIN { printf "%.3f", v / q }')"

@@ -13,6 +13,7 @@ extension Browser {
         if argument == "off" {
             message = (sinceMarks == nil ? "no :since marks to clear" : "the :since marks are cleared", false)
             sinceMarks = nil
+            sinceObservation?.cancel()  // a token does not stop its observer when released
             sinceObservation = nil
             return nil
         }

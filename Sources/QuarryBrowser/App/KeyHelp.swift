@@ -58,7 +58,7 @@ public enum KeyHelp {
         .init("Finding", "f", [.character("f"): .filter], "filter with a predicate (empty clears)",
               details: "filter with a predicate (`price > 10 AND name BEGINSWITH[c] 'a'`; empty clears); errors point at their column and the old filter stays"),
         .init("Finding", "Tab", [.tab: .pickEntity], "pick the entity (each keeps its view)",
-              details: "pick the entity from a list with each one's row count, narrowed as you type (Backspace widens, ↑↓ or Tab choose); each entity keeps its sort, filter, sections, hidden columns and cursor, restored when you come back"),
+              details: "pick the entity from a list with each one's row count (counted off the main queue: the list shows at once, the counts as they land), narrowed as you type (Backspace widens, ↑↓ or Tab choose); each entity keeps its sort, filter, sections, hidden columns and cursor, restored when you come back"),
         .init("Finding", "Esc  Ctrl-C", [.escape: .cancel], "cancel a running query (filtering…)",
               details: "while \"filtering…\": cancel the running query (filter, sort, entity, refetch); the old results stay"),
         .init("Columns", "s S", [.character("s"): .sortAscending, .character("S"): .sortDescending], "sort by this column ascending / descending",
