@@ -71,6 +71,16 @@ struct BrowserFixture {
     /// Sends one key.
     func press(_ key: QuarryTUI.Key) { browser.handle(.key(key)) }
 
+    /// Answers the open prompt with `text` in place of what it suggests (Ctrl-U, the text,
+    /// Enter); returns whether the prompt showed `suggested` first.
+    func answerPrompt(suggesting suggested: String, with text: String) -> Bool {
+        let shown = screen().contains { $0.contains(suggested) }
+        press(.control("u"))
+        type(text)
+        press(.enter)
+        return shown
+    }
+
     /// Saves changes made by `body` in an importer context and waits for the merge into main.
     func importerSave(_ body: @escaping (ObjectContext) throws -> Void) async throws {
         let importer = stack.importerContext()
@@ -102,6 +112,21 @@ struct BrowserFixture {
     }
 
     enum FixtureError: Error { case missing(String) }
+}
+
+extension BrowserFixture {
+    /// A read-only browser over the foreign database at `url` (any SQLite file or a Core Data
+    /// store) showing `entityName` sorted by `sort`, as `quarry browse` opens one.
+    @MainActor
+    static func readOnlyBrowser(of url: URL, entityName: String, sort: [SortKey]) throws -> Browser {
+        let database = try ForeignDatabase.open(path: url.path)
+        var options = PersistentStack.Options()
+        options.foreignDatabase = database
+        options.readOnly = true
+        let stack = try PersistentStack(model: database.model, options: options)
+        return try Browser(stack: stack, configuration: BrowserConfiguration(storeTitle: url.lastPathComponent, entityName: entityName,
+                                                                             sort: sort, isReadOnly: true))
+    }
 }
 
 extension Array where Element == String {

@@ -118,13 +118,8 @@ struct MotionsEndToEndTests {
         _ = try await e2e.waitFor(tmux, text: "undid the set of price of 2 Ticker objects")
         #expect(try count(path, price: 12345) == 0)
 
-        let picked = directory.file("picked.csv").path
-        try tmux.send("x")
-        _ = try await e2e.waitFor(tmux, text: "export to: Ticker-selected.csv")
-        try tmux.send("C-u")
-        try e2e.type(tmux, picked)
-        _ = try await e2e.waitFor(tmux, text: "exported 2 rows")
-        #expect(try String(contentsOfFile: picked, encoding: .utf8).split(whereSeparator: \.isNewline).count == 3)
+        let picked = try await e2e.exportSelection(tmux, suggested: "Ticker-selected.csv", to: directory.file("picked.csv").path, rows: 2)
+        #expect(picked.count == 3, "the header and the two rows: \(picked)")
         try tmux.send("Escape")
         _ = try await e2e.waitFor(tmux, text: "unselected 2")
 

@@ -54,6 +54,17 @@ struct TerminalEndToEndTests {
         try await waitFor(tmux, "\"\(text)\"", timeout: timeout) { $0.contains { $0.contains(text) } }
     }
 
+    /// `x` with rows selected: waits for the prompt suggesting `suggested`, answers `path`,
+    /// waits for "exported `rows` rows" and returns the lines written.
+    func exportSelection(_ tmux: TmuxHarness, suggested: String, to path: String, rows: Int) async throws -> [Substring] {
+        try tmux.send("x")
+        _ = try await waitFor(tmux, text: "export to: \(suggested)")
+        try tmux.send("C-u")
+        try type(tmux, path)
+        _ = try await waitFor(tmux, text: "exported \(rows) rows")
+        return try String(contentsOfFile: path, encoding: .utf8).split(whereSeparator: \.isNewline)
+    }
+
     /// Opens the edit form on the row under the cursor and types `price` into its price field
     /// (the form's fields are change, name, price, ...).
     func editPrice(_ tmux: TmuxHarness, _ price: String) async throws {

@@ -258,13 +258,8 @@ struct FrequencyViewTests {
         let directory = TemporaryDirectory()
         let url = directory.file("Library.sqlite")
         try CoreDataFixture.library.write(to: url)
-        let database = try ForeignDatabase.open(path: url.path)
-        var options = PersistentStack.Options()
-        options.foreignDatabase = database
-        options.readOnly = true
-        let stack = try PersistentStack(model: database.model, options: options)
-        let browser = try Browser(stack: stack, configuration: BrowserConfiguration(storeTitle: "Library.sqlite", entityName: "Item",
-                                                                                    sort: [SortKey("title")], isReadOnly: true))
+        let browser = try BrowserFixture.readOnlyBrowser(of: url, entityName: "Item", sort: [SortKey("title")])
+        let stack = browser.stack
         let size = TerminalSize(width: 100, height: 20)
         func screen() -> [String] {
             browser.prepareFrame(size: size)

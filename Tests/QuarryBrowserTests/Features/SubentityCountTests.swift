@@ -24,13 +24,7 @@ struct SubentityCountTests {
         let film = try #require(lines.first { $0.hasPrefix("  Film ") })
         #expect(film.hasSuffix("  1"), "an entity without sub-entities keeps its one count: \(film)")
 
-        let database = try ForeignDatabase.open(path: url.path)
-        var options = PersistentStack.Options()
-        options.foreignDatabase = database
-        options.readOnly = true
-        let stack = try PersistentStack(model: database.model, options: options)
-        let browser = try Browser(stack: stack, configuration: BrowserConfiguration(storeTitle: "Library.sqlite", entityName: "Item",
-                                                                                    sort: [SortKey("title")], isReadOnly: true))
+        let browser = try BrowserFixture.readOnlyBrowser(of: url, entityName: "Item", sort: [SortKey("title")])
         let screen = browser.render(size: TerminalSize(width: 100, height: 20)).lines
         #expect(screen.contains { $0.contains("row 1/3") }, "\(screen)")
     }

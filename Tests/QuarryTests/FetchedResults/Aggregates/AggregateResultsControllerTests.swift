@@ -14,6 +14,17 @@ struct AggregateResultsControllerTests {
         return request
     }
 
+    /// Runs `edit` on `importer`'s queue, saves it, and merges the save into `main` (called on
+    /// main's queue).
+    static func merge(_ edit: () throws -> Void, savedIn importer: ObjectContext, into main: ObjectContext) throws {
+        let changes = try importer.performAndWait { () -> SaveChanges in
+            try edit()
+            guard case .saved(let c) = try importer.save() else { return SaveChanges() }
+            return c
+        }
+        main.merge(fromDidSave: changes)
+    }
+
     /// Sectors `tech` and `energy` with `perSector` tickers each (volume 1, price 10), saved.
     static func seed(_ context: ObjectContext, tech: Int, energy: Int) throws -> [String: ObjectID] {
         try context.performAndWait {
@@ -57,14 +68,11 @@ struct AggregateResultsControllerTests {
             try controller.performFetch()
             let recorder = AggregateRecorder(controller)
             controller.delegate = recorder
-            let changes = try importer.performAndWait { () -> SaveChanges in
+            try Self.merge({
                 for t in try importer.fetch(FetchRequest(entityName: "Ticker", predicate: try ObjectPredicate(format: "sector.name == 'tech'"))) as! [Ticker] {
                     t.volume = 3
                 }
-                guard case .saved(let c) = try importer.save() else { return SaveChanges() }
-                return c
-            }
-            main.merge(fromDidSave: changes)
+            }, savedIn: importer, into: main)
             #expect(controller.lastUpdate?.objects == 1_000)
             #expect(controller.lastUpdate?.storeQueries == 0)
             #expect(controller.lastUpdate?.recomputed == false)
@@ -87,14 +95,7 @@ struct AggregateResultsControllerTests {
             try controller.performFetch()
             let recorder = AggregateRecorder(controller)
             controller.delegate = recorder
-            func merge(_ edit: () throws -> Void) throws {
-                let changes = try importer.performAndWait { () -> SaveChanges in
-                    try edit()
-                    guard case .saved(let c) = try importer.save() else { return SaveChanges() }
-                    return c
-                }
-                main.merge(fromDidSave: changes)
-            }
+            func merge(_ edit: () throws -> Void) throws { try Self.merge(edit, savedIn: importer, into: main) }
             // Two more tech tickers: tech (4) overtakes energy (3) and moves to the top.
             try merge {
                 for i in 0..<2 {
@@ -125,12 +126,7 @@ struct AggregateResultsControllerTests {
             let controller = try AggregateResultsController(fetchRequest: try Self.perSector(), context: main)
             try controller.performFetch()
             func merge(_ edit: () throws -> Void) throws {
-                let changes = try importer.performAndWait { () -> SaveChanges in
-                    try edit()
-                    guard case .saved(let c) = try importer.save() else { return SaveChanges() }
-                    return c
-                }
-                main.merge(fromDidSave: changes)
+                try Self.merge(edit, savedIn: importer, into: main)
                 let fetched = try main.fetchDictionaries(try Self.perSector()).map { AggregateGroup(key: [$0["sector.name"] ?? .null], values: $0) }
                 #expect(Set(controller.groups) == Set(fetched), "the live groups are the grouped fetch's")
             }
