@@ -81,6 +81,7 @@ quick_arguments() {
     derived-cost) echo --n 2000 --rounds 20 ;;
     freq-first-screen) echo --n 100000 --rounds 2 ;;
     freq-live) echo --n 100000 --rounds 3 ;;
+    follow-hop) echo --n 100000 --rounds 3 ;;
     *) echo --n 100000 ;;
   esac
 }

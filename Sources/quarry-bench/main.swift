@@ -29,6 +29,7 @@ var scenarios: [String: (BenchArguments) throws -> Void] = [
     "derived-cost": runDerivedCostScenario,
     "freq-first-screen": runFrequencyFirstScreenScenario,
     "freq-live": runFrequencyLiveScenario,
+    "follow-hop": runFollowHopScenario,
 ]
 // PostgreSQL: a server from QUARRY_BENCH_POSTGRES_URL (or QUARRY_TEST_POSTGRES_URL).
 scenarios["pg-import"] = runPGImportScenario

@@ -164,6 +164,13 @@ public final class Browser {
     /// How many objects the table shows.
     public var rowCount: Int { table.rowCount }
 
+    /// The object under the table's cursor, if the cursor is on a row (benchmarks check where
+    /// a hop landed).
+    @_spi(Benchmarks) public var cursorObjectID: ObjectID? { table.cursorID }
+
+    /// The entity the table shows.
+    @_spi(Benchmarks) public var entityName: String { table.entity.name }
+
     /// Pauses or resumes the live merge. Resuming refetches, so nothing merged meanwhile is missed.
     func togglePause() {
         isPaused.toggle()

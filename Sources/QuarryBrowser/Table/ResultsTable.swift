@@ -22,6 +22,14 @@ final class ResultsTable {
     private(set) var query: TableQuery
     /// The live controller.
     private(set) var controller: FetchedResultsController
+    /// The controllers of the queries shown last before this one, kept live (each still follows
+    /// the context's changes, without a delegate) so that going back to one — Backspace after a
+    /// hop, Tab back to an entity — shows it at once instead of fetching it again; at most
+    /// ``keptControllerLimit``, the least recent dropped first.
+    private var keptControllers: [(query: TableQuery, controller: FetchedResultsController)] = []
+    /// How many controllers are kept for going back (each holds its results' index: about 20 MB
+    /// a million rows).
+    static let keptControllerLimit = 2
     /// The columns, hidden ones included.
     var columns: [ColumnSpec]
     /// The cell formats the columns of every entity shown get (``BrowserConfiguration/cellFormats``).
@@ -195,6 +203,13 @@ final class ResultsTable {
     ///   query then stays in place.
     func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation,
                      completion: @escaping @MainActor @Sendable (Error?) -> Void) throws {
+        if let kept = keptControllers.firstIndex(where: { $0.query == newQuery }) {
+            // Shown before and kept live: back at once, no fetch.
+            let controller = keptControllers.remove(at: kept).controller
+            try install(controller, for: newQuery)
+            completion(nil)
+            return
+        }
         let newController = try Self.makeController(context: context, query: newQuery, batchSize: batchSize)
         newController.performFetch(cancellation: cancellation) { [weak self] error in
             MainActor.assumeIsolated {
@@ -222,6 +237,11 @@ final class ResultsTable {
         }
         if newQuery.entityName != query.entityName || newQuery.sectionKey != query.sectionKey { collapsedSections = [] }
         controller.delegate = nil
+        if controller !== newController && query != newQuery {
+            keptControllers.removeAll { $0.query == query || $0.query == newQuery }
+            keptControllers.append((query, controller))
+            if keptControllers.count > Self.keptControllerLimit { keptControllers.removeFirst() }
+        }
         query = newQuery
         controller = newController
         attach()
@@ -234,7 +254,11 @@ final class ResultsTable {
     }
 
     /// Fetches again (after the live merge was paused and resumed), keeping the cursor's object.
-    func refetch() throws { try reload(query) }
+    /// The controllers kept for going back are dropped: they missed what the pause held back.
+    func refetch() throws {
+        keptControllers = []
+        try reload(query)
+    }
 }
 
 /// What a preview fetch's completion finds when it runs before the table's `init` returned (a

@@ -85,4 +85,28 @@ struct FollowRelationshipTests {
         f.press(.backspace)
         #expect(f.screen()[39].contains("nothing to go back to"))
     }
+
+    @Test("Backspace after a hop, and a hop back into a table shown before, show it at once (no fetch), with what changed meanwhile")
+    func keptTablesComeBackAtOnce() async throws {
+        let f = try BrowserFixture(sectioned: false)
+        column("sector", in: f)
+        let ticker = try #require(f.browser.table.cursorID)
+        f.press(.enter)
+        await f.browser.fetchesSettled()
+        #expect(f.screen()[0].contains("· Sector ·"))
+        // While the Sector table shows, an importer adds a ticker: the kept Ticker table follows it.
+        try await f.importerSave { context in
+            let added = try context.insertObject(entityName: "Ticker")
+            try added.setValues(["symbol": .string("A0"), "name": .string("Newco")])
+        }
+        f.press(.backspace)
+        #expect(!f.browser.isFetching, "the Ticker table was kept: no fetch")
+        let lines = f.screen()
+        #expect(lines[0].contains("· Ticker ·"))
+        #expect(lines[39].contains("/31"), "the ticker added meanwhile is there: \(lines[39])")
+        #expect(f.browser.table.cursorID == ticker)
+        f.press(.enter)
+        #expect(!f.browser.isFetching, "the Sector table was kept too")
+        #expect(f.screen()[0].contains("· Sector ·"))
+    }
 }
