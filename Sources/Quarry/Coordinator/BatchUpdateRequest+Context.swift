@@ -16,7 +16,8 @@ extension BatchUpdateRequest {
     /// try request.apply(to: selected)   // then context.save(), or undo
     /// ```
     /// - Throws: ``BatchRequestError`` (a bad key or expression, a value a rule refuses, an
-    ///   object of another entity), with nothing changed.
+    ///   object of another entity), or the error of an object that cannot be read, with nothing
+    ///   changed.
     public func apply(to objects: [ManagedObject]) throws {
         guard let context = objects.first?.managedObjectContext else { return }
         let plan = try BatchUpdatePlan(self, model: context.model)
@@ -26,17 +27,20 @@ extension BatchUpdateRequest {
         var failures = BatchFailures()
         var computed: [(ManagedObject, [Value?])] = []
         computed.reserveCapacity(objects.count)
+        let readKeys = Set(plan.assignments.flatMap { $0.value.keys })
         for object in objects {
             let id = object.objectID
             guard entityIndices.contains(Int(id.entityIndex)), object.managedObjectContext === context else {
                 throw BatchRequestError.invalidKey(entity: entity.name, key: "(objects)",
                                                    reason: "names \(object.entity.name) \(id), not an object of this entity in one context")
             }
+            // The keys the expressions read, as the object is before any is set (a fault that
+            // cannot be fulfilled throws here, before anything changed).
+            var current: [String: Value] = [:]
+            for key in readKeys { current[key] = try object.value(forKey: key) }
             var values: [Value?] = []
             for (attribute, expression) in plan.assignments {
-                values.append(plan.value(of: expression, for: attribute, id: id, now: now, failures: &failures) { key in
-                    (try? object.value(forKey: key)) ?? .null
-                })
+                values.append(plan.value(of: expression, for: attribute, id: id, now: now, failures: &failures) { current[$0] ?? .null })
             }
             computed.append((object, values))
         }
