@@ -24,17 +24,7 @@ struct DictionaryFetch {
     /// the same key path: the rows are grouped by the destination's key (the store reads them
     /// without a join: `GROUP BY sector` over an index, not a join of every row), and each
     /// group is named after its destination's attribute afterwards.
-    let groupKeyHops: [Int: GroupKeyHop]
-
-    /// A group-by key read through one to-one (see ``groupKeyHops``).
-    struct GroupKeyHop {
-        /// The to-one relationship's key path (`sector`), whose value is the destination's key.
-        let relationship: String
-        /// The destination entity (it has no sub-entities).
-        let destination: EntityDescription
-        /// The attribute read on it (`name`).
-        let attribute: String
-    }
+    let groupKeyHops: [Int: ToOneHop]
 
     /// - Throws: ``QueryError`` naming the key, aggregate or column at fault: an unknown key, a
     ///   key path through a to-many, a sum of something that is not a number, a column that is
@@ -97,16 +87,14 @@ struct DictionaryFetch {
                 }
             }
         }
-        var hops: [Int: GroupKeyHop] = [:]
+        var hops: [Int: ToOneHop] = [:]
         for (index, path) in request.propertiesToGroupBy.enumerated() {
-            let plan = try KeyPathPlan(path, entity: entity, model: model)
-            guard plan.steps.count == 1, case .toOne(let r) = plan.steps[0], case .attribute(let a) = plan.terminal,
-                  plan.finalEntity.selfAndDescendantIndices == [plan.finalEntity.index],
+            guard let hop = ToOneHop(try KeyPathPlan(path, entity: entity, model: model)),
+                  hop.destination.selfAndDescendantIndices == [hop.destination.index],
                   !zip(properties, slots).contains(where: { property, slot in
                       if case .aggregate = property { return slot == index } else { return false }
                   }) else { continue }
-            hops[index] = GroupKeyHop(relationship: entity.relationships[r].name, destination: plan.finalEntity,
-                                      attribute: plan.finalEntity.attributes[a].name)
+            hops[index] = hop
         }
         groupKeyHops = hops
         self.keyPaths = keyPaths
@@ -214,23 +202,19 @@ struct DictionaryFetch {
     private func groupedThroughKeys(on store: PersistentStore) throws -> (keys: [[Value]], accumulators: [[AggregateAccumulator]])? {
         guard !groupKeyHops.isEmpty else { return nil }
         var paths = keyPaths
-        for (index, hop) in groupKeyHops { paths[index] = hop.relationship }
+        for (index, hop) in groupKeyHops { paths[index] = hop.relationshipName }
         let (read, accumulators) = try accumulate(paths, on: store)
         var keys = read
         for (index, hop) in groupKeyHops {
-            var primaryKeys = Set<Int64>()
-            for key in keys { if case .integer(let pk) = key[index] { primaryKeys.insert(pk) } }
-            var names: [Int64: Value] = [:]
-            if !primaryKeys.isEmpty {
-                var destinations = StoreQuery(entity: hop.destination, includesSubentities: false)
-                destinations.restrictedTo = primaryKeys.map { ObjectID(entityIndex: hop.destination.index, primaryKey: $0) }
-                try store.forEachKeyedRow(for: destinations, keyPaths: [hop.attribute]) { row in
-                    names[row.objectID.primaryKey] = row.value(ofKey: 0)
-                }
+            // The destination has no sub-entities: its key and entity make its object ID.
+            func destination(_ key: Value) -> ObjectID? {
+                if case .integer(let pk) = key { ObjectID(entityIndex: hop.destination.index, primaryKey: pk) } else { nil }
             }
+            let destinations = Set(keys.compactMap { destination($0[index]) })
+            let names = destinations.isEmpty ? [:] : try hop.values(of: destinations, in: store)
             for g in keys.indices {
                 // No destination, or one the store does not hold: nil, as the join gives.
-                if case .integer(let pk) = keys[g][index] { keys[g][index] = names[pk] ?? .null } else { keys[g][index] = .null }
+                keys[g][index] = destination(keys[g][index]).flatMap { names[$0] } ?? .null
             }
         }
         guard Set(keys).count == keys.count else { return nil }

@@ -1,25 +1,4 @@
 extension AggregateResultsController {
-    /// A key path that is one to-one step and an attribute of its destination (`sector.name`):
-    /// a saved object's carried state names the destination, and the destination's value is
-    /// kept by the controller (``relatedValues``), so a merged save that moves objects between
-    /// destinations is decided without a store query once the destinations are known.
-    struct OneHop {
-        /// The to-one relationship's index in the request's entity.
-        let relationship: Int
-        /// The destination entity (its sub-entities included).
-        let destination: EntityDescription
-        /// The attribute read on the destination.
-        let attribute: String
-
-        /// The hop of `plan`, if it is one to-one step then an attribute.
-        init?(_ plan: KeyPathPlan) {
-            guard plan.steps.count == 1, case .toOne(let r) = plan.steps[0], case .attribute(let a) = plan.terminal else { return nil }
-            relationship = r
-            destination = plan.finalEntity
-            attribute = plan.finalEntity.attributes[a].name
-        }
-    }
-
     /// The most destination values kept per key path; past it they are read again as needed.
     static let relatedValuesLimit = 100_000
 
@@ -57,18 +36,14 @@ extension AggregateResultsController {
     /// Reads the attribute of `hop` for every destination the saved objects of `merged` (of
     /// the request's entities) name and ``relatedValues`` does not hold; a destination the
     /// store does not have reads as `nil`, as the store's join does.
-    private func readRelatedValues(_ k: Int, _ hop: OneHop, namedBy merged: MergedObjects) throws {
+    private func readRelatedValues(_ k: Int, _ hop: ToOneHop, namedBy merged: MergedObjects) throws {
         var missing = Set<ObjectID>()
         for (id, snapshot) in zip(merged.ids, merged.snapshots) where isOurs[Int(id.entityIndex)] && hop.relationship < snapshot.toOne.count {
             if let d = snapshot.toOne[hop.relationship], relatedValues[k][d] == nil { missing.insert(d) }
         }
         if relatedValues[k].count + missing.count > Self.relatedValuesLimit { relatedValues[k] = [:] }
         relatedReads += 1
-        var query = StoreQuery(entity: hop.destination)
-        query.restrictedTo = Array(missing)
-        var found: [ObjectID: Value] = [:]
-        try context.readStore.forEachKeyedRow(for: query, keyPaths: [hop.attribute]) { row in found[row.objectID] = row.value(ofKey: 0) }
-        for d in missing { relatedValues[k][d] = found[d] ?? .null }
+        relatedValues[k].merge(try hop.values(of: missing, in: context.readStore)) { _, read in read }
     }
 
     /// Forgets the destination values kept (a recompute or a fetch reads them again).

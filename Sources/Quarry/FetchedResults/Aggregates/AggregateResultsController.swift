@@ -60,9 +60,6 @@ public final class AggregateResultsController: @unchecked Sendable {
     let evaluator: PredicateEvaluator?
     /// The predicate over a save's carried state, when it reads the object's own properties only.
     let snapshotTest: ((SnapshotSubject) -> Bool)?
-    /// Whether every key path reads the object's own properties (then a save's carried state
-    /// gives an object's values without the store).
-    let keyPathsAreLocal: Bool
     /// `isOurs[e]`: whether objects of entity index `e` are aggregated.
     let isOurs: [Bool]
     /// By entity index: the property bits the predicate reads (every bit when it reads through
@@ -75,9 +72,11 @@ public final class AggregateResultsController: @unchecked Sendable {
     /// themselves changed, so the groups are computed again.
     let dependencyBits: [UInt64]
 
-    /// Per key path, its ``OneHop`` when it is one to-one step and an attribute.
-    let oneHops: [OneHop?]
-    /// Per key path with a ``OneHop``: the destination attribute's value by destination, as
+    /// Per key path, its ``ToOneHop`` when it is one to-one step and an attribute: a merged
+    /// save that moves objects between destinations whose values are kept is decided without a
+    /// store query.
+    let oneHops: [ToOneHop?]
+    /// Per key path with a ``ToOneHop``: the destination attribute's value by destination, as
     /// read from the store; kept valid because a change to that attribute on any destination
     /// makes the controller compute every group again (``dependencyBits``), which forgets them.
     var relatedValues: [[ObjectID: Value]]
@@ -119,8 +118,7 @@ public final class AggregateResultsController: @unchecked Sendable {
         let predicatePlans = try predicate.keyPaths.map { try KeyPathPlan($0, entity: entity, model: model) }
         snapshotTest = predicatePlans.allSatisfy(\.isLocal)
             ? try SubjectPredicate<SnapshotSubject>.compile(predicate, entity: entity, model: model) : nil
-        keyPathsAreLocal = plans.allSatisfy(\.isLocal)
-        oneHops = plans.map(OneHop.init)
+        oneHops = plans.map(ToOneHop.init)
         relatedValues = plans.map { _ in [:] }
         let kinds = Set(fetchRequest.includesSubentities ? entity.selfAndDescendantIndices : [entity.index])
         isOurs = model.entities.indices.map(kinds.contains)
