@@ -67,11 +67,8 @@ extension Browser {
         case .summary:
             toggleSummary()
         case .frequency(let keyPath):
-            if let error = openFrequency(of: keyPath) {
-                // The column of the key path typed (1-based, on the line after the `:`).
-                let column = text.range(of: keyPath, options: .backwards).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
-                return (error, column)
-            }
+            // The column of the key path typed (1-based, on the line after the `:`).
+            if let error = openFrequency(of: keyPath) { return (error, Self.column(of: keyPath, in: text, backwards: true)) }
         }
         return nil
     }

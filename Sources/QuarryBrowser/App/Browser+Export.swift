@@ -131,7 +131,7 @@ extension Browser {
     /// Waits until no export runs (tests).
     public func exportsSettled() async {
         while exports.pending != nil {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in exports.waiters.append(done) }
+            await exports.waiters.wait()
         }
     }
 
@@ -146,8 +146,6 @@ extension Browser {
             message = ("exported \(operation.statistics.rowsWritten) rows to \(path)", false)
         }
         needsDisplay()
-        let waiters = exports.waiters
-        exports.waiters = []
-        for waiter in waiters { waiter.resume() }
+        exports.waiters.resumeAll()
     }
 }

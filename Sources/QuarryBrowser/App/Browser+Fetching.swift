@@ -74,14 +74,12 @@ extension Browser {
     /// results of the last key).
     public func fetchesSettled() async {
         while fetches.pending != nil {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in fetches.fetchWaiters.append(done) }
+            await fetches.fetchWaiters.wait()
         }
     }
 
     private func finishedFetch() {
         needsDisplay()
-        let waiters = fetches.fetchWaiters
-        fetches.fetchWaiters = []
-        for waiter in waiters { waiter.resume() }
+        fetches.fetchWaiters.resumeAll()
     }
 }

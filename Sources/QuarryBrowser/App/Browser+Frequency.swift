@@ -45,7 +45,7 @@ extension Browser {
     /// store and follows the changes (tests, and a caller that wants the live counts).
     public func frequencyViewSettled() async {
         while let view = frequencyView, !view.isLive {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in view.liveWaiters.append(done) }
+            await view.liveWaiters.wait()
         }
     }
 

@@ -22,15 +22,13 @@ extension Browser {
         }
         for action in waiting { action() }
         needsDisplay()
-        let waiters = fetches.indexWaiters
-        fetches.indexWaiters = []
-        for waiter in waiters { waiter.resume() }
+        fetches.indexWaiters.resumeAll()
     }
 
     /// Waits until the table holds all of its rows (tests).
     public func fullIndexSettled() async {
         while !table.isComplete {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in fetches.indexWaiters.append(done) }
+            await fetches.indexWaiters.wait()
         }
     }
 

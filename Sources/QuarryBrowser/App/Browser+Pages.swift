@@ -54,7 +54,7 @@ extension Browser {
     static func changesPage(_ transaction: HistoryTransaction, model: ManagedObjectModel, name: @MainActor (ObjectID) -> String) -> ListPage {
         var page = ListPage(title: "Transaction \(transaction.token)", entries: [], footer: "↑↓ move · Enter show the object · Esc back")
         for change in transaction.changes {
-            let entity = model.entities.indices.contains(Int(change.objectID.entityIndex)) ? model.entities[Int(change.objectID.entityIndex)].name : "?"
+            let entity = SinceView.entityName(of: change.objectID, in: model)
             var value = change.type.rawValue
             if !change.changedKeys.isEmpty { value += ": " + change.changedKeys.joined(separator: ", ") }
             if change.type != .delete { page.targets[page.entries.count] = .object(change.objectID) }

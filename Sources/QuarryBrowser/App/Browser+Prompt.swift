@@ -161,9 +161,15 @@ extension Browser {
              .invalidKeyPathArgument(let column, _):
             return column
         case .unknownKey(_, let key), .invalidKeyPath(_, let key, _):
-            return text.range(of: key).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
+            return column(of: key, in: text)
         default:
             return nil
         }
+    }
+
+    /// The 1-based column where `word` is written in `text` (its first or, `backwards`, its
+    /// last occurrence), if it is.
+    static func column(of word: String, in text: String, backwards: Bool = false) -> Int? {
+        text.range(of: word, options: backwards ? .backwards : []).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
     }
 }

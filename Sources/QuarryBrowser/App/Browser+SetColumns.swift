@@ -68,6 +68,6 @@ extension Browser {
         case .invalidKey(_, let k, _), .invalidExpression(_, let k, _, _), .invalidValue(_, let k, _, _, _): key = k
         default: return nil
         }
-        return text.range(of: key).map { text.distance(from: text.startIndex, to: $0.lowerBound) + 1 }
+        return column(of: key, in: text)
     }
 }

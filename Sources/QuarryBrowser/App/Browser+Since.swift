@@ -87,14 +87,7 @@ extension Browser {
             next += 1
             guard let entry = view.entries[object.objectID], !entry.deleted else { continue }
             var cells = Set<Int>()
-            for (column, spec) in columns.enumerated() {
-                let key: String
-                switch spec.source {
-                case .attribute(let name, _): key = name
-                case .toOne(let relationship, _): key = relationship
-                }
-                if entry.inserted || entry.keys.contains(key) { cells.insert(column) }
-            }
+            for (column, spec) in columns.enumerated() where entry.inserted || entry.keys.contains(spec.key) { cells.insert(column) }
             if !cells.isEmpty { marked[index] = cells }
         }
         return marked
@@ -110,19 +103,17 @@ extension Browser {
 
     /// Writes the list of the `:since` page on top of `pages` to the file `text` (CSV, or JSON
     /// Lines and JSON by extension): a record per object with the change, entity, object ID,
-    /// display name, keys updated and history token, newest first. Returns the prompt's error.
-    func exportSince(_ pages: [ListPage], to text: String) -> String? {
+    /// display name, keys updated and history token, newest first. An existing file is replaced
+    /// only once the user says yes (or with `replacing`), as the table's export does. Returns
+    /// the prompt's error.
+    func exportSince(_ pages: [ListPage], to text: String, replacing: Bool = false) -> String? {
         guard let view = pages.last?.since else { return "the :since page is gone" }
         let url: URL
-        switch exportDestination(text, replacing: false, again: { [weak self] in self?.writeSince(view, to: URL(fileURLWithPath: (text as NSString).expandingTildeInPath)) }) {
+        switch exportDestination(text, replacing: replacing, again: { [weak self] in self?.exportSince(pages, to: text, replacing: true) }) {
         case .refused(let error): return error
         case .asking: return nil
         case .ready(let ready): url = ready
         }
-        return writeSince(view, to: url)
-    }
-
-    private func writeSince(_ view: SinceView, to url: URL) -> String? {
         let formatter = ExportOperation.formatter(forPathExtension: url.pathExtension, columns: nil)
         do {
             let count = try RecordExport.write(headers: SinceView.exportHeaders, records: view.records(model: stack.model, name: objectNamer),

@@ -15,7 +15,7 @@ struct EntityPickerState {
     /// Whether counts are under way.
     var isCounting = false
     /// Tests waiting for the counts.
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    let waiters = SettleWaiters()
 
     /// `names` narrowed to ``query``: names starting with it first, then names containing it,
     /// each in the given order.
@@ -74,9 +74,7 @@ extension Browser {
                     guard let self, self.entityPicker.opening == opening else { return }
                     self.entityPicker.counts = counts
                     self.entityPicker.isCounting = false
-                    let waiters = self.entityPicker.waiters
-                    self.entityPicker.waiters = []
-                    for waiter in waiters { waiter.resume() }
+                    self.entityPicker.waiters.resumeAll()
                     self.needsDisplay()
                 }
             }
@@ -86,7 +84,7 @@ extension Browser {
     /// Waits until the entity picker's counts landed (tests).
     public func entityCountsSettled() async {
         while entityPicker.isCounting {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in entityPicker.waiters.append(done) }
+            await entityPicker.waiters.wait()
         }
     }
 

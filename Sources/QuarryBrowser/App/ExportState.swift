@@ -19,7 +19,7 @@ struct ExportState {
     /// The export running off the main queue, if any.
     var pending: PendingExport?
     /// Callers of ``Browser/exportsSettled()`` waiting for it to end.
-    var waiters: [CheckedContinuation<Void, Never>] = []
+    let waiters = SettleWaiters()
     /// Where exports run (one at a time); made by the first export, not at launch, where
     /// making an `OperationQueue` delayed the first screen by a third of a millisecond.
     private(set) lazy var queue: OperationQueue = {

@@ -19,10 +19,10 @@ struct FetchState {
     /// while a query is about to replace the rows: they act on the new rows once it lands.
     var waitingForFetch: [@MainActor () -> Void] = []
     /// Callers of ``Browser/fetchesSettled()`` waiting for it to end.
-    var fetchWaiters: [CheckedContinuation<Void, Never>] = []
+    let fetchWaiters = SettleWaiters()
     /// Actions of keys that need the full index (`G`, `[`, `]`, `n`, `N`, a search), waiting
     /// for it while the table shows a preview.
     var waitingForIndex: [@MainActor () -> Void] = []
     /// Callers of ``Browser/fullIndexSettled()`` waiting for the full index.
-    var indexWaiters: [CheckedContinuation<Void, Never>] = []
+    let indexWaiters = SettleWaiters()
 }

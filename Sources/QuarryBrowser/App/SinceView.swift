@@ -87,6 +87,12 @@ final class SinceView {
         return counts
     }
 
+    /// The name of `id`'s entity in `model` (`?` for an entity it does not have): how the
+    /// `:since` list and the history's change list name a deleted object's entity.
+    static func entityName(of id: ObjectID, in model: ManagedObjectModel) -> String {
+        model.entities.indices.contains(Int(id.entityIndex)) ? model.entities[Int(id.entityIndex)].name : "?"
+    }
+
     /// The columns of an export of the list.
     static let exportHeaders = ["change", "entity", "object", "name", "keys", "token"]
 
@@ -99,7 +105,7 @@ final class SinceView {
     /// object that is still there.
     func records(model: ManagedObjectModel, name: (ObjectID) -> String) -> [[Value]] {
         ordered.map { id, entry in
-            let entity = model.entities.indices.contains(Int(id.entityIndex)) ? model.entities[Int(id.entityIndex)].name : "?"
+            let entity = Self.entityName(of: id, in: model)
             let change = entry.deleted ? "deleted" : entry.inserted ? "inserted" : "updated"
             return [.string(change), .string(entity), .string("\(id)"), entry.deleted ? .null : .string(name(id)),
                     .string(entry.keys.joined(separator: ",")), .integer(entry.latest)]
@@ -112,7 +118,7 @@ final class SinceView {
         var page = ListPage(title: "Since \(label): \(inserted) inserted · \(updated) updated · \(deleted) deleted",
                             entries: [], footer: "live · ↑↓ move · Enter show the object (changed cells marked) · x export · Esc close")
         for (id, entry) in ordered {
-            let entity = model.entities.indices.contains(Int(id.entityIndex)) ? model.entities[Int(id.entityIndex)].name : "?"
+            let entity = Self.entityName(of: id, in: model)
             let what = entry.deleted ? "deleted" : entry.inserted ? "inserted" : "updated: " + entry.keys.joined(separator: ", ")
             if !entry.deleted { page.targets[page.entries.count] = .object(id) }
             page.entries.append(.init(label: entry.deleted ? "\(entity) \(id)" : ControlEscaping.escaped(name(id)),

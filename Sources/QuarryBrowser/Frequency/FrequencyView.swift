@@ -57,7 +57,7 @@ final class FrequencyView {
     /// The groups of the first screen, until the controller is live.
     private var snapshot: [AggregateGroup] = []
     /// Who waits for the view to go live (``Browser/frequencyViewSettled()``).
-    var liveWaiters: [CheckedContinuation<Void, Never>] = []
+    let liveWaiters = SettleWaiters()
     /// Stops the controller's background read when the view closes first.
     private let cancellation = QueryCancellation()
 
@@ -113,8 +113,7 @@ final class FrequencyView {
             recount()
             keepCursor()
         }
-        for waiter in liveWaiters { waiter.resume() }
-        liveWaiters = []
+        liveWaiters.resumeAll()
         onChange?()
     }
 

@@ -47,7 +47,7 @@ final class TableSummary {
     /// Why a read failed, if one did.
     private var failure: String?
     /// Tests waiting for the reads.
-    private var liveWaiters: [CheckedContinuation<Void, Never>] = []
+    private let liveWaiters = SettleWaiters()
 
     /// The aggregates of one column, by their result names.
     struct ColumnAggregates {
@@ -118,15 +118,14 @@ final class TableSummary {
             failure = "\(error)"
             onError?("cannot summarise: \(error)")
         }
-        for waiter in liveWaiters where pending == 0 { waiter.resume() }
-        if pending == 0 { liveWaiters = [] }
+        if pending == 0 { liveWaiters.resumeAll() }
         onChange?()
     }
 
     /// Waits until every controller's read finished (tests).
     func settled() async {
         while pending > 0 {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in liveWaiters.append(done) }
+            await liveWaiters.wait()
         }
     }
 
