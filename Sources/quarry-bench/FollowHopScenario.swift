@@ -17,26 +17,14 @@ func runFollowHopScenario(_ args: BenchArguments) throws {
     let (dir, url, model, seeding) = try seededDemoStore(rows: n)
     print("follow-hop: Enter on a quote's ticker cell → the \(n)-row Ticker table with the cursor on it, and Backspace back (120x40, no terminal); seeded in \(String(format: "%.1f", seeding)) s")
     runRoundsOffTheMainQueue(scenario: "follow-hop", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
-        let box = try DispatchQueue.main.sync { () throws -> HopBrowserBox in
-            try MainActor.assumeIsolated {
-                var options = PersistentStack.Options()
-                options.storeURL = url
-                options.watchesRemoteChanges = false
-                let stack = try PersistentStack(model: model, options: options)
-                let configuration = BrowserConfiguration(storeTitle: url.lastPathComponent, entityName: "Quote", sort: [SortKey("price")])
-                let browser = try Browser(stack: stack, configuration: configuration)
-                browser.prepareFrame(size: hopScreen)
-                for character in ":col ticker" { browser.handle(.key(.character(character))) }
-                browser.handle(.key(.enter))
-                _ = hopFrame(browser)
-                return HopBrowserBox(browser, stack)
-            }
+        let box = try DispatchQueue.main.sync {
+            try MainActor.assumeIsolated { try benchBrowser(url: url, model: model, entityName: "Quote", sort: [SortKey("price")], column: "ticker") }
         }
         var hops: [Double] = [], backs: [Double] = []
         for round in 0..<rounds {
             let (quote, ticker) = try DispatchQueue.main.sync { () throws -> (ObjectID, ObjectID) in
                 try MainActor.assumeIsolated {
-                    _ = hopFrame(box.browser)
+                    _ = drawFrame(box.browser)
                     guard let quote = box.browser.cursorObjectID,
                           let ticker = try box.stack.mainContext.object(with: quote).objectID(forKey: "ticker") else {
                         throw BenchError.check("round \(round): no quote with a ticker under the cursor")
@@ -61,42 +49,22 @@ func runFollowHopScenario(_ args: BenchArguments) throws {
     }
 }
 
-private let hopScreen = TerminalSize(width: 120, height: 40)
-
-/// Lays out and draws a frame, as the app does after a key; returns the screen's lines.
-@MainActor
-private func hopFrame(_ browser: Browser) -> [String] {
-    browser.prepareFrame(size: hopScreen)
-    return browser.render(size: hopScreen).lines
-}
-
 /// Seconds from pressing `key` to the first frame for which `done` holds: the key handled and
 /// a frame drawn on the main queue, then frames drawn every millisecond (a hop's fetch lands
 /// off the main queue) until it holds; fails after 30 s.
-private func timeUntil(_ box: HopBrowserBox, press key: Key, _ what: String,
+private func timeUntil(_ box: BrowserBox, press key: Key, _ what: String,
                        _ done: @escaping @MainActor (Browser, [String]) -> Bool) throws -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     var finished = DispatchQueue.main.sync {
         MainActor.assumeIsolated { () -> Bool in
             box.browser.handle(.key(key))
-            return done(box.browser, hopFrame(box.browser))
+            return done(box.browser, drawFrame(box.browser))
         }
     }
     while !finished {
         guard DispatchTime.now().uptimeNanoseconds - start < 30_000_000_000 else { throw BenchError.check("\(what): not within 30 s") }
         usleep(1_000)
-        finished = DispatchQueue.main.sync { MainActor.assumeIsolated { done(box.browser, hopFrame(box.browser)) } }
+        finished = DispatchQueue.main.sync { MainActor.assumeIsolated { done(box.browser, drawFrame(box.browser)) } }
     }
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-}
-
-/// Hands the main-actor browser and its stack to the rounds' thread, which only passes them
-/// back to the main queue. `@unchecked Sendable`: both are touched on the main queue only.
-private final class HopBrowserBox: @unchecked Sendable {
-    let browser: Browser
-    let stack: PersistentStack
-    init(_ browser: Browser, _ stack: PersistentStack) {
-        self.browser = browser
-        self.stack = stack
-    }
 }

@@ -5,30 +5,11 @@ import QuarryBrowser
 import QuarryDemo
 import QuarryTUI
 
-/// The browser over n demo tickers (default 1,000,000) sorted by symbol, in memory (no
-/// terminal), with the column cursor on the `sector` column and a first frame drawn.
+/// The browser over n demo tickers (default 1,000,000) sorted by symbol, with the column
+/// cursor on the `sector` column and a first frame drawn.
 @MainActor
-private func frequencyBrowser(url: URL, model: ManagedObjectModel) throws -> (PersistentStack, Browser) {
-    var options = PersistentStack.Options()
-    options.storeURL = url
-    options.watchesRemoteChanges = false
-    let stack = try PersistentStack(model: model, options: options)
-    let configuration = BrowserConfiguration(storeTitle: url.lastPathComponent, entityName: "Ticker", sort: [SortKey("symbol")])
-    let browser = try Browser(stack: stack, configuration: configuration)
-    browser.prepareFrame(size: frequencyScreen)
-    for character in ":col sector" { browser.handle(.key(.character(character))) }
-    browser.handle(.key(.enter))
-    _ = frame(browser)
-    return (stack, browser)
-}
-
-private let frequencyScreen = TerminalSize(width: 120, height: 40)
-
-/// Lays out and draws a frame, as the app does after a key; returns the screen's lines.
-@MainActor
-private func frame(_ browser: Browser) -> [String] {
-    browser.prepareFrame(size: frequencyScreen)
-    return browser.render(size: frequencyScreen).lines
+private func frequencyBrowser(url: URL, model: ManagedObjectModel) throws -> BrowserBox {
+    try benchBrowser(url: url, model: model, entityName: "Ticker", sort: [SortKey("symbol")], column: "sector")
 }
 
 /// The frequency view's rows on `screen`: value and count.
@@ -66,7 +47,7 @@ func runFrequencyFirstScreenScenario(_ args: BenchArguments) throws {
     let (dir, url, model, seeding) = try seededDemoStore(rows: n)
     print("freq-first-screen: F on sector.name of \(n) demo tickers in the browser (120x40, no terminal); seeded in \(String(format: "%.1f", seeding)) s")
     runRoundsOffTheMainQueue(scenario: "freq-first-screen", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
-        let browser = try DispatchQueue.main.sync { try MainActor.assumeIsolated { BrowserBox(try frequencyBrowser(url: url, model: model).1) } }
+        let browser = try DispatchQueue.main.sync { try MainActor.assumeIsolated { try frequencyBrowser(url: url, model: model) } }
         var times: [Double] = []
         for round in 0..<rounds {
             let (seconds, screen) = DispatchQueue.main.sync {
@@ -74,7 +55,7 @@ func runFrequencyFirstScreenScenario(_ args: BenchArguments) throws {
                     var screen: [String] = []
                     let seconds = measure {
                         browser.browser.handle(.key(.character("F")))
-                        screen = frame(browser.browser)
+                        screen = drawFrame(browser.browser)
                     }
                     return (seconds, screen)
                 }
@@ -86,7 +67,7 @@ func runFrequencyFirstScreenScenario(_ args: BenchArguments) throws {
             }
             let live = measure { waitUntilLive(browser) }
             print("  round \(round + 1): \(String(format: "%.3f", seconds)) s  \(rows.count) values; live \(String(format: "%.3f", live)) s later")
-            DispatchQueue.main.sync { MainActor.assumeIsolated { browser.browser.handle(.key(.escape)); _ = frame(browser.browser) } }
+            DispatchQueue.main.sync { MainActor.assumeIsolated { browser.browser.handle(.key(.escape)); _ = drawFrame(browser.browser) } }
         }
         print("  key press → frequency view on screen  n=\(n)  best \(String(format: "%.3f", times.min()!)) s")
         print("figure freq-first-screen \(String(format: "%.3f", times.min()!))")
@@ -96,7 +77,7 @@ func runFrequencyFirstScreenScenario(_ args: BenchArguments) throws {
 /// Polls the browser's frames (every 5 ms, on the main queue) until its frequency view says it
 /// is live.
 private func waitUntilLive(_ browser: BrowserBox) {
-    while !DispatchQueue.main.sync(execute: { MainActor.assumeIsolated { frame(browser.browser).last?.contains("live, ") == true } }) {
+    while !DispatchQueue.main.sync(execute: { MainActor.assumeIsolated { drawFrame(browser.browser).last?.contains("live, ") == true } }) {
         usleep(5_000)
     }
 }
@@ -118,14 +99,15 @@ func runFrequencyLiveScenario(_ args: BenchArguments) throws {
     let (dir, url, model, seeding) = try seededDemoStore(rows: n)
     print("freq-live: the frequency view of sector.name over \(n) demo tickers, live; each round an importer save moving \(k) tickers to other sectors; seeded in \(String(format: "%.1f", seeding)) s")
     runRoundsOffTheMainQueue(scenario: "freq-live", cleanUp: { try? FileManager.default.removeItem(at: dir) }) {
-        let (stack, browser) = try DispatchQueue.main.sync { () throws -> (PersistentStack, BrowserBox) in
+        let browser = try DispatchQueue.main.sync { () throws -> BrowserBox in
             try MainActor.assumeIsolated {
-                let (stack, browser) = try frequencyBrowser(url: url, model: model)
-                browser.handle(.key(.character("F")))
-                _ = frame(browser)
-                return (stack, BrowserBox(browser))
+                let box = try frequencyBrowser(url: url, model: model)
+                box.browser.handle(.key(.character("F")))
+                _ = drawFrame(box.browser)
+                return box
             }
         }
+        let stack = browser.stack
         waitUntilLive(browser)
         guard let store = stack.writerCoordinator.store as? SQLiteStore else { throw BenchError.check("not an SQLite store") }
         let importer = stack.importerContext()
@@ -153,7 +135,7 @@ func runFrequencyLiveScenario(_ args: BenchArguments) throws {
             let committed = store.lastCommitUptime
             let (drawn, screen) = DispatchQueue.main.sync {
                 MainActor.assumeIsolated { () -> (UInt64, [String]) in
-                    let screen = frame(browser.browser)
+                    let screen = drawFrame(browser.browser)
                     return (DispatchTime.now().uptimeNanoseconds, screen)
                 }
             }
@@ -167,7 +149,7 @@ func runFrequencyLiveScenario(_ args: BenchArguments) throws {
                 throw BenchError.check("round \(round): the view's counts \(live.sorted { $0.key < $1.key }) differ from GROUP BY's \(raw.sorted { $0.key < $1.key })")
             }
         }
-        let status = DispatchQueue.main.sync { MainActor.assumeIsolated { frame(browser.browser).last ?? "" } }
+        let status = DispatchQueue.main.sync { MainActor.assumeIsolated { drawFrame(browser.browser).last ?? "" } }
         func p(_ xs: [Double]) -> String { String(format: "p50 %.4f s  max %.4f s", percentile(xs, 0.5), xs.max() ?? 0) }
         print("  save's commit → frame with the new counts  k=\(k) n=\(n)  \(p(updates))")
         print("  raw GROUP BY                              n=\(n)  \(p(raws))")
@@ -186,11 +168,4 @@ private func viewUpdateSeconds(_ status: String) -> Double? {
     let words = status[range].split(separator: " ")
     guard words.count == 4, let value = Double(words[2]) else { return nil }
     return words[3] == "ms" ? value / 1000 : value
-}
-
-/// Hands the main-actor browser to the rounds' thread, which only passes it back to the main
-/// queue. `@unchecked Sendable`: the browser is touched on the main queue only.
-private final class BrowserBox: @unchecked Sendable {
-    let browser: Browser
-    init(_ browser: Browser) { self.browser = browser }
 }
