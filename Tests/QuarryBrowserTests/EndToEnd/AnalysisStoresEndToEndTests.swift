@@ -77,8 +77,7 @@ struct AnalysisStoresEndToEndTests {
     func postgreSQL() async throws {
         let url = try #require(PostgreSQLTestServer.freshStoreURL(label: "analysis"))
         defer { try? PostgreSQLStore.destroy(url: PostgreSQLStoreURL(parsing: url)) }
-        let seeded = try TmuxHarness.run([try e2e.quarry(), "demo", "--seed-only", "--no-import", "--quiet", "--rows", "300", "--store", url])
-        #expect(seeded.status == 0, "\(seeded.output)")
+        try e2e.seed(url, rows: 300)
         let tmux = TmuxHarness(width: 140, height: 30)
         defer { tmux.shutDown() }
         try tmux.start("\(try e2e.quarry()) browse '\(url)' --entity Ticker --sort symbol", statusLine: false)

@@ -14,8 +14,7 @@ struct SummaryLineEndToEndTests {
     @Test("% shows the totals under the table, live across another process's delete; % hides them")
     func summaryLineLive() async throws {
         let store = directory.file("summary.sqlite").path
-        let seeded = try TmuxHarness.run([try e2e.quarry(), "demo", "--seed-only", "--no-import", "--rows", "500", "--store", store])
-        #expect(seeded.status == 0)
+        try e2e.seed(store, rows: 500)
         let browser = TmuxHarness(width: 140, height: 30)
         defer { browser.shutDown() }
         try browser.start("\(try e2e.quarry()) browse \(store) --entity Ticker --sort symbol", statusLine: false)
