@@ -56,19 +56,9 @@ extension PersistentStack {
         // The URL a change names (a PostgreSQL URL without its password: a RemoteChange is shown to users).
         let storeURL = backEnd.main.url ?? URL(fileURLWithPath: "/")
         let watch = RemoteChangeWatch()
-        let feed: (any ChangeFeed)?
-        do {
-            feed = try backEnd.changeFeed(origin: origin) { [weak self, weak watch] commit in
-                guard let self, let watch else { return }
-                self.deliver(commit, storeURL: storeURL, watch: watch)
-            }
-        } catch let unavailable as ChangeFeedUnavailable {
-            // The store opens all the same; other processes' commits show when re-fetched.
-            state.withLock {
-                $0.lastRemoteError = .notLive(store: unavailable.store,
-                                              reason: "other processes' commits are not followed: \(unavailable.reason); they show when the results are read again")
-            }
-            return
+        let feed = try backEnd.changeFeed(origin: origin) { [weak self, weak watch] commit in
+            guard let self, let watch else { return }
+            self.deliver(commit, storeURL: storeURL, watch: watch)
         }
         guard let feed else { return }
         watch.start(feed)

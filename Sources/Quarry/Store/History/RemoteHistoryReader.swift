@@ -19,7 +19,7 @@ final class RemoteHistoryReader: @unchecked Sendable {
     let origin: UUID
     /// The newest transaction read (`nil`: none was in the store when it was opened).
     private(set) var lastToken: HistoryToken?
-    /// `data_version` moved after a `-wal` write that no history explains yet: an outside
+    /// `data_version` moved after a `-journal` write that no history explains yet: an outside
     /// write, unless a commit with history follows before the watcher goes quiet.
     private var unexplained = false
     /// Re-fetches still owed for a write by another program: it is reported with the
@@ -38,20 +38,20 @@ final class RemoteHistoryReader: @unchecked Sendable {
         lastToken = try history?.currentHistoryToken()
     }
 
-    /// What the commit(s) since the last call changed. `logWritten`: whether the store's `-wal`
-    /// or `-journal` was written since (else a change history does not explain was a
-    /// checkpoint's, not an outside write).
+    /// What the commit(s) since the last call changed, given what the watcher saw written since
+    /// (``WatchedWrites``; a caller without one passes nothing and assumes the worst).
     ///
-    /// `outsideWrite`: a transaction that was not a Quarry save was committed since (see
-    /// ``WriteAheadLogCursor``): whatever history says, what it changed is unknown, so the
-    /// answer is ``RemoteCommit/external`` (history read meanwhile is covered by the re-fetch),
-    /// and so is the next one's.
+    /// A transaction that was not a Quarry save (`writes.outside`): whatever history says, what
+    /// it changed is unknown, so the answer is ``RemoteCommit/external`` (history read meanwhile
+    /// is covered by the re-fetch), and so is the next one's. No log written (`writes.log`
+    /// false): a change history does not explain was a checkpoint's. Only a rollback journal
+    /// written (`writes.unreadLog`) leaves a change history does not explain to ``settle()``.
     /// - Throws: ``RemoteChangeError/historyUnreadable(store:reason:)`` when the history cannot
     ///   be read, ``RemoteChangeError/objectsUnreadable(store:reason:)`` when the objects it
     ///   names cannot; the token has not moved then, so a later call reads the same transactions.
-    func nextCommit(logWritten: Bool = true, outsideWrite: Bool = false) throws(RemoteChangeError) -> RemoteCommit {
-        guard let history else { return logWritten ? .external : .none }
-        if outsideWrite { externalOwed = 2 }
+    func nextCommit(_ writes: WatchedWrites = .unknown) throws(RemoteChangeError) -> RemoteCommit {
+        guard let history else { return writes.log ? .external : .none }
+        if writes.outside { externalOwed = 2 }
         if externalOwed > 0 {
             externalOwed -= 1
             unexplained = false
@@ -67,7 +67,7 @@ final class RemoteHistoryReader: @unchecked Sendable {
             return .external
         }
         guard let newest = found.transactions.last else {
-            if logWritten { unexplained = true }
+            if writes.unreadLog { unexplained = true }
             return .none
         }
         unexplained = false

@@ -10,15 +10,17 @@ final class SQLiteChangeFeed: ChangeFeed {
     private let watcher: SQLiteStoreWatcher
 
     /// Starts watching `store`'s file at `storeURL`, reading history after its newest
-    /// transaction and skipping transactions of `origin`.
+    /// transaction and skipping transactions of `origin`; `watchesFolder` false polls the
+    /// files instead of asking inotify (as the watcher does when the system's limit is reached).
     /// - Throws: ``StoreError`` when the file cannot be watched or its history cannot be read.
-    init(store: SQLiteStore, storeURL: URL, origin: UUID, deliver: @escaping @Sendable (RemoteCommit) -> Void) throws {
+    init(store: SQLiteStore, storeURL: URL, origin: UUID, watchesFolder: Bool = true,
+         deliver: @escaping @Sendable (RemoteCommit) -> Void) throws {
         let reader = try RemoteHistoryReader(store: store, origin: origin)
         let reporter = ChangeFeedReporter(deliver: deliver)
         let name = reader.storeName
-        watcher = try SQLiteStoreWatcher(storeURL: storeURL, onCommit: { logWritten, outsideWrite in
+        watcher = try SQLiteStoreWatcher(storeURL: storeURL, watchesFolder: watchesFolder, onCommit: { writes in
             do throws(RemoteChangeError) {
-                reporter.read(try reader.nextCommit(logWritten: logWritten, outsideWrite: outsideWrite))
+                reporter.read(try reader.nextCommit(writes))
             } catch {
                 reporter.failed(error, refetch: true)
             }
@@ -30,4 +32,7 @@ final class SQLiteChangeFeed: ChangeFeed {
     }
 
     func cancel() { watcher.cancel() }
+
+    /// Whether the feed polls the store's files (no inotify watch).
+    var polls: Bool { watcher.polls }
 }

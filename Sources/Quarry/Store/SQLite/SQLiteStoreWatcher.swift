@@ -9,8 +9,8 @@ import Glibc
 /// Notices commits other connections make to an SQLite store, without polling while idle.
 ///
 /// An inotify watch on the store's *folder* (so it survives the `-wal` being deleted and made
-/// again) reports writes to the store file (rollback-journal writers and checkpoints), to its
-/// `-wal` and to its `-journal`; a Dispatch read source on the inotify descriptor wakes the
+/// again), through the process's one ``FolderWatchHub``, reports writes to the store file
+/// (rollback-journal writers and checkpoints), to its `-wal` and to its `-journal` on the
 /// watcher's serial queue. There `PRAGMA data_version`, read on a connection of the watcher's
 /// own that stays open, tells a commit by another connection from a checkpoint or a read. A
 /// commit writes its frames back to back, an event each (hundreds for a large save): a burst
@@ -23,15 +23,20 @@ import Glibc
 /// (1, 2, 10, 50 and 250 ms apart), and only such a burst; while nothing is written, nothing
 /// runs.
 ///
+/// When the system's limit on inotify instances or watches is reached (or `watchesFolder` is
+/// false), the watcher polls instead: every ``pollInterval`` it compares the three files'
+/// size, modification time and inode, and a difference counts as their events would. Commits
+/// then show up to a quarter of a second later, at the cost of a `stat` of three files four
+/// times a second.
+///
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
-/// `data_version`, told whether a transaction that was not a Quarry save was committed to the
-/// `-wal` since the last call (a ``WriteAheadLogCursor`` reads them), and whether the `-wal`
-/// or `-journal` was written since the last call: a
-/// checkpoint (which writes the store file only) can change `data_version` with no commit, so
-/// a change that history does not explain counts as an outside write only after such a write.
-/// `onQuiet` runs once the re-checks after a batch found nothing more: a writer that restarts
-/// the `-wal` changes `data_version` when it starts writing, before its commit, so only a
-/// change history still does not explain by then is an outside write. `onCheckFailure` runs
+/// `data_version`, told what was written since the last call (``WatchedWrites``): whether the
+/// `-wal` or the `-journal` was, and whether a transaction that was not a Quarry save was
+/// committed to the `-wal` (a ``WriteAheadLogCursor`` reads each one). A checkpoint (which
+/// writes the store file only) can change `data_version` with no commit; so can a commit whose
+/// history the last read already took. `onQuiet` runs once the re-checks after a batch found
+/// nothing more: a rollback-journal writer's change that history still does not explain by then
+/// is an outside write. `onCheckFailure` runs
 /// (on the same queue) for each `data_version` read that fails; the read counts as "no change".
 /// The watcher stops on ``cancel()`` or when released.
 final class SQLiteStoreWatcher: @unchecked Sendable {
@@ -42,22 +47,26 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     let storeURL: URL
     /// The serial queue the events, the `data_version` reads and `onCommit` run on.
     let queue: DispatchQueue
-    private let inotify: Int32
-    private let source: DispatchSourceRead
+    /// The folder's events, `nil` while polling.
+    private let subscription: FolderWatchHub.Subscription?
+    /// The stamps of the store file, its `-wal` and its `-journal` at the last poll, when polling.
+    private var stamps: [FileStamp?]?
+    /// How often a watcher without inotify compares the files' stamps.
+    static let pollInterval = DispatchTimeInterval.milliseconds(250)
     private let connection: DatabaseQueue
     private let names: Set<String>
     /// The `-wal` and `-journal`: where a commit writes (the store file alone is a checkpoint's).
     private let logNames: Set<String>
-    private let onCommit: @Sendable (_ logWritten: Bool, _ outsideWrite: Bool) -> Void
+    /// The `-journal`: where a rollback-journal writer commits, unseen by the cursor.
+    private let journalName: String
+    private let onCommit: @Sendable (WatchedWrites) -> Void
     /// Reads the transactions committed to the `-wal` since the last check, telling Quarry's
     /// saves from other programs' writes (see ``WriteAheadLogCursor``).
     private var cursor: WriteAheadLogCursor
-    /// Whether the cursor found a write history does not describe since the last `onCommit`.
-    private var outsideWrite = false
     private let onQuiet: @Sendable () -> Void
     private let onCheckFailure: @Sendable (any Error) -> Void
-    /// Whether the `-wal` or `-journal` was written since the last `onCommit`.
-    private var logWritten = false
+    /// What was written since the last `onCommit`.
+    private var writes = WatchedWrites()
     private var dataVersion: Int64
     /// Set by ``cancel()`` from any thread (also from `queue` itself: a stack released there).
     private let cancelled = Mutex(false)
@@ -79,40 +88,23 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     /// The longest a burst of events defers its read (a writer committing without pause).
     private static let longestBurst = DispatchTimeInterval.milliseconds(4)
 
-    /// Starts watching the store at `storeURL`.
+    /// Starts watching the store at `storeURL`: through inotify, or by polling when
+    /// `watchesFolder` is false or the system's inotify limits are reached.
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the folder cannot be watched or
     ///   the store cannot be opened for reading.
-    init(storeURL: URL, onCommit: @escaping @Sendable (_ logWritten: Bool, _ outsideWrite: Bool) -> Void,
+    init(storeURL: URL, watchesFolder: Bool = true, onCommit: @escaping @Sendable (WatchedWrites) -> Void,
          onQuiet: @escaping @Sendable () -> Void = {}, onCheckFailure: @escaping @Sendable (any Error) -> Void) throws {
         self.storeURL = storeURL
         self.onCommit = onCommit
         self.onQuiet = onQuiet
         self.onCheckFailure = onCheckFailure
         let file = storeURL.lastPathComponent
-        self.logNames = [file + "-wal", file + "-journal"]
+        self.journalName = file + "-journal"
+        self.logNames = [file + "-wal", journalName]
         self.names = logNames.union([file])
-        self.queue = DispatchQueue(label: "Quarry.StoreWatcher \(file)")
+        let queue = DispatchQueue(label: "Quarry.StoreWatcher \(file)")
+        self.queue = queue
         let folder = storeURL.deletingLastPathComponent().path
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
-        guard descriptor >= 0 else {
-            let code = errno
-            let reason = "inotify_init1: \(String(cString: strerror(code)))"
-            if code == EMFILE || code == ENFILE || code == ENOMEM {
-                throw ChangeFeedUnavailable(store: storeURL.path, reason: reason + " (the system's limit on file watchers, fs.inotify.max_user_instances, or on open files is reached)")
-            }
-            throw StoreError.cannotOpen(path: folder, reason: reason)
-        }
-        let mask = UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
-            let code = errno
-            let reason = "inotify_add_watch: \(String(cString: strerror(code)))"
-            close(descriptor)
-            if code == ENOSPC || code == ENOMEM {
-                throw ChangeFeedUnavailable(store: storeURL.path, reason: reason + " (the system's limit on watched folders, fs.inotify.max_user_watches, is reached)")
-            }
-            throw StoreError.cannotOpen(path: folder, reason: reason)
-        }
-        self.inotify = descriptor
         do {
             var configuration = Configuration()
             configuration.label = "Quarry.StoreWatcher"
@@ -122,21 +114,39 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
             let saveCount = try connection.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA user_version") }
             cursor = WriteAheadLogCursor(path: storeURL.path + "-wal", saveCount: saveCount.map { UInt32(truncatingIfNeeded: $0) })
         } catch {
-            close(descriptor)
             throw StoreError.cannotOpen(path: storeURL.path, reason: "watching for other processes' commits: \(error)")
         }
         timer = DispatchSource.makeTimerSource(queue: queue)
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [weak self] in self?.eventsArrived() }
-        source.setCancelHandler { close(descriptor) }
+        // The events go to `self` once it exists: a weak box filled below, before any can be read.
+        let target = WeakWatcher()
+        var subscription: FolderWatchHub.Subscription?
+        if watchesFolder {
+            do {
+                subscription = try FolderWatchHub.subscribe(folder: folder, names: names, queue: queue) { written in
+                    target.watcher?.eventsArrived(written)
+                }
+            } catch .limitReached {
+                subscription = nil
+            } catch .refused(let reason) {
+                throw StoreError.cannotOpen(path: folder, reason: reason)
+            }
+        }
+        self.subscription = subscription
+        if subscription == nil { stamps = Self.stamps(of: names.sorted(), in: folder) }
         timer.setEventHandler { [weak self] in self?.timerFired() }
-        timer.schedule(deadline: .distantFuture)
+        // One read right away, as a burst's: a commit after the `data_version` read above and
+        // before the watcher receives events (below) had no event to announce it.
+        burstStarted = .now()
+        timer.schedule(deadline: .now())
         timer.resume()
-        source.resume()
+        target.set(self)
     }
 
+    /// Whether the watcher polls (no inotify watch).
+    var polls: Bool { subscription == nil }
+
     deinit {
-        source.cancel()
+        subscription?.cancel()
         timer.cancel()
     }
 
@@ -144,7 +154,7 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     /// Never waits, so it may be called on the watcher's queue too.
     func cancel() {
         cancelled.withLock { $0 = true }
-        source.cancel()
+        subscription?.cancel()
         timer.cancel()
     }
 
@@ -152,8 +162,10 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
 
     // MARK: Events
 
-    private func eventsArrived() {
-        guard !isCancelled, drainEvents() else { return }
+    /// Files of the store's were written (`written`: their names).
+    private func eventsArrived(_ written: Set<String>) {
+        guard !isCancelled, !written.isDisjoint(with: names) else { return }
+        noteWritten(written)
         // One read per burst: a commit's frames arrive as one event each.
         let now = DispatchTime.now()
         let started = burstStarted ?? now
@@ -161,8 +173,14 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         timer.schedule(deadline: min(now + Self.quietAfterEvent, started + Self.longestBurst))
     }
 
-    /// A burst's read (which drops a pending re-check), else the pending re-check.
+    /// A burst's read (which drops a pending re-check), else the pending re-check, else (when
+    /// polling) a poll.
     private func timerFired() {
+        guard !isCancelled else { return }
+        if stamps != nil, pollFoundWrites() {
+            // Written since the last poll: read now, as a burst's read.
+            burstStarted = burstStarted ?? .now()
+        }
         let index: Int
         if burstStarted != nil {
             burstStarted = nil
@@ -170,6 +188,7 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         } else if let pending = pendingRecheck {
             index = pending
         } else {
+            schedulePoll()
             return
         }
         pendingRecheck = nil
@@ -190,50 +209,80 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         }
         // Read after `data_version`: a transaction the cursor finds may not be published yet,
         // so it is reported with this change or, if none, the next one.
-        if cursor.advance().mayHaveOutsideWrites { outsideWrite = true }
+        if cursor.advance().mayHaveOutsideWrites { writes.outside = true }
         var next = recheckIndex
         if now != dataVersion {
             dataVersion = now
-            let (written, outside) = (logWritten, outsideWrite)
-            logWritten = false
-            outsideWrite = false
-            onCommit(written, outside)
+            let written = writes
+            writes = WatchedWrites()
+            onCommit(written)
             next = 0
         }
         guard next < Self.recheckDelays.count else {
             onQuiet()
+            schedulePoll()
             return
         }
         pendingRecheck = next + 1
         timer.schedule(deadline: .now() + .milliseconds(Self.recheckDelays[next]))
     }
 
-    /// Reads every pending inotify event; whether one concerned the store's files.
-    private func drainEvents() -> Bool {
-        var relevant = false
-        let size = 4096
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(inotify, buffer, size)
-            guard count > 0 else { break }
-            var offset = 0
-            // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
-            while offset + 16 <= count {
-                let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
-                if length > 0 {
-                    let name = String(cString: buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self))
-                    if names.contains(name) { relevant = true }
-                    if logNames.contains(name) { logWritten = true }
-                }
-                offset += 16 + length
-            }
+    // MARK: Polling
+
+    /// What a poll compares of a file: a write changes its size or modification time, a file
+    /// made again its inode; `nil` while it does not exist.
+    struct FileStamp: Equatable {
+        var size: Int64
+        var seconds: Int
+        var nanoseconds: Int
+        var inode: UInt64
+    }
+
+    /// The stamps of `names` in `folder`, in that order.
+    private static func stamps(of names: [String], in folder: String) -> [FileStamp?] {
+        names.map { name in
+            var info = stat()
+            guard stat(folder + "/" + name, &info) == 0 else { return nil }
+            return FileStamp(size: Int64(info.st_size), seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, inode: UInt64(info.st_ino))
         }
-        return relevant
+    }
+
+    /// Compares the files' stamps with the last poll's, as their events would: whether the
+    /// store's files were written (and whether its logs were).
+    private func pollFoundWrites() -> Bool {
+        let sorted = names.sorted()
+        let now = Self.stamps(of: sorted, in: storeURL.deletingLastPathComponent().path)
+        defer { stamps = now }
+        let written = Set(sorted.indices.filter { now[$0] != stamps?[$0] }.map { sorted[$0] })
+        noteWritten(written)
+        return !written.isEmpty
+    }
+
+    /// Notes which logs the store's files `written` include.
+    private func noteWritten(_ written: Set<String>) {
+        if !written.isDisjoint(with: logNames) { writes.log = true }
+        if written.contains(journalName) { writes.unreadLog = true }
+    }
+
+    /// The next poll, when polling and nothing else is due.
+    private func schedulePoll() {
+        guard polls else { return }
+        timer.schedule(deadline: .now() + Self.pollInterval)
     }
 
     private static func readDataVersion(_ connection: DatabaseQueue) throws -> Int64 {
         // Outside a transaction: each read sees the newest commit.
         try connection.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
     }
+}
+
+/// Lets the folder's events reach a watcher made after its subscription, without keeping it
+/// alive: events before the watcher is set are dropped (its first read covers them).
+private final class WeakWatcher: Sendable {
+    private struct Reference { weak var watcher: SQLiteStoreWatcher? }
+    private let reference = Mutex(Reference())
+
+    var watcher: SQLiteStoreWatcher? { reference.withLock { $0.watcher } }
+
+    func set(_ watcher: SQLiteStoreWatcher) { reference.withLock { $0.watcher = watcher } }
 }
