@@ -31,6 +31,16 @@ public final class QueryGate: @unchecked Sendable {
     /// Lets the held query go on.
     public func release() { released.signal() }
 
+    /// Waits, without blocking the caller's executor, until a query is held, or `seconds`
+    /// passed; returns whether one is.
+    public func waitUntilStarted(within seconds: Double) async -> Bool {
+        await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            DispatchQueue.global().async {
+                done.resume(returning: self.started.wait(timeout: .now() + seconds) == .success)
+            }
+        }
+    }
+
     /// Waits, without blocking the caller's executor, until a query is held.
     public func waitUntilStarted() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

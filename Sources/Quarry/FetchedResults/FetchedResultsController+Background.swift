@@ -28,6 +28,31 @@ extension FetchedResultsController {
     /// passed to `completion` (nothing changed then).
     public func performFetch(cancellation: QueryCancellation, previewCount: Int = 0,
                              completion: @escaping @Sendable (Error?) -> Void) {
+        performFetch(cancellation: cancellation, preview: previewCount > 0 ? .first(previewCount) : nil, completion: completion)
+    }
+
+    /// Fetches like ``performFetch(cancellation:previewCount:completion:)``, the preview being
+    /// the `rows` results before `anchor` and the `rows` from it on, where the results would
+    /// place them, with ``previewOffset`` (how many results come before the preview's first)
+    /// and, for a request without a predicate, ``previewTotal``: a table opened on one object
+    /// of a million shows it, in place, before the full index is read.
+    ///
+    /// Only an order with one sort key, an attribute of the entity's own that a uniqueness
+    /// constraint makes unique (strings compared by bytes), and an anchor among the results
+    /// with a value for it, has such a preview (its parts are index ranges); any other fetch
+    /// runs without a preview.
+    public func performFetch(cancellation: QueryCancellation, previewAround anchor: ObjectID, rows: Int,
+                             completion: @escaping @Sendable (Error?) -> Void) {
+        performFetch(cancellation: cancellation, preview: .around(anchor, rows: max(1, rows)), completion: completion)
+    }
+
+    /// What a background fetch shows before its index: the first results, or those around an object.
+    private enum Preview {
+        case first(Int)
+        case around(ObjectID, rows: Int)
+    }
+
+    private func performFetch(cancellation: QueryCancellation, preview: Preview?, completion: @escaping @Sendable (Error?) -> Void) {
         context.checkQueue()
         if context.runsFetchAtOnce(cancellation: cancellation, completion: completion, { try performFetch() }) { return }
         let query: StoreQuery
@@ -42,14 +67,21 @@ extension FetchedResultsController {
         }
         let recorder = ChangeRecorder()
         let recording = context.addObjectsDidChangeObserver { recorder.changes.append($0) }
-        if previewCount > 0 {
-            do {
-                try installPreview(of: query, count: previewCount)
-            } catch {
-                recording.cancel()
-                completion(error)
-                return
+        var previewed = false
+        do {
+            switch preview {
+            case .first(let count)?:
+                try installPreview(of: query, count: count)
+                previewed = true
+            case .around(let anchor, let rows)?:
+                previewed = try installPreview(of: query, around: anchor, rows: rows)
+            case nil:
+                break
             }
+        } catch {
+            recording.cancel()
+            completion(error)
+            return
         }
         let fetch = IndexFetch(controller: self, query: query)
         let runIndex: @Sendable () -> Void = {
@@ -60,6 +92,8 @@ extension FetchedResultsController {
                     try cancellation.checkCancelled()
                     self.install(try outcome.get())
                     self.isComplete = true
+                    self.previewOffset = 0
+                    self.previewTotal = nil
                     self.startTracking()
                     for change in recorder.changes { self.handle(change) }
                     completion(nil)
@@ -71,7 +105,7 @@ extension FetchedResultsController {
         // After a preview, the index query starts once the calling queue has finished its
         // current work: a UI draws its first screen from the preview before the query
         // competes with it for the cores.
-        if previewCount > 0 {
+        if previewed {
             context.perform { DispatchQueue.global(qos: .userInitiated).async(execute: runIndex) }
         } else {
             DispatchQueue.global(qos: .userInitiated).async(execute: runIndex)

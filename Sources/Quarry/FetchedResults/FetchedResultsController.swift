@@ -70,6 +70,14 @@ public final class FetchedResultsController: @unchecked Sendable {
     /// ``performFetch(cancellation:previewCount:completion:)``). A preview is not updated live;
     /// the changes it misses are applied to the full index when it is installed.
     public internal(set) var isComplete = true
+    /// How many of the request's results sort before a preview's first result: 0, but for a
+    /// preview around an object
+    /// (``performFetch(cancellation:previewAround:rows:completion:)``), whose results start
+    /// inside the full results. Back to 0 once the full index is installed.
+    public internal(set) var previewOffset = 0
+    /// How many results the request has, counted for a preview around an object of a request
+    /// without a predicate; `nil` otherwise (and once the full index is installed).
+    public internal(set) var previewTotal: Int?
     /// Where each section starts in `results`, and its name.
     var sectionStarts: [Int] = []
     var sectionNames: [String] = []

@@ -115,6 +115,7 @@ extension Browser {
         case .halfPageDown: moveHalfPage(by: 1, count: n)
         case .halfPageUp: moveHalfPage(by: -1, count: n)
         case .top where count != nil, .bottom where count != nil: afterFullIndex { self.jump(toRow: n) }
+        case .top where table.previewOffset > 0: afterFullIndex { self.table.moveToTop() }
         case .top: table.moveToTop()
         case .bottom: afterFullIndex { self.table.moveToBottom() }
         case .nextSection: afterFullIndex { self.table.jumpSection(by: n) }

@@ -8,13 +8,15 @@ extension Browser {
     /// A query that does not compile throws at once. Otherwise `done` runs on the main actor
     /// with `nil` once the new results show, or the error (``QueryCancellationError/cancelled``
     /// when cancelled), the old query still in place. Starting another fetch cancels this one.
-    func startFetch(_ query: TableQuery, label: String, done: @escaping @MainActor (Error?) -> Void) throws {
+    func startFetch(_ query: TableQuery, label: String, around anchor: ObjectID? = nil, done: @escaping @MainActor (Error?) -> Void) throws {
         let cancellation = testHooks.makeCancellation()
         let previous = fetches.pending
         // Recorded first: the completion can run at once (a fetch computed on this queue).
         fetches.pending = PendingFetch(label: label, cancellation: cancellation)
         do {
-            try table.beginReload(query, cancellation: cancellation) { [weak self] error in
+            try table.beginReload(query, cancellation: cancellation, around: anchor, onFullIndex: { [weak self] error in
+                self?.fullIndexArrived(error)
+            }) { [weak self] error in
                 guard let self else { return }
                 // A newer fetch replaced this one: its outcome is no longer wanted.
                 guard self.fetches.pending?.cancellation === cancellation else { return }

@@ -33,11 +33,18 @@ extension Browser {
     }
 
     /// "≥300…" while the table shows a preview ("≈1000000…" when the store gave an estimate
-    /// of an unfiltered table's rows), else the row count.
+    /// of an unfiltered table's rows; the count when a preview around an object counted them),
+    /// else the row count.
     var rowCountText: String {
         if table.isComplete { return "\(table.rowCount)" }
-        if let estimate = configuration.estimatedRowCount, configuration.filter == nil, estimate > table.rowCount { return "≈\(estimate)…" }
-        return "≥\(table.rowCount)…"
+        if let total = table.previewTotal { return "\(total)" }
+        let shown = table.previewOffset + table.rowCount
+        // The store's estimate is of the first table's rows, unfiltered.
+        if let estimate = configuration.estimatedRowCount, table.query.filter == nil, table.query.scope == nil,
+           table.entity.name == configuration.entityName, estimate > shown {
+            return "≈\(estimate)…"
+        }
+        return "≥\(shown)…"
     }
 }
 

@@ -46,7 +46,7 @@ extension Browser {
         let query = saved?.query ?? TableQuery(entityName: name, sort: BrowserConfiguration.defaultSort(for: entity), sectionKey: nil, filter: nil)
         let leaving = currentEntityView
         do {
-            try startFetch(query, label: "loading \(name)") { [weak self] error in
+            try startFetch(query, label: "loading \(name)", around: target) { [weak self] error in
                 guard let self else { return }
                 switch error {
                 case nil:

@@ -11,7 +11,7 @@ extension ResultsTable {
     var cursorRowNumber: Int {
         guard let path = cursorPath else { return 0 }
         let before = sections.prefix(path.section).reduce(0) { $0 + $1.numberOfObjects }
-        return before + path.row + 1
+        return previewOffset + before + path.row + 1
     }
 
     /// Puts the cursor on display line `index` (clamped; a section header moves it to the row below,

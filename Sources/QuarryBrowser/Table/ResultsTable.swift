@@ -167,6 +167,12 @@ final class ResultsTable {
     /// index is built (the status line says "≥").
     var isComplete: Bool { controller.isComplete }
 
+    /// How many rows come before the first one a preview around an object holds (0 otherwise).
+    var previewOffset: Int { controller.isComplete ? 0 : controller.previewOffset }
+
+    /// All of the query's rows, when a preview around an object counted them.
+    var previewTotal: Int? { controller.isComplete ? nil : controller.previewTotal }
+
     private static func makeController(context: ObjectContext, query: TableQuery, batchSize: Int,
                                        cacheName: String? = nil) throws -> FetchedResultsController {
         // No sort key (nothing of the entity sorts): the controller keeps object-ID order.
@@ -201,7 +207,8 @@ final class ResultsTable {
     /// - Throws: at once, for a query that does not compile (a bad filter or sort key); the
     ///   query's own failure, or its cancellation, is passed to `completion` instead, and the old
     ///   query then stays in place.
-    func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation,
+    func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation, around anchor: ObjectID? = nil,
+                     onFullIndex: @escaping @MainActor (Error?) -> Void = { _ in },
                      completion: @escaping @MainActor @Sendable (Error?) -> Void) throws {
         if let kept = keptControllers.firstIndex(where: { $0.query == newQuery }) {
             // Shown before and kept live: back at once, no fetch.
@@ -211,9 +218,19 @@ final class ResultsTable {
             return
         }
         let newController = try Self.makeController(context: context, query: newQuery, batchSize: batchSize)
-        newController.performFetch(cancellation: cancellation) { [weak self] error in
+        let outcome = PreviewOutcome()
+        let fetched: @Sendable (Error?) -> Void = { [weak self] error in
             MainActor.assumeIsolated {
                 guard let self else { return }
+                if outcome.previewInstalled {
+                    // The full index behind a preview shown already.
+                    if self.controller === newController {
+                        self.recomputeLines(keepingCursor: true)
+                        self.onChange?()
+                    }
+                    onFullIndex(error)
+                    return
+                }
                 if let error {
                     completion(error)
                     return
@@ -226,6 +243,16 @@ final class ResultsTable {
                 }
             }
         }
+        guard let anchor else {
+            newController.performFetch(cancellation: cancellation, completion: fetched)
+            return
+        }
+        // The rows around the object, in place, while the rest is read.
+        newController.performFetch(cancellation: cancellation, previewAround: anchor, rows: pageHeight + 1, completion: fetched)
+        guard !newController.isComplete else { return }
+        outcome.previewInstalled = true
+        try install(newController, for: newQuery)
+        completion(nil)
     }
 
     /// Shows `newController`'s results (fetched for `newQuery`), keeping the cursor's object.

@@ -109,4 +109,54 @@ struct FollowRelationshipTests {
         #expect(!f.browser.isFetching, "the Sector table was kept too")
         #expect(f.screen()[0].contains("· Sector ·"))
     }
+
+    @Test("the first hop into a table not shown before puts the cursor on its object at once, at its row of all rows, before the full index")
+    func firstHopShowsTheObjectBeforeTheFullIndex() async throws {
+        let f = try BrowserFixture()
+        // 500 more sectors, all sorting before Energy, Health and Tech by name (the Sector table's order).
+        try await f.importerSave { context in
+            for n in 0..<500 {
+                try context.insertObject(entityName: "Sector").setValue(.string(String(format: "A%03d", n)), forKey: "name")
+            }
+        }
+        column("sector", in: f)
+        let ticker = try #require(f.browser.table.cursorID)
+        let sector = try #require(try f.stack.mainContext.object(with: ticker).objectID(forKey: "sector"))
+        let names = try f.stack.mainContext.fetch(FetchRequest(entityName: "Sector", sortDescriptors: [SortKey("name")])).map(\.objectID)
+        let row = try #require(names.firstIndex(of: sector)) + 1
+
+        f.press(.enter)
+        // No await: the preview is what the next frame shows.
+        #expect(!f.browser.table.isComplete, "the full index is still to come")
+        #expect(f.browser.table.cursorID == sector)
+        var lines = f.screen()
+        #expect(lines[0].contains("· Sector ·"))
+        #expect(lines[39].contains("row \(row)/503"), "\(lines[39])")
+        #expect(lines.contains { $0.hasPrefix("A499") }, "the rows before it show too")
+
+        await f.browser.fullIndexSettled()
+        lines = f.screen()
+        #expect(f.browser.table.isComplete && f.browser.table.cursorID == sector)
+        #expect(lines[39].contains("row \(row)/503"), "\(lines[39])")
+        f.type("gg")
+        #expect(f.browser.table.cursorRowNumber == 1)
+    }
+
+    @Test("gg on a preview around an object waits for the full index, then goes to the first row")
+    func topWaitsForTheFullIndex() async throws {
+        let f = try BrowserFixture()
+        try await f.importerSave { context in
+            for n in 0..<100 {
+                try context.insertObject(entityName: "Sector").setValue(.string(String(format: "A%03d", n)), forKey: "name")
+            }
+        }
+        column("sector", in: f)
+        f.press(.enter)
+        #expect(f.browser.table.previewOffset > 0)
+        f.type("gg")
+        #expect(f.screen()[39].contains("reading every row"))
+        await f.browser.fullIndexSettled()
+        #expect(f.browser.table.cursorRowNumber == 1)
+        #expect(f.screen().contains { $0.hasPrefix("A000") })
+    }
 }

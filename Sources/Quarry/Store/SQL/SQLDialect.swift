@@ -54,6 +54,11 @@ protocol SQLDialect {
     /// `MATCHES`), true or false.
     /// - Throws: ``QueryError`` for a pattern the engine cannot run with Quarry's semantics.
     mutating func stringTest(_ op: ComparisonOperator, _ text: Term, _ pattern: Term, options: ComparisonOptions) throws -> SQLFragment<Arguments>
+    /// `column op constant` (an ordering: `<`, `<=`, `>`, `>=`) in a form an index on the
+    /// column can answer, or `nil` to keep the general form. Asked only where the comparison's
+    /// outcome matters only when it holds (reached from a `WHERE` through `AND` and `OR`
+    /// alone, where `NULL` counts as false), for a constant of the column's own kind.
+    mutating func indexableOrdering(_ column: SQLColumnTerm, _ op: ComparisonOperator, _ constant: Value) -> SQLFragment<Arguments>?
     /// The `ORDER BY` term sorting `term` (a key path's value, never a constant) by `comparison`.
     mutating func sortTerm(_ term: Term, _ comparison: SortKey.StringComparison) -> String
     /// Whether the primary key of the row under `alias` is one of `ids` (not empty), in a
@@ -78,6 +83,9 @@ extension SQLDialect {
     mutating func collectionAggregate(_ op: CollectionOperator, of column: SQLColumnTerm) -> String {
         "\(op.sqlFunction)(\(value(.column(column)).sql))"
     }
+
+    /// Default: none (the general form).
+    mutating func indexableOrdering(_ column: SQLColumnTerm, _ op: ComparisonOperator, _ constant: Value) -> SQLFragment<Arguments>? { nil }
 }
 
 extension CollectionOperator {

@@ -12,12 +12,20 @@ extension SQLQueryCompiler {
         case .equal, .notEqual:
             let negate = op == .notEqual
             if mixed(r[0].kind) { return Fragment(Dialect.booleanLiteral(negate)) }
+            if case .constant(.null) = r[0], case .column = l {
+                // The same test, in the form an index on the column answers.
+                return "(\(dialect.value(l)) IS \(negate ? "NOT " : "")NULL)"
+            }
             return equality(dialect.comparable(l, options: options), r[0], options, negated: negate)
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             let rk = r[0].kind
             if mixed(rk) {
                 guard Self.holds(op, lk.rawValue < rk.rawValue ? -1 : 1) else { return no }
                 return bothPresent(l, r[0])
+            }
+            if outcomeCountsOnlyWhenTrue, options.isEmpty, case .column(let column) = l, case .constant(let value) = r[0],
+               let indexable = dialect.indexableOrdering(column, op, value) {
+                return indexable
             }
             let left = dialect.comparable(l, options: options)
             let right = dialect.comparable(r[0], options: options)

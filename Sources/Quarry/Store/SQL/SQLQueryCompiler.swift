@@ -25,6 +25,11 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
     let layout: StoreLayout
     let model: ManagedObjectModel
     private var keyPaths: SQLKeyPathJoins<Dialect>
+    /// Whether the condition being compiled counts only where it holds: reached from the
+    /// query's `WHERE` through `AND` and `OR` alone, where a `NULL` outcome excludes the row
+    /// as false does. An ordering against a constant may then take a form an index answers
+    /// (``SQLDialect/indexableOrdering(_:_:_:)``).
+    var outcomeCountsOnlyWhenTrue = false
 
     init(dialect: Dialect, layout: StoreLayout, model: ManagedObjectModel) {
         self.dialect = dialect
@@ -41,6 +46,8 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
         if let filter = entityFilter(query, table: table) { select.filters.append(filter) }
         if let predicate = query.predicate {
             try predicate.checkNesting()
+            outcomeCountsOnlyWhenTrue = true
+            defer { outcomeCountsOnlyWhenTrue = false }
             select.filters.append(try condition(predicate.normalized, entity: query.entity, alias: "t0"))
         }
         if let ids = query.restrictedTo {
@@ -78,6 +85,8 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
         case .not(let q):
             // Every fragment is a primary (parenthesized, a call, EXISTS) or a NOT of one, so
             // no parentheses are added: SQLite's parser stack holds only ~30 nested ones.
+            let saved = outcomeStartsCounting()
+            defer { outcomeCountsOnlyWhenTrue = saved }
             let inner = try condition(q, entity: entity, alias: alias)
             return "NOT \(inner)"
         case .and(let ps):
@@ -94,15 +103,31 @@ struct SQLQueryCompiler<Dialect: SQLDialect> {
     private mutating func comparison(_ c: PredicateComparison, entity: EntityDescription, alias: String) throws -> Fragment {
         switch try SQLComparisonShape(c, entity: entity, model: model) {
         case .direct(let left, let right, let negated):
+            let indexable = outcomeStartsCounting()
+            // A subquery's value is not a WHERE; a negated test sits under a NOT.
             let r = try terms(right, alias: alias)
-            let t = try test(try terms(left, alias: alias).first ?? .null, c.op, r, c.options)
+            let l = try terms(left, alias: alias).first ?? .null
+            outcomeCountsOnlyWhenTrue = indexable && !negated
+            defer { outcomeCountsOnlyWhenTrue = indexable }
+            let t = try test(l, c.op, r, c.options)
             return negated ? "NOT (\(t))" : t
         case .elements(let plan, let right):
+            // ALL and NONE test the elements under a NOT.
+            let saved = outcomeStartsCounting()
+            defer { outcomeCountsOnlyWhenTrue = saved }
             let r = try terms(right, alias: alias)
             let (sub, element) = keyPaths.elements(of: plan, alias: alias)
             let t = try test(terminalTerm(plan, entity: element, alias: sub.alias), c.op, r, c.options)
             return Fragment(SQLKeyPathJoins<Dialect>.quantified(c.modifier, over: sub, test: t.sql), t.arguments)
         }
+    }
+
+    /// Marks what is compiled next as a place where a condition's `NULL` outcome is not the
+    /// same as false (under a `NOT`, inside a quantifier or a subquery's value); returns the
+    /// mark to restore after it.
+    private mutating func outcomeStartsCounting() -> Bool {
+        defer { outcomeCountsOnlyWhenTrue = false }
+        return outcomeCountsOnlyWhenTrue
     }
 
     /// A side's terms (one, or several for a literal list).

@@ -139,10 +139,12 @@ final class FolderWatchHub: @unchecked Sendable {
     }
 
     /// Reads every pending event, then hands each subscriber the names it follows that were
-    /// written. A watch the kernel dropped (its folder deleted) loses its subscribers' entry.
+    /// written (all of them after the kernel's queue overflowed). A watch the kernel dropped
+    /// (its folder deleted) loses its subscribers' entry.
     private func drain() {
         var written: [Int32: Set<String>] = [:]
         var dropped: [Int32] = []
+        var overflowed = false
         let size = 4096
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
@@ -156,7 +158,9 @@ final class FolderWatchHub: @unchecked Sendable {
                 let mask = buffer.load(fromByteOffset: offset + 4, as: UInt32.self)
                 let length = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
                 assert(offset + 16 + length <= count, "an inotify event runs past the bytes read")
-                if mask & UInt32(IN_IGNORED) != 0 {
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    overflowed = true
+                } else if mask & UInt32(IN_IGNORED) != 0 {
                     dropped.append(descriptor)
                 } else if length > 0 {
                     written[descriptor, default: []].insert(String(cString: buffer.advanced(by: offset + 16).assumingMemoryBound(to: CChar.self)))
@@ -165,6 +169,13 @@ final class FolderWatchHub: @unchecked Sendable {
             }
         }
         let deliveries = state.withLock { state -> [(Subscriber, Set<String>)] in
+            // The kernel removed these watches (the folder went, or `inotify_rm_watch` ran).
+            for descriptor in dropped { state.subscribers[descriptor] = nil }
+            if overflowed {
+                // The kernel's queue (fs.inotify.max_queued_events, shared by every folder of the
+                // process) overflowed and dropped events: any file may have been written.
+                return state.subscribers.values.flatMap(\.values).map { ($0, $0.names) }
+            }
             var deliveries: [(Subscriber, Set<String>)] = []
             for (descriptor, names) in written {
                 for subscriber in (state.subscribers[descriptor] ?? [:]).values {
@@ -172,8 +183,6 @@ final class FolderWatchHub: @unchecked Sendable {
                     if !followed.isEmpty { deliveries.append((subscriber, followed)) }
                 }
             }
-            // The kernel removed these watches (the folder went, or `inotify_rm_watch` ran).
-            for descriptor in dropped { state.subscribers[descriptor] = nil }
             return deliveries
         }
         for (subscriber, names) in deliveries {

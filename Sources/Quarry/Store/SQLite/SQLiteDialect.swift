@@ -82,6 +82,17 @@ struct SQLiteDialect: SQLDialect {
     }
 
     /// The term as is, in Quarry's collations for the string orders.
+    /// The bare column against the bound constant. It compares exactly as the general form
+    /// `COALESCE(+col op ifnull(?, NULL), 0)` does: the constant is of the column's kind, so
+    /// the column's affinity converts nothing; its collation is the one a binary sort uses;
+    /// and a `NULL` outcome counts as false where this form is asked for. Not for decimals
+    /// (stored as text, compared as numbers).
+    func indexableOrdering(_ column: SQLColumnTerm, _ op: ComparisonOperator, _ constant: Value) -> Fragment? {
+        guard column.type != .decimal, case let kind = Term.kind(of: column.type), kind == .number || kind == .text,
+              Term.constant(constant).kind == kind else { return nil }
+        return Fragment("\(column.alias).\(Self.identifier(column.name)) \(op.rawValue) ?", [Self.databaseValue(constant)])
+    }
+
     func sortTerm(_ term: Term, _ comparison: SortKey.StringComparison) -> String {
         let sql = value(term).sql
         switch comparison {

@@ -53,6 +53,30 @@ struct SQLQueryCompilerTests {
         #expect(arguments == ["[" + (0..<20).map(String.init).joined(separator: ",") + "]"])
     }
 
+    @Test("SQLite: an ordering against a constant reached from WHERE through AND and OR is the bare column; under NOT it keeps the general form")
+    func sqliteIndexableOrderings() throws {
+        var compiler = sqliteCompiler()
+        let predicate = try ObjectPredicate(format: "(price > 5 OR volume <= 3) AND NOT (price < 1) AND name == nil AND ANY tags.label < 'm'")
+        let (text, _) = try compiler.select(StoreQuery(entity: ticker, predicate: predicate), columns: ["t0.Z_PK"]).sql
+        #expect(text.contains(#"t0."price" > ?"#) && text.contains(#"t0."volume" <= ?"#), "\(text)")
+        #expect(text.contains(#"NOT COALESCE(+(t0."price") < ifnull(?, NULL), 0)"#), "\(text)")
+        #expect(text.contains(#"(t0."name" IS NULL)"#), "\(text)")
+        #expect(text.contains(#"COALESCE(+("#) && text.contains(#""label") < ifnull(?, NULL), 0)"#), "a quantifier's test keeps the general form: \(text)")
+    }
+
+    @Test("SQLite: a range on an indexed attribute, in its order, is read from its index")
+    func sqliteRangeUsesTheIndex() throws {
+        let store = TestStore(.sqlite)
+        _ = try store.coordinator()
+        var compiler = sqliteCompiler()
+        let query = StoreQuery(entity: ticker, predicate: try ObjectPredicate(format: "symbol > 'M'"), sortDescriptors: [SortKey("symbol")], limit: 10)
+        let (text, arguments) = try compiler.select(query, columns: ["t0.Z_PK"]).sql
+        let plan = try DatabaseQueue(path: store.url.path).read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + text, arguments: arguments).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("INDEX") && $0.contains("symbol>?") }, "\(plan)")
+    }
+
     func postgreSQLCompiler() -> SQLQueryCompiler<PostgreSQLDialect> {
         let layout = PostgreSQLLayout(model: model)
         return SQLQueryCompiler(dialect: PostgreSQLDialect(layout: layout), layout: layout.base, model: model)
