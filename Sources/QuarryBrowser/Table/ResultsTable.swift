@@ -27,6 +27,9 @@ final class ResultsTable {
     /// hop, Tab back to an entity — shows it at once instead of fetching it again; at most
     /// ``keptControllerLimit``, the least recent dropped first.
     private var keptControllers: [(query: TableQuery, controller: FetchedResultsController)] = []
+    /// The cancellations of the full indexes still being read behind previews around an
+    /// object, by controller: one the table drops before its index is in stops reading it.
+    private var indexReads: [ObjectIdentifier: QueryCancellation] = [:]
     /// How many controllers are kept for going back (each holds its results' index: about 20 MB
     /// a million rows).
     static let keptControllerLimit = 2
@@ -210,8 +213,14 @@ final class ResultsTable {
     func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation, around anchor: ObjectID? = nil,
                      onFullIndex: @escaping @MainActor (Error?) -> Void = { _ in },
                      completion: @escaping @MainActor @Sendable (Error?) -> Void) throws {
+        if let kept = keptControllers.firstIndex(where: { $0.query == newQuery }), !keptControllers[kept].controller.isComplete,
+           let anchor, keptControllers[kept].controller.indexPath(forObjectID: anchor) == nil {
+            // A preview around another object, its index still to come: a new one shows this one.
+            stopReadingIndex(of: [keptControllers.remove(at: kept).controller])
+        }
         if let kept = keptControllers.firstIndex(where: { $0.query == newQuery }) {
-            // Shown before and kept live: back at once, no fetch.
+            // Shown before and kept live: back at once, no fetch (a preview whose index is
+            // still to come only if it holds the object to show).
             let controller = keptControllers.remove(at: kept).controller
             try install(controller, for: newQuery)
             completion(nil)
@@ -223,12 +232,13 @@ final class ResultsTable {
             MainActor.assumeIsolated {
                 guard let self else { return }
                 if outcome.previewInstalled {
-                    // The full index behind a preview shown already.
+                    // The full index behind a preview shown already (or its reading stopped).
+                    self.indexReads[ObjectIdentifier(newController)] = nil
                     if self.controller === newController {
                         self.recomputeLines(keepingCursor: true)
                         self.onChange?()
+                        onFullIndex(error)
                     }
-                    onFullIndex(error)
                     return
                 }
                 if let error {
@@ -251,8 +261,16 @@ final class ResultsTable {
         newController.performFetch(cancellation: cancellation, previewAround: anchor, rows: pageHeight + 1, completion: fetched)
         guard !newController.isComplete else { return }
         outcome.previewInstalled = true
+        indexReads[ObjectIdentifier(newController)] = cancellation
         try install(newController, for: newQuery)
         completion(nil)
+    }
+
+    /// Stops reading the full indexes of `controllers`, dropped before theirs came in.
+    private func stopReadingIndex(of controllers: [FetchedResultsController]) {
+        for controller in controllers where !controller.isComplete {
+            indexReads.removeValue(forKey: ObjectIdentifier(controller))?.cancel()
+        }
     }
 
     /// Shows `newController`'s results (fetched for `newQuery`), keeping the cursor's object.
@@ -265,9 +283,12 @@ final class ResultsTable {
         if newQuery.entityName != query.entityName || newQuery.sectionKey != query.sectionKey { collapsedSections = [] }
         controller.delegate = nil
         if controller !== newController && query != newQuery {
+            stopReadingIndex(of: keptControllers.filter { $0.query == query || $0.query == newQuery }.map(\.controller))
             keptControllers.removeAll { $0.query == query || $0.query == newQuery }
             keptControllers.append((query, controller))
-            if keptControllers.count > Self.keptControllerLimit { keptControllers.removeFirst() }
+            if keptControllers.count > Self.keptControllerLimit { stopReadingIndex(of: [keptControllers.removeFirst().controller]) }
+        } else if controller !== newController {
+            stopReadingIndex(of: [controller])
         }
         query = newQuery
         controller = newController
@@ -283,6 +304,7 @@ final class ResultsTable {
     /// Fetches again (after the live merge was paused and resumed), keeping the cursor's object.
     /// The controllers kept for going back are dropped: they missed what the pause held back.
     func refetch() throws {
+        stopReadingIndex(of: keptControllers.map(\.controller))
         keptControllers = []
         try reload(query)
     }

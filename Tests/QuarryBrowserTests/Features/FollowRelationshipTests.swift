@@ -159,4 +159,32 @@ struct FollowRelationshipTests {
         #expect(f.browser.table.cursorRowNumber == 1)
         #expect(f.screen().contains { $0.hasPrefix("A000") })
     }
+
+    @Test("a hop back into a table still showing a preview, to an object outside it, opens on that object")
+    func hopIntoAKeptPreview() async throws {
+        let f = try BrowserFixture()
+        try await f.importerSave { context in
+            var first: ManagedObject?
+            for n in 0..<500 {
+                let sector = try context.insertObject(entityName: "Sector")
+                try sector.setValue(.string(String(format: "A%03d", n)), forKey: "name")
+                first = first ?? sector
+            }
+            // T01 in A000: the table's first row (its sections follow the sector names).
+            try BrowserFixture.ticker("T01", in: context).setObject(first, forKey: "sector")
+        }
+        column("sector", in: f)
+        f.type("gg")
+        f.press(.enter)
+        #expect(!f.browser.table.isComplete && f.browser.table.previewOffset == 0, "on A000, the first sector")
+        f.press(.backspace)
+        f.type("j")
+        let ticker = try #require(f.browser.table.cursorID)
+        let sector = try #require(try f.stack.mainContext.object(with: ticker).objectID(forKey: "sector"))
+        f.press(.enter)
+        #expect(f.browser.table.cursorID == sector, "on the ticker's sector, not a detail page")
+        #expect(!f.screen().contains { $0.contains("Relationships") })
+        await f.browser.fullIndexSettled()
+        #expect(f.browser.table.cursorID == sector)
+    }
 }
