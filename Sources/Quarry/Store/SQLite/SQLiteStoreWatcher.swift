@@ -105,6 +105,21 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         let queue = DispatchQueue(label: "Quarry.StoreWatcher \(file)")
         self.queue = queue
         let folder = storeURL.deletingLastPathComponent().path
+        // The events go to `self` once it exists: a box filled at the end, which keeps those
+        // that arrive before (written after the subscription, maybe after the reads below).
+        let target = WeakWatcher()
+        var subscription: FolderWatchHub.Subscription?
+        if watchesFolder {
+            do {
+                subscription = try FolderWatchHub.subscribe(folder: folder, names: names, queue: queue) { written in
+                    target.deliver(written)
+                }
+            } catch .limitReached {
+                subscription = nil
+            } catch .refused(let reason) {
+                throw StoreError.cannotOpen(path: folder, reason: reason)
+            }
+        }
         do {
             var configuration = Configuration()
             configuration.label = "Quarry.StoreWatcher"
@@ -117,29 +132,14 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
             throw StoreError.cannotOpen(path: storeURL.path, reason: "watching for other processes' commits: \(error)")
         }
         timer = DispatchSource.makeTimerSource(queue: queue)
-        // The events go to `self` once it exists: a weak box filled below, before any can be read.
-        let target = WeakWatcher()
-        var subscription: FolderWatchHub.Subscription?
-        if watchesFolder {
-            do {
-                subscription = try FolderWatchHub.subscribe(folder: folder, names: names, queue: queue) { written in
-                    target.watcher?.eventsArrived(written)
-                }
-            } catch .limitReached {
-                subscription = nil
-            } catch .refused(let reason) {
-                throw StoreError.cannotOpen(path: folder, reason: reason)
-            }
-        }
         self.subscription = subscription
         if subscription == nil { stamps = Self.stamps(of: names.sorted(), in: folder) }
         timer.setEventHandler { [weak self] in self?.timerFired() }
-        // One read right away, as a burst's: a commit after the `data_version` read above and
-        // before the watcher receives events (below) had no event to announce it.
-        burstStarted = .now()
-        timer.schedule(deadline: .now())
+        timer.schedule(deadline: subscription == nil ? .now() + Self.pollInterval : .distantFuture)
         timer.resume()
-        target.set(self)
+        // Files written since the subscription (a commit after the reads above among them).
+        let early = target.set(self)
+        if !early.isEmpty { queue.async { [weak self] in self?.eventsArrived(early) } }
     }
 
     /// Whether the watcher polls (no inotify watch).
@@ -163,7 +163,7 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     // MARK: Events
 
     /// Files of the store's were written (`written`: their names).
-    private func eventsArrived(_ written: Set<String>) {
+    fileprivate func eventsArrived(_ written: Set<String>) {
         guard !isCancelled, !written.isDisjoint(with: names) else { return }
         noteWritten(written)
         // One read per burst: a commit's frames arrive as one event each.
@@ -277,12 +277,30 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
 }
 
 /// Lets the folder's events reach a watcher made after its subscription, without keeping it
-/// alive: events before the watcher is set are dropped (its first read covers them).
+/// alive: the names written before the watcher is set are kept for it.
 private final class WeakWatcher: Sendable {
-    private struct Reference { weak var watcher: SQLiteStoreWatcher? }
+    private struct Reference {
+        weak var watcher: SQLiteStoreWatcher?
+        var early: Set<String> = []
+    }
     private let reference = Mutex(Reference())
 
-    var watcher: SQLiteStoreWatcher? { reference.withLock { $0.watcher } }
+    /// Hands `written` to the watcher (on its queue, where the hub calls this), or keeps it
+    /// until the watcher is set.
+    func deliver(_ written: Set<String>) {
+        let watcher = reference.withLock { reference -> SQLiteStoreWatcher? in
+            if reference.watcher == nil { reference.early.formUnion(written) }
+            return reference.watcher
+        }
+        watcher?.eventsArrived(written)
+    }
 
-    func set(_ watcher: SQLiteStoreWatcher) { reference.withLock { $0.watcher = watcher } }
+    /// Sets the watcher; returns the names written before.
+    func set(_ watcher: SQLiteStoreWatcher) -> Set<String> {
+        reference.withLock { reference in
+            reference.watcher = watcher
+            defer { reference.early = [] }
+            return reference.early
+        }
+    }
 }
