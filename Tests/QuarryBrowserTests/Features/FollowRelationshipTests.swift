@@ -110,15 +110,24 @@ struct FollowRelationshipTests {
         #expect(f.screen()[0].contains("· Sector ·"))
     }
 
+    /// Saves `count` more sectors `A000`, `A001`, … (sorting before Energy, Health and Tech by
+    /// name, the Sector table's order), then `also` in the same save.
+    func addSectors(_ count: Int, to f: BrowserFixture,
+                    also: @escaping ([ManagedObject], ObjectContext) throws -> Void = { _, _ in }) async throws {
+        try await f.importerSave { context in
+            let sectors = try (0..<count).map { n in
+                let sector = try context.insertObject(entityName: "Sector")
+                try sector.setValue(.string(String(format: "A%03d", n)), forKey: "name")
+                return sector
+            }
+            try also(sectors, context)
+        }
+    }
+
     @Test("the first hop into a table not shown before puts the cursor on its object at once, at its row of all rows, before the full index")
     func firstHopShowsTheObjectBeforeTheFullIndex() async throws {
         let f = try BrowserFixture()
-        // 500 more sectors, all sorting before Energy, Health and Tech by name (the Sector table's order).
-        try await f.importerSave { context in
-            for n in 0..<500 {
-                try context.insertObject(entityName: "Sector").setValue(.string(String(format: "A%03d", n)), forKey: "name")
-            }
-        }
+        try await addSectors(500, to: f)
         column("sector", in: f)
         let ticker = try #require(f.browser.table.cursorID)
         let sector = try #require(try f.stack.mainContext.object(with: ticker).objectID(forKey: "sector"))
@@ -145,11 +154,7 @@ struct FollowRelationshipTests {
     @Test("gg on a preview around an object waits for the full index, then goes to the first row")
     func topWaitsForTheFullIndex() async throws {
         let f = try BrowserFixture()
-        try await f.importerSave { context in
-            for n in 0..<100 {
-                try context.insertObject(entityName: "Sector").setValue(.string(String(format: "A%03d", n)), forKey: "name")
-            }
-        }
+        try await addSectors(100, to: f)
         column("sector", in: f)
         f.press(.enter)
         #expect(f.browser.table.previewOffset > 0)
@@ -163,15 +168,9 @@ struct FollowRelationshipTests {
     @Test("a hop back into a table still showing a preview, to an object outside it, opens on that object")
     func hopIntoAKeptPreview() async throws {
         let f = try BrowserFixture()
-        try await f.importerSave { context in
-            var first: ManagedObject?
-            for n in 0..<500 {
-                let sector = try context.insertObject(entityName: "Sector")
-                try sector.setValue(.string(String(format: "A%03d", n)), forKey: "name")
-                first = first ?? sector
-            }
-            // T01 in A000: the table's first row (its sections follow the sector names).
-            try BrowserFixture.ticker("T01", in: context).setObject(first, forKey: "sector")
+        // T01 in A000: the table's first row (its sections follow the sector names).
+        try await addSectors(500, to: f) { sectors, context in
+            try BrowserFixture.ticker("T01", in: context).setObject(sectors[0], forKey: "sector")
         }
         column("sector", in: f)
         f.type("gg")
