@@ -41,13 +41,9 @@ public final class QueryGate: @unchecked Sendable {
         }
     }
 
-    /// Waits, without blocking the caller's executor, until a query is held.
+    /// Waits, without blocking the caller's executor, until a query is held, or
+    /// ``defaultEventDeadline`` passed (the test then fails on what it expected of the held query).
     public func waitUntilStarted() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                self.started.wait()
-                done.resume()
-            }
-        }
+        _ = await waitUntilStarted(within: Double(defaultEventDeadline.components.seconds))
     }
 }

@@ -19,8 +19,6 @@ struct AnchoredPreview {
         var isNull: Bool
     }
 
-    /// The sort key.
-    let key: SortKey
     /// The parts sorting before the anchor, the nearest first.
     let before: [Part]
     /// The parts from the anchor on, in order (the anchor first).
@@ -33,7 +31,6 @@ struct AnchoredPreview {
               entity.uniquenessConstraints.contains([key.keyPath]),
               let attribute = entity.attribute(key.keyPath), !attribute.isTransient, Self.orderable.contains(attribute.type),
               attribute.type != .string || key.comparison == .binary else { return nil }
-        self.key = key
         let path = Operand.keyPath(key.keyPath)
         func compared(_ op: ComparisonOperator) -> Part {
             Part(predicate: .comparison(PredicateComparison(path, op, .constant(value))), isNull: false)
@@ -77,10 +74,10 @@ extension FetchedResultsController {
             return q
         }
         /// Up to `limit` results of `part`, in the fetch's order, nearest the anchor (`before`:
-        /// the last ones), and how many it holds when `counted`.
-        func read(_ part: AnchoredPreview.Part, before: Bool, limit: Int, counted: Bool) throws -> (entries: [SortedResults.Entry], count: Int?) {
+        /// the last ones, with how many it holds).
+        func read(_ part: AnchoredPreview.Part, before: Bool, limit: Int) throws -> (entries: [SortedResults.Entry], count: Int?) {
             var q = restricted(to: part)
-            let count = counted || (before && part.isNull) ? try store.count(for: q) : nil
+            let count = before ? try store.count(for: q) : nil
             guard limit > 0 else { return ([], count) }
             q.limit = limit
             if before && part.isNull {
@@ -97,13 +94,13 @@ extension FetchedResultsController {
         }
         var after: [SortedResults.Entry] = []
         for part in parts.fromAnchor {
-            after += try read(part, before: false, limit: rows - after.count, counted: false).entries
+            after += try read(part, before: false, limit: rows - after.count).entries
         }
         guard after.first?.id == anchor else { return false }
         var preceding: [SortedResults.Entry] = []
         var offset = 0
         for part in parts.before {
-            let (entries, count) = try read(part, before: true, limit: rows - preceding.count, counted: true)
+            let (entries, count) = try read(part, before: true, limit: rows - preceding.count)
             preceding = entries + preceding
             offset += count ?? 0
         }

@@ -213,18 +213,16 @@ final class ResultsTable {
     func beginReload(_ newQuery: TableQuery, cancellation: QueryCancellation, around anchor: ObjectID? = nil,
                      onFullIndex: @escaping @MainActor (Error?) -> Void = { _ in },
                      completion: @escaping @MainActor @Sendable (Error?) -> Void) throws {
-        if let kept = keptControllers.firstIndex(where: { $0.query == newQuery }), !keptControllers[kept].controller.isComplete,
-           let anchor, keptControllers[kept].controller.indexPath(forObjectID: anchor) == nil {
-            // A preview around another object, its index still to come: a new one shows this one.
-            stopReadingIndex(of: [keptControllers.remove(at: kept).controller])
-        }
         if let kept = keptControllers.firstIndex(where: { $0.query == newQuery }) {
-            // Shown before and kept live: back at once, no fetch (a preview whose index is
-            // still to come only if it holds the object to show).
             let controller = keptControllers.remove(at: kept).controller
-            try install(controller, for: newQuery)
-            completion(nil)
-            return
+            // Shown before and kept live: back at once, no fetch; but a preview around another
+            // object, its index still to come, gives way to a new one around this one.
+            if controller.isComplete || anchor.map({ controller.indexPath(forObjectID: $0) != nil }) ?? true {
+                try install(controller, for: newQuery)
+                completion(nil)
+                return
+            }
+            stopReadingIndex(of: [controller])
         }
         let newController = try Self.makeController(context: context, query: newQuery, batchSize: batchSize)
         let outcome = PreviewOutcome()
@@ -283,8 +281,10 @@ final class ResultsTable {
         if newQuery.entityName != query.entityName || newQuery.sectionKey != query.sectionKey { collapsedSections = [] }
         controller.delegate = nil
         if controller !== newController && query != newQuery {
-            stopReadingIndex(of: keptControllers.filter { $0.query == query || $0.query == newQuery }.map(\.controller))
-            keptControllers.removeAll { $0.query == query || $0.query == newQuery }
+            // A controller kept for either query is replaced.
+            let replaced = { [query] (kept: (query: TableQuery, controller: FetchedResultsController)) in kept.query == query || kept.query == newQuery }
+            stopReadingIndex(of: keptControllers.filter(replaced).map(\.controller))
+            keptControllers.removeAll(where: replaced)
             keptControllers.append((query, controller))
             if keptControllers.count > Self.keptControllerLimit { stopReadingIndex(of: [keptControllers.removeFirst().controller]) }
         } else if controller !== newController {

@@ -81,7 +81,6 @@ struct SQLiteDialect: SQLDialect {
         }
     }
 
-    /// The term as is, in Quarry's collations for the string orders.
     /// The bare column against the bound constant. It compares exactly as the general form
     /// `COALESCE(+col op ifnull(?, NULL), 0)` does: the constant is of the column's kind, so
     /// the column's affinity converts nothing; its collation is the one a binary sort uses;
@@ -93,6 +92,7 @@ struct SQLiteDialect: SQLDialect {
         return Fragment("\(column.alias).\(Self.identifier(column.name)) \(op.rawValue) ?", [Self.databaseValue(constant)])
     }
 
+    /// The term as is, in Quarry's collations for the string orders.
     func sortTerm(_ term: Term, _ comparison: SortKey.StringComparison) -> String {
         let sql = value(term).sql
         switch comparison {

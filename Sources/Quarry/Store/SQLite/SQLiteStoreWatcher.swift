@@ -49,8 +49,9 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     let queue: DispatchQueue
     /// The folder's events, `nil` while polling.
     private let subscription: FolderWatchHub.Subscription?
-    /// The stamps of the store file, its `-wal` and its `-journal` at the last poll, when polling.
-    private var stamps: [FileStamp?]?
+    /// What `stat` said of the store file, its `-wal` and its `-journal` (those that existed)
+    /// at the last poll, by name; `nil` unless polling.
+    private var stamps: [String: StoreFileState.Entry]?
     /// How often a watcher without inotify compares the files' stamps.
     static let pollInterval = DispatchTimeInterval.milliseconds(250)
     private let connection: DatabaseQueue
@@ -133,7 +134,7 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         }
         timer = DispatchSource.makeTimerSource(queue: queue)
         self.subscription = subscription
-        if subscription == nil { stamps = Self.stamps(of: names.sorted(), in: folder) }
+        if subscription == nil { stamps = stampsNow() }
         timer.setEventHandler { [weak self] in self?.timerFired() }
         timer.schedule(deadline: subscription == nil ? .now() + Self.pollInterval : .distantFuture)
         timer.resume()
@@ -229,31 +230,21 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
 
     // MARK: Polling
 
-    /// What a poll compares of a file: a write changes its size or modification time, a file
-    /// made again its inode; `nil` while it does not exist.
-    struct FileStamp: Equatable {
-        var size: Int64
-        var seconds: Int
-        var nanoseconds: Int
-        var inode: UInt64
-    }
-
-    /// The stamps of `names` in `folder`, in that order.
-    private static func stamps(of names: [String], in folder: String) -> [FileStamp?] {
-        names.map { name in
-            var info = stat()
-            guard stat(folder + "/" + name, &info) == 0 else { return nil }
-            return FileStamp(size: Int64(info.st_size), seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, inode: UInt64(info.st_ino))
-        }
+    /// What `stat` says of the store's files now (a write moves a file's size or modification
+    /// time, a file made again its inode), by name.
+    private func stampsNow() -> [String: StoreFileState.Entry] {
+        let folder = storeURL.deletingLastPathComponent().path
+        var stamps: [String: StoreFileState.Entry] = [:]
+        for name in names { stamps[name] = StoreFileState.Entry(path: folder + "/" + name) }
+        return stamps
     }
 
     /// Compares the files' stamps with the last poll's, as their events would: whether the
     /// store's files were written (and whether its logs were).
     private func pollFoundWrites() -> Bool {
-        let sorted = names.sorted()
-        let now = Self.stamps(of: sorted, in: storeURL.deletingLastPathComponent().path)
+        let now = stampsNow()
         defer { stamps = now }
-        let written = Set(sorted.indices.filter { now[$0] != stamps?[$0] }.map { sorted[$0] })
+        let written = names.filter { now[$0] != stamps?[$0] }
         noteWritten(written)
         return !written.isEmpty
     }

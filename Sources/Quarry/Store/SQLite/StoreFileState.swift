@@ -10,6 +10,16 @@ struct StoreFileState: Equatable, Sendable {
         var size: Int64
         var modifiedSeconds: Int
         var modifiedNanoseconds: Int
+
+        /// What `stat` says of the file at `path` now; `nil` when it does not exist.
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modifiedSeconds = info.st_mtim.tv_sec
+            modifiedNanoseconds = info.st_mtim.tv_nsec
+        }
     }
 
     /// The store file (`nil` when absent).
@@ -21,15 +31,8 @@ struct StoreFileState: Equatable, Sendable {
 
     /// The state of the store file at `path` and its companions now.
     init(path: String) {
-        file = Self.entry(path)
-        log = Self.entry(path + "-wal")
-        sharedMemory = Self.entry(path + "-shm")
-    }
-
-    private static func entry(_ path: String) -> Entry? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Entry(inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                     modifiedSeconds: info.st_mtim.tv_sec, modifiedNanoseconds: info.st_mtim.tv_nsec)
+        file = Entry(path: path)
+        log = Entry(path: path + "-wal")
+        sharedMemory = Entry(path: path + "-shm")
     }
 }
