@@ -41,9 +41,10 @@ final class RemoteHistoryReader: @unchecked Sendable {
     /// What the commit(s) since the last call changed, given what the watcher saw written since
     /// (``WatchedWrites``; a caller without one passes nothing and assumes the worst).
     ///
-    /// A transaction that was not a Quarry save (`writes.outside`): whatever history says, what
-    /// it changed is unknown, so the answer is ``RemoteCommit/external`` (history read meanwhile
-    /// is covered by the re-fetch), and so is the next one's. No log written (`writes.log`
+    /// A transaction that was not a Quarry save (`writes.outsideFound()`): whatever history
+    /// says, what it changed is unknown, so the answer is ``RemoteCommit/external`` (history
+    /// read meanwhile is covered by the re-fetch, and a failed read of it does not count), and
+    /// so is the next one's. No log written (`writes.log`
     /// false): a change history does not explain was a checkpoint's. Only a rollback journal
     /// written (`writes.unreadLog`) leaves a change history does not explain to ``settle()``.
     /// - Throws: ``RemoteChangeError/historyUnreadable(store:reason:)`` when the history cannot
@@ -51,36 +52,72 @@ final class RemoteHistoryReader: @unchecked Sendable {
     ///   names cannot; the token has not moved then, so a later call reads the same transactions.
     func nextCommit(_ writes: WatchedWrites = .unknown) throws(RemoteChangeError) -> RemoteCommit {
         guard let history else { return writes.log ? .external : .none }
-        if writes.outside { externalOwed = 2 }
+        // Read while a scan of the log may still run (see `WatchedWrites.outsideWhenScanned`);
+        // only then ask whether it found an outside write, which makes the read moot.
+        var read: Result<HistoryRead, RemoteChangeError>?
+        if externalOwed == 0 && !writes.outside {
+            do throws(RemoteChangeError) {
+                read = .success(try readHistory(history))
+            } catch {
+                read = .failure(error)
+            }
+        }
+        if writes.outsideFound() { externalOwed = 2 }
         if externalOwed > 0 {
             externalOwed -= 1
             unexplained = false
             lastToken = try readingHistory { try history.currentHistoryToken() }
             return .external
         }
-        // The stack's own saves are skipped: what they changed is not read.
-        let found = try readingHistory { try history.history(after: lastToken, limit: nil, omittingChangesOf: origin) }
-        if found.isExpired {
+        guard let read else { preconditionFailure("the history is read unless an outside write is owed a re-fetch") }
+        switch try read.get() {
+        case .expired:
             unexplained = false
             // Pruned behind us: what was missed is unknown. Start again from now.
             lastToken = try readingHistory { try history.currentHistoryToken() }
             return .external
-        }
-        guard let newest = found.transactions.last else {
+        case .nothing:
             if writes.unreadLog { unexplained = true }
             return .none
+        case .ownOnly(let newest):
+            unexplained = false
+            lastToken = newest
+            return .ownOnly
+        case .others(let changes, let tokens, let newest):
+            unexplained = false
+            lastToken = newest
+            return .merge(changes, tokens: tokens)
         }
-        unexplained = false
-        lastToken = newest.token
+    }
+
+    /// What one read of the history after ``lastToken`` found.
+    private enum HistoryRead {
+        /// Pruned behind the reader.
+        case expired
+        /// No transaction.
+        case nothing
+        /// Only the stack's own transactions, the newest `newest`.
+        case ownOnly(newest: HistoryToken)
+        /// Other writers' `changes` in transactions `tokens` (the newest transaction read, maybe
+        /// the stack's own, is `newest`).
+        case others(SaveChanges, tokens: ClosedRange<HistoryToken>, newest: HistoryToken)
+    }
+
+    /// Reads the transactions after ``lastToken`` and the objects other writers changed in
+    /// them, moving nothing: the caller decides whether the read counts.
+    private func readHistory(_ history: any PersistentHistoryStore) throws(RemoteChangeError) -> HistoryRead {
+        // The stack's own saves are skipped: what they changed is not read.
+        let found = try readingHistory { try history.history(after: lastToken, limit: nil, omittingChangesOf: origin) }
+        if found.isExpired { return .expired }
+        guard let newest = found.transactions.last else { return .nothing }
         let others = found.transactions.filter { $0.origin != origin }
-        guard let first = others.first, let last = others.last else { return .ownOnly }
-        let changes: SaveChanges
+        guard let first = others.first, let last = others.last else { return .ownOnly(newest: newest.token) }
         do {
-            changes = try HistoryChangeSet(others).saveChanges(reading: store)
+            let changes = try HistoryChangeSet(others).saveChanges(reading: store)
+            return .others(changes, tokens: first.token...last.token, newest: newest.token)
         } catch {
             throw RemoteChangeError.objectsUnreadable(store: storeName, reason: "\(error)")
         }
-        return .merge(changes, tokens: first.token...last.token)
     }
 
     /// `read`'s value; its failure as ``RemoteChangeError/historyUnreadable(store:reason:)``.

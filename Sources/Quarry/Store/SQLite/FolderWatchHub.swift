@@ -30,11 +30,44 @@ final class FolderWatchHub: @unchecked Sendable {
         case refused(String)
     }
 
-    /// One subscriber: the names it follows, the queue its handler runs on, the handler.
+    /// One subscriber: the names it follows, the queue its handler runs on, the handler, and
+    /// the names written that its handler has not been given yet.
     private struct Subscriber {
         let names: Set<String>
         let queue: DispatchQueue
         let handler: @Sendable (Set<String>) -> Void
+        let inbox = Inbox()
+
+        /// Hands `written` to the handler, on the subscriber's queue: with the names already
+        /// waiting there when a call is queued, else in a new call.
+        func deliver(_ written: Set<String>) {
+            guard inbox.add(written) else { return }
+            let (inbox, handler) = (inbox, handler)
+            queue.async { handler(inbox.take()) }
+        }
+    }
+
+    /// The names written for one subscriber that its queued call has not taken yet: a commit
+    /// writes hundreds of frames, an event each, faster than a busy queue may take them, and
+    /// they then wait as one call instead of hundreds.
+    private final class Inbox: Sendable {
+        private let waiting = Mutex<Set<String>?>(nil)
+
+        /// Adds `names`; whether a call must be queued to take them (none is waiting).
+        func add(_ names: Set<String>) -> Bool {
+            waiting.withLock { waiting in
+                defer { waiting = (waiting ?? []).union(names) }
+                return waiting == nil
+            }
+        }
+
+        /// Takes every name waiting (the queued call runs).
+        func take() -> Set<String> {
+            waiting.withLock { waiting in
+                defer { waiting = nil }
+                return waiting ?? []
+            }
+        }
     }
 
     /// The subscribers of each watch descriptor (one per folder), by subscription number.
@@ -185,9 +218,6 @@ final class FolderWatchHub: @unchecked Sendable {
             }
             return deliveries
         }
-        for (subscriber, names) in deliveries {
-            let handler = subscriber.handler
-            subscriber.queue.async { handler(names) }
-        }
+        for (subscriber, names) in deliveries { subscriber.deliver(names) }
     }
 }

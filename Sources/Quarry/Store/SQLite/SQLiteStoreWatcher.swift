@@ -32,7 +32,8 @@ import Glibc
 /// `onCommit` runs on the watcher's queue, once per batch of events that changed
 /// `data_version`, told what was written since the last call (``WatchedWrites``): whether the
 /// `-wal` or the `-journal` was, and whether a transaction that was not a Quarry save was
-/// committed to the `-wal` (a ``WriteAheadLogCursor`` reads each one). A checkpoint (which
+/// committed to the `-wal` (a ``WriteAheadLogCursor`` reads each one, on another thread while
+/// `onCommit` reads history: see ``WatchedWrites/outsideWhenScanned``). A checkpoint (which
 /// writes the store file only) can change `data_version` with no commit; so can a commit whose
 /// history the last read already took. `onQuiet` runs once the re-checks after a batch found
 /// nothing more: a rollback-journal writer's change that history still does not explain by then
@@ -83,6 +84,10 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     private let timer: DispatchSourceTimer
     /// When the first event not yet followed by a read arrived.
     private var burstStarted: DispatchTime?
+    /// When the latest event of the burst arrived. Events only move this: the timer, armed
+    /// once per burst, moves itself on when it fires too early (re-arming a dispatch timer for
+    /// each of a commit's hundreds of events cost more than the commit's merge).
+    private var latestEvent = DispatchTime.now()
     /// How long after a burst's latest event its `data_version` read runs: a commit writes its
     /// frames back to back (an event each) and publishes right after the last one.
     private static let quietAfterEvent = DispatchTimeInterval.microseconds(250)
@@ -168,16 +173,27 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
         guard !isCancelled, !written.isDisjoint(with: names) else { return }
         noteWritten(written)
         // One read per burst: a commit's frames arrive as one event each.
-        let now = DispatchTime.now()
-        let started = burstStarted ?? now
-        burstStarted = started
-        timer.schedule(deadline: min(now + Self.quietAfterEvent, started + Self.longestBurst))
+        latestEvent = DispatchTime.now()
+        guard burstStarted == nil else { return }
+        burstStarted = latestEvent
+        timer.schedule(deadline: latestEvent + Self.quietAfterEvent)
+    }
+
+    /// When the burst's read is due: `quietAfterEvent` after its latest event, or
+    /// `longestBurst` after its first.
+    private func burstReadDue(_ started: DispatchTime) -> DispatchTime {
+        min(latestEvent + Self.quietAfterEvent, started + Self.longestBurst)
     }
 
     /// A burst's read (which drops a pending re-check), else the pending re-check, else (when
     /// polling) a poll.
     private func timerFired() {
         guard !isCancelled else { return }
+        if let started = burstStarted, stamps == nil, case let due = burstReadDue(started), DispatchTime.now() < due {
+            // Events came since the timer was armed: the burst goes on.
+            timer.schedule(deadline: due)
+            return
+        }
         if stamps != nil, pollFoundWrites() {
             // Written since the last poll: read now, as a burst's read.
             burstStarted = burstStarted ?? .now()
@@ -208,15 +224,19 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
             onCheckFailure(error)
             now = dataVersion
         }
-        // Read after `data_version`: a transaction the cursor finds may not be published yet,
-        // so it is reported with this change or, if none, the next one.
-        if cursor.advance().mayHaveOutsideWrites { writes.outside = true }
         var next = recheckIndex
         if now != dataVersion {
             dataVersion = now
-            let written = writes
+            var written = writes
             writes = WatchedWrites()
+            // The cursor reads the log after `data_version` (a transaction it finds may not be
+            // published yet, so it is reported with this change or, if none, the next one),
+            // beside `onCommit`'s history read. While `data_version` stands still nothing was
+            // committed, and the log is not read: mid-commit, its frames are still being written.
+            let scan = LogScan(cursor)
+            written.outsideWhenScanned = { scan.findings().mayHaveOutsideWrites }
             onCommit(written)
+            cursor = scan.cursorAfter()
             next = 0
         }
         guard next < Self.recheckDelays.count else {
@@ -264,6 +284,36 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
     private static func readDataVersion(_ connection: DatabaseQueue) throws -> Int64 {
         // Outside a transaction: each read sees the newest commit.
         try connection.inDatabase { try Int64.fetchOne($0, sql: "PRAGMA data_version") ?? 0 }
+    }
+}
+
+/// One ``WriteAheadLogCursor/advance()``, run on another thread beside the history read of
+/// the change that started it (each takes about a millisecond per thousand frames).
+private final class LogScan: Sendable {
+    /// The cursor and what its advance found, set by the scan before it leaves `done`.
+    private let state: Mutex<(cursor: WriteAheadLogCursor, found: WriteAheadLogCursor.Findings)>
+    private let done = DispatchGroup()
+
+    /// Starts advancing `cursor`.
+    init(_ cursor: WriteAheadLogCursor) {
+        state = Mutex((cursor, WriteAheadLogCursor.Findings()))
+        done.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            state.withLock { $0.found = $0.cursor.advance() }
+            done.leave()
+        }
+    }
+
+    /// What the scan found (waits for it).
+    func findings() -> WriteAheadLogCursor.Findings {
+        done.wait()
+        return state.withLock { $0.found }
+    }
+
+    /// The cursor after the scan (waits for it).
+    func cursorAfter() -> WriteAheadLogCursor {
+        done.wait()
+        return state.withLock { $0.cursor }
     }
 }
 

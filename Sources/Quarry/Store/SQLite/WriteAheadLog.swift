@@ -8,8 +8,7 @@ import Foundation
 /// SQLite itself never checks that a log belongs to the file beside it (nothing in the file
 /// names its log), so Quarry reads the log to decide (see ``SQLiteStore/checkLogOwnership(path:fileHeader:)``).
 ///
-/// The log is read with its own descriptor: SQLite keeps no POSIX locks on a `-wal` file, so
-/// opening and closing it cannot drop a lock this process holds (unlike the database file's).
+/// The log is read through a ``WALFile``.
 struct WriteAheadLog: Sendable {
     /// The database page size the log was written for.
     var pageSize: Int
@@ -18,59 +17,27 @@ struct WriteAheadLog: Sendable {
     /// How many frames SQLite would replay.
     var committedFrames: Int
 
-    private static let frameHeaderSize = 24
-
     /// Reads the log at `path`.
     ///
     /// - Returns: `nil` when the log is absent, shorter than its header or has a header SQLite
     ///   would reject (it then replays nothing from it).
-    /// - Throws: the `FileHandle` error when the log exists but cannot be read.
+    /// - Throws: `CocoaError(.fileReadNoPermission)` when the log exists but cannot be opened,
+    ///   ``WALFile/ReadFailed`` when it cannot be read.
     static func read(path: String) throws -> WriteAheadLog? {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) {
-                throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
-            }
-            return nil
-        }
-        // Closing a read-only handle: nothing to lose if it fails.
-        defer { try? handle.close() }
-        let reader = ChunkedReader(handle: handle)
-        guard let bytes = try reader.next(WALHeader.size), let header = WALHeader(bytes) else { return nil }
-        let (pageSize, salts) = (header.pageSize, header.salts)
-        var checksum = header.checksum
-
-        var log = WriteAheadLog(pageSize: pageSize, firstPageFrames: [], committedFrames: 0)
+        guard let file = try WALFile(path: path), let header = try file.header() else { return nil }
+        var log = WriteAheadLog(pageSize: header.pageSize, firstPageFrames: [], committedFrames: 0)
         var pendingFirstPages: [DatabaseHeaderFields] = []
         var frames = 0
-        while let frame = try reader.next(frameHeaderSize + pageSize) {
-            guard (frame.bigEndianWord(at: 8), frame.bigEndianWord(at: 12)) == salts else { break }
-            checksum.add(frame[0..<8])
-            checksum.add(frame[frameHeaderSize...])
-            guard checksum.matches(frame, at: 16) else { break }
+        try file.scan(from: UInt64(WALHeader.size), pageSize: header.pageSize, salts: header.salts, checksum: header.checksum) { frame in
             frames += 1
-            if frame.bigEndianWord(at: 0) == 1 {
-                pendingFirstPages.append(DatabaseHeaderFields(page: frame[frameHeaderSize...]))
-            }
-            if frame.bigEndianWord(at: 4) != 0 {
-                // A commit frame: everything so far is what SQLite replays.
-                log.committedFrames = frames
-                log.firstPageFrames.append(contentsOf: pendingFirstPages)
-                pendingFirstPages.removeAll()
-            }
+            if frame.pageNumber == 1 { pendingFirstPages.append(DatabaseHeaderFields(page: frame.page)) }
+            guard frame.isCommit else { return }
+            // A commit frame: everything so far is what SQLite replays.
+            log.committedFrames = frames
+            log.firstPageFrames.append(contentsOf: pendingFirstPages)
+            pendingFirstPages.removeAll()
         }
         return log
-    }
-
-    /// Reads records of a given size one after the other (one `read` each: a log of 1,000
-    /// frames, SQLite's checkpoint threshold, is read in about a millisecond).
-    private struct ChunkedReader {
-        let handle: FileHandle
-
-        /// The next `count` bytes, or `nil` when fewer remain.
-        func next(_ count: Int) throws -> Data? {
-            guard let data = try handle.read(upToCount: count), data.count == count else { return nil }
-            return data
-        }
     }
 }
 
@@ -85,16 +52,24 @@ struct WALChecksum {
 
     /// Adds `bytes` (a multiple of 8 bytes long).
     mutating func add(_ bytes: Data) {
-        assert(bytes.count % 8 == 0, "WAL checksums cover whole pairs of words")
+        bytes.withUnsafeBytes { add($0) }
+    }
+
+    /// Adds the bytes `raw` points to (a multiple of 8 bytes long).
+    mutating func add(_ raw: UnsafeRawBufferPointer) {
+        assert(raw.count % 8 == 0, "WAL checksums cover whole pairs of words")
         var (s0, s1) = (first, second)
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
+        var offset = 0
+        if bigEndianWords {
             while offset < raw.count {
-                var x0 = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-                var x1 = raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                if bigEndianWords { (x0, x1) = (UInt32(bigEndian: x0), UInt32(bigEndian: x1)) } else { (x0, x1) = (UInt32(littleEndian: x0), UInt32(littleEndian: x1)) }
-                s0 = s0 &+ x0 &+ s1
-                s1 = s1 &+ x1 &+ s0
+                s0 = s0 &+ UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) &+ s1
+                s1 = s1 &+ UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)) &+ s0
+                offset += 8
+            }
+        } else {
+            while offset < raw.count {
+                s0 = s0 &+ UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) &+ s1
+                s1 = s1 &+ UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)) &+ s0
                 offset += 8
             }
         }
@@ -118,7 +93,7 @@ struct DatabaseHeaderFields: Equatable, Sendable {
     var applicationID: UInt32
 
     /// The fields of the page starting at `page` (at least 100 bytes long).
-    init(page: Data) {
+    init(page: UnsafeRawBufferPointer) {
         let raw = Int(page.bigEndianHalfWord(at: 16))
         pageSize = raw == 1 ? 65_536 : raw
         userVersion = page.bigEndianWord(at: 60)

@@ -48,7 +48,6 @@ struct WriteAheadLogCursor {
     private var saveCount: UInt32?
 
     private static let headerSize = UInt64(WALHeader.size)
-    private static let frameHeaderSize = 24
 
     /// A cursor at the end of what the log at `path` holds committed now; `saveCount` is the
     /// store's save count as of then (`PRAGMA user_version`), or `nil` when unknown.
@@ -61,16 +60,16 @@ struct WriteAheadLogCursor {
     /// Reads the transactions committed since the last call.
     mutating func advance() -> Findings {
         var findings = Findings()
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // A log that cannot be opened or read is read as far as it can be, like a torn frame:
+        // the watcher then re-checks through `data_version`.
+        guard let file = try? WALFile(path: path) else {
             // No log: checkpointed and removed (no connection had the store open). Anything
             // committed since the last call was read then, unless it went with the log.
             if generation != nil { findings.lostTrack = true }
             generation = nil
             return findings
         }
-        // Closing a read-only handle: nothing to lose if it fails.
-        defer { try? handle.close() }
-        guard let header = Self.readHeader(handle) else {
+        guard let header = try? file.header() else { // read as far as it can be (see above)
             // An empty or half-written header: the log was truncated, and what it held past
             // the cursor is in the file only.
             if generation != nil { findings.lostTrack = true }
@@ -79,14 +78,14 @@ struct WriteAheadLogCursor {
         }
         if var current = generation {
             if current.salts == header.salts {
-                readFrames(handle, of: &current, into: &findings)
+                readFrames(file, of: &current, into: &findings)
                 generation = current
                 return findings
             }
             // Restarted. The old transactions the cursor had not reached are read first.
-            let newExtentBefore = Self.extent(handle, of: header)
-            readFrames(handle, of: &current, into: &findings)
-            let newExtentAfter = Self.extent(handle, of: header)
+            let newExtentBefore = Self.extent(file, of: header)
+            readFrames(file, of: &current, into: &findings)
+            let newExtentAfter = Self.extent(file, of: header)
             // SQLite writes a new header in two cases. After a checkpoint emptied the log it
             // restarts it (checkpoint sequence + 1): the old transactions past the cursor are
             // intact while the new ones have not reached them. Into a log with no transaction
@@ -101,53 +100,32 @@ struct WriteAheadLogCursor {
             }
         }
         // A log the cursor had not seen (made since the last call): everything in it is new.
-        var fresh = header
-        readFrames(handle, of: &fresh, into: &findings)
+        var fresh = Generation(salts: header.salts, checkpointSequence: header.checkpointSequence, pageSize: header.pageSize,
+                               checksum: header.checksum, offset: Self.headerSize)
+        readFrames(file, of: &fresh, into: &findings)
         generation = fresh
         return findings
     }
 
-    /// The header at the start of the log, as a generation positioned before its first frame,
-    /// or `nil` when it is short or SQLite would reject it.
-    private static func readHeader(_ handle: FileHandle) -> Generation? {
-        guard (try? handle.seek(toOffset: 0)) != nil, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
-              // The log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version.
-              let bytes = try? handle.read(upToCount: WALHeader.size), let header = WALHeader(bytes) else { return nil }
-        return Generation(salts: header.salts, checkpointSequence: header.checkpointSequence, pageSize: header.pageSize,
-                          checksum: header.checksum, offset: headerSize)
-    }
-
     /// Where the frames carrying `generation`'s salts end (valid or not, committed or not):
     /// how far a new generation has overwritten the log.
-    private static func extent(_ handle: FileHandle, of generation: Generation) -> UInt64 {
-        let frameSize = UInt64(frameHeaderSize + generation.pageSize)
-        var offset = generation.offset
-        while (try? handle.seek(toOffset: offset)) != nil, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
-              let bytes = try? handle.read(upToCount: 16), bytes.count == 16, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
-              (bytes.bigEndianWord(at: 8), bytes.bigEndianWord(at: 12)) == generation.salts {
-            offset += frameSize
-        }
-        return offset
+    private static func extent(_ file: WALFile, of generation: WALHeader) -> UInt64 {
+        // A read that fails ends the extent like a torn frame (see `advance`).
+        (try? file.extent(from: headerSize, pageSize: generation.pageSize, salts: generation.salts)) ?? headerSize
     }
 
     /// Reads `generation`'s committed transactions from its offset on, counting them and the
     /// unmarked ones into `findings`, and moves the generation past them.
-    private mutating func readFrames(_ handle: FileHandle, of generation: inout Generation, into findings: inout Findings) {
-        let frameSize = Self.frameHeaderSize + generation.pageSize
-        var checksum = generation.checksum
-        var offset = generation.offset
+    private mutating func readFrames(_ file: WALFile, of generation: inout Generation, into findings: inout Findings) {
         var pendingCount: UInt32?
-        guard (try? handle.seek(toOffset: offset)) != nil else { return } // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
-        while let frame = try? handle.read(upToCount: frameSize), frame.count == frameSize, // the log is read as far as it is intact: a read that fails ends it like a torn frame, and the watcher then re-checks through data_version
-              (frame.bigEndianWord(at: 8), frame.bigEndianWord(at: 12)) == generation.salts {
-            checksum.add(frame[0..<8])
-            checksum.add(frame[Self.frameHeaderSize...])
-            guard checksum.matches(frame, at: 16) else { break }
-            offset += UInt64(frameSize)
-            if frame.bigEndianWord(at: 0) == 1 {
-                pendingCount = DatabaseHeaderFields(page: frame[Self.frameHeaderSize...]).userVersion
-            }
-            guard frame.bigEndianWord(at: 4) != 0 else { continue }
+        var saveCount = self.saveCount
+        defer { self.saveCount = saveCount }
+        let start = generation
+        var end = generation
+        // A read that fails ends the frames like a torn frame (see `advance`): the frames before it count.
+        try? file.scan(from: start.offset, pageSize: start.pageSize, salts: start.salts, checksum: start.checksum) { frame in
+            if frame.pageNumber == 1 { pendingCount = DatabaseHeaderFields(page: frame.page).userVersion }
+            guard frame.isCommit else { return }
             // A commit frame ends a transaction.
             findings.commits += 1
             if let count = pendingCount, count != saveCount {
@@ -156,8 +134,9 @@ struct WriteAheadLogCursor {
                 findings.unmarked += 1
             }
             pendingCount = nil
-            generation.checksum = checksum
-            generation.offset = offset
+            end.checksum = frame.checksum
+            end.offset = frame.end
         }
+        generation = end
     }
 }

@@ -8,6 +8,10 @@ import QuarryTestSupport
 final class HandWrittenHistoryStore: PersistentHistoryStore {
     let inner: InMemoryStore
     private let log = Mutex<(transactions: [HistoryTransaction], prunedBefore: HistoryToken?)>(([], nil))
+    /// Set: every history read fails (a table made unreadable).
+    let failsHistoryReads = Mutex(false)
+    /// How many times the history was read.
+    let historyReads = Mutex(0)
 
     init(model: ManagedObjectModel) { inner = InMemoryStore(model: model) }
 
@@ -26,7 +30,9 @@ final class HandWrittenHistoryStore: PersistentHistoryStore {
     func save(_ changes: StoreChangeSet, resolve: (MergeConflict) -> ConflictResolution) throws -> StoreSaveResult { try inner.save(changes, resolve: resolve) }
     func currentHistoryToken() throws -> HistoryToken? { log.withLock { $0.transactions.last?.token } }
     func history(after token: HistoryToken?, limit: Int?) throws -> HistoryFetchResult {
-        log.withLock { l in
+        historyReads.withLock { $0 += 1 }
+        if failsHistoryReads.withLock({ $0 }) { throw StoreError.cannotOpen(path: "history", reason: "made unreadable by the test") }
+        return log.withLock { l in
             let expired = l.prunedBefore.map { pruned in (token ?? HistoryToken(0)) < HistoryToken(pruned.value - 1) } ?? false
             return HistoryFetchResult(transactions: l.transactions.filter { token == nil || $0.token > token! }, isExpired: expired)
         }
@@ -155,6 +161,56 @@ struct RemoteHistoryReaderTests {
         // The same change after a rollback journal was written is a guess only settling decides.
         #expect(try reader.nextCommit(WatchedWrites(log: true, unreadLog: true)).isNoneForTest)
         #expect(reader.settle().isExternalForTest)
+    }
+}
+
+@Suite("Remote history reader: the log scan's answer, read beside the history")
+struct RemoteHistoryReaderLogScanTests {
+    let own = UUID()
+    let other = UUID()
+    let base = RemoteHistoryReaderTests()
+
+    @Test("the history is read before the scan's answer is awaited, and a scan that found nothing leaves the merge")
+    func historyReadFirst() throws {
+        let (store, ids) = try base.makeStore(tickers: 1)
+        let reader = try RemoteHistoryReader(store: store, origin: own)
+        store.append(base.transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
+        let readsWhenAsked = Mutex<Int?>(nil)
+        let before = store.historyReads.withLock { $0 }
+        let writes = WatchedWrites(log: true, outsideWhenScanned: {
+            readsWhenAsked.withLock { $0 = store.historyReads.withLock { $0 } }
+            return false
+        })
+        guard case .merge(let changes, _) = try reader.nextCommit(writes) else { Issue.record("expected a merge"); return }
+        #expect(changes.updated == [ids[0]])
+        #expect(readsWhenAsked.withLock { $0 } == before + 1, "the scan runs beside the history read, asked only after it")
+    }
+
+    @Test("an outside write the scan finds makes the change and the next one external, whatever history said")
+    func scanFindsOutsideWrite() throws {
+        let (store, ids) = try base.makeStore(tickers: 1)
+        let reader = try RemoteHistoryReader(store: store, origin: own)
+        store.append(base.transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
+        #expect(try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { true })).isExternalForTest)
+        #expect(reader.lastToken == HistoryToken(1), "the re-fetch covers the history read meanwhile")
+        // The outside transaction may be published only with the next data_version change.
+        #expect(try reader.nextCommit(WatchedWrites(log: true)).isExternalForTest)
+        store.append(base.transaction(2, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
+        guard case .merge(_, let tokens) = try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { false })) else {
+            Issue.record("expected a merge"); return
+        }
+        #expect(tokens == HistoryToken(2)...HistoryToken(2))
+    }
+
+    @Test("a history read that fails does not count when the scan found an outside write: the answer is a re-fetch")
+    func failedReadBesideOutsideWrite() throws {
+        let (store, ids) = try base.makeStore(tickers: 1)
+        let reader = try RemoteHistoryReader(store: store, origin: own)
+        store.append(base.transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
+        store.failsHistoryReads.withLock { $0 = true }
+        #expect(throws: RemoteChangeError.self) { try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { false })) }
+        // `currentHistoryToken` still answers: only the history read fails.
+        #expect(try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { true })).isExternalForTest)
     }
 }
 
