@@ -43,10 +43,16 @@ struct HistoryChangeRow {
     var tombstone: String?
 
     /// Appends the changes this row stands for to `changes`; none when its entity or type is
-    /// unknown to `model` (an entity a migration removed).
-    func appendChanges(to changes: inout [HistoryChange], model: ManagedObjectModel) {
+    /// unknown to `model` (an entity a migration removed). `keyLists` keeps each `Z_KEYS` text
+    /// read so far split (a save's updates mostly change the same keys).
+    func appendChanges(to changes: inout [HistoryChange], model: ManagedObjectModel, keyLists: inout [String: [String]]) {
         guard let entity = model.entity(named: entity), let type = HistoryChangeType(code: typeCode) else { return }
-        let changedKeys = keys.map { $0.isEmpty ? [] : $0.split(separator: ",").map(String.init) } ?? []
+        let changedKeys = keys.map { (text: String) -> [String] in
+            if let split = keyLists[text] { return split }
+            let split = text.isEmpty ? [] : text.split(separator: ",").map(String.init)
+            keyLists[text] = split
+            return split
+        } ?? []
         let tombstone = tombstone.map { HistoryTombstone.decode($0, entity: entity) } ?? [:]
         for offset in 0..<max(1, count) {
             changes.append(HistoryChange(objectID: ObjectID(entityIndex: entity.index, primaryKey: primaryKey + offset),
@@ -62,7 +68,7 @@ extension SaveChanges {
     /// A run is consecutive keys of one entity, in the save's order: updated objects whose
     /// changed keys are the same, deleted objects without a tombstone (from `tombstones`). A
     /// batch request changing a range of rows writes a handful of history rows, not one per
-    /// object; readers expand every row by its count (``HistoryChangeRow/appendChanges(to:model:)``).
+    /// object; readers expand every row by its count (``HistoryChangeRow/appendChanges(to:model:keyLists:)``).
     func forEachHistoryRow(model: ManagedObjectModel, tombstones: [ObjectID: String],
                            _ body: (HistoryChangeRow) throws -> Void) rethrows {
         for run in insertRuns {

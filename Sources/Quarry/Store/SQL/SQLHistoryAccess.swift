@@ -69,6 +69,7 @@ extension SQLHistoryAccess {
         for (i, t) in transactions.enumerated() { position[t.token.value] = i }
         // Each run of consecutive transactions whose changes are wanted, read in one pass.
         var runStart: Int?
+        var keyLists: [String: [String]] = [:]
         for i in 0...transactions.count {
             let wanted = i < transactions.count && (omitted == nil || transactions[i].origin != omitted)
             if wanted, runStart == nil { runStart = i }
@@ -76,7 +77,7 @@ extension SQLHistoryAccess {
             runStart = nil
             try forEachChange(from: transactions[start].token.value, through: transactions[i - 1].token.value) { token, row in
                 guard let j = position[token] else { return }
-                row.appendChanges(to: &transactions[j].changes, model: model)
+                row.appendChanges(to: &transactions[j].changes, model: model, keyLists: &keyLists)
             }
         }
         return HistoryFetchResult(transactions: transactions, isExpired: prunedThrough > after, hasMore: hasMore)

@@ -16,17 +16,17 @@ struct SQLiteHistoryTables: SQLHistoryAccess {
     func forEachTransaction(after: Int64, limit: Int?, _ body: (HistoryTransactionRow) throws -> Void) throws {
         var sql = "SELECT Z_TOKEN, Z_TIMESTAMP, Z_AUTHOR, Z_ORIGIN, Z_PROCESS FROM Z_HISTORYTRANSACTION WHERE Z_TOKEN > ? ORDER BY Z_TOKEN"
         if let limit { sql += " LIMIT \(limit)" }
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: [after])
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: [after])
         while let row = try rows.next() {
             try body(HistoryTransactionRow(token: row[0], timestamp: row[1], author: row[2], origin: row[3], processID: row[4]))
         }
     }
 
     func forEachChange(from first: Int64, through last: Int64, _ body: (Int64, HistoryChangeRow) throws -> Void) throws {
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
             SELECT Z_TOKEN, Z_ENTITY, Z_PK, Z_TYPE, Z_KEYS, Z_TOMBSTONE, Z_COUNT FROM Z_HISTORYCHANGE \
             WHERE Z_TOKEN BETWEEN ? AND ? ORDER BY Z_TOKEN, Z_SEQ
-            """, arguments: [first, last])
+            """), arguments: [first, last])
         while let row = try rows.next() {
             try body(row[0], HistoryChangeRow(entity: row[1], primaryKey: row[2], count: row[6], typeCode: row[3], keys: row[4], tombstone: row[5]))
         }
@@ -54,7 +54,7 @@ struct SQLiteHistoryTables: SQLHistoryAccess {
     }
 
     func metadataValue(_ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM Z_METADATA WHERE key = ?", arguments: [key])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM Z_METADATA WHERE key = ?"), arguments: [key])
     }
 
     func setMetadataValue(_ value: String?, key: String) throws {
