@@ -30,14 +30,11 @@ extension ObjectContext {
     func runWillSave() throws {
         willSaveEpoch &+= 1
         let epoch = willSaveEpoch
-        // A plain `ManagedObject`'s `willSave` does nothing: it is never due.
-        func due(_ object: ManagedObject) -> Bool {
-            type(of: object) != ManagedObject.self && (object.willSaveEpoch != epoch || object.willSaveSeen != object.changeCount)
-        }
-        for _ in 0..<Self.willSaveRoundLimit {
-            // One pass without listing or sorting decides whether any object is due (an
-            // importer's save of 100,000 plain objects pays one look each, and no call).
-            if !insertedList.contains(where: { $0.inserted && due($0) })
+        func due(_ object: ManagedObject) -> Bool { object.willSaveEpoch != epoch || object.willSaveSeen != object.changeCount }
+        for round in 0..<Self.willSaveRoundLimit {
+            // After the first round, one pass without listing or sorting decides whether any
+            // object changed (an importer's save of 100,000 objects pays one look each).
+            if round > 0 && !insertedList.contains(where: { $0.inserted && due($0) })
                 && !updatedObjects.values.contains(where: { !$0.changedMask.isEmpty && due($0) })
                 && !deletedObjects.values.contains(where: due) {
                 processPendingChanges()
