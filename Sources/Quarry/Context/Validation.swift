@@ -148,13 +148,6 @@ extension ManagedObject {
         return failures
     }
 
-    /// Whether inserting or updating the object cannot fail validation: a plain
-    /// `ManagedObject` (its hooks are the model's rules) of an entity with no rule. A save of
-    /// 100,000 such objects skips as many hook calls.
-    var insertOrUpdateCannotFail: Bool {
-        type(of: self) == ManagedObject.self && entity.validatedAttributeIndices.isEmpty && entity.validatedRelationshipIndices.isEmpty
-    }
-
     /// The failures of the hook that applies to the object's state in a save.
     func saveFailures() -> [ValidationFailure] {
         do {
@@ -185,10 +178,8 @@ extension ObjectContext {
     /// - Throws: ``ObjectValidationError`` with every failure of every object.
     public func validateForSave() throws {
         var failures: [ValidationFailure] = []
-        for object in insertedList where object.inserted && !object.insertOrUpdateCannotFail { failures += object.saveFailures() }
-        for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) where !object.insertOrUpdateCannotFail {
-            failures += object.saveFailures()
-        }
+        for object in insertedList where object.inserted { failures += object.saveFailures() }
+        for object in updatedObjects.values.sorted(by: { $0.objectID < $1.objectID }) { failures += object.saveFailures() }
         for object in deletedObjects.values.sorted(by: { $0.objectID < $1.objectID }) {
             failures += object.saveFailures()
             if let unapplied = unappliedDeleteRules[object.objectID] {
