@@ -61,7 +61,7 @@ final class WALFile {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: WALHeader.size, alignment: 8)
         defer { buffer.deallocate() }
         guard try read(into: buffer, at: 0) == WALHeader.size else { return nil }
-        return WALHeader(Data(buffer))
+        return WALHeader(UnsafeRawBufferPointer(buffer))
     }
 
     /// Calls `body` for each frame from `offset` on that carries `salts` and whose running
@@ -84,7 +84,7 @@ final class WALFile {
                 guard (frame.bigEndianWord(at: 8), frame.bigEndianWord(at: 12)) == salts else { return }
                 running.add(UnsafeRawBufferPointer(rebasing: frame[0..<8]))
                 running.add(UnsafeRawBufferPointer(rebasing: frame[Self.frameHeaderSize...]))
-                guard frame.bigEndianWord(at: 16) == running.first, frame.bigEndianWord(at: 20) == running.second else { return }
+                guard running.matches(frame, at: 16) else { return }
                 position += UInt64(frameSize)
                 body(Frame(pageNumber: frame.bigEndianWord(at: 0), isCommit: frame.bigEndianWord(at: 4) != 0, end: position,
                            checksum: running, page: UnsafeRawBufferPointer(rebasing: frame[Self.frameHeaderSize...])))
@@ -136,17 +136,5 @@ final class WALFile {
         let reason: String
 
         var description: String { "\(path): cannot read at byte \(offset): \(reason)" }
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// The big-endian 32-bit word at `offset`.
-    func bigEndianWord(at offset: Int) -> UInt32 {
-        UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-    }
-
-    /// The big-endian 16-bit word at `offset`.
-    func bigEndianHalfWord(at offset: Int) -> UInt16 {
-        UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 }

@@ -20,7 +20,7 @@ struct WALHeader {
 
     /// The header in `bytes` (at least 32 long), or `nil` when SQLite would reject it (it then
     /// replays nothing from the log).
-    init?(_ bytes: Data) {
+    init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.size else { return nil }
         let magic = bytes.bigEndianWord(at: 0)
         guard magic == Self.bigEndianMagic || magic == Self.littleEndianMagic, bytes.bigEndianWord(at: 4) == 3_007_000 else { return nil }
@@ -28,7 +28,7 @@ struct WALHeader {
         let pageSize = raw == 1 ? 65_536 : raw
         guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
         var checksum = WALChecksum(bigEndianWords: magic == Self.bigEndianMagic)
-        checksum.add(bytes[bytes.startIndex..<(bytes.startIndex + 24)])
+        checksum.add(UnsafeRawBufferPointer(rebasing: bytes[0..<24]))
         guard checksum.matches(bytes, at: 24) else { return nil }
         self.pageSize = pageSize
         self.checkpointSequence = bytes.bigEndianWord(at: 12)
@@ -51,7 +51,7 @@ struct WALHeader {
         put(UInt32.random(in: .min ... .max), at: 16)
         put(UInt32.random(in: .min ... .max), at: 20)
         var checksum = WALChecksum(bigEndianWords: !littleEndian)
-        checksum.add(bytes[0..<24])
+        bytes.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[0..<24])) }
         put(checksum.first, at: 24)
         put(checksum.second, at: 28)
         return bytes

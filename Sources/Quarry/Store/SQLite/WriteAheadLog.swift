@@ -50,11 +50,6 @@ struct WALChecksum {
 
     init(bigEndianWords: Bool) { self.bigEndianWords = bigEndianWords }
 
-    /// Adds `bytes` (a multiple of 8 bytes long).
-    mutating func add(_ bytes: Data) {
-        bytes.withUnsafeBytes { add($0) }
-    }
-
     /// Adds the bytes `raw` points to (a multiple of 8 bytes long).
     mutating func add(_ raw: UnsafeRawBufferPointer) {
         assert(raw.count % 8 == 0, "WAL checksums cover whole pairs of words")
@@ -77,7 +72,7 @@ struct WALChecksum {
     }
 
     /// Whether the two big-endian words at `offset` of `record` are this checksum.
-    func matches(_ record: Data, at offset: Int) -> Bool {
+    func matches(_ record: UnsafeRawBufferPointer, at offset: Int) -> Bool {
         record.bigEndianWord(at: offset) == first && record.bigEndianWord(at: offset + 4) == second
     }
 }
@@ -107,16 +102,14 @@ struct DatabaseHeaderFields: Equatable, Sendable {
     }
 }
 
-extension Data {
-    /// The big-endian 32-bit word at `offset` from the start of this data.
+extension UnsafeRawBufferPointer {
+    /// The big-endian 32-bit word at `offset`.
     func bigEndianWord(at offset: Int) -> UInt32 {
-        let i = startIndex + offset
-        return UInt32(self[i]) << 24 | UInt32(self[i + 1]) << 16 | UInt32(self[i + 2]) << 8 | UInt32(self[i + 3])
+        UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
-    /// The big-endian 16-bit word at `offset` from the start of this data.
+    /// The big-endian 16-bit word at `offset`.
     func bigEndianHalfWord(at offset: Int) -> UInt16 {
-        let i = startIndex + offset
-        return UInt16(self[i]) << 8 | UInt16(self[i + 1])
+        UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 }
