@@ -52,10 +52,10 @@ final class RemoteHistoryReader: @unchecked Sendable {
     ///   names cannot; the token has not moved then, so a later call reads the same transactions.
     func nextCommit(_ writes: WatchedWrites = .unknown) throws(RemoteChangeError) -> RemoteCommit {
         guard let history else { return writes.log ? .external : .none }
-        // Read while a scan of the log may still run (see `WatchedWrites.outsideWhenScanned`);
-        // only then ask whether it found an outside write, which makes the read moot.
+        // Read while a scan of the log may still run (see `WatchedWrites.outsideFound`); only
+        // then ask whether it found an outside write, which makes the read moot.
         var read: Result<HistoryRead, RemoteChangeError>?
-        if externalOwed == 0 && !writes.outside {
+        if externalOwed == 0 {
             do throws(RemoteChangeError) {
                 read = .success(try readHistory(history))
             } catch {

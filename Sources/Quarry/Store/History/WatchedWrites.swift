@@ -11,23 +11,12 @@ struct WatchedWrites: Sendable {
     /// commit whose history the last read already took, a checkpoint, a writer restarting the
     /// log) is nothing new.
     var unreadLog = false
-    /// The cursor read a transaction that was not a Quarry save (or lost track of the log).
-    var outside = false
-    /// The same answer from a read of the log still running beside the history read (it takes
-    /// as long, about a millisecond per thousand frames): called once the history is read,
-    /// it waits for the scan. `nil`: `outside` is the whole answer.
-    var outsideWhenScanned: (@Sendable () -> Bool)?
-
-    /// Whether a transaction that was not a Quarry save was committed (waits for a scan still running).
-    func outsideFound() -> Bool { outside || outsideWhenScanned?() == true }
+    /// Whether a transaction that was not a Quarry save was committed to the `-wal` (or the
+    /// ``WriteAheadLogCursor`` lost track of the log). Asked once the history is read: the
+    /// watcher's scan of the log runs beside that read (it takes as long, about a millisecond
+    /// per thousand frames), and this waits for it.
+    var outsideFound: @Sendable () -> Bool = { false }
 
     /// What a caller with no watcher assumes: the log written, by writers no cursor follows.
     static let unknown = WatchedWrites(log: true, unreadLog: true)
-
-    init(log: Bool = false, unreadLog: Bool = false, outside: Bool = false, outsideWhenScanned: (@Sendable () -> Bool)? = nil) {
-        self.log = log
-        self.unreadLog = unreadLog
-        self.outside = outside
-        self.outsideWhenScanned = outsideWhenScanned
-    }
 }

@@ -33,7 +33,7 @@ import Glibc
 /// `data_version`, told what was written since the last call (``WatchedWrites``): whether the
 /// `-wal` or the `-journal` was, and whether a transaction that was not a Quarry save was
 /// committed to the `-wal` (a ``WriteAheadLogCursor`` reads each one, on another thread while
-/// `onCommit` reads history: see ``WatchedWrites/outsideWhenScanned``). A checkpoint (which
+/// `onCommit` reads history: see ``WatchedWrites/outsideFound``). A checkpoint (which
 /// writes the store file only) can change `data_version` with no commit; so can a commit whose
 /// history the last read already took. `onQuiet` runs once the re-checks after a batch found
 /// nothing more: a rollback-journal writer's change that history still does not explain by then
@@ -234,7 +234,7 @@ final class SQLiteStoreWatcher: @unchecked Sendable {
             // beside `onCommit`'s history read. While `data_version` stands still nothing was
             // committed, and the log is not read: mid-commit, its frames are still being written.
             let scan = LogScan(cursor)
-            written.outsideWhenScanned = { scan.findings().mayHaveOutsideWrites }
+            written.outsideFound = { scan.findings().mayHaveOutsideWrites }
             onCommit(written)
             cursor = scan.cursorAfter()
             next = 0

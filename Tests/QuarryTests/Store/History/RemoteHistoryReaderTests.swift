@@ -177,7 +177,7 @@ struct RemoteHistoryReaderLogScanTests {
         store.append(base.transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
         let readsWhenAsked = Mutex<Int?>(nil)
         let before = store.historyReads.withLock { $0 }
-        let writes = WatchedWrites(log: true, outsideWhenScanned: {
+        let writes = WatchedWrites(log: true, outsideFound: {
             readsWhenAsked.withLock { $0 = store.historyReads.withLock { $0 } }
             return false
         })
@@ -191,12 +191,12 @@ struct RemoteHistoryReaderLogScanTests {
         let (store, ids) = try base.makeStore(tickers: 1)
         let reader = try RemoteHistoryReader(store: store, origin: own)
         store.append(base.transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
-        #expect(try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { true })).isExternalForTest)
+        #expect(try reader.nextCommit(WatchedWrites(log: true, outsideFound: { true })).isExternalForTest)
         #expect(reader.lastToken == HistoryToken(1), "the re-fetch covers the history read meanwhile")
         // The outside transaction may be published only with the next data_version change.
         #expect(try reader.nextCommit(WatchedWrites(log: true)).isExternalForTest)
         store.append(base.transaction(2, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
-        guard case .merge(_, let tokens) = try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { false })) else {
+        guard case .merge(_, let tokens) = try reader.nextCommit(WatchedWrites(log: true, outsideFound: { false })) else {
             Issue.record("expected a merge"); return
         }
         #expect(tokens == HistoryToken(2)...HistoryToken(2))
@@ -208,9 +208,9 @@ struct RemoteHistoryReaderLogScanTests {
         let reader = try RemoteHistoryReader(store: store, origin: own)
         store.append(base.transaction(1, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
         store.failsHistoryReads.withLock { $0 = true }
-        #expect(throws: RemoteChangeError.self) { try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { false })) }
+        #expect(throws: RemoteChangeError.self) { try reader.nextCommit(WatchedWrites(log: true, outsideFound: { false })) }
         // `currentHistoryToken` still answers: only the history read fails.
-        #expect(try reader.nextCommit(WatchedWrites(log: true, outsideWhenScanned: { true })).isExternalForTest)
+        #expect(try reader.nextCommit(WatchedWrites(log: true, outsideFound: { true })).isExternalForTest)
     }
 }
 
