@@ -87,10 +87,12 @@ extension PersistentStack {
                 // Counted with the in-process merges: a browser's status line says "merged" for both.
                 self.state.withLock { $0.lastMerge = Date(); $0.mergeCount += 1 }
                 change = RemoteChange(storeURL: storeURL, tokens: tokens, isExternal: false)
-            case .external:
+            case .external, .externalFollowUp:
                 guard merges else { return }
                 main.mergeExternalStoreChange()
-                change = RemoteChange(storeURL: storeURL, tokens: nil, isExternal: true)
+                var followUp = false
+                if case .externalFollowUp = commit { followUp = true }
+                change = RemoteChange(storeURL: storeURL, tokens: nil, isExternal: true, isFollowUp: followUp)
             case .failed(let error, let refetch):
                 if refetch && merges { main.mergeExternalStoreChange() }
                 self.state.withLock { $0.lastRemoteError = error }

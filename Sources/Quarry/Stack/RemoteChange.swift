@@ -20,12 +20,19 @@ public struct RemoteChange: Sendable {
     /// What failed on the remote path, when this change reports a failure (`nil`: a commit
     /// merged or re-fetched as usual).
     public var error: RemoteChangeError?
+    /// A second re-fetch for an outside write already reported by an ``isExternal`` change: the
+    /// write's transaction may be published only after the first re-fetch read the store, so
+    /// the results are re-fetched once more. The same write, not a new one: a status line that
+    /// said "external change" need not say it again.
+    public var isFollowUp: Bool
 
     /// A remote change.
-    public init(storeURL: URL, tokens: ClosedRange<HistoryToken>?, isExternal: Bool, error: RemoteChangeError? = nil) {
+    public init(storeURL: URL, tokens: ClosedRange<HistoryToken>?, isExternal: Bool, isFollowUp: Bool = false,
+                error: RemoteChangeError? = nil) {
         self.storeURL = storeURL
         self.tokens = tokens
         self.isExternal = isExternal
+        self.isFollowUp = isFollowUp
         self.error = error
     }
 }

@@ -23,7 +23,9 @@ extension Browser {
                     let hint = if case .notLive = error { " (R re-reads the rows)" } else { "" }
                     self.message = (Self.remoteErrorPrefix + "\(error)" + hint, true)
                 } else if change.isExternal {
-                    self.message = (Self.externalChangeMessage, false)
+                    // A follow-up re-fetch of a write already announced says nothing new, and
+                    // must not overwrite what was said since (a refused undo, a save).
+                    if !change.isFollowUp { self.message = (Self.externalChangeMessage, false) }
                 } else if self.showsRemoteError, self.stack.lastRemoteError == nil {
                     // Another connection's commit read again: the path recovered, and the error
                     // no longer holds (a message shown since stays).

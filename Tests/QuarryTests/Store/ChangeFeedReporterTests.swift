@@ -13,6 +13,7 @@ struct ChangeFeedReporterTests {
             switch commit {
             case .merge: label = "merge"
             case .external: label = "external"
+            case .externalFollowUp: label = "externalFollowUp"
             case .ownOnly: label = "ownOnly"
             case .none: label = "none"
             case .failed(let error, let refetch): label = "failed(\(error.reason), refetch: \(refetch))"

@@ -51,10 +51,10 @@ struct OverflowTexts {
         sparse.set(utf8, in: slot)
     }
 
-    /// Starts loading the records (the first line of the sparse buffer, where a short walk
-    /// starts; a dense column is not worth it).
-    @inline(__always)
-    func prefetch() { sparse.prefetch() }
+    /// Where the sparse records start (the first line a short walk reads), `nil` when there
+    /// are none or the texts are dense (not worth a prefetch). Valid until the texts change:
+    /// for a prefetch only, which a stale address cannot harm.
+    var firstLine: UnsafeRawPointer? { dense == nil ? sparse.firstLine : nil }
 
     /// Calls `body` with the text of `slot` (which must have one; valid during the call).
     @inline(__always)
@@ -107,10 +107,9 @@ private struct SparseTextRecords {
     /// Bytes of dead records.
     private var deadBytes = 0
 
-    /// Starts loading the buffer's first line.
-    @inline(__always)
-    func prefetch() {
-        bytes.withUnsafeBufferPointer { if let start = $0.baseAddress { Prefetch.read(start) } }
+    /// Where the buffer starts (`nil` when empty); valid until it changes.
+    var firstLine: UnsafeRawPointer? {
+        bytes.isEmpty ? nil : bytes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     }
 
     /// Where the live record of `slot` starts in the buffer, if it has one.

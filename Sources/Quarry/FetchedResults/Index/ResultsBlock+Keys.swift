@@ -61,7 +61,8 @@ extension ResultsBlock {
     }
 
     /// Whether row `row` of column `k` holds `v` (`==` on ``Value``); `nil` when the block
-    /// cannot tell (a boxed column, or a string whose text the chunk keeps).
+    /// cannot tell (a boxed column, or a string whose text the chunk keeps and whose first
+    /// bytes do not decide).
     @inline(__always)
     func holds(_ k: Int, _ v: Value, row: Int) -> Bool? {
         guard mode(k) != .boxed else { return nil }
@@ -74,9 +75,9 @@ extension ResultsBlock {
         case (.double, .double(let y)): return Double(bitPattern: UInt64(bitPattern: w)) == y
         case (.date, .date(let d)): return Double(bitPattern: UInt64(bitPattern: w)) == d.timeIntervalSinceReferenceDate
         case (.string, .string(let y)):
-            let x = UInt64(bitPattern: w)
-            guard StringWord.isInline(x) else { return nil }
-            if x == StringWord.make(y) { return true }
+            let x = UInt64(bitPattern: w), yw = StringWord.make(y)
+            guard StringWord.isInline(x) else { return StringWord.differsFromLong(x, yw) ? false : nil }
+            if x == yw { return true }
             // `==` on String is canonical equivalence: other bytes may still be equal text,
             // unless both are ASCII.
             return !(StringWord.isASCII(x) && y.utf8.allSatisfy { $0 < 0x80 }) && StringWord.string(ofInline: x) == y

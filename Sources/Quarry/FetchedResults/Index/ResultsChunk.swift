@@ -15,6 +15,11 @@ final class ResultsChunk {
     /// bytes; the text of a slot whose word is inline is unused). Kept in the object, so an
     /// edit reaches it with no load beyond the object's (see ``prefetchOverflow()``).
     private var firstOverflow = OverflowTexts()
+    /// Where ``firstOverflow``'s sparse records start, refreshed on every change to it: a
+    /// trivial field, so that ``prefetchOverflow()`` reads no reference (a retain of the
+    /// records' buffer would wait for the very line the prefetch is for). Only ever
+    /// prefetched, never read through.
+    private var firstOverflowLine: UnsafeRawPointer?
     /// The same for the other sort keys, by key from the second (empty until one has a long
     /// string).
     private var otherOverflow: [OverflowTexts] = []
@@ -103,6 +108,7 @@ final class ResultsChunk {
         }
         _modify {
             if k == 0 {
+                defer { firstOverflowLine = firstOverflow.firstLine }
                 yield &firstOverflow
             } else {
                 if otherOverflow.count < k { otherOverflow += repeatElement(OverflowTexts(), count: k - otherOverflow.count) }
@@ -114,7 +120,9 @@ final class ResultsChunk {
     /// Starts loading the first key's long-string text, for an edit about to store one (the
     /// object itself must be in cache or on its way: ``SortedResults`` prefetches it first).
     @inline(__always)
-    func prefetchOverflow() { firstOverflow.prefetch() }
+    func prefetchOverflow() {
+        if let firstOverflowLine { Prefetch.read(firstOverflowLine) }
+    }
 
     /// Keeps column `k` as `column` (one value per slot).
     private func box(_ column: KeyColumn, at k: Int) {

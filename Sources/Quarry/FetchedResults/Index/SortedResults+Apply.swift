@@ -106,6 +106,8 @@ extension SortedResults {
     /// chunks, in order, are `placed`).
     private func chunkEdits(drop: [Location], placed: [Int]) -> [ChunkEdit] {
         var edits: [ChunkEdit] = []
+        // At most one edit a drop or addition: reserved once, not grown by copying as it fills.
+        edits.reserveCapacity(drop.count + placed.count)
         var d = 0, a = 0
         while d < drop.count || a < placed.count {
             let c = min(d < drop.count ? drop[d].chunk : Int.max, a < placed.count ? placed[a] : Int.max)

@@ -36,9 +36,22 @@ enum StringWord {
     @inline(__always)
     static func isInline(_ word: UInt64) -> Bool { word & 0xFF != overflowMark }
 
-    /// Whether every byte an inline `word` holds is ASCII.
+    /// Whether every byte `word` shows is ASCII (all of an inline string, the first seven of a
+    /// long one).
     @inline(__always)
     static func isASCII(_ word: UInt64) -> Bool { word & 0x8080_8080_8080_8000 == 0 }
+
+    /// Whether the string of `word` and the string of `other` are surely not equal text (`==`
+    /// on `String`, canonical equivalence) when `word` is a long string's (its text beyond the
+    /// first bytes unseen): both hold ASCII in the bytes the words show, and either `other`
+    /// is inline (a string of at most seven ASCII bytes, shorter than the long one) or the
+    /// shown bytes differ. ASCII scalars are starters that normalization neither changes nor
+    /// moves, so each string's normal form begins with those bytes; `false` is "cannot tell".
+    @inline(__always)
+    static func differsFromLong(_ word: UInt64, _ other: UInt64) -> Bool {
+        assert(!isInline(word), "a long string's word")
+        return isASCII(word) && isASCII(other) && (isInline(other) || word != other)
+    }
 
     /// Calls `body` with the UTF-8 bytes of the inline `word` (valid during the call).
     @inline(__always)

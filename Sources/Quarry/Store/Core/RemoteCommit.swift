@@ -6,6 +6,10 @@ enum RemoteCommit: Sendable {
     /// The store changed in a way history does not describe (a writer that bypassed Quarry,
     /// history pruned behind the reader, or a store that records no history): re-fetch.
     case external
+    /// The second re-fetch owed to an outside write ``external`` reported (its transaction
+    /// may be published only with the next `data_version` change): re-fetch again, but it is
+    /// the same write, not a new one.
+    case externalFollowUp
     /// Only this stack's own transactions: already merged in process.
     case ownOnly
     /// Nothing to merge yet (`data_version` moved for a checkpoint, or for a writer that

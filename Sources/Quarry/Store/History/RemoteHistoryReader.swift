@@ -44,7 +44,7 @@ final class RemoteHistoryReader: @unchecked Sendable {
     /// A transaction that was not a Quarry save (`writes.outsideFound()`): whatever history
     /// says, what it changed is unknown, so the answer is ``RemoteCommit/external`` (history
     /// read meanwhile is covered by the re-fetch, and a failed read of it does not count), and
-    /// so is the next one's. No log written (`writes.log`
+    /// the next one's is ``RemoteCommit/externalFollowUp``. No log written (`writes.log`
     /// false): a change history does not explain was a checkpoint's. Only a rollback journal
     /// written (`writes.unreadLog`) leaves a change history does not explain to ``settle()``.
     /// - Throws: ``RemoteChangeError/historyUnreadable(store:reason:)`` when the history cannot
@@ -67,7 +67,7 @@ final class RemoteHistoryReader: @unchecked Sendable {
             externalOwed -= 1
             unexplained = false
             lastToken = try readingHistory { try history.currentHistoryToken() }
-            return .external
+            return externalOwed == 1 ? .external : .externalFollowUp
         }
         guard let read else { preconditionFailure("the history is read unless an outside write is owed a re-fetch") }
         switch try read.get() {
@@ -130,9 +130,11 @@ final class RemoteHistoryReader: @unchecked Sendable {
     }
 
     /// Called when the watcher found no further change: a change no history explained is an
-    /// outside write (re-fetch).
+    /// outside write (re-fetch); a re-fetch still owed to one already reported is made as its
+    /// follow-up.
     func settle() -> RemoteCommit {
         defer { unexplained = false; externalOwed = 0 }
-        return unexplained || externalOwed > 0 ? .external : .none
+        if unexplained { return .external }
+        return externalOwed > 0 ? .externalFollowUp : .none
     }
 }

@@ -42,39 +42,48 @@ enum PostgreSQLStandardSortKey {
     }
 
     /// ``key(_:)`` of an ASCII string, from its bytes: the same chunks (runs of `0`–`9` and of
-    /// anything else, of the lowercased bytes) without making a string per chunk.
+    /// anything else, of the lowercased bytes) without making a string per chunk. One
+    /// allocation, the key's: the bytes are read in place and written one by one (the importer
+    /// writes a key per text value of every row it copies).
     static func asciiKey(_ s: String) -> [UInt8] {
-        let bytes = Array(s.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2 + 8)
-        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-        var i = 0
-        while i < bytes.count {
-            let digits = isDigit(bytes[i])
-            var j = i
-            while j < bytes.count && isDigit(bytes[j]) == digits { j += 1 }
-            if digits {
-                var start = i
-                while start < j && bytes[start] == 0x30 { start += 1 }
-                let n = UInt32(j - start)
-                out.append(0x01)
-                out += [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)]
-                out += bytes[start..<j]
-            } else {
-                out.append(0x02)
-                for byte in bytes[i..<j] {
-                    switch byte {
-                    case 0: out += [0x00, 0xFF]
-                    case 0x41...0x5A: out.append(byte + 0x20)
-                    default: out.append(byte)
+        var s = s
+        return s.withUTF8 { bytes in
+            // At most: per byte, 2 (a NUL escaped), per run, 5 more (a number's header, a text's
+            // 0x02 and end); then the separator and the bytes again.
+            [UInt8](unsafeUninitializedCapacity: 8 * bytes.count + 1) { out, written in
+                var o = 0
+                @inline(__always) func put(_ byte: UInt8) { out[o] = byte; o += 1 }
+                @inline(__always) func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+                var i = 0
+                while i < bytes.count {
+                    let digits = isDigit(bytes[i])
+                    var j = i
+                    while j < bytes.count && isDigit(bytes[j]) == digits { j += 1 }
+                    if digits {
+                        var start = i
+                        while start < j && bytes[start] == 0x30 { start += 1 }
+                        let n = UInt32(j - start)
+                        put(0x01)
+                        put(UInt8(n >> 24)); put(UInt8((n >> 16) & 0xFF)); put(UInt8((n >> 8) & 0xFF)); put(UInt8(n & 0xFF))
+                        for k in start..<j { put(bytes[k]) }
+                    } else {
+                        put(0x02)
+                        for k in i..<j {
+                            switch bytes[k] {
+                            case 0: put(0x00); put(0xFF)
+                            case 0x41...0x5A: put(bytes[k] + 0x20)
+                            default: put(bytes[k])
+                            }
+                        }
+                        put(0x00); put(0x00)
                     }
+                    i = j
                 }
-                out += [0x00, 0x00]
+                put(0x00)
+                for byte in bytes { put(byte) }
+                assert(o <= out.count, "the key outgrew its bound")
+                written = o
             }
-            i = j
         }
-        out.append(0x00)
-        out += bytes
-        return out
     }
 }

@@ -12,7 +12,8 @@ struct StringWordTests {
     /// Strings around the seven-byte boundary, with NULs, non-ASCII text and shared prefixes.
     static let texts = ["", "\u{0}", "\u{0}\u{0}", "A", "AA", "A\u{0}", "AB", "ABCDEFG", "ABCDEFG\u{0}", "ABCDEFGH", "ABCDEFGHI",
                         "ABCDEF\u{E9}", "ABCDEFGA", "ABCDEFGZZZZ", "B", "Z", "a", "ch\u{E9}", "che\u{301}", "\u{E9}", "e\u{301}",
-                        "\u{1F600}", "\u{1F600}\u{1F600}", "AAPL", "MSFT", "a longer text than fifteen bytes"]
+                        "\u{1F600}", "\u{1F600}\u{1F600}", "AAPL", "MSFT", "a longer text than fifteen bytes",
+                        "ABCDEFGK", "ABCDEFG\u{212A}", "ABCDEF\u{212A}", "ABCDEFK"]
 
     @Test("two different words order their strings by bytes; equal words are equal strings unless both are long")
     func wordsOrderLikeBytes() {
@@ -39,6 +40,27 @@ struct StringWordTests {
                 #expect(StringWord.isASCII(word) == text.utf8.allSatisfy { $0 < 0x80 })
             }
         }
+    }
+
+    @Test("a long string's first bytes tell it apart from another text only when both show ASCII there")
+    func longStringsToldApartByTheirFirstBytes() {
+        // Canonical equivalence makes some different bytes equal text: the Kelvin sign is K,
+        // a combining accent after e is é; these must stay "cannot tell".
+        let pitfalls = ["ABCDEFGK", "ABCDEFG\u{212A}", "ABCDEF\u{212A}", "ABCDEFK", "ABCDEFGe\u{301}", "ABCDEFG\u{E9}",
+                        "ABCDEFG", "ABCDEFGH", "ABCDEFGHI", "XBCDEFGH", "\u{212A}BCDEFGH", "KBCDEFGH", "AAPL.123", "AAPL.124"]
+        for a in Self.texts + pitfalls {
+            let x = StringWord.make(a)
+            guard !StringWord.isInline(x) else { continue }
+            for b in Self.texts + pitfalls {
+                let differs = StringWord.differsFromLong(x, StringWord.make(b))
+                if differs { #expect(a != b, "\(a.debugDescription) told apart from \(b.debugDescription)") }
+                // What it is for: ASCII texts with different first bytes, or a short one.
+                if a.utf8.allSatisfy({ $0 < 0x80 }) && b.utf8.allSatisfy({ $0 < 0x80 }) && !a.utf8.prefix(7).elementsEqual(b.utf8.prefix(7)) {
+                    #expect(differs, "\(a.debugDescription) vs \(b.debugDescription)")
+                }
+            }
+        }
+        #expect("ABCDEFG\u{212A}" == "ABCDEFGK" && "ABCDEF\u{212A}" == "ABCDEFK", "the pitfalls are equal text")
     }
 
     /// A chunk of `texts` (in order), keyed by one string key.

@@ -194,7 +194,7 @@ struct RemoteHistoryReaderLogScanTests {
         #expect(try reader.nextCommit(WatchedWrites(log: true, outsideFound: { true })).isExternalForTest)
         #expect(reader.lastToken == HistoryToken(1), "the re-fetch covers the history read meanwhile")
         // The outside transaction may be published only with the next data_version change.
-        #expect(try reader.nextCommit(WatchedWrites(log: true)).isExternalForTest)
+        #expect(try reader.nextCommit(WatchedWrites(log: true)).isExternalFollowUpForTest, "the same write's second re-fetch")
         store.append(base.transaction(2, origin: other, [HistoryChange(objectID: ids[0], type: .update, changedKeys: ["price"])]))
         guard case .merge(_, let tokens) = try reader.nextCommit(WatchedWrites(log: true, outsideFound: { false })) else {
             Issue.record("expected a merge"); return
@@ -217,6 +217,7 @@ struct RemoteHistoryReaderLogScanTests {
 extension RemoteCommit {
     var isExternalForTest: Bool { if case .external = self { return true } else { return false } }
     var isNoneForTest: Bool { if case .none = self { return true } else { return false } }
+    var isExternalFollowUpForTest: Bool { if case .externalFollowUp = self { return true } else { return false } }
 }
 
 extension Int32 {
