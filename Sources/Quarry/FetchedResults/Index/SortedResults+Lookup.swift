@@ -4,22 +4,28 @@ extension SortedResults {
 
     /// For each of `entries`: where its ID is among the results (`nil` when it is not), its
     /// global index, and whether the keys stored there equal the entry's (an update that
-    /// leaves it in place). Looked up together, like ``locations(of:)``; the index comes
-    /// with the chunk's record read for the keys, so that finding it later costs no second
-    /// read of that record.
+    /// leaves it in place). Looked up together, like ``locations(of:)``; the keys are compared
+    /// as each location is found, on the thread whose pipeline brought that row's lines in
+    /// (a large batch runs in two halves: compared afterwards on the calling thread, the other
+    /// half's rows would be loaded again, from the other core).
     func locate(_ entries: [Entry]) -> [(location: Location, sameKeys: Bool, index: Int)?] {
-        let found = locations(of: entries.map(\.id))
-        var result: [(location: Location, sameKeys: Bool, index: Int)?] = []
-        result.reserveCapacity(entries.count)
-        chunkRecords.withUnsafeBufferPointer { records in
-            for (i, location) in found.enumerated() {
-                guard let location else { result.append(nil); continue }
-                let record = records[location.chunk]
-                let same = holdsKeys(entries[i].keys, in: record.block, location: location)
-                result.append((location, same, record.start + location.offset))
+        // (See ``locations(of:)``: no empty array from `unsafeUninitializedCapacity`.)
+        guard !entries.isEmpty else { return [] }
+        let ids = entries.map(\.id)
+        return [(location: Location, sameKeys: Bool, index: Int)?](unsafeUninitializedCapacity: entries.count) { result, initialized in
+            ids.withUnsafeBufferPointer { ids in
+                TwoHalves.run(count: ids.count) { range in
+                    let out = result.baseAddress! + range.lowerBound
+                    findLocations(of: UnsafeBufferPointer(rebasing: ids[range])) { i, location, records in
+                        guard let location else { return (out + i).initialize(to: nil) }
+                        let record = records[location.chunk]
+                        let same = holdsKeys(entries[range.lowerBound + i].keys, in: record.block, location: location)
+                        (out + i).initialize(to: (location, same, record.start + location.offset))
+                    }
+                }
             }
+            initialized = entries.count
         }
-        return result
     }
 
     /// Whether the result at `location` (whose chunk's block is `block`) holds `keys`.
@@ -50,15 +56,20 @@ extension SortedResults {
         return [Location?](unsafeUninitializedCapacity: ids.count) { result, initialized in
             ids.withUnsafeBufferPointer { ids in
                 TwoHalves.run(count: ids.count) { range in
-                    locations(of: UnsafeBufferPointer(rebasing: ids[range]), into: UnsafeMutableBufferPointer(rebasing: result[range]))
+                    let out = result.baseAddress! + range.lowerBound
+                    findLocations(of: UnsafeBufferPointer(rebasing: ids[range])) { i, location, _ in (out + i).initialize(to: location) }
                 }
             }
             initialized = ids.count
         }
     }
 
-    /// ``locations(of:)`` of `ids`, written into `result` (uninitialized, as long as `ids`).
-    private func locations(of ids: UnsafeBufferPointer<ObjectID>, into result: UnsafeMutableBufferPointer<Location?>) {
+    /// Finds the locations of `ids` (see ``locations(of:)``) and calls `found` with each one's
+    /// number in `ids`, its location (`nil`: not among the results) and the chunks' records,
+    /// in order, once the pipeline has loaded them all.
+    @inline(__always)
+    private func findLocations(of ids: UnsafeBufferPointer<ObjectID>,
+                               _ found: (Int, Location?, UnsafeBufferPointer<ChunkRecord>) -> Void) {
         var handles = [(handle: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
         var recorded = [(chunk: Int, slot: BlockSlot)?](repeating: nil, count: ids.count)
         let distance = 8
@@ -91,7 +102,7 @@ extension SortedResults {
                 if let (c, slot) = recorded[i], c >= 0 && c < records.count, let row = records[c].block.row(of: id, hint: slot) {
                     location = Location(chunk: c, offset: row)
                 }
-                (result.baseAddress! + i).initialize(to: location)
+                found(i, location, records)
             }
         }
     }
