@@ -20,10 +20,11 @@ public struct RemoteChange: Sendable {
     /// What failed on the remote path, when this change reports a failure (`nil`: a commit
     /// merged or re-fetched as usual).
     public var error: RemoteChangeError?
-    /// A second re-fetch for an outside write already reported by an ``isExternal`` change: the
-    /// write's transaction may be published only after the first re-fetch read the store, so
-    /// the results are re-fetched once more. The same write, not a new one: a status line that
-    /// said "external change" need not say it again.
+    /// A re-fetch for a cause already reported: an outside write an earlier ``isExternal``
+    /// change announced (its transaction may be published only after the first re-fetch read
+    /// the store, so the results are re-fetched once more), or a failed read repeating the
+    /// failure an earlier change's ``error`` reported. Nothing new: a status line that said
+    /// "external change", or shows the failure, need not change.
     public var isFollowUp: Bool
 
     /// A remote change.

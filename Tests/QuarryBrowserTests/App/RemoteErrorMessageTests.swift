@@ -77,6 +77,20 @@ struct RemoteErrorMessageTests {
         #expect(screen[39].contains("row 1/30"))
     }
 
+    @Test("the same failure read again re-fetches without taking the error off the status line")
+    func repeatedFailureKeepsTheError() async throws {
+        let (f, url, _) = try await Self.failedBrowser()
+        let count = try Self.saveCount(url)
+        // A commit marked as a Quarry save: the history is read again, and fails the same way.
+        let again = try await Self.change(of: f.stack, awaiting: "the same failure, read again", after: {
+            _ = try SQLiteShell.run(url, "BEGIN; UPDATE Ticker SET price = 5 WHERE Z_PK = 1; PRAGMA user_version = \(count + 1); COMMIT;")
+        }, where: { $0.isFollowUp })
+        #expect(again.isExternal && again.error == nil, "\(again)")
+        #expect(f.stack.lastRemoteError != nil, "the failure stands")
+        let bottom = f.screen().suffix(3).joined(separator: " ")
+        #expect(bottom.contains("remote changes: cannot read the history") && !bottom.contains("external change"), "\(bottom)")
+    }
+
     @Test("a message shown since the error stays when the path recovers")
     func laterMessageStays() async throws {
         let (f, url, changeTable) = try await Self.failedBrowser()

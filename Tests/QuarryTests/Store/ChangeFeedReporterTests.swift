@@ -23,7 +23,7 @@ struct ChangeFeedReporterTests {
         }
     }
 
-    @Test("a failure repeated is reported once (a re-fetch each time it asks for one); a read that succeeds reports the recovery")
+    @Test("a failure repeated is reported once (a follow-up re-fetch each time it asks for one); a read that succeeds reports the recovery")
     func failuresOncePerRunThenRecovery() {
         let delivered = Delivered()
         let reporter = ChangeFeedReporter { delivered.record($0) }
@@ -38,7 +38,7 @@ struct ChangeFeedReporterTests {
         reporter.read(.external)
         reporter.failed(gone, refetch: false)
         #expect(delivered.labels.withLock { $0 } == [
-            "failed(gone, refetch: true)", "external",
+            "failed(gone, refetch: true)", "externalFollowUp",
             "failed(busy, refetch: false)", "external",
             "recovered", "external",
             "failed(gone, refetch: false)",

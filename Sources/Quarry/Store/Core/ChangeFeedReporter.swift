@@ -34,10 +34,12 @@ final class ChangeFeedReporter: @unchecked Sendable {
     }
 
     /// A failed read: reported, unless it repeats the failure reported last (then, when
-    /// `refetch`, only the re-fetch is handed over, as every failed read asks for one).
+    /// `refetch`, only the re-fetch is handed over, as every failed read asks for one: as a
+    /// ``RemoteCommit/externalFollowUp``, which says nothing new, so the failure reported stays
+    /// what a status line shows).
     func failed(_ error: RemoteChangeError, refetch: Bool) {
         guard error != failing else {
-            if refetch { deliver(.external) }
+            if refetch { deliver(.externalFollowUp) }
             return
         }
         failing = error

@@ -6,9 +6,10 @@ enum RemoteCommit: Sendable {
     /// The store changed in a way history does not describe (a writer that bypassed Quarry,
     /// history pruned behind the reader, or a store that records no history): re-fetch.
     case external
-    /// The second re-fetch owed to an outside write ``external`` reported (its transaction
-    /// may be published only with the next `data_version` change): re-fetch again, but it is
-    /// the same write, not a new one.
+    /// Re-fetch again, for a cause already reported: the second re-fetch owed to an outside
+    /// write ``external`` reported (its transaction may be published only with the next
+    /// `data_version` change), or the re-fetch a failed read asks for while the same failure
+    /// stands (``failed(_:refetch:)`` reported it).
     case externalFollowUp
     /// Only this stack's own transactions: already merged in process.
     case ownOnly
