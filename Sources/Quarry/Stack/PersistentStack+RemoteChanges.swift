@@ -90,8 +90,7 @@ extension PersistentStack {
             case .external, .externalFollowUp:
                 guard merges else { return }
                 main.mergeExternalStoreChange()
-                var followUp = false
-                if case .externalFollowUp = commit { followUp = true }
+                let followUp = if case .externalFollowUp = commit { true } else { false }
                 change = RemoteChange(storeURL: storeURL, tokens: nil, isExternal: true, isFollowUp: followUp)
             case .failed(let error, let refetch):
                 if refetch && merges { main.mergeExternalStoreChange() }

@@ -64,10 +64,12 @@ final class RemoteHistoryReader: @unchecked Sendable {
         }
         if writes.outsideFound() { externalOwed = 2 }
         if externalOwed > 0 {
+            // The first of the two re-fetches reports the write; the second follows it up.
+            let first = externalOwed == 2
             externalOwed -= 1
             unexplained = false
             lastToken = try readingHistory { try history.currentHistoryToken() }
-            return externalOwed == 1 ? .external : .externalFollowUp
+            return first ? .external : .externalFollowUp
         }
         guard let read else { preconditionFailure("the history is read unless an outside write is owed a re-fetch") }
         switch try read.get() {
